@@ -1,0 +1,137 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { passwordProblem } from "~/lib/password-policy";
+import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
+import type { Db } from "~/server/db/client.server";
+import { account, session, user, userRoles } from "~/server/db/schema.server";
+import { ConflictError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { hashPassword } from "~/server/password.server";
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters"));
+
+export function parseEmail(input: string): string {
+  const result = emailSchema.safeParse(input);
+  if (!result.success) throw new ValidationError(`Invalid email address: '${input}'`);
+  return result.data;
+}
+
+function checkPassword(password: string, email: string) {
+  const problem = passwordProblem(password, email);
+  if (problem) throw new ValidationError(problem);
+}
+
+export interface UserSummary {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: Date;
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select({ id: user.id, email: user.email, name: user.name })
+    .from(user)
+    .where(eq(user.email, parseEmail(email)))
+    .limit(1);
+  return row ?? null;
+}
+
+async function requireUser(db: Db, email: string) {
+  const found = await findUserByEmail(db, email);
+  if (!found) throw new NotFoundError(`No user with email ${parseEmail(email)}`);
+  return found;
+}
+
+/** Creates a user who signs in with email and password (better-auth's 'credential' account). */
+export async function createUser(
+  db: Db,
+  input: { email: string; password: string; name?: string; roles?: StoredRole[] },
+): Promise<{ id: string; email: string }> {
+  const email = parseEmail(input.email);
+  checkPassword(input.password, email);
+  if (await findUserByEmail(db, email)) throw new ConflictError(`A user with email ${email} already exists`);
+  const passwordHash = await hashPassword(input.password);
+  const id = randomUUID();
+  await db.transaction(async (tx) => {
+    await tx.insert(user).values({ id, email, name: input.name?.trim() || email.split("@")[0] || email, emailVerified: true });
+    await tx.insert(account).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash });
+    for (const role of input.roles ?? []) {
+      await tx.insert(userRoles).values({ userId: id, role }).onConflictDoNothing();
+    }
+  });
+  return { id, email };
+}
+
+export async function setPassword(db: Db, emailInput: string, password: string): Promise<void> {
+  const found = await requireUser(db, emailInput);
+  checkPassword(password, found.email);
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(account)
+      .set({ password: passwordHash, updatedAt: new Date() })
+      .where(and(eq(account.userId, found.id), eq(account.providerId, "credential")))
+      .returning({ id: account.id });
+    if (updated.length === 0) {
+      await tx.insert(account).values({ id: randomUUID(), accountId: found.id, providerId: "credential", userId: found.id, password: passwordHash });
+    }
+    // A new password ends every existing session of that user.
+    await tx.delete(session).where(eq(session.userId, found.id));
+  });
+}
+
+export async function getStoredRoles(db: Db, userId: string): Promise<StoredRole[]> {
+  const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
+  return rows.map((r) => r.role);
+}
+
+export async function listUsers(db: Db): Promise<UserSummary[]> {
+  const rows = await db
+    .select({ id: user.id, email: user.email, name: user.name, createdAt: user.createdAt })
+    .from(user)
+    .orderBy(asc(user.createdAt), asc(user.email));
+  const roles = rows.length
+    ? await db
+        .select({ userId: userRoles.userId, role: userRoles.role })
+        .from(userRoles)
+        .where(inArray(userRoles.userId, rows.map((r) => r.id)))
+    : [];
+  return rows.map((r) => ({
+    ...r,
+    role: roleFromStored(roles.filter((x) => x.userId === r.id).map((x) => x.role)),
+  }));
+}
+
+export async function grantRole(db: Db, emailInput: string, role: StoredRole): Promise<void> {
+  const found = await requireUser(db, emailInput);
+  await db.insert(userRoles).values({ userId: found.id, role }).onConflictDoNothing();
+}
+
+export async function revokeRole(db: Db, emailInput: string, role: StoredRole): Promise<void> {
+  const found = await requireUser(db, emailInput);
+  await db.transaction(async (tx) => {
+    if (role === "admin") {
+      // Lock admin rows so two concurrent demotions cannot both pass the check.
+      const admins = await tx
+        .select({ userId: userRoles.userId })
+        .from(userRoles)
+        .where(eq(userRoles.role, "admin"))
+        .for("update");
+      if (admins.length === 1 && admins[0]?.userId === found.id) {
+        throw new ConflictError("The last administrator cannot be demoted");
+      }
+    }
+    await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
+  });
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,65 @@
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteFooter } from "./components/site-footer";
+import { SiteHeader } from "./components/site-header";
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
+          Skip to content
+        </a>
+        <SiteHeader />
+        <main id="main" className="flex-1 pt-16">
+          {children}
+        </main>
+        <SiteFooter />
+        <Toaster visibleToasts={3} duration={4000} richColors closeButton />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** The one error boundary: never shows a stack trace to visitors in production. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Something went wrong";
+  let details = "An unexpected error occurred. Please try again.";
+  let stack: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
+    details = typeof error.data === "string" && error.data ? error.data : details;
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    details = error.message;
+    stack = error.stack;
+  }
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <title>{title}</title>
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <p className="mt-4 text-muted-foreground">{details}</p>
+      <Link to="/" className="mt-6 inline-block text-primary underline">
+        Return to Home
+      </Link>
+      {stack ? (
+        <pre className="mt-6 overflow-x-auto text-left text-xs">
+          <code>{stack}</code>
+        </pre>
+      ) : null}
+    </section>
+  );
+}

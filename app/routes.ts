@@ -1,0 +1,7 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+// Reads like SPEC §2. Later issues add their screens here.
+export default [
+  index("routes/home.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { logger } from "../logger.server";
+import * as schema from "./schema.server";
+import { acquireDirLock } from "./dir-lock.server";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs a trivial query; throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "pglite-memory" };
+
+const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool.on("error", (error) => logger.error({ err: error }, "postgres pool error"));
+    const db = drizzlePg({ client: pool, schema });
+    return {
+      db,
+      kind: "postgres",
+      ping: async () => {
+        await pool.query("select 1");
+      },
+      close: () => pool.end(),
+    };
+  }
+  let releaseLock: (() => void) | undefined;
+  let client: PGlite;
+  if (options.kind === "pglite") {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    // PGlite is single-process: a second process on the same directory would corrupt it.
+    releaseLock = acquireDirLock(options.dataDir);
+    try {
+      client = await PGlite.create({ dataDir: path.join(options.dataDir, "pglite") });
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    kind: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        releaseLock?.();
+      }
+    },
+  };
+}
+
+/** Applies every pending migration from ./drizzle. Safe to run from several instances at once. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  const config = { migrationsFolder: MIGRATIONS_DIR };
+  if (database.kind === "pglite") {
+    await migratePglite(database.db as Parameters<typeof migratePglite>[0], config);
+    return;
+  }
+  // Serialize concurrent start-ups of several instances on one PostgreSQL database.
+  await database.db.execute(sql`select pg_advisory_lock(727001)`);
+  try {
+    await migratePg(database.db as Parameters<typeof migratePg>[0], config);
+  } finally {
+    await database.db.execute(sql`select pg_advisory_unlock(727001)`);
+  }
+}
+
+// The handle lives on globalThis so that Vite's module reloading in development keeps one database.
+const holder = globalThis as typeof globalThis & { __appDatabase?: Database };
+
+export function setDatabase(database: Database | undefined) {
+  holder.__appDatabase = database;
+}
+
+export function getDatabase(): Database {
+  const database = holder.__appDatabase;
+  if (!database) throw new Error("Database is not open yet");
+  return database;
+}
+
+export function getDb(): Db {
+  return getDatabase().db;
+}

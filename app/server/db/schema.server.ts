@@ -1,0 +1,254 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { CATEGORIES } from "~/lib/categories";
+
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+
+// ---- Authentication (better-auth's tables, written here so one migration set covers everything) ----
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("account_user_id_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// ---- Roles ----
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["admin", "moderator"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("user_roles_user_role_idx").on(t.userId, t.role),
+    check("user_roles_role_check", sql`${t.role} in ('admin', 'moderator')`),
+  ],
+);
+
+// ---- Blog ----
+
+export const blogPosts = pgTable(
+  "blog_posts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    slug: text("slug").notNull().unique(),
+    content: text("content").notNull(),
+    excerpt: text("excerpt"),
+    featuredImageUrl: text("featured_image_url"),
+    category: text("category", { enum: CATEGORIES }).notNull(),
+    published: boolean("published").notNull().default(false),
+    featured: boolean("featured").notNull().default(false),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("blog_posts_category_check", sql`${t.category} in (${inList(CATEGORIES)})`),
+    // Category listing: published posts of one category, newest first.
+    index("blog_posts_category_published_created_idx").on(t.category, t.published, t.createdAt.desc()),
+    // Featured article and teaser: published, featured first, newest first.
+    index("blog_posts_published_featured_created_idx").on(t.published, t.featured.desc(), t.createdAt.desc()),
+    // Admin list ordered by last update.
+    index("blog_posts_updated_idx").on(t.updatedAt.desc()),
+    index("blog_posts_author_idx").on(t.authorId),
+  ],
+);
+
+export const MEDIA_TYPES = ["youtube", "vimeo", "video", "image"] as const;
+
+export const blogMedia = pgTable(
+  "blog_media",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    mediaType: text("media_type", { enum: MEDIA_TYPES }).notNull(),
+    mediaUrl: text("media_url").notNull(),
+    caption: text("caption"),
+    displayOrder: integer("display_order").notNull().default(0),
+    uploadId: uuid("upload_id").references(() => uploads.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("blog_media_type_check", sql`${t.mediaType} in (${inList(MEDIA_TYPES)})`),
+    index("blog_media_post_order_idx").on(t.postId, t.displayOrder),
+  ],
+);
+
+// ---- Uploaded files (images in the blog-images bucket) ----
+
+export const uploads = pgTable(
+  "uploads",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    bucket: text("bucket").notNull().default("blog-images"),
+    /** Storage key of the original, e.g. {userId}/{timestamp}-{random}.{ext} */
+    storageKey: text("storage_key").notNull().unique(),
+    contentType: text("content_type").notNull(),
+    byteSize: integer("byte_size").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    /** Resized WebP variants: [{ width, key, byteSize }] */
+    variants: jsonb("variants").$type<{ width: number; key: string; byteSize: number }[]>().notNull().default([]),
+    originalName: text("original_name"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("uploads_user_idx").on(t.userId)],
+);
+
+// ---- Projects ----
+
+export const PROJECT_TYPES = ["web", "other"] as const;
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    imageUrl: text("image_url"),
+    type: text("type", { enum: PROJECT_TYPES }).notNull(),
+    url: text("url"),
+    featured: boolean("featured").notNull().default(false),
+    displayOrder: integer("display_order").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("projects_type_check", sql`${t.type} in (${inList(PROJECT_TYPES)})`),
+    index("projects_display_order_idx").on(t.displayOrder),
+    index("projects_type_featured_created_idx").on(t.type, t.featured.desc(), t.createdAt.desc()),
+  ],
+);
+
+// ---- Contact messages (stored first, delivered by an outbox worker) ----
+
+export const DELIVERY_STATES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Client-generated id; a retried submission with the same id stores one message. */
+    clientId: text("client_id").unique(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    ipAddress: text("ip_address"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveryState: text("delivery_state", { enum: DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("contact_messages_state_check", sql`${t.deliveryState} in (${inList(DELIVERY_STATES)})`),
+    index("contact_messages_outbox_idx").on(t.deliveryState, t.nextAttemptAt),
+    index("contact_messages_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
+// ---- Infrastructure shared by several features ----
+
+/** Fixed-window counters for rate limits, shared by every instance through the database. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+});
+
+/** Human-verification tokens already used (single use), kept until they would have expired anyway. */
+export const usedVerificationTokens = pgTable(
+  "used_verification_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("used_verification_tokens_expires_idx").on(t.expiresAt)],
+);
+
+/** Small key/value settings the app generates for itself (e.g. the session signing secret, seed marker). */
+export const appSettings = pgTable("app_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+

@@ -1,0 +1,98 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : ["true", "1", "yes"].includes(v)));
+
+const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
+const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
+const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), z.email().optional());
+
+/** Every variable the app reads, with its default. `.env.example` lists the same set. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  PUBLIC_URL: optionalUrl,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  INITIAL_ADMIN_EMAIL: optionalEmail,
+  INITIAL_ADMIN_PASSWORD: optionalString,
+  SEED_DEMO_CONTENT: bool(true),
+  /** Signs session cookies. Generated and stored in the database when unset. */
+  AUTH_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
+  TRUST_PROXY: bool(false),
+  // Mail
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default("Portfolio <no-reply@localhost>"),
+  CONTACT_TO: optionalEmail,
+  // Human verification (ALTCHA by default; Turnstile when both keys are set)
+  TURNSTILE_SITE_KEY: optionalString,
+  TURNSTILE_SECRET_KEY: optionalString,
+  TURNSTILE_VERIFY_URL: z.url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+  // External feeds on the home page
+  SUBSTACK_URL: optionalUrl,
+  TSP_BLOG_URL: optionalUrl,
+  TSP_KB_URL: optionalUrl,
+  FEED_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(3000),
+  FEED_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(900),
+  // Storage (local directory by default; S3-compatible when S3_BUCKET is set)
+  UPLOAD_DIR: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default("us-east-1"),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: optionalUrl,
+  S3_FORCE_PATH_STYLE: bool(true),
+});
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses configuration; throws EnvError naming each malformed variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
+    );
+  }
+  const parsed = result.data;
+  if (Boolean(parsed.TURNSTILE_SITE_KEY) !== Boolean(parsed.TURNSTILE_SECRET_KEY)) {
+    throw new EnvError(["TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together"]);
+  }
+  return {
+    ...parsed,
+    dataDir: path.resolve(parsed.DATA_DIR),
+    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+  };
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvForTests() {
+  cached = undefined;
+}

@@ -1,0 +1,85 @@
+// Process entry: serves the production build (or Vite in development with --dev), after start-up
+// work (database, migrations, seeding) has finished, and shuts down cleanly on SIGTERM/SIGINT.
+import compression from "compression";
+import express from "express";
+
+const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
+if (DEVELOPMENT) process.env.NODE_ENV = "development";
+
+async function loadAppModule() {
+  if (!DEVELOPMENT) {
+    const mod = await import("./build/server/index.js");
+    return { mod, vite: undefined };
+  }
+  const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
+  const mod = await vite.ssrLoadModule("./server/app.ts");
+  return { mod, vite };
+}
+
+let mod;
+let vite;
+try {
+  ({ mod, vite } = await loadAppModule());
+  await mod.startup();
+} catch (error) {
+  if (error && (error.name === "EnvError" || error.name === "DataDirLockedError" || error.name === "ValidationError")) {
+    console.error(`\nCannot start: ${error.message}\n`);
+  } else {
+    console.error("Cannot start:", error);
+  }
+  process.exit(1);
+}
+
+const env = mod.getEnv();
+const logger = mod.logger;
+const server = express();
+server.disable("x-powered-by");
+if (env.TRUST_PROXY) server.set("trust proxy", true);
+server.use(compression());
+server.use((_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "SAMEORIGIN");
+  next();
+});
+
+if (vite) {
+  server.use(vite.middlewares);
+  server.use(async (req, res, next) => {
+    try {
+      const source = await vite.ssrLoadModule("./server/app.ts");
+      return await source.app(req, res, next);
+    } catch (error) {
+      if (typeof error === "object" && error instanceof Error) vite.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+} else {
+  server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  server.use(express.static("build/client", { maxAge: "1h" }));
+  server.use(mod.app);
+}
+
+const listener = server.listen(env.PORT, env.HOST, () => {
+  logger.info({ url: `http://localhost:${env.PORT}`, host: env.HOST }, "server listening");
+});
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down");
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  listener.close();
+  listener.closeIdleConnections?.();
+  try {
+    await mod.shutdown();
+    await vite?.close();
+  } catch (error) {
+    logger.error({ err: error }, "error during shutdown");
+  }
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));

@@ -1,0 +1,17 @@
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+export default defineConfig(({ isSsrBuild }) => ({
+  build: {
+    // The server bundle's entry is our Express app, so start-up code (migrations, seeding) and the
+    // routes share one module graph and one database handle.
+    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+  },
+  ssr: {
+    // Native and wasm packages must stay on disk, not be bundled.
+    external: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "sharp", "pino", "pino-pretty"],
+  },
+  plugins: [tailwindcss(), reactRouter(), tsconfigPaths()],
+}));
