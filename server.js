@@ -1,7 +1,10 @@
 // Process entry: serves the production build (or Vite in development with --dev), after start-up
 // work (database, migrations, seeding) has finished, and shuts down cleanly on SIGTERM/SIGINT.
+import fs from "node:fs";
 import compression from "compression";
 import express from "express";
+
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
 const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
 if (DEVELOPMENT) process.env.NODE_ENV = "development";
@@ -71,8 +74,10 @@ async function stop(signal) {
   logger.info({ signal }, "shutting down");
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
-  listener.close();
+  // Stop accepting connections and let requests in flight finish before the database closes.
+  const closed = new Promise((resolve) => listener.close(resolve));
   listener.closeIdleConnections?.();
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
   try {
     await mod.shutdown();
     await vite?.close();

@@ -1,0 +1,49 @@
+import { eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { account, session, user } from "~/server/db/schema.server";
+import { verifyPassword } from "~/server/password.server";
+import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { createUser, grantRole, listUsers, revokeRole, setPassword } from "./users.server";
+
+describeEachDatabase("users", (ctx) => {
+  it("creates a user with a credential account and a hashed password", async () => {
+    const created = await createUser(ctx.db, { email: "  Ann@Example.COM ", password: "a good passphrase" });
+    expect(created.email).toBe("ann@example.com");
+    const [row] = await ctx.db.select({ password: account.password, providerId: account.providerId }).from(account).where(eq(account.userId, created.id));
+    expect(row?.providerId).toBe("credential");
+    expect(row?.password).not.toContain("a good passphrase");
+    expect(await verifyPassword(row?.password ?? "", "a good passphrase")).toBe(true);
+  });
+
+  it("rejects a bad email, a duplicate and a weak password", async () => {
+    await expect(createUser(ctx.db, { email: "not-an-email", password: "a good passphrase" })).rejects.toThrow(/Invalid email/);
+    await expect(createUser(ctx.db, { email: "ann@example.com", password: "another passphrase" })).rejects.toThrow(/already exists/);
+    await expect(createUser(ctx.db, { email: "bo@example.com", password: "short" })).rejects.toThrow(/at least 10/);
+    const emails = (await ctx.db.select({ email: user.email }).from(user)).map((r) => r.email);
+    expect(emails).not.toContain("bo@example.com");
+  });
+
+  it("grants and revokes roles, and never demotes the last admin", async () => {
+    await createUser(ctx.db, { email: "root@example.com", password: "admin pass phrase 9", roles: ["admin"] });
+    await grantRole(ctx.db, "ann@example.com", "moderator");
+    let users = await listUsers(ctx.db);
+    expect(users.find((u) => u.email === "ann@example.com")?.role).toBe("moderator");
+    await expect(revokeRole(ctx.db, "root@example.com", "admin")).rejects.toThrow(/last administrator/);
+    await grantRole(ctx.db, "ann@example.com", "admin");
+    await revokeRole(ctx.db, "root@example.com", "admin");
+    users = await listUsers(ctx.db);
+    expect(users.find((u) => u.email === "root@example.com")?.role).toBe("user");
+    expect(users.find((u) => u.email === "ann@example.com")?.role).toBe("admin");
+    await expect(grantRole(ctx.db, "ghost@example.com", "admin")).rejects.toThrow(/No user/);
+  });
+
+  it("sets a password and ends the user's sessions", async () => {
+    const [ann] = await ctx.db.select({ id: user.id }).from(user).where(eq(user.email, "ann@example.com"));
+    await ctx.db.insert(session).values({ id: "s1", token: "t1", userId: ann!.id, expiresAt: new Date(Date.now() + 60_000) });
+    await setPassword(ctx.db, "ann@example.com", "brand new passphrase");
+    const [row] = await ctx.db.select({ password: account.password }).from(account).where(eq(account.userId, ann!.id));
+    expect(await verifyPassword(row!.password!, "brand new passphrase")).toBe(true);
+    expect(await ctx.db.select({ id: session.id }).from(session).where(eq(session.userId, ann!.id))).toHaveLength(0);
+    await expect(setPassword(ctx.db, "ann@example.com", "weak")).rejects.toThrow(/at least 10/);
+  });
+});

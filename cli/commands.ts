@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { createUser, grantRole, listUsers, revokeRole, setPassword } from "~/features/users/users.server";
+import { ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
+import type { Db } from "~/server/db/client.server";
+import { ValidationError } from "~/server/errors.server";
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  create-user <email> [--name NAME] [--role admin|moderator] [--password PASSWORD | --password-stdin]
+                                 Create a user. Without a password one is generated and printed.
+  list-users                     List users with their roles.
+  grant <email> <admin|moderator>
+                                 Give a user a role.
+  revoke <email> <admin|moderator>
+                                 Take a role away (the last administrator keeps theirs).
+  set-password <email> [--password PASSWORD | --password-stdin]
+                                 Set a user's password and end their sessions.
+  help                           Show this help.`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  readStdin: () => Promise<string>;
+}
+
+function parseRole(value: string | undefined): StoredRole {
+  if (value && (STORED_ROLES as readonly string[]).includes(value)) return value as StoredRole;
+  throw new ValidationError(`Unknown role '${value ?? ""}': use admin or moderator`);
+}
+
+function requireArg(value: string | undefined, what: string): string {
+  if (!value) throw new ValidationError(`Missing ${what}.\n\n${USAGE}`);
+  return value;
+}
+
+async function passwordFrom(values: { password?: string; "password-stdin"?: boolean }, io: CliIo) {
+  if (values.password !== undefined) return { password: values.password, generated: false };
+  if (values["password-stdin"]) return { password: (await io.readStdin()).replace(/\r?\n$/, ""), generated: false };
+  return { password: randomBytes(15).toString("base64url"), generated: true };
+}
+
+/** Runs one CLI command against an open database. Throws AppError subclasses for bad input. */
+export async function runCli(argv: string[], db: Db, io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      role: { type: "string" },
+      password: { type: "string" },
+      "password-stdin": { type: "boolean" },
+    },
+  });
+  const [command, ...rest] = positionals;
+  switch (command) {
+    case "create-user": {
+      const email = requireArg(rest[0], "email");
+      const roles = values.role ? [parseRole(values.role)] : [];
+      const { password, generated } = await passwordFrom(values, io);
+      const created = await createUser(db, { email, password, name: values.name, roles });
+      io.out(`Created user ${created.email}${roles.length ? ` (${roles.join(", ")})` : ""}.`);
+      if (generated) io.out(`Password: ${password}`);
+      return;
+    }
+    case "list-users": {
+      const users = await listUsers(db);
+      if (users.length === 0) {
+        io.out("No users.");
+        return;
+      }
+      for (const u of users) io.out(`${u.email}\t${ROLE_LABELS[u.role]}\t${u.createdAt.toISOString()}`);
+      return;
+    }
+    case "grant": {
+      const email = requireArg(rest[0], "email");
+      const role = parseRole(rest[1]);
+      await grantRole(db, email, role);
+      io.out(`Granted ${role} to ${email.trim().toLowerCase()}.`);
+      return;
+    }
+    case "revoke": {
+      const email = requireArg(rest[0], "email");
+      const role = parseRole(rest[1]);
+      await revokeRole(db, email, role);
+      io.out(`Revoked ${role} from ${email.trim().toLowerCase()}.`);
+      return;
+    }
+    case "set-password": {
+      const email = requireArg(rest[0], "email");
+      const { password, generated } = await passwordFrom(values, io);
+      await setPassword(db, email, password);
+      io.out(`Password updated for ${email.trim().toLowerCase()}.`);
+      if (generated) io.out(`Password: ${password}`);
+      return;
+    }
+    case undefined:
+    case "help":
+    case "--help":
+      io.out(USAGE);
+      return;
+    default:
+      throw new ValidationError(`Unknown command '${command}'.\n\n${USAGE}`);
+  }
+}

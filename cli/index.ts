@@ -1,0 +1,40 @@
+import fs from "node:fs";
+import { isAppError } from "~/server/errors.server";
+import { migrateDatabase, openDatabase } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
+import { runCli } from "./commands";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function main() {
+  if (fs.existsSync(".env")) process.loadEnvFile(".env");
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === "help" || argv[0] === "--help") {
+    await runCli(["help"], undefined as never, { out: console.log, readStdin });
+    return 0;
+  }
+  const env = getEnv();
+  const database = env.DATABASE_URL
+    ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, poolSize: 2 })
+    : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
+  try {
+    await migrateDatabase(database);
+    await runCli(argv, database.db, { out: console.log, readStdin });
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const known = isAppError(error) || (error instanceof Error && ["EnvError", "DataDirLockedError", "TypeError"].includes(error.name));
+    console.error(`Error: ${known && error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

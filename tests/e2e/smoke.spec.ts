@@ -1,0 +1,28 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+
+test("home page is server-rendered and accessible", async ({ page, request }) => {
+  const html = await (await request.get("/")).text();
+  expect(html).toContain("View My Work");
+
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "View My Work" })).toHaveAttribute("href", "/projects");
+  await expect(page.getByRole("link", { name: "Get In Touch" })).toHaveAttribute("href", "/contact");
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+});
+
+test("unknown paths show the not-found page with a 404 status and a link home", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText("Oops! Page not found")).toBeVisible();
+  await page.getByRole("link", { name: "Return to Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("health check reports the database", async ({ request }) => {
+  const response = await request.get("/healthz");
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+});

@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, inject } from "vitest";
+import { migrateDatabase, openDatabase, setDatabase, type Database, type Db } from "~/server/db/client.server";
+
+export type TestDatabaseKind = "pglite" | "postgres";
+
+/** A fresh, migrated database: in-memory PGlite, or a new database in the test PostgreSQL cluster. */
+export async function createTestDatabase(kind: TestDatabaseKind): Promise<Database> {
+  if (kind === "pglite") {
+    const database = await openDatabase({ kind: "pglite-memory" });
+    await migrateDatabase(database);
+    return database;
+  }
+  const adminUrl = inject("postgresUrl");
+  if (!adminUrl) throw new Error("PostgreSQL is not available for tests");
+  const name = `test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 5 });
+  await migrateDatabase(database);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface DatabaseContext {
+  readonly kind: TestDatabaseKind;
+  readonly database: Database;
+  readonly db: Db;
+}
+
+/**
+ * Runs a suite once on PGlite and once on PostgreSQL, each with its own fresh database, installed
+ * as the app's database for the suite. The PostgreSQL run is skipped, with its reason in the name,
+ * only where no PostgreSQL binaries exist.
+ */
+export function describeEachDatabase(name: string, suite: (ctx: DatabaseContext) => void) {
+  const skipReason = inject("postgresSkipReason");
+  for (const kind of ["pglite", "postgres"] as const) {
+    const skip = kind === "postgres" && skipReason !== null;
+    const title = skip ? `${name} [postgres] (skipped: ${skipReason})` : `${name} [${kind}]`;
+    (skip ? describe.skip : describe)(title, () => {
+      let database: Database | undefined;
+      const ctx: DatabaseContext = {
+        kind,
+        get database() {
+          if (!database) throw new Error("database not ready");
+          return database;
+        },
+        get db() {
+          return ctx.database.db;
+        },
+      };
+      beforeAll(async () => {
+        database = await createTestDatabase(kind);
+        setDatabase(database);
+      });
+      afterAll(async () => {
+        setDatabase(undefined);
+        await database?.close();
+      });
+      suite(ctx);
+    });
+  }
+}
