@@ -1,9 +1,21 @@
-import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { Toaster } from "sonner";
+import { useEffect } from "react";
+import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { toast as showToast, Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { getSessionUser } from "./features/auth/session.server";
+import { clearToastCookie, readToast } from "./server/toast.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const sessionUser = await getSessionUser(request);
+  const toast = readToast(request);
+  const user = sessionUser
+    ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
+    : null;
+  return data({ user, toast }, toast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined);
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
@@ -31,7 +43,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { toast } = loaderData;
+  useEffect(() => {
+    if (!toast) return;
+    const show = toast.type === "error" ? showToast.error : toast.type === "info" ? showToast.info : showToast.success;
+    show(toast.title, { description: toast.description });
+  }, [toast]);
   return <Outlet />;
 }
 

@@ -3,5 +3,6 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 // Reads like SPEC §2. Later issues add their screens here.
 export default [
   index("routes/home.tsx"),
+  route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -4,6 +4,7 @@ import express from "express";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
+import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
 
 export { getEnv, logger };
@@ -32,6 +33,38 @@ export async function shutdown(): Promise<void> {
 }
 
 export const app = express();
+
+app.use((req, _res, next) => {
+  // The socket address, for rate limits; a value sent by the client is never trusted.
+  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  next();
+});
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+// CSRF defence in depth (cookies are also SameSite=Lax): a state-changing request sent by a browser
+// from another site is refused. Non-browser clients send neither header and carry no cookie.
+app.use((req, res, next) => {
+  if (SAFE_METHODS.has(req.method)) return next();
+  const origin = req.headers.origin;
+  const site = req.headers["sec-fetch-site"];
+  const host = req.headers["x-forwarded-host"] && getEnv().TRUST_PROXY ? String(req.headers["x-forwarded-host"]) : req.headers.host;
+  let crossSite = site === "cross-site";
+  if (origin && origin !== "null") {
+    try {
+      crossSite = new URL(origin).host !== host;
+    } catch {
+      crossSite = true;
+    }
+  } else if (origin === "null") {
+    crossSite = true;
+  }
+  if (crossSite) {
+    res.status(403).json({ error: "Cross-site request refused. Please use the form on this site." });
+    return;
+  }
+  next();
+});
 
 app.get("/healthz", async (_req, res) => {
   try {

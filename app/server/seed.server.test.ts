@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
 import { createTestDatabase, describeEachDatabase } from "../../tests/helpers/databases";
 import { DEMO_POSTS, DEMO_PROJECTS } from "./demo-content.server";
@@ -40,8 +39,11 @@ describeEachDatabase("seeding", (ctx) => {
     expect(projectRows).toHaveLength(DEMO_PROJECTS.length);
     expect(new Set(projectRows.map((p) => p.type))).toEqual(new Set(["web", "other"]));
 
-    const snapshot = async () =>
-      (await ctx.db.execute(sql`select (select count(*) from "user") u, (select count(*) from blog_posts) p, (select count(*) from projects) r, (select max(updated_at) from blog_posts) t`)).rows;
+    const snapshot = async () => ({
+      users: await ctx.db.select({ id: user.id, email: user.email }).from(user),
+      posts: await ctx.db.select({ id: blogPosts.id, updatedAt: blogPosts.updatedAt }).from(blogPosts).orderBy(blogPosts.id),
+      projects: await ctx.db.select({ id: projects.id }).from(projects).orderBy(projects.id),
+    });
     const before = await snapshot();
     expect(await seedIfEmpty(ctx.db, { ...env, INITIAL_ADMIN_EMAIL: "other@example.com" })).toEqual({ seeded: false });
     expect(await snapshot()).toEqual(before);

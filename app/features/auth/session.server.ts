@@ -1,0 +1,130 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { roleFromStored, type Role } from "~/lib/roles";
+import { canEdit } from "~/lib/permissions";
+import { getDb, type Db } from "~/server/db/client.server";
+import { session, user, userRoles } from "~/server/db/schema.server";
+import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { clientIp, isSecureOrigin } from "~/server/request.server";
+
+export const SESSION_COOKIE = "sid";
+const SESSION_DAYS = 7;
+const SESSION_MS = SESSION_DAYS * 86_400_000;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  canEdit: boolean;
+  sessionId: string;
+}
+
+/** Only a hash of the token is stored, so a database leak does not hand out live sessions. */
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
+}
+
+function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return null;
+}
+
+export function sessionCookie(token: string, expires: Date): string {
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Expires=${expires.toUTCString()}`,
+    ...(isSecureOrigin() ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export function clearSessionCookie(): string {
+  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(isSecureOrigin() ? ["Secure"] : [])].join("; ");
+}
+
+/** Starts a session for a user; returns the Set-Cookie header value. */
+export async function createSession(db: Db, userId: string, request: Request): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + SESSION_MS);
+  await db.insert(session).values({
+    id: randomUUID(),
+    token: hashToken(token),
+    userId,
+    expiresAt,
+    ipAddress: clientIp(request),
+    userAgent: request.headers.get("user-agent")?.slice(0, 500) ?? null,
+  });
+  // Housekeeping: drop this user's expired sessions.
+  await db.delete(session).where(and(eq(session.userId, userId), lt(session.expiresAt, new Date())));
+  return sessionCookie(token, expiresAt);
+}
+
+/** Ends the request's session, if any; returns the Set-Cookie header that clears the cookie. */
+export async function destroySession(request: Request, db: Db = getDb()): Promise<string> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token) await db.delete(session).where(eq(session.token, hashToken(token)));
+  return clearSessionCookie();
+}
+
+/** Role from user_roles; a failed lookup is logged and means 'user' (SPEC §6). */
+export async function lookupRole(db: Db, userId: string): Promise<Role> {
+  try {
+    const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
+    return roleFromStored(rows.map((r) => r.role));
+  } catch (error) {
+    logger.error({ err: error, userId }, "role lookup failed; treating as user");
+    return "user";
+  }
+}
+
+/** The signed-in user of a request, or null. Never throws for a bad or expired cookie. */
+export async function getSessionUser(request: Request, db: Db = getDb()): Promise<SessionUser | null> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token || token.length > 200) return null;
+  try {
+    const [row] = await db
+      .select({ sessionId: session.id, id: user.id, email: user.email, name: user.name })
+      .from(session)
+      .innerJoin(user, eq(user.id, session.userId))
+      .where(and(eq(session.token, hashToken(token)), gt(session.expiresAt, new Date())))
+      .limit(1);
+    if (!row) return null;
+    const role = await lookupRole(db, row.id);
+    return { id: row.id, email: row.email, name: row.name, role, canEdit: canEdit({ id: row.id, role }), sessionId: row.sessionId };
+  } catch (error) {
+    logger.error({ err: error }, "session check failed");
+    return null;
+  }
+}
+
+/** For endpoints: the signed-in user, or a 401 UnauthorizedError. */
+export async function requireSessionUser(request: Request, message?: string): Promise<SessionUser> {
+  const found = await getSessionUser(request);
+  if (!found) throw new UnauthorizedError(message);
+  return found;
+}
+
+/** For endpoints: a user allowed by `allowed`, else 401 (anonymous) or 403 (signed in, not allowed). */
+export async function requirePermission(
+  request: Request,
+  allowed: (actor: SessionUser) => boolean,
+  message?: string,
+): Promise<SessionUser> {
+  const found = await requireSessionUser(request);
+  if (!allowed(found)) throw new ForbiddenError(message);
+  return found;
+}
+
+/** Ends every session of a user (after a password change). */
+export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(session).where(eq(session.userId, userId));
+}

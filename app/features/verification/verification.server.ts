@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { createChallenge, verifySolution } from "altcha-lib";
+import { lt } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "~/server/db/client.server";
+import { usedVerificationTokens } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
+import { ForbiddenError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { getAppSecret } from "~/server/secret.server";
+import type { VerificationConfig } from "./verification";
+
+const CHALLENGE_TTL_MS = 10 * 60_000;
+// About 50,000 SHA-256 hashes on average: well under a second in a browser, costly at scale for bots.
+const ALTCHA_MAX_NUMBER = 100_000;
+
+export const VERIFICATION_FAILED = "Verification failed. Please complete the security verification again.";
+
+/** Which verifier is active, and what the browser needs to show it. */
+export function getVerificationConfig(): VerificationConfig {
+  const env = getEnv();
+  return env.TURNSTILE_SITE_KEY
+    ? { provider: "turnstile", siteKey: env.TURNSTILE_SITE_KEY }
+    : { provider: "altcha", challengeUrl: "/api/verification/challenge" };
+}
+
+/** A signed ALTCHA proof-of-work challenge (GET /api/verification/challenge). */
+export async function createAltchaChallenge(db: Db) {
+  return createChallenge({
+    hmacKey: await getAppSecret(db),
+    maxNumber: ALTCHA_MAX_NUMBER,
+    expires: new Date(Date.now() + CHALLENGE_TTL_MS),
+  });
+}
+
+const turnstileResponse = z.object({ success: z.boolean(), "error-codes": z.array(z.string()).optional() });
+
+async function verifyTurnstile(token: string, ip: string | undefined): Promise<boolean> {
+  const env = getEnv();
+  const body = new URLSearchParams({ secret: env.TURNSTILE_SECRET_KEY ?? "", response: token });
+  if (ip && ip !== "unknown") body.set("remoteip", ip);
+  try {
+    const response = await fetch(env.TURNSTILE_VERIFY_URL, { method: "POST", body, signal: AbortSignal.timeout(5000) });
+    const parsed = turnstileResponse.safeParse(await response.json());
+    if (!parsed.success) {
+      logger.warn("turnstile answered with an unexpected body");
+      return false;
+    }
+    if (!parsed.data.success) logger.info({ codes: parsed.data["error-codes"] }, "turnstile rejected a token");
+    return parsed.data.success;
+  } catch (error) {
+    logger.error({ err: error }, "turnstile verification request failed");
+    return false;
+  }
+}
+
+/** Records a token as used; false when it had been used before. */
+async function markUsed(db: Db, token: string): Promise<boolean> {
+  const tokenHash = createHash("sha256").update(token).digest("base64url");
+  await db.delete(usedVerificationTokens).where(lt(usedVerificationTokens.expiresAt, new Date()));
+  const inserted = await db
+    .insert(usedVerificationTokens)
+    .values({ tokenHash, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) })
+    .onConflictDoNothing()
+    .returning({ tokenHash: usedVerificationTokens.tokenHash });
+  return inserted.length === 1;
+}
+
+/**
+ * Checks a human-verification token from a form or request body. Each token works once and expires.
+ * Throws ForbiddenError (403) when it is missing, invalid, expired or reused.
+ */
+export async function verifyHumanToken(db: Db, token: string | null | undefined, ip?: string): Promise<void> {
+  if (!token || token.length > 4096) throw new ForbiddenError(VERIFICATION_FAILED);
+  const config = getVerificationConfig();
+  const valid =
+    config.provider === "turnstile"
+      ? await verifyTurnstile(token, ip)
+      : await verifySolution(token, await getAppSecret(db), true).catch(() => false);
+  if (!valid) throw new ForbiddenError(VERIFICATION_FAILED);
+  if (!(await markUsed(db, token))) throw new ForbiddenError(VERIFICATION_FAILED);
+}

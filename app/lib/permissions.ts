@@ -1,0 +1,55 @@
+import type { Role } from "./roles";
+
+/**
+ * Who may do what — one module, used by the UI (to show or hide) and the server (to allow or refuse).
+ * Our reading of SPEC §6 is recorded in docs/decisions/004-permissions.md.
+ */
+export interface Actor {
+  id: string;
+  role: Role;
+}
+
+/** Dashboard, admin area, footer Admin link, sidebar toggle. */
+export function canEdit(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin" || actor?.role === "moderator";
+}
+
+export function canCreatePost(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+export function canUpdatePost(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+export function canUploadImages(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+/** Admin, or the post's author (while they still have edit rights). */
+export function canDeletePost(actor: Actor | null | undefined, post: { authorId: string | null }): boolean {
+  if (!actor) return false;
+  if (actor.role === "admin") return true;
+  return canEdit(actor) && post.authorId !== null && post.authorId === actor.id;
+}
+
+/** Drafts are visible only to staff. */
+export function canViewDrafts(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+export function canManageProjects(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}
+
+export function canManageUsers(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}
+
+export function canReadMessages(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+export function canDeleteMessages(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}

@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "./db/client.server";
+import { rateLimits } from "./db/schema.server";
+import { RateLimitError } from "./errors.server";
+
+export interface RateLimitRule {
+  /** e.g. "login:ip:1.2.3.4" or "login:account:jane@example.com" */
+  key: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitState {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one hit against a fixed window stored in the database, so limits hold across restarts and
+ * across instances. One atomic upsert: a new or expired window starts at 1.
+ */
+export async function hitRateLimit(db: Db, rule: RateLimitRule): Promise<RateLimitState> {
+  const result = await db
+    .insert(rateLimits)
+    .values({ key: rule.key, count: 1, resetAt: sql`now() + make_interval(secs => ${rule.windowSeconds})` })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
+        resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + make_interval(secs => ${rule.windowSeconds}) else ${rateLimits.resetAt} end`,
+      },
+    })
+    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+  const row = result[0];
+  if (!row) throw new Error("rate limit upsert returned no row");
+  const retryAfterSeconds = Math.max(1, Math.ceil((row.resetAt.getTime() - Date.now()) / 1000));
+  return { allowed: row.count <= rule.limit, remaining: Math.max(0, rule.limit - row.count), retryAfterSeconds };
+}
+
+/** Counts a hit on every rule; throws RateLimitError (429) when any is over its limit. */
+export async function enforceRateLimits(db: Db, rules: RateLimitRule[], message?: string): Promise<void> {
+  for (const rule of rules) {
+    const state = await hitRateLimit(db, rule);
+    if (!state.allowed) {
+      const minutes = Math.ceil(state.retryAfterSeconds / 60);
+      throw new RateLimitError(
+        message ?? `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        state.retryAfterSeconds,
+      );
+    }
+  }
+}
+
+/** Clears a key, e.g. the per-account login counter after a successful sign-in. */
+export async function resetRateLimit(db: Db, key: string): Promise<void> {
+  await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
+}
