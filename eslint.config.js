@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -16,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server.js"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly" } },
+    files: ["server.js", "scripts/**/*.mjs"],
+    languageOptions: { globals: globals.node },
   },
 );

@@ -39,7 +39,7 @@ export default defineConfig({
     { name: "mobile", use: { ...devices["Pixel 7"], launchOptions } },
   ],
   webServer: {
-    command: "node server.js",
+    command: "tsx tests/e2e/prepare.ts && node server.js",
     url: `http://localhost:${PORT}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -4,5 +4,6 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
+  route("api/auth/login", "routes/api/auth-login.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

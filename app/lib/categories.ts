@@ -30,3 +30,7 @@ export function parseCategory(value: string): Category | null {
 export function categoryPath(category: Category): string {
   return `/7fs/${category}`;
 }
+
+export function postPath(category: Category, slug: string): string {
+  return `/7fs/${category}/${slug}`;
+}

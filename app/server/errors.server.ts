@@ -1,3 +1,5 @@
+import { logger } from "./logger.server";
+
 /** Typed errors that domain code throws; `toResponse` maps them to status codes in one place. */
 export class AppError extends Error {
   constructor(
@@ -53,5 +55,6 @@ export function errorBody(error: unknown): { status: number; body: { error: stri
   if (isAppError(error)) {
     return { status: error.status, body: { error: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) } };
   }
+  logger.error({ err: error }, "unexpected error");
   return { status: 500, body: { error: "Something went wrong on our side. Please try again." } };
 }

@@ -26,3 +26,18 @@ test("health check reports the database", async ({ request }) => {
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual({ status: "ok", database: "ok" });
 });
+
+test("every seeded role can sign in through the login endpoint", async ({ page }) => {
+  const { loginAs } = await import("./helpers/auth");
+  const { E2E_ADMIN, E2E_MODERATOR, E2E_USER } = await import("./constants");
+  for (const account of [E2E_ADMIN, E2E_MODERATOR, E2E_USER]) {
+    await page.context().clearCookies();
+    await loginAs(page, account);
+    const cookies = await page.context().cookies();
+    const sid = cookies.find((c) => c.name === "sid");
+    expect(sid?.httpOnly).toBe(true);
+    expect(sid?.sameSite).toBe("Lax");
+  }
+  await page.context().clearCookies();
+  await expect(loginAs(page, { email: E2E_ADMIN.email, password: "wrong password here" })).rejects.toThrow(/401/);
+});

@@ -1,0 +1,55 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "~/server/db/client.server";
+import { account, user } from "~/server/db/schema.server";
+import { UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { hashPassword, verifyPassword } from "~/server/password.server";
+import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
+import { clientIp } from "~/server/request.server";
+import { verifyHumanToken } from "~/features/verification/verification.server";
+import { createSession } from "./session.server";
+
+export const loginSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address")),
+  password: z.string().min(1, "Password is required").max(1024, "Password is too long"),
+  verificationToken: z.string().optional(),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const INVALID_LOGIN = "Invalid login credentials";
+
+// Per IP: 10 failed-or-not attempts / 15 min; per account: 5 / 15 min (cleared on success).
+const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+// Compared against when the email is unknown, so both paths cost one argon2 verification.
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Checks verification, rate limits and credentials; on success creates a session and returns the
+ * Set-Cookie header. Errors: ValidationError 400, ForbiddenError 403 (verification), RateLimitError
+ * 429, UnauthorizedError 401 (wrong email or password — one message for both).
+ */
+export async function signIn(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookie: string }> {
+  const parsed = loginSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid input", z.flattenError(parsed.error).fieldErrors);
+  }
+  const { email, password, verificationToken } = parsed.data;
+  const ip = clientIp(request);
+  await verifyHumanToken(db, verificationToken, ip);
+  await enforceRateLimits(db, [
+    { key: `login:ip:${ip}`, limit: 10, windowSeconds: LOGIN_WINDOW_SECONDS },
+    { key: `login:account:${email}`, limit: 5, windowSeconds: LOGIN_WINDOW_SECONDS },
+  ]);
+  const [row] = await db
+    .select({ id: user.id, passwordHash: account.password })
+    .from(user)
+    .innerJoin(account, and(eq(account.userId, user.id), eq(account.providerId, "credential")))
+    .where(eq(user.email, email))
+    .limit(1);
+  dummyHash ??= hashPassword("dummy password for timing");
+  const ok = await verifyPassword(row?.passwordHash ?? (await dummyHash), password);
+  if (!row || !ok) throw new UnauthorizedError(INVALID_LOGIN);
+  await resetRateLimit(db, `login:account:${email}`);
+  return { userId: row.id, setCookie: await createSession(db, row.id, request) };
+}

@@ -1,0 +1,23 @@
+import { signIn } from "~/features/auth/auth.server";
+import { getDb } from "~/server/db/client.server";
+import { errorBody, RateLimitError } from "~/server/errors.server";
+import type { Route } from "./+types/auth-login";
+
+/** POST /api/auth/login — JSON {email, password, verificationToken}; sets the session cookie. */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405 });
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return Response.json({ error: "Request body must be JSON" }, { status: 400 });
+  }
+  try {
+    const { setCookie } = await signIn(getDb(), body, request);
+    return Response.json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
+  } catch (error) {
+    const { status, body: payload } = errorBody(error);
+    const headers: HeadersInit = error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+    return Response.json(payload, { status, headers });
+  }
+}

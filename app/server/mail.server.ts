@@ -1,0 +1,38 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { getEnv } from "./env.server";
+import { logger } from "./logger.server";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
+
+export type MailResult = { delivered: true; messageId: string } | { delivered: false; reason: "not-configured" };
+
+let transporter: Transporter | undefined;
+let transporterUrl: string | undefined;
+
+function getTransporter(url: string): Transporter {
+  if (!transporter || transporterUrl !== url) {
+    transporter = nodemailer.createTransport(url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    transporterUrl = url;
+  }
+  return transporter;
+}
+
+/**
+ * Sends one email over SMTP_URL. Without SMTP_URL nothing is sent: the message is logged and the
+ * result says so, so callers can keep it for later. SMTP errors are thrown to the caller.
+ */
+export async function sendMail(message: MailMessage): Promise<MailResult> {
+  const env = getEnv();
+  if (!env.SMTP_URL) {
+    logger.info({ to: message.to, subject: message.subject }, "SMTP_URL not set; email not sent");
+    return { delivered: false, reason: "not-configured" };
+  }
+  const info = await getTransporter(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, ...message });
+  return { delivered: true, messageId: String(info.messageId) };
+}
