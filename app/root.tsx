@@ -6,6 +6,7 @@ import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { getSessionUser } from "./features/auth/session.server";
+import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = sessionUser
     ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
     : null;
-  return data({ user, toast }, toast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined);
+  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -1,11 +1,14 @@
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
+import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import type { Route } from "./+types/home";
 
-export function meta() {
-  return [
-    { title: "Portfolio — Product & Project Manager, App Developer" },
-    { name: "description", content: "Product manager, project manager and application developer. Projects, roles, testimonials and the 7 Fs Framework blog." },
-  ];
+export function meta({ matches }: Route.MetaArgs) {
+  return seoMeta(publicUrlFromMatches(matches), {
+    title: "Portfolio — Product & Project Manager, App Developer",
+    description: "Product manager, project manager and application developer. Projects, roles, testimonials and the 7 Fs Framework blog.",
+    path: "/",
+  });
 }
 
 export default function Home() {
