@@ -57,3 +57,39 @@ for (const image of IMAGES) {
   if (image.dir === "og") await base.clone().jpeg({ quality: 80 }).toFile(path.join(dir, `${image.name}.jpg`));
 }
 console.log(`wrote ${IMAGES.length} images to ${OUT}`);
+
+// A one-page placeholder resume (public/resume.pdf), written as a minimal hand-built PDF.
+function pdf(lines) {
+  const escape = (s) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+  const stream = ["BT", "/F1 20 Tf", "72 740 Td", `(${escape(lines[0])}) Tj`, "/F1 11 Tf", ...lines.slice(1).flatMap((l) => ["0 -18 Td", `(${escape(l)}) Tj`]), "ET"].join("\n");
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let out = "%PDF-1.4\n";
+  const offsets = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return out;
+}
+fs.writeFileSync(
+  path.resolve("public/resume.pdf"),
+  pdf([
+    "Resume - Product Manager, Project Manager & Application Developer",
+    "Technical Product Manager, Enterprise SaaS Platform (02/2022 - 07/2025, Remote, USA)",
+    "System Project Consultant, Regional Healthcare Network (06/2019 - 01/2022)",
+    "Owner, digital consulting agency",
+    "Owner, training and knowledge-base business",
+    "Certifications: PMP, CSM, SAFe POPM, ITIL 4 Foundation, AWS Cloud Practitioner",
+    "Education: M.S. Information Systems Management; B.S. Business Administration, IT",
+  ]),
+);
+console.log("wrote public/resume.pdf");
