@@ -72,7 +72,7 @@ export function createFeedService(config: FeedConfig): FeedService {
 
   const substackUrlSchema = z
     .url({ protocol: /^https?$/, error: "substackUrl must be an http(s) URL" })
-    .refine((value) => isSubstackHost(new URL(value)), "substackUrl must point to the configured newsletter or a substack.com address");
+    .refine((value) => URL.canParse(value) && isSubstackHost(new URL(value)), "substackUrl must point to the configured newsletter or a substack.com address");
 
   return {
     parseSubstackUrl(input) {
