@@ -163,7 +163,7 @@ export function SiteHeader() {
           Portfolio
         </Link>
         <nav aria-label="Main" className="ml-auto hidden lg:block">
-          <ul className="flex items-center gap-3 text-sm xl:gap-4">
+          <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end className={linkClass}>

@@ -2,7 +2,7 @@ import { Download, GraduationCap } from "lucide-react";
 import { Reveal } from "~/components/reveal";
 import { Button } from "~/components/ui/button";
 import { CERTIFICATIONS, EDUCATION, SKILLS, TOOLS } from "~/features/site/content";
-import { EXTERNAL_LINKS } from "~/features/site/site-links";
+import { DEFAULT_OG_IMAGE, EXTERNAL_LINKS } from "~/features/site/site-links";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/about";
 
@@ -11,6 +11,7 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "About Me — Education, Certifications, Skills and Tools",
     description: "Education, certifications, skills and the tools I use as a product manager, project manager and application developer.",
     path: "/about",
+    image: DEFAULT_OG_IMAGE,
   });
 }
 

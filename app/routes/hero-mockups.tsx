@@ -4,6 +4,7 @@ import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { HERO_OPTIONS } from "~/features/site/content";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import type { Route } from "./+types/hero-mockups";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -11,6 +12,7 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "Hero Section Options",
     description: "Five design options for the home page hero section, with the benefits of each.",
     path: "/hero-mockups",
+    image: DEFAULT_OG_IMAGE,
     noindex: true,
   });
 }

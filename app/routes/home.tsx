@@ -11,7 +11,7 @@ import { getFeedService, withDeadline } from "~/features/feeds/feeds.server";
 import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/home-posts.server";
 import { getFeaturedWebProject } from "~/features/projects/projects.server";
 import { CERTIFICATIONS, EXPERTISE } from "~/features/site/content";
-import { EXTERNAL_LINKS } from "~/features/site/site-links";
+import { DEFAULT_OG_IMAGE, EXTERNAL_LINKS } from "~/features/site/site-links";
 import { categoryPath, postPath } from "~/lib/categories";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -24,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "Portfolio — Product & Project Manager, App Developer",
     description: "Product manager, project manager and application developer. Projects, roles, testimonials and the 7 Fs Framework blog.",
     path: "/",
-    image: "/images/og/default.jpg",
+    image: DEFAULT_OG_IMAGE,
   });
 }
 

@@ -3,6 +3,7 @@ import { ResponsiveImage, storedImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { listProjects } from "~/features/projects/projects.server";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/projects";
@@ -12,6 +13,7 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "My Projects — Web Development and Other Work",
     description: "Web applications I have designed and built, and other programs and projects I have led.",
     path: "/projects",
+    image: DEFAULT_OG_IMAGE,
   });
 }
 

@@ -1,6 +1,7 @@
 import { Quote } from "lucide-react";
 import { TESTIMONIALS } from "~/features/site/content";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import type { Route } from "./+types/testimonials";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -8,6 +9,7 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "Testimonials — What Colleagues and Clients Say",
     description: "What colleagues and clients say about working with me.",
     path: "/testimonials",
+    image: DEFAULT_OG_IMAGE,
   });
 }
 
