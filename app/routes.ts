@@ -3,6 +3,16 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 // Reads like SPEC §2. Later issues add their screens here.
 export default [
   index("routes/home.tsx"),
+  route("about", "routes/about.tsx"),
+  route("recent-roles", "routes/recent-roles.tsx"),
+  route("projects", "routes/projects.tsx"),
+  route("testimonials", "routes/testimonials.tsx"),
+  route("hero-mockups", "routes/hero-mockups.tsx"),
+  route("robots.txt", "routes/robots-txt.ts"),
+  route("sitemap.xml", "routes/sitemap-xml.ts"),
+  route("api/feeds/substack", "routes/api/feeds-substack.ts"),
+  route("api/feeds/tsp-blog", "routes/api/feeds-tsp-blog.ts"),
+  route("api/feeds/tsp-kb", "routes/api/feeds-tsp-kb.ts"),
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
   route("*", "routes/not-found.tsx"),

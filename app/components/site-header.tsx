@@ -1,37 +1,201 @@
-import { Link, NavLink } from "react-router";
+import { ChevronDown, ExternalLink, Menu } from "lucide-react";
+import { useState } from "react";
+import { Form, Link, NavLink } from "react-router";
+import { Button } from "~/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
+import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS } from "~/features/site/site-links";
+import { useOptionalUser } from "~/lib/use-user";
+import { cn } from "~/lib/utils";
+import { RecoveryRedirect } from "./recovery-redirect";
 
-const NAV_LINKS = [
-  { to: "/", label: "Home" },
-  { to: "/about", label: "About Me" },
-  { to: "/recent-roles", label: "Recent Roles" },
-  { to: "/projects", label: "My Projects" },
-  { to: "/testimonials", label: "Testimonials" },
-  { to: "/contact", label: "Contact Me" },
-] as const;
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cn("rounded-sm px-1 py-1 transition-colors hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2", isActive && "font-medium text-primary");
 
-/** Fixed top bar (SPEC §2 "Shared layout"). Menus and sign-in state arrive with the public-site issue. */
+function MenuTriggerButton({ label }: { label: string }) {
+  return (
+    <DropdownMenuTrigger asChild>
+      <button type="button" className="inline-flex items-center gap-1 rounded-sm px-1 py-1 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 data-[state=open]:text-primary">
+        {label}
+        <ChevronDown aria-hidden className="size-4" />
+      </button>
+    </DropdownMenuTrigger>
+  );
+}
+
+function ServicesMenu() {
+  return (
+    <DropdownMenu modal={false}>
+      <MenuTriggerButton label="Services" />
+      <DropdownMenuContent align="start">
+        {SERVICE_LINKS.map((service) => (
+          <DropdownMenuItem key={service.href} asChild>
+            <a href={service.href} target="_blank" rel="noopener noreferrer">
+              {service.label}
+              <ExternalLink aria-hidden className="size-3.5 opacity-60" />
+            </a>
+          </DropdownMenuItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function SevenFsMenu() {
+  return (
+    <DropdownMenu modal={false}>
+      <MenuTriggerButton label="7Fs" />
+      <DropdownMenuContent align="start">
+        {CATEGORY_LINKS.map((category) => (
+          <DropdownMenuItem key={category.to} asChild>
+            <Link to={category.to}>{category.label}</Link>
+          </DropdownMenuItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () => void; stacked?: boolean }) {
+  const user = useOptionalUser();
+  if (!user) {
+    return (
+      <Button asChild size="sm" variant="outline">
+        <Link to="/auth" onClick={onNavigate}>
+          Login
+        </Link>
+      </Button>
+    );
+  }
+  return (
+    <div className={cn("flex gap-2", stacked ? "flex-col items-stretch" : "items-center")}>
+      {user.canEdit ? (
+        <Button asChild size="sm" variant="secondary">
+          <Link to="/admin" onClick={onNavigate}>
+            Dashboard
+          </Link>
+        </Button>
+      ) : null}
+      <Form method="post" action="/logout">
+        <Button type="submit" size="sm" variant="outline" className={cn(stacked && "w-full")}>
+          Logout
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
+function MobileMenu() {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const item = "block rounded-md px-3 py-2 hover:bg-accent focus-visible:outline-2";
+  return (
+    <Sheet open={open} onOpenChange={setOpen}>
+      <SheetTrigger asChild>
+        <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu">
+          <Menu aria-hidden className="size-5" />
+        </Button>
+      </SheetTrigger>
+      <SheetContent side="right" className="overflow-y-auto">
+        <SheetHeader>
+          <SheetTitle>Menu</SheetTitle>
+          <SheetDescription>Pages, services and the 7 Fs Framework blog</SheetDescription>
+        </SheetHeader>
+        <nav aria-label="Mobile" className="flex flex-col gap-4 px-4 pb-6 text-sm">
+          <ul className="flex flex-col">
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end onClick={close} className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <a href={NEWSLETTER_LINK.href} target="_blank" rel="noopener noreferrer" className={item}>
+                {NEWSLETTER_LINK.label}
+              </a>
+            </li>
+            <li>
+              <NavLink to={CONTACT_LINK.to} onClick={close} className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
+                {CONTACT_LINK.label}
+              </NavLink>
+            </li>
+          </ul>
+          <div>
+            <h2 className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Services</h2>
+            <ul className="mt-1 flex flex-col">
+              {SERVICE_LINKS.map((service) => (
+                <li key={service.href}>
+                  <a href={service.href} target="_blank" rel="noopener noreferrer" className={item}>
+                    {service.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2 className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">7Fs</h2>
+            <ul className="mt-1 grid grid-cols-2">
+              {CATEGORY_LINKS.map((category) => (
+                <li key={category.to}>
+                  <NavLink to={category.to} onClick={close} className={item}>
+                    {category.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <AccountLinks onNavigate={close} stacked />
+        </nav>
+      </SheetContent>
+    </Sheet>
+  );
+}
+
+/** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center gap-6 px-4">
-        <Link to="/" className="font-semibold">
+      <RecoveryRedirect />
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4">
+        <Link to="/" className="font-semibold whitespace-nowrap">
+          <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">7F</span>
           Portfolio
         </Link>
-        <ul className="hidden items-center gap-4 text-sm lg:flex">
-          {NAV_LINKS.map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} end className={({ isActive }) => (isActive ? "font-medium text-primary" : "hover:text-primary")}>
-                {link.label}
+        <nav aria-label="Main" className="ml-auto hidden lg:block">
+          <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end className={linkClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <a href={NEWSLETTER_LINK.href} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
+                {NEWSLETTER_LINK.label}
+              </a>
+            </li>
+            <li>
+              <NavLink to={CONTACT_LINK.to} className={linkClass}>
+                {CONTACT_LINK.label}
               </NavLink>
             </li>
-          ))}
-        </ul>
-        <div className="ml-auto">
-          <Link to="/auth" className="text-sm hover:text-primary">
-            Login
-          </Link>
+            <li>
+              <ServicesMenu />
+            </li>
+            <li>
+              <SevenFsMenu />
+            </li>
+            <li>
+              <AccountLinks />
+            </li>
+          </ul>
+        </nav>
+        <div className="ml-auto lg:hidden">
+          <MobileMenu />
         </div>
-      </nav>
+      </div>
     </header>
   );
 }

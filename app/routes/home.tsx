@@ -1,6 +1,22 @@
-import { Link } from "react-router";
+import { ArrowRight, Boxes, CalendarCheck, ClipboardList, Code2, Lightbulb } from "lucide-react";
+import { Suspense } from "react";
+import { Await, Link } from "react-router";
+import { FeaturedCard } from "~/components/featured-card";
+import { ResponsiveImage } from "~/components/responsive-image";
+import { Reveal } from "~/components/reveal";
+import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
+import type { FeedItem } from "~/features/feeds/feed-item";
+import { getFeedService, withDeadline } from "~/features/feeds/feeds.server";
+import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/home-posts.server";
+import { getFeaturedWebProject } from "~/features/projects/projects.server";
+import { CERTIFICATIONS, EXPERTISE } from "~/features/site/content";
+import { DEFAULT_OG_IMAGE, EXTERNAL_LINKS } from "~/features/site/site-links";
+import { categoryPath, postPath } from "~/lib/categories";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
+import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/home";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -8,24 +24,208 @@ export function meta({ matches }: Route.MetaArgs) {
     title: "Portfolio — Product & Project Manager, App Developer",
     description: "Product manager, project manager and application developer. Projects, roles, testimonials and the 7 Fs Framework blog.",
     path: "/",
+    image: DEFAULT_OG_IMAGE,
   });
 }
 
-export default function Home() {
+/** Database reads fail silently to an empty card (SPEC §8 "silent failures"), logged. */
+function quietly<T>(what: string, promise: Promise<T>): Promise<T | null> {
+  return promise.catch((err: unknown) => {
+    logger.error({ err, what }, "home page read failed");
+    return null;
+  });
+}
+
+export async function loader() {
+  const db = getDb();
+  const feeds = getFeedService();
+  // Feeds are not awaited: the page streams and they arrive when ready, never later than the deadline.
+  const deadline = getEnv().FEED_TIMEOUT_MS + 250;
+  const externalPosts: Promise<Array<{ kind: "newsletter" | "blog" | "kb"; item: FeedItem | null }>> = Promise.all([
+    withDeadline(feeds.fetchSubstack(), deadline).then((item) => ({ kind: "newsletter" as const, item })),
+    withDeadline(feeds.fetchTspBlog(), deadline).then((item) => ({ kind: "blog" as const, item })),
+    withDeadline(feeds.fetchTspKb(), deadline).then((item) => ({ kind: "kb" as const, item })),
+  ]);
+  const [article, newest, project] = await Promise.all([
+    quietly("featured article", getFeaturedArticle(db)),
+    quietly("newest post", getNewestPublishedPost(db)),
+    quietly("featured project", getFeaturedWebProject(db)),
+  ]);
+  return {
+    article: article
+      ? { title: article.title, excerpt: article.excerpt, image: article.featuredImageUrl, href: postPath(article.category, article.slug), category: article.category }
+      : null,
+    teaserHref: newest ? postPath(newest.category, newest.slug) : categoryPath("Faith"),
+    project,
+    externalPosts,
+  };
+}
+
+const FEED_LABELS = { newsletter: "Newsletter", blog: "From the Blog", kb: "Knowledge Base" } as const;
+const EXPERTISE_ICONS = [Lightbulb, ClipboardList, Boxes, Code2] as const;
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { article, teaserHref, project, externalPosts } = loaderData;
   return (
-    <section className="mx-auto max-w-6xl px-4 py-24">
-      <h1 className="text-4xl font-bold tracking-tight md:text-5xl">Product Manager, Project Manager &amp; Application Developer</h1>
-      <p className="mt-4 max-w-2xl text-lg text-muted-foreground">
-        I turn ideas into shipped products: clear roadmaps, calm delivery and working software.
-      </p>
-      <div className="mt-8 flex flex-wrap gap-4">
-        <Button asChild size="lg">
-          <Link to="/projects">View My Work</Link>
-        </Button>
-        <Button asChild size="lg" variant="outline">
-          <Link to="/contact">Get In Touch</Link>
-        </Button>
-      </div>
-    </section>
+    <>
+      <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-accent to-background">
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 md:grid-cols-[1fr_auto] md:py-24">
+          <div>
+            <p className="text-sm font-semibold tracking-wide text-primary uppercase">Product · Project · Program · Apps</p>
+            <h1 id="hero-heading" className="mt-3 text-4xl font-bold tracking-tight md:text-5xl">
+              Product Manager, Project Manager &amp; Application Developer
+            </h1>
+            <p className="mt-4 max-w-2xl text-lg text-muted-foreground">
+              I turn ideas into shipped products: clear roadmaps, calm delivery and working software.
+            </p>
+            <h2 className="mt-6 text-sm font-semibold">Certifications</h2>
+            <ul className="mt-2 flex flex-wrap gap-2" aria-label="Certifications">
+              {CERTIFICATIONS.map((certification) => (
+                <li key={certification} className="rounded-full border bg-background px-3 py-1 text-xs font-medium">
+                  {certification}
+                </li>
+              ))}
+            </ul>
+            <div className="mt-8 flex flex-wrap gap-4">
+              <Button asChild size="lg">
+                <Link to="/projects">View My Work</Link>
+              </Button>
+              <Button asChild size="lg" variant="outline">
+                <Link to="/contact">Get In Touch</Link>
+              </Button>
+            </div>
+          </div>
+          <ResponsiveImage
+            src="/images/portrait/portrait"
+            widths={[240, 480]}
+            sizes="(min-width: 768px) 280px, 60vw"
+            alt="Portrait of the site owner"
+            width={480}
+            height={600}
+            priority
+            className="mx-auto w-60 rounded-2xl shadow-lg md:w-72"
+          />
+        </div>
+      </section>
+
+      <Reveal aria-labelledby="featured-heading" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="featured-heading" className="text-3xl font-bold tracking-tight">
+          Featured Work
+        </h2>
+        <p className="mt-2 text-muted-foreground">The latest from the blog, the newsletter and my projects.</p>
+        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {article ? (
+            <FeaturedCard
+              kicker={`7Fs · ${article.category}`}
+              title={article.title}
+              description={article.excerpt ?? "Click to read more about this article..."}
+              image={article.image}
+              href={article.href}
+              cta="Read Article"
+            />
+          ) : null}
+          <Suspense fallback={<Spinner label="Loading featured posts" className="sm:col-span-2 lg:col-span-1" />}>
+            <Await resolve={externalPosts} errorElement={null}>
+              {(posts) =>
+                posts.map(({ kind, item }) =>
+                  item ? (
+                    <FeaturedCard
+                      key={kind}
+                      kicker={FEED_LABELS[kind]}
+                      title={item.title}
+                      description={item.description}
+                      image={item.image}
+                      href={item.link}
+                      external
+                      cta={kind === "newsletter" ? "Read Newsletter" : "Read Post"}
+                    />
+                  ) : null,
+                )
+              }
+            </Await>
+          </Suspense>
+          {project ? (
+            <FeaturedCard
+              kicker="Web Project"
+              title={project.title}
+              description={project.description}
+              image={project.imageUrl}
+              href={project.url ?? "/projects"}
+              external={Boolean(project.url)}
+              cta={project.url ? "View Project" : "See Projects"}
+            />
+          ) : null}
+        </div>
+      </Reveal>
+
+      <Reveal aria-labelledby="about-heading" className="bg-muted/40">
+        <div className="mx-auto max-w-4xl px-4 py-16">
+          <h2 id="about-heading" className="text-3xl font-bold tracking-tight">
+            About Me
+          </h2>
+          <p className="mt-4 text-lg text-muted-foreground">
+            For more than a decade I have helped organisations turn messy problems into products people use — first as a systems project
+            consultant in healthcare, then as a technical product manager for an enterprise SaaS platform, and today through my own
+            consulting and training businesses. I write code too, which keeps my plans honest.
+          </p>
+          <Button asChild variant="link" className="mt-4 px-0">
+            <Link to="/about">
+              More about me <ArrowRight aria-hidden />
+            </Link>
+          </Button>
+        </div>
+      </Reveal>
+
+      <Reveal aria-labelledby="sevenfs-heading" className="mx-auto max-w-6xl px-4 py-16">
+        <div className="rounded-2xl bg-primary px-6 py-12 text-primary-foreground md:px-12">
+          <p className="text-sm font-semibold tracking-wide uppercase">The 7 Fs Framework</p>
+          <h2 id="sevenfs-heading" className="mt-2 text-3xl font-bold tracking-tight">
+            Faith, Finance, Fitness, Fun, Friends, Family, Figurehead
+          </h2>
+          <p className="mt-4 max-w-2xl">
+            Seven areas of a balanced life, and the blog where I write about each of them: what works, what does not, and what I am still
+            learning.
+          </p>
+          <Button asChild size="lg" variant="secondary" className="mt-6">
+            <Link to={teaserHref}>Read the Latest Article</Link>
+          </Button>
+        </div>
+      </Reveal>
+
+      <Reveal aria-labelledby="expertise-heading" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="expertise-heading" className="text-3xl font-bold tracking-tight">
+          Expertise
+        </h2>
+        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {EXPERTISE.map((area, index) => {
+            const Icon = EXPERTISE_ICONS[index] ?? Lightbulb;
+            return (
+              <li key={area.title} className="rounded-xl border bg-card p-6 shadow-sm">
+                <Icon aria-hidden className="size-8 text-primary" />
+                <h3 className="mt-4 text-lg font-semibold">{area.title}</h3>
+                <p className="mt-2 text-sm text-muted-foreground">{area.description}</p>
+              </li>
+            );
+          })}
+        </ul>
+      </Reveal>
+
+      <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
+        <div className="mx-auto max-w-5xl px-4 py-16">
+          <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
+            <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
+          </h2>
+          <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
+          <iframe
+            src={EXTERNAL_LINKS.scheduling}
+            title="Schedule a one-on-one call"
+            loading="lazy"
+            height={800}
+            style={{ height: 800 }}
+            className="mt-8 w-full rounded-xl border bg-background"
+          />
+        </div>
+      </Reveal>
+    </>
   );
 }

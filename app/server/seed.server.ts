@@ -68,6 +68,7 @@ export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" |
           slug: post.slug,
           category: post.category,
           excerpt: post.excerpt,
+          featuredImageUrl: post.featuredImageUrl ?? null,
           content: post.content,
           published: post.published,
           featured: post.featured,

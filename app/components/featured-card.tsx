@@ -1,0 +1,56 @@
+import { ArrowRight, ExternalLink } from "lucide-react";
+import { Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { ResponsiveImage, storedImage } from "./responsive-image";
+
+export interface FeaturedCardProps {
+  kicker: string;
+  title: string;
+  description: string;
+  image: string | null;
+  href: string;
+  external?: boolean;
+  cta: string;
+}
+
+/** One card of the home page's Featured Work grid. */
+export function FeaturedCard({ kicker, title, description, image, href, external = false, cta }: FeaturedCardProps) {
+  const picture = image ? storedImage(image) : null;
+  return (
+    <article className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-sm">
+      {picture ? (
+        <ResponsiveImage
+          src={picture.src}
+          widths={picture.widths}
+          sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+          alt=""
+          width={800}
+          height={450}
+          className="aspect-video w-full object-cover"
+        />
+      ) : (
+        <div aria-hidden className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70" />
+      )}
+      <div className="flex flex-1 flex-col gap-2 p-5">
+        <p className="text-xs font-semibold tracking-wide text-primary uppercase">{kicker}</p>
+        <h3 className="text-lg leading-snug font-semibold">{title}</h3>
+        {description ? <p className="line-clamp-4 text-sm text-muted-foreground">{description}</p> : null}
+        <div className="mt-auto pt-3">
+          <Button asChild variant="outline" size="sm">
+            {external ? (
+              <a href={href} target="_blank" rel="noopener noreferrer" aria-label={`${cta}: ${title} (opens in a new tab)`}>
+                {cta}
+                <ExternalLink aria-hidden />
+              </a>
+            ) : (
+              <Link to={href} aria-label={`${cta}: ${title}`}>
+                {cta}
+                <ArrowRight aria-hidden />
+              </Link>
+            )}
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * In-memory TTL cache with stale-while-revalidate: a fresh entry is served as is; a stale one is served
+ * at once while one background refresh runs; a missing one is loaded (concurrent callers share the load).
+ * Failures are cached too (as `null`) for a shorter time so a broken source is not hammered.
+ */
+export interface FeedCacheOptions {
+  ttlMs: number;
+  failureTtlMs: number;
+  now?: () => number;
+  onRefreshError?: (key: string, error: unknown) => void;
+}
+
+interface Entry<T> {
+  value: T | null;
+  expiresAt: number;
+}
+
+export class FeedCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly inFlight = new Map<string, Promise<T | null>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: FeedCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async get(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt > this.now()) return entry.value;
+    const refresh = this.refresh(key, load);
+    // Stale but usable: answer now, the refresh replaces the entry when it lands.
+    if (entry && entry.value !== null) {
+      refresh.catch((error: unknown) => this.options.onRefreshError?.(key, error));
+      return entry.value;
+    }
+    return refresh;
+  }
+
+  clear() {
+    this.entries.clear();
+  }
+
+  private refresh(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const promise = (async () => {
+      try {
+        const value = await load();
+        const previous = this.entries.get(key);
+        if (value === null && previous?.value != null) {
+          // A failed refresh keeps the last good value, retried after the failure TTL.
+          this.entries.set(key, { value: previous.value, expiresAt: this.now() + this.options.failureTtlMs });
+          return previous.value;
+        }
+        this.entries.set(key, { value, expiresAt: this.now() + (value === null ? this.options.failureTtlMs : this.options.ttlMs) });
+        return value;
+      } finally {
+        this.inFlight.delete(key);
+      }
+    })();
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+}

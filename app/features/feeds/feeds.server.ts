@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { getEnv } from "~/server/env.server";
+import { ValidationError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { FeedCache } from "./feed-cache.server";
+import type { FeedItem } from "./feed-item";
+import { fetchDocument } from "./fetch-document.server";
+import { parseFeedDocument } from "./parse-feed.server";
+
+export const FEED_MAX_BYTES = 2 * 1024 * 1024;
+
+export interface FeedConfig {
+  substackUrl?: string;
+  tspBlogUrl?: string;
+  tspKbUrl?: string;
+  timeoutMs: number;
+  ttlSeconds: number;
+  maxBytes: number;
+}
+
+const isHttp = (url: URL) => url.protocol === "http:" || url.protocol === "https:";
+
+export interface FeedService {
+  /** The newest newsletter post; `substackUrl` defaults to SUBSTACK_URL. Null when it cannot be read. */
+  fetchSubstack(substackUrl?: string): Promise<FeedItem | null>;
+  fetchTspBlog(): Promise<FeedItem | null>;
+  fetchTspKb(): Promise<FeedItem | null>;
+  /** The substack URL rule, for endpoints: throws ValidationError with a message a person can act on. */
+  parseSubstackUrl(input: unknown): string;
+}
+
+/** Substack newsletters publish their feed at /feed; any other path is read as given. */
+function substackFeedUrl(url: URL): string {
+  return url.pathname === "/" || url.pathname === "" ? new URL("/feed", url).toString() : url.toString();
+}
+
+export function createFeedService(config: FeedConfig): FeedService {
+  const cache = new FeedCache<FeedItem>({
+    ttlMs: config.ttlSeconds * 1000,
+    failureTtlMs: Math.min(config.ttlSeconds, 60) * 1000,
+    onRefreshError: (key, err) => logger.warn({ err, feed: key }, "feed refresh failed"),
+  });
+  const configuredSubstackHost = config.substackUrl ? new URL(config.substackUrl).host : undefined;
+  const isSubstackHost = (url: URL) =>
+    isHttp(url) && (url.host === configuredSubstackHost || url.hostname === "substack.com" || url.hostname.endsWith(".substack.com"));
+
+  async function read(name: string, url: string, isAllowed: (url: URL) => boolean): Promise<FeedItem | null> {
+    const started = Date.now();
+    try {
+      const options = { timeoutMs: config.timeoutMs, maxBytes: config.maxBytes, isAllowed };
+      const first = await fetchDocument(url, options);
+      let parsed = parseFeedDocument(first.body, first.url);
+      if (parsed.kind === "alternate") {
+        const remaining = config.timeoutMs - (Date.now() - started);
+        const feedUrl = new URL(parsed.feedUrl);
+        if (remaining <= 0 || feedUrl.host !== new URL(first.url).host) throw new Error("the page's feed link cannot be followed");
+        const second = await fetchDocument(parsed.feedUrl, { ...options, timeoutMs: remaining });
+        parsed = parseFeedDocument(second.body, second.url);
+      }
+      if (parsed.kind !== "item") throw new Error(parsed.kind === "none" ? parsed.reason : "no feed item");
+      return parsed.item;
+    } catch (err) {
+      logger.warn({ feed: name, url, ms: Date.now() - started, reason: err instanceof Error ? err.message : String(err) }, "feed unavailable");
+      return null;
+    }
+  }
+
+  function cached(name: string, url: string | undefined, isAllowed: (url: URL) => boolean): Promise<FeedItem | null> {
+    if (!url) return Promise.resolve(null);
+    return cache.get(`${name} ${url}`, () => read(name, url, isAllowed));
+  }
+
+  const substackUrlSchema = z
+    .url({ protocol: /^https?$/, error: "substackUrl must be an http(s) URL" })
+    .refine((value) => URL.canParse(value) && isSubstackHost(new URL(value)), "substackUrl must point to the configured newsletter or a substack.com address");
+
+  return {
+    parseSubstackUrl(input) {
+      const result = substackUrlSchema.safeParse(input);
+      if (!result.success) throw new ValidationError(result.error.issues[0]?.message ?? "Invalid substackUrl");
+      return result.data;
+    },
+    fetchSubstack(substackUrl) {
+      const url = substackUrl ?? config.substackUrl;
+      if (!url) return Promise.resolve(null);
+      return cached("substack", substackFeedUrl(new URL(url)), isSubstackHost);
+    },
+    fetchTspBlog: () => cached("tsp-blog", config.tspBlogUrl, isHttp),
+    fetchTspKb: () => cached("tsp-kb", config.tspKbUrl, isHttp),
+  };
+}
+
+let service: FeedService | undefined;
+
+/** The process-wide feed service, configured from the environment (its cache lives as long as the process). */
+export function getFeedService(): FeedService {
+  if (!service) {
+    const env = getEnv();
+    service = createFeedService({
+      substackUrl: env.SUBSTACK_URL,
+      tspBlogUrl: env.TSP_BLOG_URL,
+      tspKbUrl: env.TSP_KB_URL,
+      timeoutMs: env.FEED_TIMEOUT_MS,
+      ttlSeconds: env.FEED_CACHE_TTL_SECONDS,
+      maxBytes: FEED_MAX_BYTES,
+    });
+  }
+  return service;
+}
+
+/**
+ * Settles within `ms` no matter what: the feed's own deadline already bounds it, this guards the page
+ * against anything else (e.g. a waiting shared load).
+ */
+export function withDeadline<T>(promise: Promise<T | null>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(null);
+      },
+    );
+  });
+}

@@ -1,0 +1,17 @@
+import { getFeedService } from "~/features/feeds/feeds.server";
+import type { Route } from "./+types/feeds-tsp-blog";
+
+/** GET or POST /api/feeds/tsp-blog — the newest blog post (SPEC §7 fetch-tsp-blog, no body). */
+async function answer() {
+  const item = await getFeedService().fetchTspBlog();
+  if (!item) return Response.json({ error: "The blog feed is unavailable right now." }, { status: 502 });
+  return Response.json(item, { headers: { "Cache-Control": "public, max-age=300" } });
+}
+
+export function loader(_args: Route.LoaderArgs) {
+  return answer();
+}
+
+export function action(_args: Route.ActionArgs) {
+  return answer();
+}

@@ -1,0 +1,41 @@
+import { Quote } from "lucide-react";
+import { TESTIMONIALS } from "~/features/site/content";
+import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
+import type { Route } from "./+types/testimonials";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seoMeta(publicUrlFromMatches(matches), {
+    title: "Testimonials — What Colleagues and Clients Say",
+    description: "What colleagues and clients say about working with me.",
+    path: "/testimonials",
+    image: DEFAULT_OG_IMAGE,
+  });
+}
+
+export default function Testimonials() {
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-16">
+      <h1 className="text-4xl font-bold tracking-tight">Testimonials</h1>
+      <p className="mt-3 text-lg text-muted-foreground">What colleagues and clients say about working with me</p>
+      <ul className="mt-10 grid gap-6 md:grid-cols-2">
+        {TESTIMONIALS.map((testimonial) => (
+          <li key={testimonial.name}>
+            <figure className="flex h-full flex-col rounded-xl border bg-card p-6 shadow-sm">
+              <Quote aria-hidden className="size-6 text-primary/60" />
+              <blockquote className="mt-3 flex-1 text-base">“{testimonial.text}”</blockquote>
+              <figcaption className="mt-5 border-t pt-4 text-sm">
+                <p className="font-semibold">{testimonial.name}</p>
+                <p className="text-muted-foreground">
+                  {testimonial.role}
+                  {testimonial.company ? `, ${testimonial.company}` : ""}
+                </p>
+                <p className="text-muted-foreground">{testimonial.date}</p>
+              </figcaption>
+            </figure>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { E2E_ADMIN, E2E_USER } from "./constants";
+import { loginAs } from "./helpers/auth";
+
+/**
+ * Signs in, reusing a session saved by an earlier test of this run (both projects share one server):
+ * logins from one address are rate-limited, so the suite should not spend more than it needs.
+ */
+async function signIn(page: Page, account: { email: string; password: string }, testInfo: TestInfo) {
+  const port = new URL(testInfo.project.use.baseURL ?? "http://localhost").port;
+  const file = path.join(os.tmpdir(), `e2e-public-site-${port}-${account.email}.json`);
+  if (fs.existsSync(file)) {
+    const cookie: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+    if (cookie && typeof cookie === "object" && "name" in cookie && "value" in cookie && typeof cookie.value === "string") {
+      await page.context().addCookies([{ name: "sid", value: cookie.value, url: testInfo.project.use.baseURL ?? "" }]);
+      if ((await (await page.request.get("/about")).text()).includes(">Logout<")) return;
+      await page.context().clearCookies();
+    }
+  }
+  await loginAs(page, account);
+  const sid = (await page.context().cookies()).find((c) => c.name === "sid");
+  if (sid) fs.writeFileSync(file, JSON.stringify({ name: sid.name, value: sid.value }));
+}
+
+const isMobile = (testInfo: TestInfo) => testInfo.project.name === "mobile";
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, JSON.stringify(serious.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 2)).toEqual([]);
+}
+
+const PAGES: Array<{ path: string; heading: string; texts: string[] }> = [
+  {
+    path: "/",
+    heading: "Product Manager, Project Manager & Application Developer",
+    texts: ["Featured Work", "About Me", "Expertise", "Product Management", "Project Management", "Program Management", "Application Development", "Reach Me"],
+  },
+  { path: "/about", heading: "About Me", texts: ["Education", "Certifications", "Skills", "Tools", "Download My Resume"] },
+  {
+    path: "/recent-roles",
+    heading: "Recent Roles",
+    texts: ["Technical Product Manager", "02/2022 – 07/2025 · Remote, USA", "System Project Consultant", "Digital consulting agency", "Training and knowledge-base business"],
+  },
+  { path: "/projects", heading: "Web Development Projects", texts: ["Other Projects", "Client Onboarding Portal", "ERP Migration Program Plan"] },
+  { path: "/testimonials", heading: "Testimonials", texts: ["What colleagues and clients say about working with me"] },
+  { path: "/hero-mockups", heading: "Hero Section Options", texts: ["Option 1: Split Hero", "Option 5: Video Intro", "Which option do you prefer?"] },
+];
+
+test.describe("public pages", () => {
+  test.beforeEach(async ({ page }) => {
+    // Sections below the fold fade in on scroll; reduced motion shows them at once for axe's contrast checks.
+    await page.emulateMedia({ reducedMotion: "reduce" });
+  });
+
+  for (const { path, heading, texts } of PAGES) {
+    test(`${path} shows its content and has no serious accessibility violations`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+      for (const text of texts) await expect(page.getByRole("main").getByText(text, { exact: true }).first()).toBeVisible();
+      await expect(page).toHaveTitle(/.+/);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`${path === "/" ? "/" : path}$`));
+      await expectNoSeriousAxeViolations(page);
+    });
+  }
+
+  test("home: hero buttons, Featured Work cards, 7Fs teaser and the scheduling embed", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "View My Work" })).toHaveAttribute("href", "/projects");
+    await expect(page.getByRole("link", { name: "Get In Touch" })).toHaveAttribute("href", "/contact");
+    await expect(page.getByRole("list", { name: "Certifications" }).getByRole("listitem")).not.toHaveCount(0);
+    const featured = page.getByRole("region", { name: "Featured Work" });
+    const readArticle = featured.getByRole("link", { name: /^Read Article:/ });
+    await expect(readArticle).toHaveAttribute("href", /^\/7fs\/(Faith|Finance|Fitness|Fun|Friends|Family|Figurehead)\/[a-z0-9-]+$/);
+    // No feed is configured for the e2e server: their cards are omitted, the spinner goes away.
+    await expect(featured.getByRole("status")).toHaveCount(0);
+    await expect(featured.getByRole("article")).toHaveCount(2);
+    await expect(featured.getByText("Web Project")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Read the Latest Article" })).toHaveAttribute("href", /^\/7fs\/[A-Za-z]+\/[a-z0-9-]+$/);
+    const embed = page.getByTitle("Schedule a one-on-one call");
+    await expect(embed).toHaveAttribute("height", "800");
+    expect(await embed.evaluate((el) => el.getBoundingClientRect().height)).toBe(800);
+  });
+
+  test("projects: cards with image, title and description; images sized, lazy below the fold", async ({ page }) => {
+    await page.goto("/projects");
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Client Onboarding Portal" }) });
+    await expect(card.getByRole("img")).toHaveAttribute("width", "800");
+    await expect(card.getByRole("img")).toHaveAttribute("height", "450");
+    expect(await card.getByRole("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await page.goto("/hero-mockups");
+    const images = page.getByRole("img", { name: /^Mock-up of/ });
+    await expect(images).toHaveCount(5);
+    await expect(images.nth(0)).toHaveAttribute("loading", "eager");
+    await expect(images.nth(4)).toHaveAttribute("loading", "lazy");
+  });
+
+  test("robots.txt and sitemap.xml", async ({ request }) => {
+    expect(await (await request.get("/robots.txt")).text()).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap\.xml/);
+    const sitemap = await (await request.get("/sitemap.xml")).text();
+    expect(sitemap).toMatch(/<loc>http:\/\/localhost:\d+\/testimonials<\/loc>/);
+    expect(sitemap).toMatch(/<loc>http:\/\/localhost:\d+\/7fs\/Faith\/starting-each-week-with-purpose<\/loc>/);
+  });
+});
+
+test.describe("layout", () => {
+  test("sections fade in when scrolled into view and stay visible", async ({ page }) => {
+    await page.goto("/");
+    const expertise = page.getByRole("region", { name: "Expertise" });
+    await expect(expertise).toHaveAttribute("data-reveal", "hidden");
+    await expertise.scrollIntoViewIfNeeded();
+    await expect(expertise).toHaveAttribute("data-reveal", "shown");
+    await expect(expertise).toHaveCSS("opacity", "1");
+  });
+
+  test("content is in the HTML without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Expertise" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Reach Me" })).toBeVisible();
+    await context.close();
+  });
+
+  test("desktop menus work by keyboard", async ({ page }, testInfo) => {
+    test.skip(isMobile(testInfo), "desktop top bar");
+    await page.goto("/about");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const name of ["Home", "About Me", "Recent Roles", "My Projects", "Testimonials", "Newsletter", "Contact Me", "Login"]) {
+      await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await expect(nav.getByRole("link", { name: "Login" })).toHaveAttribute("href", "/auth");
+
+    const services = nav.getByRole("button", { name: "Services" });
+    await services.focus();
+    await page.keyboard.press("Enter");
+    const menu = page.getByRole("menu");
+    await expect(menu.getByRole("menuitem", { name: "IT Consulting" })).toBeFocused();
+    await expect(menu.getByRole("menuitem", { name: "IT Consulting" })).toHaveAttribute("target", "_blank");
+    await page.keyboard.press("ArrowDown");
+    await expect(menu.getByRole("menuitem", { name: "IT Training" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveCount(0);
+    await expect(services).toBeFocused();
+
+    // Tab moves on to the 7Fs menu; arrows choose a category, Enter follows it.
+    await page.keyboard.press("Tab");
+    const sevenFs = nav.getByRole("button", { name: "7Fs" });
+    await expect(sevenFs).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    const items = page.getByRole("menu").getByRole("menuitem");
+    await expect(items).toHaveText(["Faith", "Finance", "Fitness", "Fun", "Friends", "Family", "Figurehead"]);
+    await expect(items.nth(0)).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await expect(items.nth(1)).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/7fs\/Finance$/);
+  });
+
+  test("at the lg breakpoint the whole top bar fits on one line; below it the menu button takes over", async ({ page }, testInfo) => {
+    test.skip(isMobile(testInfo), "desktop widths");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav).toBeVisible();
+    expect((await nav.boundingBox())?.height).toBeLessThanOrEqual(40);
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
+    await page.setViewportSize({ width: 1023, height: 768 });
+    await expect(nav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeVisible();
+  });
+
+  test("mobile menu opens, traps focus, closes and navigates by keyboard", async ({ page }, testInfo) => {
+    test.skip(!isMobile(testInfo), "mobile menu");
+    await page.goto("/testimonials");
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    const trigger = page.getByRole("button", { name: "Open menu" });
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Menu" });
+    await expect(dialog).toBeVisible();
+    for (const name of ["Home", "About Me", "Recent Roles", "My Projects", "Testimonials", "Newsletter", "Contact Me", "IT Consulting", "IT Training", "Faith", "Figurehead", "Login"]) {
+      await expect(dialog.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await expectNoSeriousAxeViolations(page);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeVisible();
+    const about = dialog.getByRole("link", { name: "About Me" });
+    for (let i = 0; i < 10 && !(await about.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(about).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("heading", { level: 1, name: "About Me" })).toBeVisible();
+  });
+
+  test("footer groups, copyright and social links", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    for (const name of ["Navigation", "Services", "Quick Links", "7Fs Framework"]) await expect(footer.getByRole("heading", { name })).toBeVisible();
+    await expect(footer.getByRole("link", { name: "Figurehead" })).toHaveAttribute("href", "/7fs/Figurehead");
+    await expect(footer.getByText(/© \d{4}/)).toBeVisible();
+    await expect(footer.getByRole("list", { name: "Social links" }).getByRole("link")).toHaveCount(3);
+    await expect(footer.getByRole("link", { name: "Admin" })).toHaveCount(0);
+  });
+
+  test("signed in: Dashboard and footer Admin only with canEdit, Logout for everyone", async ({ page }, testInfo) => {
+    const openAccountArea = async () => {
+      if (!isMobile(testInfo)) return page.getByRole("navigation", { name: "Main" });
+      await page.getByRole("button", { name: "Open menu" }).click();
+      return page.getByRole("dialog", { name: "Menu" });
+    };
+    await signIn(page, E2E_ADMIN, testInfo);
+    await page.goto("/about");
+    let area = await openAccountArea();
+    await expect(area.getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/admin");
+    await expect(area.getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(area.getByRole("link", { name: "Login" })).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Admin" })).toHaveAttribute("href", "/admin");
+
+    await page.context().clearCookies();
+    await signIn(page, E2E_USER, testInfo);
+    await page.goto("/about");
+    area = await openAccountArea();
+    await expect(area.getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(area.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Admin" })).toHaveCount(0);
+  });
+
+  test("a recovery link on any page but /auth goes to /auth with the fragment kept", async ({ page }) => {
+    await page.goto("/testimonials#access_token=abc&type=recovery");
+    await expect(page).toHaveURL(/\/auth#access_token=abc&type=recovery$/);
+    await page.goto("/about#section=2");
+    await expect(page.getByRole("heading", { level: 1, name: "About Me" })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe("/about");
+  });
+});

@@ -1,0 +1,137 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A real local HTTP server standing in for the external feeds (newsletter, blog, knowledge base). */
+export interface FeedFixtureServer {
+  url: string;
+  /** Requests seen per path. */
+  hits: Map<string, number>;
+  /** Replaces the body served at /mutable. */
+  setMutable(body: string): void;
+  close(): Promise<void>;
+}
+
+export const RSS = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/">
+  <channel>
+    <title>Weekly Notes</title>
+    <link>https://example.test/</link>
+    <item>
+      <title><![CDATA[Shipping Calm: A Newsletter &amp; More]]></title>
+      <description><![CDATA[<p>How we cut <b>cycle time</b> in half &amp; kept the team sane.</p>]]></description>
+      <link>https://example.test/p/shipping-calm</link>
+      <enclosure url="https://cdn.example.test/shipping.jpg" type="image/jpeg" length="1000"/>
+    </item>
+    <item>
+      <title>Older post</title>
+      <description>Older</description>
+      <link>https://example.test/p/older</link>
+    </item>
+  </channel>
+</rss>`;
+
+export const ATOM = `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/">
+  <title>Knowledge Base</title>
+  <entry>
+    <title type="html">Five Risk Registers That Work</title>
+    <link rel="alternate" href="/kb/risk-registers"/>
+    <summary>A practical guide to risk registers teams actually update.</summary>
+    <media:thumbnail url="/img/risk.png"/>
+  </entry>
+</feed>`;
+
+export const OG_HTML = `<!doctype html><html><head>
+<title>Fallback title</title>
+<meta property="og:title" content="Team Playbooks &amp; Templates">
+<meta property="og:description" content="Templates for planning, retros and status reports.">
+<meta property="og:image" content="/images/playbooks.png">
+<meta property="og:url" content="https://blog.example.test/playbooks">
+</head><body><h1>Playbooks</h1></body></html>`;
+
+const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse, server: { mutable: string }) => void> = {
+  "/rss": (_req, res) => send(res, 200, "application/rss+xml", RSS),
+  "/feed": (_req, res) => send(res, 200, "application/rss+xml", RSS),
+  "/atom": (_req, res) => send(res, 200, "application/atom+xml", ATOM),
+  "/og": (_req, res) => send(res, 200, "text/html", OG_HTML),
+  "/html-with-feed": (_req, res) =>
+    send(res, 200, "text/html", `<!doctype html><html><head><title>Blog</title><link rel="alternate" type="application/atom+xml" href="/atom"></head><body></body></html>`),
+  "/garbage": (_req, res) => send(res, 200, "application/octet-stream", "\u0000\u0001 not a feed {]]> at all"),
+  "/plain-html": (_req, res) => send(res, 200, "text/html", "<!doctype html><html><head><title>x</title></head><body>no tags</body></html>"),
+  "/bad-item": (_req, res) =>
+    send(res, 200, "application/rss+xml", `<rss><channel><item><title>Evil</title><link>javascript:alert(1)</link></item></channel></rss>`),
+  "/error": (_req, res) => send(res, 500, "text/plain", "Internal Server Error"),
+  "/slow": (_req, res) => {
+    const timer = setTimeout(() => send(res, 200, "application/rss+xml", RSS), 5_000);
+    res.on("close", () => clearTimeout(timer));
+  },
+  "/slow-body": (_req, res) => {
+    res.writeHead(200, { "content-type": "application/rss+xml" });
+    res.write(RSS.slice(0, 50));
+    const timer = setTimeout(() => res.end(RSS.slice(50)), 5_000);
+    res.on("close", () => clearTimeout(timer));
+  },
+  "/oversize": (_req, res) => {
+    // No content-length: the reader must stop counting bytes itself.
+    res.writeHead(200, { "content-type": "application/rss+xml" });
+    const chunk = `<!-- ${"x".repeat(64 * 1024)} -->`;
+    let sent = 0;
+    const pump = () => {
+      while (sent < 60 && res.write(chunk)) sent += 1;
+      if (sent >= 60) res.end();
+      else res.once("drain", pump);
+    };
+    res.write('<?xml version="1.0"?><rss><channel>');
+    pump();
+  },
+  "/oversize-declared": (_req, res) => {
+    res.writeHead(200, { "content-type": "application/rss+xml", "content-length": String(50 * 1024 * 1024) });
+    res.end();
+  },
+  "/redirect-away": (req, res) => {
+    // Same server under another host name: a valid feed, so only the host check can refuse it.
+    const port = (req.headers.host ?? "").split(":")[1] ?? "80";
+    res.writeHead(302, { location: `http://localhost:${port}/rss` });
+    res.end();
+  },
+  "/redirect-home": (_req, res) => {
+    res.writeHead(301, { location: "/rss" });
+    res.end();
+  },
+  "/mutable": (_req, res, server) => send(res, 200, "application/rss+xml", server.mutable),
+};
+
+function send(res: http.ServerResponse, status: number, type: string, body: string) {
+  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export function rssWithTitle(title: string): string {
+  return RSS.replace("Shipping Calm: A Newsletter &amp; More", title);
+}
+
+export async function startFeedFixtureServer(): Promise<FeedFixtureServer> {
+  const hits = new Map<string, number>();
+  const state = { mutable: rssWithTitle("First version") };
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const route = routes[path];
+    if (route) route(req, res, state);
+    else send(res, 404, "text/plain", "Not found");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    setMutable: (body) => {
+      state.mutable = body;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
+import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
+import { blogPosts, projects } from "~/server/db/schema.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
+const TIMEOUT_MS = 1500;
+
+let fixtures: FeedFixtureServer;
+beforeAll(async () => {
+  fixtures = await startFeedFixtureServer();
+  // Read by the production build on its first request: newsletter and knowledge base answer, the blog hangs.
+  process.env.SUBSTACK_URL = `${fixtures.url}/`;
+  process.env.TSP_BLOG_URL = `${fixtures.url}/slow`;
+  process.env.TSP_KB_URL = `${fixtures.url}/atom`;
+  process.env.FEED_TIMEOUT_MS = String(TIMEOUT_MS);
+  // No caching, so the hanging feed is fetched (and abandoned) on every request of both database runs.
+  process.env.FEED_CACHE_TTL_SECONDS = "0";
+  process.env.PUBLIC_URL = "https://portfolio.example.test";
+});
+afterAll(() => fixtures.close());
+
+const day = 86_400_000;
+
+describeEachDatabase("public site", (ctx) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const now = Date.now();
+    await ctx.db.insert(blogPosts).values([
+      { title: "Older Featured Post", slug: "older-featured", content: "x", category: "Finance", published: true, featured: true, createdAt: new Date(now - 5 * day) },
+      { title: "Newest Plain Post", slug: "newest-plain", content: "x", category: "Friends", published: true, featured: false, createdAt: new Date(now - day) },
+      { title: "Draft Post", slug: "draft-post", content: "x", category: "Faith", published: false, featured: true, createdAt: new Date(now) },
+    ]);
+    await ctx.db.insert(projects).values([
+      { title: "Second Web", description: "b", type: "web", displayOrder: 2, featured: false, createdAt: new Date(now) },
+      { title: "Featured Web", description: "a", type: "web", displayOrder: 3, featured: true, createdAt: new Date(now - 9 * day), imageUrl: "/images/projects/launch-kit-800.webp" },
+      { title: "Other Thing", description: "c", type: "other", displayOrder: 1, featured: true, createdAt: new Date(now) },
+    ]);
+    server = await startTestServer();
+    // Warm the server (first render loads modules) so timings below measure the page, not the start.
+    await (await server.fetch("/about")).text();
+  });
+  afterAll(() => server.close());
+
+  it("picks the featured article (featured first, published only), the teaser target and the featured web project", async () => {
+    expect((await getFeaturedArticle(ctx.db))?.slug).toBe("older-featured");
+    expect(await getNewestPublishedPost(ctx.db)).toEqual({ category: "Friends", slug: "newest-plain" });
+    expect((await getFeaturedWebProject(ctx.db))?.title).toBe("Featured Web");
+    expect((await listProjects(ctx.db)).map((p) => p.title)).toEqual(["Other Thing", "Second Web", "Featured Web"]);
+    expect((await listPublishedPostsForSitemap(ctx.db)).map((p) => p.slug).sort()).toEqual(["newest-plain", "older-featured"]);
+  });
+
+  it("streams the home page: content at once, feed cards when they arrive, a hanging feed omitted after the timeout", async () => {
+    const started = Date.now();
+    const response = await server.fetch("/", { headers: { "user-agent": BROWSER_UA } });
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error("no body");
+    const decoder = new TextDecoder();
+    let html = "";
+    let firstContentAt: number | undefined;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      html += decoder.decode(value, { stream: true });
+      if (firstContentAt === undefined && html.includes("Featured Work")) firstContentAt = Date.now() - started;
+    }
+    const total = Date.now() - started;
+    // Server-rendered content arrives before any feed settles; the page finishes within the feed deadline.
+    expect(firstContentAt).toBeLessThan(TIMEOUT_MS - 300);
+    expect(total).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
+    expect(total).toBeLessThan(TIMEOUT_MS + 1500);
+    expect(html).toContain("Older Featured Post");
+    expect(html).toContain('href="/7fs/Finance/older-featured"');
+    expect(html).toContain('href="/7fs/Friends/newest-plain"');
+    expect(html).toContain("Featured Web");
+    expect(html).toContain("Shipping Calm: A Newsletter &amp; More");
+    expect(html).toContain("Five Risk Registers That Work");
+    expect(html).not.toContain("Draft Post");
+  });
+
+  it("gives crawlers the whole page, feeds included, within the timeout", async () => {
+    const started = Date.now();
+    const response = await server.fetch("/", { headers: { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } });
+    const html = await response.text();
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1500);
+    expect(html).toContain("Five Risk Registers That Work");
+    expect(html).toContain('<link rel="canonical" href="https://portfolio.example.test/"/>');
+  });
+
+  it("serves the feeds as JSON endpoints and refuses other hosts for substackUrl", async () => {
+    const kb = await server.fetch("/api/feeds/tsp-kb");
+    expect(kb.status).toBe(200);
+    expect(await kb.json()).toMatchObject({ title: "Five Risk Registers That Work", link: `${fixtures.url}/kb/risk-registers` });
+
+    const substack = await server.fetch("/api/feeds/substack", {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify({ substackUrl: `${fixtures.url}/` }),
+    });
+    expect(substack.status).toBe(200);
+    expect((await substack.json()).title).toBe("Shipping Calm: A Newsletter & More");
+
+    const refused = await server.fetch("/api/feeds/substack", {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify({ substackUrl: "http://169.254.169.254/latest/meta-data" }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatch(/substack\.com/);
+
+    const badJson = await server.fetch("/api/feeds/substack", { method: "POST", headers: { origin: server.url }, body: "{" });
+    expect(badJson.status).toBe(400);
+
+    const slow = await server.fetch("/api/feeds/tsp-blog");
+    expect(slow.status).toBe(502);
+    expect((await slow.json()).error).toMatch(/unavailable/);
+  });
+
+  it("serves robots.txt and a sitemap of public pages and published posts with absolute URLs", async () => {
+    const robots = await (await server.fetch("/robots.txt")).text();
+    expect(robots).toContain("Sitemap: https://portfolio.example.test/sitemap.xml");
+    expect(robots).toContain("Disallow: /admin");
+    const sitemap = await server.fetch("/sitemap.xml");
+    expect(sitemap.headers.get("content-type")).toContain("application/xml");
+    const xml = await sitemap.text();
+    for (const path of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/contact", "/7fs/Faith", "/7fs/Finance/older-featured", "/7fs/Friends/newest-plain"]) {
+      expect(xml).toContain(`<loc>https://portfolio.example.test${path}</loc>`);
+    }
+    expect(xml).not.toContain("draft-post");
+  });
+
+  it("server-renders every public page with its spec texts and SEO tags", async () => {
+    const pages: Array<[string, string[]]> = [
+      ["/about", ["Education", "Certifications", "Skills", "Tools", "/resume.pdf"]],
+      ["/recent-roles", ["Technical Product Manager", "02/2022 – 07/2025", "Remote, USA", "System Project Consultant", "Digital consulting agency", "Training and knowledge-base business"]],
+      ["/projects", ["Web Development Projects", "Second Web", "Featured Web", "Other Projects", "Other Thing", 'width="800" height="450"']],
+      ["/testimonials", ["Testimonials", "What colleagues and clients say about working with me"]],
+      ["/hero-mockups", ["Hero Section Options", "Option 5: Video Intro", "Which option do you prefer?"]],
+    ];
+    for (const [path, texts] of pages) {
+      const html = await (await server.fetch(path)).text();
+      for (const text of texts) expect(html, `${path} should contain ${text}`).toContain(text);
+      expect(html).toContain(`<link rel="canonical" href="https://portfolio.example.test${path}"/>`);
+      expect(html).toContain('property="og:title"');
+      expect(html).toContain('name="twitter:card"');
+    }
+    const testimonials = await (await server.fetch("/testimonials")).text();
+    expect(testimonials.match(/<figure/g)?.length).toBe(9);
+  });
+});
