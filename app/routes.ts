@@ -5,5 +5,12 @@ export default [
   index("routes/home.tsx"),
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
+  route("auth", "routes/auth.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/dashboard.tsx"),
+    route("projects", "routes/admin/projects.tsx"),
+    route("users", "routes/admin/users.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
