@@ -7,7 +7,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { signIn } from "~/features/auth/auth.server";
-import { PASSWORDS_DIFFER, requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
+import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, WELCOME_BACK } from "~/features/auth/auth-messages";
+import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
 import { clearSessionCookie, getSessionUser } from "~/features/auth/session.server";
 import { HumanVerification } from "~/features/verification/human-verification";
 import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
@@ -47,11 +48,6 @@ function failure(intent: Mode, error: unknown) {
   return data<AuthActionResult>({ intent, title: "Error", description: body.error }, { status });
 }
 
-const PASSWORD_UPDATED = {
-  title: "Password updated!",
-  description: "Your password has been successfully changed. Please log in with your new password.",
-};
-
 export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   const field = (name: string) => {
@@ -68,21 +64,14 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (intent === "login") {
       const { setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
-      return redirectWithToast("/admin", { title: "Welcome back!", type: "success" }, { headers: { "Set-Cookie": setCookie } });
+      return redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
     }
     if (intent === "forgot") {
       await requestPasswordReset(db, { email: field("email"), verificationToken }, request);
-      return redirectWithToast("/auth", {
-        title: "Check your email!",
-        description: "We've sent you a password reset link.",
-        type: "success",
-      });
+      return redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
     }
     if (field("password") !== field("confirmPassword")) {
-      return data<AuthActionResult>(
-        { intent, title: PASSWORDS_DIFFER, description: "Please make sure both passwords are the same." },
-        { status: 400 },
-      );
+      return data<AuthActionResult>({ intent, ...PASSWORDS_DIFFER }, { status: 400 });
     }
     await updatePasswordWithToken(
       db,
@@ -152,7 +141,7 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
       const form = new FormData(event.currentTarget);
       if (form.get("password") !== form.get("confirmPassword")) {
         event.preventDefault();
-        toast.error(PASSWORDS_DIFFER, { description: "Please make sure both passwords are the same." });
+        toast.error(PASSWORDS_DIFFER.title, { description: PASSWORDS_DIFFER.description });
       }
     }
   };

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { LOGGED_OUT, LOGOUT_FAILED } from "~/features/auth/auth-messages";
 import { destroySession } from "~/features/auth/session.server";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
@@ -15,11 +16,11 @@ export async function action({ request }: Route.ActionArgs) {
     const setCookie = await destroySession(request, getDb());
     return redirectWithToast(
       "/",
-      { title: "Logged out", description: "You have been successfully logged out", type: "success" },
+      { ...LOGGED_OUT, type: "success" },
       { headers: { "Set-Cookie": setCookie } },
     );
   } catch (error) {
     logger.error({ err: error }, "logout failed");
-    return redirectWithToast("/", { title: "Error", description: "Failed to log out", type: "error" });
+    return redirectWithToast("/", { ...LOGOUT_FAILED, type: "error" });
   }
 }

@@ -10,13 +10,13 @@ import { logger } from "~/server/logger.server";
 import { sendMail } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
+import { PASSWORDS_DIFFER } from "./auth-messages";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
-export const PASSWORDS_DIFFER = "Passwords don't match";
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
 
 export const resetRequestSchema = z.object({
@@ -31,7 +31,7 @@ export const passwordUpdateSchema = z
     confirmPassword: z.string(),
     verificationToken: z.string().optional(),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DIFFER, path: ["confirmPassword"] });
+  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DIFFER.title, path: ["confirmPassword"] });
 
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
