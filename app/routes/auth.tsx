@@ -1,5 +1,5 @@
 import { Eye, EyeOff, Loader2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useActionData, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
@@ -93,12 +93,13 @@ function readRecoveryFragment(): string | null {
 }
 
 export default function AuthPage({ loaderData }: Route.ComponentProps) {
-  const location = useLocation();
-  // A new location (e.g. the redirect after a reset request or a password update) starts afresh in login mode.
-  return <AuthForms key={location.key} verification={loaderData.verification} />;
+  return <AuthForms verification={loaderData.verification} />;
 }
 
 function AuthForms({ verification }: { verification: VerificationConfig }) {
+  const location = useLocation();
+  const firstLocation = useRef(location.key);
+  const [formKey, setFormKey] = useState(0);
   const [mode, setMode] = useState<Mode>("login");
   const [recoveryToken, setRecoveryToken] = useState("");
   const [verificationToken, setVerificationToken] = useState<string | null>(null);
@@ -108,13 +109,34 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
   const actionData = useActionData<typeof action>();
   const loading = navigation.state !== "idle";
 
+  // A redirect back here (after a reset request or a password update) starts afresh in login mode;
+  // a failed submission (action data, same page) keeps the mode and what was typed.
   useEffect(() => {
-    const token = readRecoveryFragment();
-    if (token === null) return;
-    setRecoveryToken(token);
-    setMode("update");
-    // The token must not linger in the address bar or history.
-    window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+    if (location.key === firstLocation.current || actionData) return;
+    firstLocation.current = location.key;
+    setMode("login");
+    setRecoveryToken("");
+    setVerificationToken(null);
+    setResetKey((k) => k + 1);
+    setFormKey((k) => k + 1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new location starts over
+  }, [location.key]);
+
+  // Recovery mode: on arrival from the email link, or when the fragment changes on an open page.
+  useEffect(() => {
+    const enterRecovery = () => {
+      const token = readRecoveryFragment();
+      if (token === null) return;
+      setRecoveryToken(token);
+      setMode("update");
+      setVerificationToken(null);
+      setResetKey((k) => k + 1);
+      // The token must not linger in the address bar or history.
+      window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+    };
+    enterRecovery();
+    window.addEventListener("hashchange", enterRecovery);
+    return () => window.removeEventListener("hashchange", enterRecovery);
   }, []);
 
   useEffect(() => {
@@ -165,7 +187,7 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
           <CardDescription>{description}</CardDescription>
         </CardHeader>
         <CardContent>
-          <Form method="post" className="flex flex-col gap-4" onSubmit={onSubmit}>
+          <Form method="post" key={formKey} className="flex flex-col gap-4" onSubmit={onSubmit}>
             <input type="hidden" name="intent" value={mode} />
             {mode !== "update" ? (
               <div className="flex flex-col gap-2">
