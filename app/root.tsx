@@ -5,6 +5,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { RecoveryRedirect } from "./features/auth/recovery-redirect";
 import { getSessionUser } from "./features/auth/session.server";
 import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
@@ -51,7 +52,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
     const show = toast.type === "error" ? showToast.error : toast.type === "info" ? showToast.info : showToast.success;
     show(toast.title, { description: toast.description });
   }, [toast]);
-  return <Outlet />;
+  return (
+    <>
+      <RecoveryRedirect />
+      <Outlet />
+    </>
+  );
 }
 
 /** The one error boundary: never shows a stack trace to visitors in production. */

@@ -134,3 +134,18 @@ test("a reset request for an unknown address gets the same answer and sends noth
   await expect(toastWith(page, "Check your email!", "We've sent you a password reset link.")).toBeVisible();
   await expect(waitForMail(email, since, 2000)).rejects.toThrow(/no email/);
 });
+
+test("a recovery fragment on any page leads to Update Password; a forged token is refused", async ({ page }) => {
+  await page.goto("/#type=recovery&token=forged-token-that-was-never-issued");
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole("heading", { name: "Update Password" })).toBeVisible();
+  const update = page.getByRole("button", { name: "Update Password" });
+  await page.getByLabel("New Password").fill("some new phrase 123");
+  await page.getByLabel("Confirm Password").fill("some new phrase 123");
+  await completeVerification(page, update);
+  await update.click();
+  await expect(toastWith(page, "Error", "This password reset link is invalid or has expired.")).toBeVisible();
+  // Still in recovery mode after the failure, with the widget reset.
+  await expect(page.getByRole("heading", { name: "Update Password" })).toBeVisible();
+  await expect(update).toBeDisabled();
+});

@@ -160,6 +160,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             <button
               type="button"
               aria-label="Close sidebar"
+              // Focus moves into the drawer when it opens; Escape or this button closes it.
+              autoFocus
               onClick={() => setOpenMobile(false)}
               className="absolute right-2 top-2 rounded p-1 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
             >
