@@ -116,3 +116,33 @@ test("a plain user is sent home with Access Denied; anonymous visitors go to /au
   await expect(page).toHaveURL(/\/$/);
   await expect(toastWith(page, "Access Denied", "You don't have permission to access the admin area.")).toBeVisible();
 });
+
+test("users: create with a generated password, grant and revoke moderator", async ({ page, browser }) => {
+  const email = `staff-${Date.now()}-${test.info().project.name}@example.com`;
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/admin/users");
+  await expect(page.getByRole("heading", { name: "Users", exact: true })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Create User" }).click();
+  const generated = await page.getByTestId("generated-password").textContent();
+  expect(generated?.length).toBeGreaterThanOrEqual(20);
+  const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: email, exact: true }) });
+  await expect(row.getByText("User", { exact: true })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  await row.getByRole("button", { name: `Grant Moderator for ${email}` }).click();
+  await expect(row.getByText("Moderator", { exact: true })).toBeVisible();
+
+  // The new account signs in with the generated password and reaches the admin area as a moderator.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await loginAs(otherPage, { email, password: generated ?? "" });
+  await otherPage.goto("/admin");
+  await expect(otherPage.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+
+  await row.getByRole("button", { name: `Revoke Moderator for ${email}` }).click();
+  await expect(row.getByText("User", { exact: true })).toBeVisible();
+  await otherPage.goto("/admin");
+  await expect(otherPage).toHaveURL(/\/$/);
+  await other.close();
+});
