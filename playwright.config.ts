@@ -8,6 +8,11 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A fresh data directory per run: the production server seeds it like a first start.
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "e2e-data-"));
 
+// The e2e SMTP server (tests/e2e/global-setup.ts): its port and the directory it writes messages to.
+// Set on process.env so worker processes, which load this file again, see the same values.
+process.env.E2E_SMTP_PORT ??= String(PORT + 1000);
+process.env.E2E_MAIL_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "e2e-mail-"));
+
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const launchOptions = {
   executablePath: fs.existsSync(chromiumPath) ? chromiumPath : undefined,
@@ -24,6 +29,7 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: "./tests/e2e",
+  globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -54,6 +60,9 @@ export default defineConfig({
       INITIAL_ADMIN_EMAIL: E2E_ADMIN.email,
       INITIAL_ADMIN_PASSWORD: E2E_ADMIN.password,
       PUBLIC_URL: `http://localhost:${PORT}`,
+      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+      // Every spec signs in from 127.0.0.1; the per-account limit stays at its normal value.
+      LOGIN_RATE_LIMIT_PER_IP: "1000",
     },
   },
 });

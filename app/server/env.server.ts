@@ -32,6 +32,8 @@ export const envSchema = z.object({
   /** Signs session cookies. Generated and stored in the database when unset. */
   AUTH_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
   TRUST_PROXY: bool(false),
+  /** Sign-in attempts allowed per IP address in 15 minutes (raise it for end-to-end test runs). */
+  LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
   // Mail
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Portfolio <no-reply@localhost>"),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { getEnv } from "~/server/env.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
@@ -18,7 +19,7 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 export const INVALID_LOGIN = "Invalid login credentials";
 
-// Per IP: 10 failed-or-not attempts / 15 min; per account: 5 / 15 min (cleared on success).
+// Per IP: LOGIN_RATE_LIMIT_PER_IP (default 10) attempts / 15 min; per account: 5 / 15 min (cleared on success).
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 // Compared against when the email is unknown, so both paths cost one argon2 verification.
@@ -38,7 +39,7 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [
-    { key: `login:ip:${ip}`, limit: 10, windowSeconds: LOGIN_WINDOW_SECONDS },
+    { key: `login:ip:${ip}`, limit: getEnv().LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
     { key: `login:account:${email}`, limit: 5, windowSeconds: LOGIN_WINDOW_SECONDS },
   ]);
   const [row] = await db

@@ -1,0 +1,33 @@
+import { FileText, FolderKanban, LayoutDashboard, Mail, Users, type LucideIcon } from "lucide-react";
+import { canEdit, canManageProjects, canManageUsers, canReadMessages, type Actor } from "~/lib/permissions";
+
+/** The admin sidebar, in order. Each entry is shown only to actors its permission allows. */
+export interface AdminNavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+  /** Matches only the exact path (the dashboard), not its children. */
+  end?: boolean;
+  allowed: (actor: Actor) => boolean;
+}
+
+export const ADMIN_NAV: readonly AdminNavItem[] = [
+  { to: "/admin", label: "Dashboard", icon: LayoutDashboard, end: true, allowed: canEdit },
+  { to: "/admin/blog", label: "Blog Management", icon: FileText, allowed: canEdit },
+  { to: "/admin/projects", label: "Projects", icon: FolderKanban, allowed: canManageProjects },
+  { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },
+  { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
+];
+
+export function adminNavFor(actor: Actor): AdminNavItem[] {
+  return ADMIN_NAV.filter((item) => item.allowed(actor));
+}
+
+export const SIDEBAR_COOKIE = "sidebar_state";
+/** SPEC §9: 7 days. */
+export const SIDEBAR_COOKIE_MAX_AGE = 604_800;
+
+/** SPEC §2: the first two characters of the email, upper case. */
+export function avatarInitials(email: string): string {
+  return email.slice(0, 2).toUpperCase();
+}

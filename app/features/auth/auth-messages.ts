@@ -1,0 +1,21 @@
+/** SPEC §8 texts shared by the auth page (browser) and the auth server modules. */
+export const PASSWORDS_DIFFER = {
+  title: "Passwords don't match",
+  description: "Please make sure both passwords are the same.",
+} as const;
+
+export const PASSWORD_UPDATED = {
+  title: "Password updated!",
+  description: "Your password has been successfully changed. Please log in with your new password.",
+} as const;
+
+export const RESET_EMAIL_SENT = {
+  title: "Check your email!",
+  description: "We've sent you a password reset link.",
+} as const;
+
+export const WELCOME_BACK = { title: "Welcome back!" } as const;
+
+export const LOGGED_OUT = { title: "Logged out", description: "You have been successfully logged out" } as const;
+
+export const LOGOUT_FAILED = { title: "Error", description: "Failed to log out" } as const;

@@ -1,0 +1,128 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { and, eq, gt, like, lt } from "drizzle-orm";
+import { z } from "zod";
+import { passwordProblem, PASSWORD_MAX_LENGTH } from "~/lib/password-policy";
+import type { Db } from "~/server/db/client.server";
+import { user, verification } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
+import { ValidationError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { sendMail } from "~/server/mail.server";
+import { enforceRateLimits } from "~/server/rate-limit.server";
+import { clientIp } from "~/server/request.server";
+import { PASSWORDS_DIFFER } from "./auth-messages";
+import { verifyHumanToken } from "~/features/verification/verification.server";
+import { setPassword } from "~/features/users/users.server";
+
+/** Rows in `verification` whose identifier starts with this are password-reset tokens. */
+const RESET_PREFIX = "password-reset:";
+export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
+
+export const resetRequestSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters")),
+  verificationToken: z.string().optional(),
+});
+
+export const passwordUpdateSchema = z
+  .object({
+    token: z.string().min(20, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
+    password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH * 8, "Password is too long"),
+    confirmPassword: z.string(),
+    verificationToken: z.string().optional(),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DIFFER.title, path: ["confirmPassword"] });
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
+}
+
+function firstIssue(error: z.ZodError): ValidationError {
+  return new ValidationError(error.issues[0]?.message ?? "Invalid input", z.flattenError(error).fieldErrors);
+}
+
+/** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
+export function resetLink(token: string): string {
+  return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Starts a password reset. Answers the same whether or not the email belongs to someone: the email is
+ * sent in the background so timing does not tell either. Verification and rate limits (per IP and
+ * per address) apply to every request.
+ */
+export async function requestPasswordReset(db: Db, input: unknown, request: Request): Promise<void> {
+  const parsed = resetRequestSchema.safeParse(input);
+  if (!parsed.success) throw firstIssue(parsed.error);
+  const { email, verificationToken } = parsed.data;
+  const ip = clientIp(request);
+  await verifyHumanToken(db, verificationToken, ip);
+  await enforceRateLimits(db, [
+    { key: `reset:ip:${ip}`, limit: 10, windowSeconds: 15 * 60 },
+    { key: `reset:account:${email}`, limit: 3, windowSeconds: 60 * 60 },
+  ]);
+  const [found] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.email, email)).limit(1);
+  if (!found) {
+    logger.info("password reset requested for an unknown address");
+    return;
+  }
+  const token = randomBytes(32).toString("base64url");
+  await db.delete(verification).where(lt(verification.expiresAt, new Date()));
+  // One live link per user: a new request replaces the previous one.
+  await db.delete(verification).where(and(like(verification.identifier, `${RESET_PREFIX}%`), eq(verification.value, found.id)));
+  await db.insert(verification).values({
+    id: randomUUID(),
+    identifier: `${RESET_PREFIX}${hashToken(token)}`,
+    value: found.id,
+    expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+  });
+  void sendMail({
+    to: found.email,
+    subject: "Reset your password",
+    text: [
+      "Someone (hopefully you) asked to reset the password of your account.",
+      "",
+      `Choose a new password here (the link works once, for one hour):`,
+      resetLink(token),
+      "",
+      "If you did not ask for this, ignore this email: your password stays as it is.",
+    ].join("\n"),
+  })
+    .then((result) => {
+      if (!result.delivered) logger.warn({ userId: found.id }, "password reset email not sent: SMTP_URL is not configured");
+    })
+    .catch((error: unknown) => logger.error({ err: error, userId: found.id }, "password reset email failed"));
+}
+
+/**
+ * Sets a new password with a reset token: checks verification, the match and the password policy,
+ * consumes the token (single use) and ends every session of the user.
+ */
+export async function updatePasswordWithToken(db: Db, input: unknown, request: Request): Promise<{ userId: string }> {
+  const parsed = passwordUpdateSchema.safeParse(input);
+  if (!parsed.success) throw firstIssue(parsed.error);
+  const { token, password, verificationToken } = parsed.data;
+  const ip = clientIp(request);
+  await verifyHumanToken(db, verificationToken, ip);
+  await enforceRateLimits(db, [{ key: `reset-update:ip:${ip}`, limit: 10, windowSeconds: 15 * 60 }]);
+  const identifier = `${RESET_PREFIX}${hashToken(token)}`;
+  const [pending] = await db
+    .select({ userId: verification.value, email: user.email })
+    .from(verification)
+    .innerJoin(user, eq(user.id, verification.value))
+    .where(and(eq(verification.identifier, identifier), gt(verification.expiresAt, new Date())))
+    .limit(1);
+  if (!pending) throw new ValidationError(RESET_LINK_INVALID);
+  // Policy first, so a rejected password does not use up the link.
+  const problem = passwordProblem(password, pending.email);
+  if (problem) throw new ValidationError(problem, { password: [problem] });
+  const consumed = await db
+    .delete(verification)
+    .where(and(eq(verification.identifier, identifier), gt(verification.expiresAt, new Date())))
+    .returning({ id: verification.id });
+  if (consumed.length === 0) throw new ValidationError(RESET_LINK_INVALID);
+  // setPassword also ends every session of the user.
+  await setPassword(db, pending.email, password);
+  logger.info({ userId: pending.userId }, "password changed through a reset link");
+  return { userId: pending.userId };
+}

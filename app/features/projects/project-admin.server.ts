@@ -1,0 +1,110 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "~/server/db/client.server";
+import { projects } from "~/server/db/schema.server";
+import { NotFoundError, ValidationError } from "~/server/errors.server";
+import { moveDirectionSchema, projectIdSchema, projectInputSchema } from "./project-schema";
+
+/** Project writes for the admin area. Callers check canManageProjects first. */
+export interface AdminProject {
+  id: string;
+  title: string;
+  description: string;
+  imageUrl: string | null;
+  type: "web" | "other";
+  url: string | null;
+  featured: boolean;
+  displayOrder: number;
+}
+
+const adminColumns = {
+  id: projects.id,
+  title: projects.title,
+  description: projects.description,
+  imageUrl: projects.imageUrl,
+  type: projects.type,
+  url: projects.url,
+  featured: projects.featured,
+  displayOrder: projects.displayOrder,
+};
+
+/** Zod issues as a ValidationError: the first message, and every message by field. */
+function validationError(error: z.ZodError): ValidationError {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.issues) (fieldErrors[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
+  return new ValidationError(error.issues[0]?.message ?? "Invalid input", fieldErrors);
+}
+
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    throw validationError(result.error);
+  }
+  return result.data;
+}
+
+/** SPEC §7: select all, ordered by display_order ascending (created_at breaks ties). */
+export async function listProjectsForAdmin(db: Db): Promise<AdminProject[]> {
+  return db.select(adminColumns).from(projects).orderBy(asc(projects.displayOrder), asc(projects.createdAt));
+}
+
+export async function countProjects(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(projects);
+  return row?.n ?? 0;
+}
+
+export async function createProject(db: Db, input: unknown): Promise<AdminProject> {
+  const values = parse(projectInputSchema, input);
+  const [max] = await db.select({ n: sql<number>`coalesce(max(${projects.displayOrder}), -1)::int` }).from(projects);
+  const [created] = await db
+    .insert(projects)
+    .values({ ...values, displayOrder: (max?.n ?? -1) + 1 })
+    .returning(adminColumns);
+  if (!created) throw new Error("project insert returned no row");
+  return created;
+}
+
+export async function updateProject(db: Db, id: unknown, input: unknown): Promise<AdminProject> {
+  const projectId = parse(projectIdSchema, id);
+  const values = parse(projectInputSchema, input);
+  const [updated] = await db
+    .update(projects)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(projects.id, projectId))
+    .returning(adminColumns);
+  if (!updated) throw new NotFoundError("This project no longer exists.");
+  return updated;
+}
+
+export async function deleteProject(db: Db, id: unknown): Promise<{ title: string }> {
+  const projectId = parse(projectIdSchema, id);
+  const [deleted] = await db.delete(projects).where(eq(projects.id, projectId)).returning({ title: projects.title });
+  if (!deleted) throw new NotFoundError("This project no longer exists.");
+  return deleted;
+}
+
+/**
+ * Moves a project one place up or down. Renumbers the whole list (0..n-1) in one transaction, so
+ * ties and gaps left by older data or deletions never make a move a no-op.
+ */
+export async function moveProject(db: Db, id: unknown, direction: unknown): Promise<void> {
+  const projectId = parse(projectIdSchema, id);
+  const dir = parse(moveDirectionSchema, direction);
+  await db.transaction(async (tx) => {
+    const ordered = await tx
+      .select({ id: projects.id, displayOrder: projects.displayOrder })
+      .from(projects)
+      .orderBy(asc(projects.displayOrder), asc(projects.createdAt))
+      .for("update");
+    const index = ordered.findIndex((p) => p.id === projectId);
+    if (index === -1) throw new NotFoundError("This project no longer exists.");
+    const target = dir === "up" ? index - 1 : index + 1;
+    if (target < 0 || target >= ordered.length) return;
+    const ids = ordered.map((p) => p.id);
+    [ids[index], ids[target]] = [ids[target] ?? projectId, ids[index] ?? projectId];
+    for (const [position, pid] of ids.entries()) {
+      if (ordered[position]?.id === pid && ordered[position]?.displayOrder === position) continue;
+      await tx.update(projects).set({ displayOrder: position }).where(eq(projects.id, pid));
+    }
+  });
+}

@@ -1,0 +1,104 @@
+import { FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
+import { Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { getPostStats } from "~/features/posts/post-stats.server";
+import { countProjects } from "~/features/projects/project-admin.server";
+import { canManageProjects } from "~/lib/permissions";
+import { getDb } from "~/server/db/client.server";
+import { logger } from "~/server/logger.server";
+import type { Route } from "./+types/dashboard";
+
+export function meta() {
+  return [{ title: "Dashboard" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const actor = await requireAdminArea(request);
+  const db = getDb();
+  const [posts, projects] = await Promise.all([
+    getPostStats(db),
+    countProjects(db).catch((error: unknown) => {
+      logger.error({ err: error }, "project count failed to load");
+      return 0;
+    }),
+  ]);
+  return { posts, projects, canManageProjects: canManageProjects(actor) };
+}
+
+function Counter({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {
+  return (
+    <Card className="gap-2">
+      <CardHeader className="flex flex-row items-center justify-between">
+        <CardTitle className="text-sm font-medium">{label}</CardTitle>
+        <Icon className="size-4 text-muted-foreground" aria-hidden />
+      </CardHeader>
+      <CardContent>
+        <p className="text-2xl font-bold" data-testid={`counter-${label}`}>
+          {value}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { posts, projects } = loaderData;
+  return (
+    <div className="flex flex-col gap-8">
+      <div>
+        <h1 className="text-3xl font-bold">Dashboard</h1>
+        <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Counter label="Total Posts" value={posts.total} icon={FileText} />
+        <Counter label="Published" value={posts.published} icon={FileText} />
+        <Counter label="Drafts" value={posts.drafts} icon={PenLine} />
+        <Counter label="Projects" value={projects} icon={FolderKanban} />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>Quick Actions</h2>
+            </CardTitle>
+            <CardDescription>Jump to the most common tasks.</CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2">
+            <Button asChild variant="outline" className="justify-start">
+              <Link to="/admin/blog">
+                <FileText aria-hidden />
+                Manage Blog Posts
+              </Link>
+            </Button>
+            {loaderData.canManageProjects ? (
+              <Button asChild variant="outline" className="justify-start">
+                <Link to="/admin/projects">
+                  <FolderKanban aria-hidden />
+                  Manage Projects
+                </Link>
+              </Button>
+            ) : null}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>Getting Started</h2>
+            </CardTitle>
+            <CardDescription>A few steps to a lively site.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ol className="list-decimal space-y-2 pl-5 text-sm">
+              <li>Write your first post in one of the 7 Fs categories from Blog Management.</li>
+              <li>Save it as a draft, then switch on &lsquo;Publish immediately&rsquo; when it is ready.</li>
+              <li>Add a featured image so the post stands out on the home page.</li>
+              <li>Keep your projects up to date so visitors see your latest work.</li>
+            </ol>
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+import { Loader2, LogOut, PanelLeft, X } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { ADMIN_NAV, avatarInitials, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE } from "~/features/admin/nav";
+import { ROLE_LABELS } from "~/lib/roles";
+import { cn } from "~/lib/utils";
+import type { Route } from "./+types/layout";
+
+export function meta() {
+  return [{ title: "Admin Panel" }, { name: "robots", content: "noindex" }];
+}
+
+function readSidebarCookie(request: Request): boolean {
+  const value = request.headers
+    .get("cookie")
+    ?.split(";")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${SIDEBAR_COOKIE}=`))
+    ?.slice(SIDEBAR_COOKIE.length + 1);
+  return value !== "false";
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const actor = await requireAdminArea(request);
+  return {
+    user: { email: actor.email, roleLabel: ROLE_LABELS[actor.role] },
+    // Only the paths: the permission functions stay on the server, the list is filtered here.
+    nav: ADMIN_NAV.filter((item) => item.allowed(actor)).map((item) => item.to),
+    sidebarOpen: readSidebarCookie(request),
+  };
+}
+
+const MOBILE_QUERY = "(max-width: 767px)";
+
+// SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { user, nav, sidebarOpen } = loaderData;
+  const [open, setOpenState] = useState(sidebarOpen);
+  const [openMobile, setOpenMobile] = useState(false);
+  const navigation = useNavigation();
+  const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
+
+  const setOpen = useCallback((value: boolean) => {
+    setOpenState(value);
+    document.cookie = `${SIDEBAR_COOKIE}=${value}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; samesite=lax`;
+  }, []);
+
+  const toggle = useCallback(() => {
+    if (window.matchMedia(MOBILE_QUERY).matches) setOpenMobile((v) => !v);
+    else setOpen(!open);
+  }, [open, setOpen]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() === "b" && (event.metaKey || event.ctrlKey)) {
+        event.preventDefault();
+        toggle();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [toggle]);
+
+  useEffect(() => {
+    if (!openMobile) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setOpenMobile(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [openMobile]);
+
+  const loadingAdminPage = navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
+
+  const sidebarBody = (collapsed: boolean, onNavigate?: () => void) => (
+    <div className="flex h-full flex-col">
+      <div className={cn("flex h-12 items-center border-b px-3", collapsed && "justify-center px-0")}>
+        {collapsed ? (
+          <span className="sr-only">Admin Panel</span>
+        ) : (
+          <h2 className="truncate text-base font-semibold">Admin Panel</h2>
+        )}
+      </div>
+      <nav aria-label="Admin" className="flex-1 overflow-y-auto p-2">
+        <ul className="flex flex-col gap-1">
+          {items.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                end={item.end}
+                onClick={onNavigate}
+                title={collapsed ? item.label : undefined}
+                className={({ isActive }) =>
+                  cn(
+                    "flex h-9 items-center gap-2 rounded-md px-2 text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
+                    isActive && "bg-accent font-medium text-accent-foreground",
+                    collapsed && "justify-center px-0",
+                  )
+                }
+              >
+                <item.icon className="size-4 shrink-0" aria-hidden />
+                <span className={cn(collapsed && "sr-only")}>{item.label}</span>
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="border-t p-2">
+        <div className={cn("flex items-center gap-2 p-1", collapsed && "justify-center")}>
+          <span
+            aria-hidden
+            className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+          >
+            {avatarInitials(user.email)}
+          </span>
+          <div className={cn("min-w-0 flex-1 text-sm", collapsed && "sr-only")}>
+            <p className="truncate font-medium" data-testid="sidebar-email">
+              {user.email}
+            </p>
+            <p className="truncate text-xs text-muted-foreground">{user.roleLabel}</p>
+          </div>
+        </div>
+        <Form method="post" action="/logout" className="mt-1">
+          <Button
+            type="submit"
+            variant="ghost"
+            size="sm"
+            title={collapsed ? "Logout" : undefined}
+            className={cn("w-full justify-start", collapsed && "justify-center px-0")}
+          >
+            <LogOut aria-hidden />
+            <span className={cn(collapsed && "sr-only")}>Logout</span>
+          </Button>
+        </Form>
+      </div>
+    </div>
+  );
+
+  return (
+    <div
+      className="flex min-h-[calc(100vh-4rem)]"
+      data-sidebar-state={open ? "expanded" : "collapsed"}
+    >
+      <aside
+        aria-label="Admin Panel"
+        data-testid="admin-sidebar"
+        className={cn(
+          "sticky top-16 hidden h-[calc(100vh-4rem)] shrink-0 border-r bg-background transition-[width] duration-200 md:block",
+          open ? "w-[16rem]" : "w-[3rem]",
+        )}
+      >
+        {sidebarBody(!open)}
+      </aside>
+      {openMobile ? (
+        <div className="fixed inset-0 z-50 md:hidden">
+          <button type="button" aria-label="Close sidebar" className="absolute inset-0 bg-black/50" onClick={() => setOpenMobile(false)} />
+          <aside aria-label="Admin Panel" role="dialog" aria-modal="true" className="absolute inset-y-0 left-0 w-[18rem] bg-background shadow-lg">
+            <button
+              type="button"
+              aria-label="Close sidebar"
+              // Focus moves into the drawer when it opens; Escape or this button closes it.
+              autoFocus
+              onClick={() => setOpenMobile(false)}
+              className="absolute right-2 top-2 rounded p-1 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+            >
+              <X className="size-4" aria-hidden />
+            </button>
+            {sidebarBody(false, () => setOpenMobile(false))}
+          </aside>
+        </div>
+      ) : null}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <div className="flex h-12 items-center gap-2 border-b px-4">
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            onClick={toggle}
+            aria-label="Toggle Sidebar"
+            aria-expanded={open}
+            title="Toggle Sidebar (Ctrl+B)"
+            aria-keyshortcuts="Control+B Meta+B"
+          >
+            <PanelLeft aria-hidden />
+          </Button>
+        </div>
+        <div className="relative flex-1 p-4 md:p-8">
+          {loadingAdminPage ? (
+            <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">
+              <Loader2 className="size-4 animate-spin" aria-hidden />
+              Loading...
+            </div>
+          ) : null}
+          <Outlet />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message =
+    isRouteErrorResponse(error) && typeof error.data === "string" && error.data
+      ? error.data
+      : "Something went wrong. Please try again.";
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold">{status === 403 ? "Access Denied" : status === 404 ? "Not Found" : "Error"}</h1>
+      <p className="mt-4 text-muted-foreground">{message}</p>
+      <Link to="/admin" className="mt-6 inline-block text-primary underline">
+        Back to Dashboard
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,268 @@
+import { Eye, EyeOff, Loader2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { data, Form, redirect, useActionData, useLocation, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { signIn } from "~/features/auth/auth.server";
+import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, WELCOME_BACK } from "~/features/auth/auth-messages";
+import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
+import { clearSessionCookie, getSessionUser } from "~/features/auth/session.server";
+import { HumanVerification } from "~/features/verification/human-verification";
+import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
+import { getVerificationConfig } from "~/features/verification/verification.server";
+import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
+import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { getDb } from "~/server/db/client.server";
+import { errorBody } from "~/server/errors.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/auth";
+
+type Mode = "login" | "forgot" | "update";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seoMeta(publicUrlFromMatches(matches), {
+    title: "Admin Login",
+    description: "Sign in to manage the site.",
+    path: "/auth",
+    noindex: true,
+  });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  // SPEC §6: any existing session on /auth goes to /admin.
+  if (await getSessionUser(request)) throw redirect("/admin");
+  return { verification: getVerificationConfig() };
+}
+
+interface AuthActionResult {
+  intent: Mode;
+  title: string;
+  description: string;
+}
+
+function failure(intent: Mode, error: unknown) {
+  const { status, body } = errorBody(error);
+  return data<AuthActionResult>({ intent, title: "Error", description: body.error }, { status });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const intentValue = field("intent");
+  const intent: Mode = intentValue === "forgot" || intentValue === "update" ? intentValue : "login";
+  const verificationToken = field("verificationToken");
+  if (!verificationToken) {
+    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED }, { status: 400 });
+  }
+  const db = getDb();
+  try {
+    if (intent === "login") {
+      const { setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
+      return redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
+    }
+    if (intent === "forgot") {
+      await requestPasswordReset(db, { email: field("email"), verificationToken }, request);
+      return redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
+    }
+    if (field("password") !== field("confirmPassword")) {
+      return data<AuthActionResult>({ intent, ...PASSWORDS_DIFFER }, { status: 400 });
+    }
+    await updatePasswordWithToken(
+      db,
+      { token: field("token"), password: field("password"), confirmPassword: field("confirmPassword"), verificationToken },
+      request,
+    );
+    // Every session of the user has ended; clear this browser's cookie too and go back to login.
+    return redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie() } });
+  } catch (error) {
+    return failure(intent, error);
+  }
+}
+
+/** Reads `#type=recovery&token=…` from a reset email's link. */
+function readRecoveryFragment(): string | null {
+  const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  if (params.get("type") !== "recovery") return null;
+  return params.get("token") ?? "";
+}
+
+export default function AuthPage({ loaderData }: Route.ComponentProps) {
+  return <AuthForms verification={loaderData.verification} />;
+}
+
+function AuthForms({ verification }: { verification: VerificationConfig }) {
+  const location = useLocation();
+  const firstLocation = useRef(location.key);
+  const [formKey, setFormKey] = useState(0);
+  const [mode, setMode] = useState<Mode>("login");
+  const [recoveryToken, setRecoveryToken] = useState("");
+  const [verificationToken, setVerificationToken] = useState<string | null>(null);
+  const [resetKey, setResetKey] = useState(0);
+  const [showPassword, setShowPassword] = useState(false);
+  const navigation = useNavigation();
+  const actionData = useActionData<typeof action>();
+  const loading = navigation.state !== "idle";
+
+  // A redirect back here (after a reset request or a password update) starts afresh in login mode;
+  // a failed submission (action data, same page) keeps the mode and what was typed.
+  useEffect(() => {
+    if (location.key === firstLocation.current || actionData) return;
+    firstLocation.current = location.key;
+    setMode("login");
+    setRecoveryToken("");
+    setVerificationToken(null);
+    setResetKey((k) => k + 1);
+    setFormKey((k) => k + 1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new location starts over
+  }, [location.key]);
+
+  // Recovery mode: on arrival from the email link, or when the fragment changes on an open page.
+  useEffect(() => {
+    const enterRecovery = () => {
+      const token = readRecoveryFragment();
+      if (token === null) return;
+      setRecoveryToken(token);
+      setMode("update");
+      setVerificationToken(null);
+      setResetKey((k) => k + 1);
+      // The token must not linger in the address bar or history.
+      window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+    };
+    enterRecovery();
+    window.addEventListener("hashchange", enterRecovery);
+    return () => window.removeEventListener("hashchange", enterRecovery);
+  }, []);
+
+  useEffect(() => {
+    if (!actionData) return;
+    toast.error(actionData.title, { description: actionData.description });
+    // Tokens are single-use: after any failure the widget starts over.
+    setVerificationToken(null);
+    setResetKey((k) => k + 1);
+  }, [actionData]);
+
+  const switchMode = (next: Mode) => {
+    setMode(next);
+    setVerificationToken(null);
+    setResetKey((k) => k + 1);
+  };
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    if (!verificationToken) {
+      event.preventDefault();
+      toast.error(VERIFICATION_REQUIRED.title, { description: VERIFICATION_REQUIRED.description });
+      return;
+    }
+    if (mode === "update") {
+      const form = new FormData(event.currentTarget);
+      if (form.get("password") !== form.get("confirmPassword")) {
+        event.preventDefault();
+        toast.error(PASSWORDS_DIFFER.title, { description: PASSWORDS_DIFFER.description });
+      }
+    }
+  };
+
+  const heading = mode === "login" ? "Admin Login" : mode === "forgot" ? "Reset Password" : "Update Password";
+  const description =
+    mode === "login"
+      ? "Sign in to manage your content."
+      : mode === "forgot"
+        ? "Enter your email and we'll send you a link to reset your password."
+        : "Choose a new password for your account.";
+  const submitLabel = mode === "login" ? "Sign In" : mode === "forgot" ? "Send Reset Link" : "Update Password";
+
+  return (
+    <section className="mx-auto flex max-w-md flex-col px-4 py-16">
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h1 className="text-2xl font-bold">{heading}</h1>
+          </CardTitle>
+          <CardDescription>{description}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Form method="post" key={formKey} className="flex flex-col gap-4" onSubmit={onSubmit}>
+            <input type="hidden" name="intent" value={mode} />
+            {mode !== "update" ? (
+              <div className="flex flex-col gap-2">
+                <Label htmlFor="email">Email</Label>
+                <Input id="email" name="email" type="email" autoComplete="email" required />
+              </div>
+            ) : (
+              <input type="hidden" name="token" value={recoveryToken} />
+            )}
+            {mode !== "forgot" ? (
+              <div className="flex flex-col gap-2">
+                <Label htmlFor="password">{mode === "update" ? "New Password" : "Password"}</Label>
+                <div className="relative">
+                  <Input
+                    id="password"
+                    name="password"
+                    type={showPassword ? "text" : "password"}
+                    autoComplete={mode === "update" ? "new-password" : "current-password"}
+                    minLength={mode === "update" ? PASSWORD_MIN_LENGTH : undefined}
+                    required
+                    className="pr-10"
+                  />
+                  <button
+                    type="button"
+                    onClick={() => setShowPassword((v) => !v)}
+                    aria-label={showPassword ? "Hide password" : "Show password"}
+                    aria-pressed={showPassword}
+                    aria-controls="password"
+                    className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+                  >
+                    {showPassword ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
+                  </button>
+                </div>
+                {mode === "update" ? (
+                  <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p>
+                ) : null}
+              </div>
+            ) : null}
+            {mode === "update" ? (
+              <div className="flex flex-col gap-2">
+                <Label htmlFor="confirmPassword">Confirm Password</Label>
+                <Input
+                  id="confirmPassword"
+                  name="confirmPassword"
+                  type={showPassword ? "text" : "password"}
+                  autoComplete="new-password"
+                  required
+                />
+              </div>
+            ) : null}
+            <HumanVerification config={verification} onToken={setVerificationToken} resetKey={resetKey} />
+            <Button type="submit" disabled={loading || !verificationToken}>
+              {loading ? (
+                <>
+                  <Loader2 className="animate-spin" aria-hidden />
+                  Loading...
+                </>
+              ) : (
+                submitLabel
+              )}
+            </Button>
+          </Form>
+          <div className="mt-4 text-center text-sm">
+            {mode === "login" ? (
+              <button type="button" className="text-primary underline-offset-4 hover:underline" onClick={() => switchMode("forgot")}>
+                Forgot password?
+              </button>
+            ) : mode === "forgot" ? (
+              <button type="button" className="text-primary underline-offset-4 hover:underline" onClick={() => switchMode("login")}>
+                Back to login
+              </button>
+            ) : null}
+          </div>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

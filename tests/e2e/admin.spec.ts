@@ -1,0 +1,148 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
+import { loginAs } from "./helpers/auth";
+import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
+
+test("admin shell: sidebar entries, footer, dashboard counters, collapsible with Ctrl+B and a 7-day cookie", async ({ page }) => {
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(page.getByText("Welcome back! Here's an overview of your content.")).toBeVisible();
+  for (const label of ["Total Posts", "Published", "Drafts", "Projects"]) {
+    await expect(page.getByTestId(`counter-${label}`)).toHaveText(/^\d+$/);
+  }
+  await expect(page.getByRole("heading", { name: "Quick Actions" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Getting Started" })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  const sidebar = await adminSidebar(page);
+  await expect(sidebar.getByText("Admin Panel")).toBeVisible();
+  const nav = sidebar.getByRole("navigation", { name: "Admin" });
+  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Projects", "Users", "Messages"]);
+  await expect(sidebar.getByText("AD", { exact: true })).toBeVisible();
+  await expect(sidebar.getByText(E2E_ADMIN.email)).toBeVisible();
+  await expect(sidebar.getByText("Administrator", { exact: true })).toBeVisible();
+  await expect(sidebar.getByRole("button", { name: "Logout" })).toBeVisible();
+
+  if ((page.viewportSize()?.width ?? 1280) >= 768) {
+    const aside = page.getByTestId("admin-sidebar");
+    await expect(aside).toHaveCSS("width", "256px");
+    await page.keyboard.press("Control+b");
+    await expect(aside).toHaveCSS("width", "48px");
+    const cookie = (await page.context().cookies()).find((c) => c.name === "sidebar_state");
+    expect(cookie?.value).toBe("false");
+    expect((cookie?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(604_800 - 60);
+    await page.reload();
+    await expect(aside).toHaveCSS("width", "48px");
+    await page.keyboard.press("Meta+b");
+    await expect(aside).toHaveCSS("width", "256px");
+  } else {
+    await expect(page.getByRole("dialog", { name: "Admin Panel" })).toHaveCSS("width", "288px");
+  }
+});
+
+test("projects: add with validation, edit, reorder with the keyboard, delete after confirmation", async ({ page }) => {
+  const title = `E2E Project ${Date.now()} ${test.info().project.name}`;
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/admin/projects");
+  await expect(page.getByRole("heading", { name: "Project Management" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Add Project" }).click();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Description").fill("Built by the e2e suite.");
+  await page.getByLabel("Project URL (optional)").fill("not a url");
+  await page.getByRole("button", { name: "Create Project" }).click();
+  await expect(page.getByText("Project URL must be a full web address starting with http:// or https://").first()).toBeVisible();
+  await page.getByLabel("Project URL (optional)").fill("https://example.com/e2e");
+  await page.getByLabel("Featured").check();
+  await page.getByRole("button", { name: "Create Project" }).click();
+  await expect(toastWith(page, "Project created")).toBeVisible();
+
+  const item = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title }) });
+  await expect(item.getByText("Featured")).toBeVisible();
+  await expect(item.getByRole("link", { name: /View Live/ })).toHaveAttribute("href", "https://example.com/e2e");
+  await expectNoSeriousAxeViolations(page);
+
+  // New projects go last; move it up with the keyboard and check the order changed.
+  const headings = page.getByRole("list", { name: "Projects in display order" }).getByRole("heading");
+  const before = await headings.allTextContents();
+  expect(before.at(-1)).toBe(title);
+  await item.getByRole("button", { name: `Move ${title} up` }).focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await headings.allTextContents()).indexOf(title)).toBe(before.length - 2);
+  await expect(item.getByRole("button", { name: `Move ${title} up` })).toBeFocused();
+
+  await item.getByRole("link", { name: `Edit ${title}` }).click();
+  await page.getByLabel("Title").fill(`${title} (edited)`);
+  await page.getByRole("button", { name: "Update Project" }).click();
+  await expect(toastWith(page, "Project updated")).toBeVisible();
+  const edited = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: `${title} (edited)` }) });
+  await expect(edited).toBeVisible();
+
+  await edited.getByRole("button", { name: `Delete ${title} (edited)` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog.getByText("Delete this project?")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(edited).toBeVisible();
+  await edited.getByRole("button", { name: `Delete ${title} (edited)` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete Project" }).click();
+  await expect(toastWith(page, "Project deleted")).toBeVisible();
+  await expect(page.getByRole("heading", { name: `${title} (edited)` })).toHaveCount(0);
+});
+
+test("a moderator sees no Projects entry and gets 403 from project endpoints", async ({ page }) => {
+  await loginAs(page, E2E_MODERATOR);
+  await page.goto("/admin");
+  const sidebar = await adminSidebar(page);
+  await expect(sidebar.getByText("Moderator", { exact: true })).toBeVisible();
+  const nav = sidebar.getByRole("navigation", { name: "Admin" });
+  await expect(nav.getByRole("link", { name: "Blog Management" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Projects" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
+
+  const page403 = await page.goto("/admin/projects");
+  expect(page403?.status()).toBe(403);
+  await expect(page.getByText("Only administrators can manage projects.")).toBeVisible();
+  const write = await page.request.post("/admin/projects", { form: { intent: "create", title: "Should not exist", type: "web" } });
+  expect(write.status()).toBe(403);
+  expect((await page.request.get("/admin/users")).status()).toBe(403);
+});
+
+test("a plain user is sent home with Access Denied; anonymous visitors go to /auth", async ({ page }) => {
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/auth$/);
+  await loginAs(page, E2E_USER);
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toastWith(page, "Access Denied", "You don't have permission to access the admin area.")).toBeVisible();
+});
+
+test("users: create with a generated password, grant and revoke moderator", async ({ page, browser }) => {
+  const email = `staff-${Date.now()}-${test.info().project.name}@example.com`;
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/admin/users");
+  await expect(page.getByRole("heading", { name: "Users", exact: true })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Create User" }).click();
+  const generated = await page.getByTestId("generated-password").textContent();
+  expect(generated?.length).toBeGreaterThanOrEqual(20);
+  const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: email, exact: true }) });
+  await expect(row.getByText("User", { exact: true })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  await row.getByRole("button", { name: `Grant Moderator for ${email}` }).click();
+  await expect(row.getByText("Moderator", { exact: true })).toBeVisible();
+
+  // The new account signs in with the generated password and reaches the admin area as a moderator.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await loginAs(otherPage, { email, password: generated ?? "" });
+  await otherPage.goto("/admin");
+  await expect(otherPage.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+
+  await row.getByRole("button", { name: `Revoke Moderator for ${email}` }).click();
+  await expect(row.getByText("User", { exact: true })).toBeVisible();
+  await otherPage.goto("/admin");
+  await expect(otherPage).toHaveURL(/\/$/);
+  await other.close();
+});

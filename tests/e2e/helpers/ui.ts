@@ -1,0 +1,31 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** Ticks the ALTCHA widget in the page and waits until it has solved its proof of work. */
+export async function completeVerification(page: Page, submit: Locator): Promise<void> {
+  await expect(submit).toBeDisabled();
+  await page.getByTestId("human-verification").getByRole("checkbox").click();
+  await expect(submit).toBeEnabled({ timeout: 20_000 });
+}
+
+/** A toast (sonner) with this title and, optionally, this description. */
+export function toastWith(page: Page, title: string, description?: string): Locator {
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: title });
+  return description ? toast.filter({ hasText: description }) : toast;
+}
+
+export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+}
+
+/** The admin sidebar: inline from 768px, a drawer opened with the toggle on narrower screens. */
+export async function adminSidebar(page: Page): Promise<Locator> {
+  const width = page.viewportSize()?.width ?? 1280;
+  if (width < 768) {
+    await page.getByRole("button", { name: "Toggle Sidebar" }).click();
+    return page.getByRole("dialog", { name: "Admin Panel" });
+  }
+  return page.getByTestId("admin-sidebar");
+}
