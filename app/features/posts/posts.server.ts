@@ -6,6 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import type { AdminFilter } from "./admin-filters";
 import { fieldErrorsOf, POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 
 export const POSTS_PER_PAGE = 12;
@@ -205,8 +206,6 @@ export async function deletePost(db: Db, actor: Actor, slug: string): Promise<{ 
 }
 
 export const ADMIN_POSTS_PER_PAGE = 50;
-export const ADMIN_FILTERS = ["all", "published", "drafts"] as const;
-export type AdminFilter = (typeof ADMIN_FILTERS)[number];
 
 /** Blog management: every post, most recently updated first, with the filter counts. */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {

@@ -41,7 +41,9 @@ export async function processImage(input: Buffer, name: string): Promise<Process
   if (input.byteLength > MAX_IMAGE_BYTES) throw new ValidationError(`${label} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
   let meta: sharp.Metadata;
   try {
-    meta = await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }).metadata();
+    // metadata() reads only the header; the pixel limit is checked below with a clearer message,
+    // and the decoding pipeline enforces it again through limitInputPixels.
+    meta = await sharp(input, { limitInputPixels: false, failOn: "error" }).metadata();
   } catch {
     throw new ValidationError(`${label} is not a supported image (JPEG, PNG, WebP, GIF or AVIF).`);
   }
