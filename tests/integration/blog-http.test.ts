@@ -202,7 +202,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
 
   it("answers an anonymous save with 'You must be logged in'", async () => {
     const request = new Request("http://localhost/7fs/Fun/new", { method: "POST", body: new URLSearchParams({ title: "x", content: "y" }) });
-    const result = await postFormAction({ request, params: { category: "Fun" }, context: {}, unstable_pattern: "" } as unknown as Parameters<typeof postFormAction>[0]);
+    const result = await postFormAction({ request, url: new URL(request.url), pattern: "/7fs/:category/new", params: { category: "Fun" }, context: {} });
     expect(result).toMatchObject({ init: { status: 401 }, data: { error: "You must be logged in" } });
   });
 });
