@@ -258,7 +258,7 @@ export function PostForm({ category, post }: Props) {
           ) : null}
         </div>
 
-        <fieldset className="space-y-3 rounded-md border p-4">
+        <fieldset className="min-w-0 space-y-3 rounded-md border p-4">
           <legend className="px-1 text-sm font-medium">Media</legend>
           <div className="grid gap-3 md:grid-cols-[2fr_1fr_auto] md:items-end">
             <div className="space-y-2">
