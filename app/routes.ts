@@ -19,8 +19,18 @@ export default [
   route("logout", "routes/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("blog", "routes/admin/blog.tsx"),
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
   ]),
+  // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
+  route("rss.xml", "routes/rss.ts"),
+  route("7fs/:category", "routes/blog/category.tsx"),
+  route("7fs/:category/rss.xml", "routes/blog/category-rss.ts"),
+  route("7fs/:category/new", "routes/blog/post-form.tsx", { id: "post-new" }),
+  route("7fs/:category/:slug", "routes/blog/post.tsx"),
+  route("7fs/:category/:slug/edit", "routes/blog/post-form.tsx", { id: "post-edit" }),
+  route("api/uploads", "routes/api/uploads.ts"),
+  route("uploads/*", "routes/uploads-file.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,0 +1,63 @@
+import { isSafeImageUrl, isVideoFileUrl, vimeoEmbedUrl, youtubeEmbedUrl, type MediaKind } from "./media";
+
+export interface MediaViewItem {
+  id: string;
+  mediaType: MediaKind;
+  mediaUrl: string;
+  caption: string | null;
+  srcSet?: string;
+}
+
+/** One attached media item; a URL that does not match its kind is not rendered at all. */
+function MediaBody({ item, title }: { item: MediaViewItem; title: string }) {
+  if (item.mediaType === "youtube" || item.mediaType === "vimeo") {
+    const src = item.mediaType === "youtube" ? youtubeEmbedUrl(item.mediaUrl) : vimeoEmbedUrl(item.mediaUrl);
+    if (!src) return null;
+    return (
+      <div className="aspect-video w-full overflow-hidden rounded-lg bg-muted">
+        <iframe
+          src={src}
+          title={item.caption ?? `${item.mediaType === "youtube" ? "YouTube" : "Vimeo"} video in ${title}`}
+          className="h-full w-full"
+          loading="lazy"
+          allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+          allowFullScreen
+          referrerPolicy="strict-origin-when-cross-origin"
+        />
+      </div>
+    );
+  }
+  if (item.mediaType === "video") {
+    if (!isVideoFileUrl(item.mediaUrl)) return null;
+    return (
+      <video controls preload="metadata" className="w-full rounded-lg" src={item.mediaUrl}>
+        <track kind="captions" />
+      </video>
+    );
+  }
+  if (!isSafeImageUrl(item.mediaUrl)) return null;
+  return (
+    <img
+      src={item.mediaUrl}
+      srcSet={item.srcSet}
+      sizes={item.srcSet ? "(min-width: 768px) 768px, 100vw" : undefined}
+      alt={item.caption ?? `Image in ${title}`}
+      loading="lazy"
+      className="w-full rounded-lg"
+    />
+  );
+}
+
+export function MediaList({ items, title }: { items: MediaViewItem[]; title: string }) {
+  if (items.length === 0) return null;
+  return (
+    <div className="mt-10 space-y-8" data-testid="post-media">
+      {items.map((item) => (
+        <figure key={item.id} data-media-type={item.mediaType}>
+          <MediaBody item={item} title={title} />
+          {item.caption ? <figcaption className="mt-2 text-center text-sm text-muted-foreground">{item.caption}</figcaption> : null}
+        </figure>
+      ))}
+    </div>
+  );
+}

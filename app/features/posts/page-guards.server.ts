@@ -1,0 +1,21 @@
+import { data, redirect } from "react-router";
+import { canEdit } from "~/lib/permissions";
+import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+
+/** For staff-only pages: anonymous → /auth (then back), signed in without canEdit → 403. */
+export async function requireStaffPage(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/auth?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (!canEdit(user)) throw data("You don't have permission to do that.", { status: 403 });
+  return user;
+}
+
+/** ?page=N, defaulting to 1; anything malformed is 1. */
+export function pageParam(request: Request): number {
+  const raw = new URL(request.url).searchParams.get("page");
+  const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
+  return n >= 1 ? n : 1;
+}

@@ -1,0 +1,344 @@
+import { ArrowDown, ArrowUp, Star, X } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { Link, useBlocker, useFetcher } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Switch } from "~/components/ui/switch";
+import { Textarea } from "~/components/ui/textarea";
+import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/media/media";
+import { categoryPath, type Category } from "~/lib/categories";
+import { cn } from "~/lib/utils";
+import { fieldErrorsOf, postInputSchema } from "./post-schema";
+
+export interface EditableMedia {
+  mediaType: MediaKind;
+  mediaUrl: string;
+  caption: string;
+  uploadId?: string;
+}
+
+interface FormValues {
+  title: string;
+  excerpt: string;
+  content: string;
+  featuredImageUrl: string;
+  published: boolean;
+  media: EditableMedia[];
+}
+
+interface Props {
+  category: Category;
+  post: (FormValues & { id: string; slug: string }) | null;
+}
+
+type ActionData = { error: string; fieldErrors?: Record<string, string[]> };
+
+const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
+
+function FieldError({ id, messages }: { id: string; messages?: string[] }) {
+  if (!messages?.length) return null;
+  return (
+    <p id={id} className="text-sm text-destructive">
+      {messages[0]}
+    </p>
+  );
+}
+
+/** SPEC §2 Post form, create and edit modes. */
+export function PostForm({ category, post }: Props) {
+  const fetcher = useFetcher<ActionData>();
+  const initial = useRef<FormValues>(post ?? EMPTY);
+  const [values, setValues] = useState<FormValues>(post ?? EMPTY);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [uploading, setUploading] = useState(false);
+  const [mediaUrl, setMediaUrl] = useState("");
+  const [mediaCaption, setMediaCaption] = useState("");
+  const [mediaError, setMediaError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const ids = useId();
+  const busy = fetcher.state !== "idle";
+  const busyRef = useRef(false);
+  busyRef.current = busy;
+  const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
+
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm("You have unsaved changes. Leave this page and lose them?")) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [dirty]);
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data?.error) return;
+    toast.error("Error", { description: fetcher.data.error });
+    setErrors(fetcher.data.fieldErrors ?? {});
+  }, [fetcher.state, fetcher.data]);
+
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || uploading) return;
+    const parsed = postInputSchema.safeParse({ ...values, category, media: values.media });
+    if (!parsed.success) {
+      const fieldErrors = fieldErrorsOf(parsed.error);
+      setErrors(fieldErrors);
+      toast.error("Error", { description: Object.values(fieldErrors)[0]?.[0] ?? "Please check the form." });
+      return;
+    }
+    setErrors({});
+    void fetcher.submit(event.currentTarget, { method: "post" });
+  }
+
+  async function onFiles(files: FileList | null) {
+    if (!files || files.length === 0) return;
+    const body = new FormData();
+    for (const file of Array.from(files)) body.append("files", file);
+    setUploading(true);
+    try {
+      const response = await fetch("/api/uploads", { method: "POST", body });
+      const json: unknown = await response.json().catch(() => null);
+      const error = json && typeof json === "object" && "error" in json && typeof json.error === "string" ? json.error : null;
+      if (response.status === 401) {
+        toast.error("You must be logged in to upload images");
+        return;
+      }
+      if (!response.ok || !json || typeof json !== "object" || !("images" in json) || !Array.isArray(json.images)) {
+        toast.error("Upload failed", { description: error ?? `The server answered ${response.status}.` });
+        return;
+      }
+      const uploaded: EditableMedia[] = [];
+      for (const img of json.images) {
+        if (img && typeof img === "object" && "url" in img && typeof img.url === "string" && "id" in img && typeof img.id === "string") {
+          uploaded.push({ mediaType: "image", mediaUrl: img.url, caption: "", uploadId: img.id });
+        }
+      }
+      setValues((v) => ({ ...v, media: [...v.media, ...uploaded], featuredImageUrl: v.featuredImageUrl || uploaded[0]?.mediaUrl || "" }));
+      toast.success("Success", { description: `${uploaded.length} image(s) uploaded successfully` });
+    } catch (error) {
+      toast.error("Upload failed", { description: error instanceof Error ? error.message : "Network error" });
+    } finally {
+      setUploading(false);
+      if (fileInput.current) fileInput.current.value = "";
+    }
+  }
+
+  function addMediaUrl() {
+    const url = mediaUrl.trim();
+    const kind = detectMediaKind(url);
+    if (!kind) {
+      setMediaError(MEDIA_URL_MESSAGE);
+      return;
+    }
+    setMediaError(null);
+    set("media", [...values.media, { mediaType: kind, mediaUrl: url, caption: mediaCaption.trim() }]);
+    setMediaUrl("");
+    setMediaCaption("");
+  }
+
+  function moveMedia(index: number, delta: number) {
+    const next = [...values.media];
+    const target = index + delta;
+    const a = next[index];
+    const b = next[target];
+    if (!a || !b) return;
+    next[index] = b;
+    next[target] = a;
+    set("media", next);
+  }
+
+  function removeMedia(index: number) {
+    const removed = values.media[index];
+    setValues((v) => ({
+      ...v,
+      media: v.media.filter((_, i) => i !== index),
+      featuredImageUrl: removed && v.featuredImageUrl === removed.mediaUrl ? "" : v.featuredImageUrl,
+    }));
+  }
+
+  const images = values.media.map((m, index) => ({ m, index })).filter(({ m }) => m.mediaType === "image");
+  const err = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `${ids}-${name}-error` } : {});
+
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-16">
+      <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
+      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-title`}>Title</Label>
+          <Input id={`${ids}-title`} name="title" required maxLength={200} value={values.title} onChange={(e) => set("title", e.target.value)} {...err("title")} />
+          <FieldError id={`${ids}-title-error`} messages={errors.title} />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-excerpt`}>Excerpt (optional)</Label>
+          <Textarea id={`${ids}-excerpt`} name="excerpt" rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} {...err("excerpt")} />
+          <FieldError id={`${ids}-excerpt-error`} messages={errors.excerpt} />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-content`}>Content</Label>
+          <Textarea id={`${ids}-content`} name="content" required rows={12} value={values.content} onChange={(e) => set("content", e.target.value)} {...err("content")} />
+          <FieldError id={`${ids}-content-error`} messages={errors.content} />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${ids}-featured`}>Featured Image URL (optional)</Label>
+          <Input
+            id={`${ids}-featured`}
+            name="featuredImageUrl"
+            type="text"
+            inputMode="url"
+            placeholder="Or upload an image below"
+            value={values.featuredImageUrl}
+            onChange={(e) => set("featuredImageUrl", e.target.value)}
+            {...err("featuredImageUrl")}
+          />
+          <FieldError id={`${ids}-featuredImageUrl-error`} messages={errors.featuredImageUrl} />
+        </div>
+
+        <div className="space-y-3">
+          <input
+            ref={fileInput}
+            id={`${ids}-files`}
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+            multiple
+            className="sr-only"
+            tabIndex={-1}
+            aria-label="Upload Images"
+            onChange={(e) => void onFiles(e.target.files)}
+          />
+          <Button type="button" variant="outline" disabled={uploading} onClick={() => fileInput.current?.click()}>
+            Upload Images
+          </Button>
+          {uploading ? (
+            <p role="status" className="text-sm text-muted-foreground">
+              Uploading images...
+            </p>
+          ) : null}
+          {images.length > 0 ? (
+            <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="Uploaded images">
+              {images.map(({ m, index }) => {
+                const featured = values.featuredImageUrl === m.mediaUrl;
+                return (
+                  <li key={`${m.mediaUrl}-${index}`} className="group relative">
+                    <button
+                      type="button"
+                      onClick={() => set("featuredImageUrl", m.mediaUrl)}
+                      aria-pressed={featured}
+                      aria-label={featured ? `Image ${index + 1} (featured image)` : `Make image ${index + 1} the featured image`}
+                      className={cn("block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none", featured ? "border-primary" : "border-transparent")}
+                    >
+                      <img src={m.mediaUrl} alt="" className="aspect-square w-full object-cover" />
+                      {featured ? (
+                        <span className="absolute bottom-1 left-1 inline-flex items-center gap-1 rounded bg-primary px-1.5 py-0.5 text-xs text-primary-foreground">
+                          <Star aria-hidden className="size-3" /> Featured
+                        </span>
+                      ) : null}
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => removeMedia(index)}
+                      aria-label={`Remove image ${index + 1}`}
+                      className="absolute top-1 right-1 rounded-full bg-destructive p-1 text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100"
+                    >
+                      <X aria-hidden className="size-4" />
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          ) : null}
+        </div>
+
+        <fieldset className="min-w-0 space-y-3 rounded-md border p-4">
+          <legend className="px-1 text-sm font-medium">Media</legend>
+          <div className="grid gap-3 md:grid-cols-[2fr_1fr_auto] md:items-end">
+            <div className="space-y-2">
+              <Label htmlFor={`${ids}-media-url`}>Video URL (YouTube, Vimeo or video file)</Label>
+              <Input
+                id={`${ids}-media-url`}
+                type="text"
+                inputMode="url"
+                value={mediaUrl}
+                onChange={(e) => setMediaUrl(e.target.value)}
+                aria-invalid={mediaError ? true : undefined}
+                aria-describedby={mediaError ? `${ids}-media-error` : undefined}
+              />
+            </div>
+            <div className="space-y-2">
+              <Label htmlFor={`${ids}-media-caption`}>Caption (optional)</Label>
+              <Input id={`${ids}-media-caption`} type="text" value={mediaCaption} onChange={(e) => setMediaCaption(e.target.value)} />
+            </div>
+            <Button type="button" variant="outline" onClick={addMediaUrl}>
+              Add media
+            </Button>
+          </div>
+          {mediaError ? (
+            <p id={`${ids}-media-error`} className="text-sm text-destructive">
+              {mediaError}
+            </p>
+          ) : null}
+          <FieldError id={`${ids}-media-list-error`} messages={errors.media} />
+          {values.media.length > 0 ? (
+            <ol className="space-y-2" aria-label="Media items in display order">
+              {values.media.map((m, index) => (
+                <li key={`${m.mediaUrl}-${index}`} className="flex flex-wrap items-center gap-2 rounded border p-2">
+                  <span className="w-16 text-xs font-medium uppercase text-muted-foreground">{m.mediaType}</span>
+                  <span className="min-w-0 flex-1 truncate text-sm" title={m.mediaUrl}>
+                    {m.mediaUrl}
+                  </span>
+                  <Input
+                    aria-label={`Caption for media item ${index + 1}`}
+                    placeholder="Caption"
+                    className="w-40"
+                    value={m.caption}
+                    onChange={(e) => set("media", values.media.map((x, i) => (i === index ? { ...x, caption: e.target.value } : x)))}
+                  />
+                  <Button type="button" size="icon" variant="ghost" aria-label={`Move media item ${index + 1} up`} disabled={index === 0} onClick={() => moveMedia(index, -1)}>
+                    <ArrowUp aria-hidden />
+                  </Button>
+                  <Button
+                    type="button"
+                    size="icon"
+                    variant="ghost"
+                    aria-label={`Move media item ${index + 1} down`}
+                    disabled={index === values.media.length - 1}
+                    onClick={() => moveMedia(index, 1)}
+                  >
+                    <ArrowDown aria-hidden />
+                  </Button>
+                  <Button type="button" size="icon" variant="ghost" aria-label={`Remove media item ${index + 1}`} onClick={() => removeMedia(index)}>
+                    <X aria-hidden />
+                  </Button>
+                </li>
+              ))}
+            </ol>
+          ) : null}
+          <input type="hidden" name="media" value={JSON.stringify(values.media.map((m) => ({ ...m, caption: m.caption || undefined })))} />
+        </fieldset>
+
+        <div className="flex items-center gap-3">
+          <Switch id={`${ids}-published`} name="published" checked={values.published} onCheckedChange={(checked) => set("published", checked)} />
+          <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
+        </div>
+
+        <div className="flex gap-3">
+          <Button type="submit" disabled={busy || uploading}>
+            {busy ? "Saving..." : post ? "Update Post" : "Create Post"}
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={categoryPath(category)}>Cancel</Link>
+          </Button>
+        </div>
+      </fetcher.Form>
+    </section>
+  );
+}

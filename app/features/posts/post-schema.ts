@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { CATEGORIES } from "~/lib/categories";
+import { slugify } from "~/lib/slug";
+import { isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
+
+export const TITLE_MAX = 200;
+export const EXCERPT_MAX = 500;
+export const CONTENT_MAX = 100_000;
+
+export const POST_MESSAGES = {
+  titleRequired: "Title is required",
+  titleNoSlug: "Title must contain at least one letter or number",
+  titleTooLong: `Title must be less than ${TITLE_MAX} characters`,
+  contentRequired: "Content is required",
+  contentTooLong: `Content must be less than ${CONTENT_MAX.toLocaleString("en-US")} characters`,
+  excerptTooLong: `Excerpt must be less than ${EXCERPT_MAX} characters`,
+  featuredImageUrl: "Featured image URL must be a valid URL (http, https or an uploaded image)",
+  tooManyMedia: `A post can have at most ${MAX_MEDIA_ITEMS} media items`,
+} as const;
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .optional()
+    .transform((v) => (v ? v : null));
+
+/** SPEC §5 post form rules — one schema for the browser form and the server action. */
+export const postInputSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, POST_MESSAGES.titleRequired)
+    .max(TITLE_MAX, POST_MESSAGES.titleTooLong)
+    .refine((t) => slugify(t) !== "", POST_MESSAGES.titleNoSlug),
+  content: z.string().max(CONTENT_MAX, POST_MESSAGES.contentTooLong).refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
+  excerpt: optionalText(EXCERPT_MAX, POST_MESSAGES.excerptTooLong),
+  featuredImageUrl: z
+    .string()
+    .trim()
+    .max(2000, POST_MESSAGES.featuredImageUrl)
+    .optional()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
+  category: z.enum(CATEGORIES),
+  published: z.boolean(),
+  media: z.array(mediaItemSchema).max(MAX_MEDIA_ITEMS, POST_MESSAGES.tooManyMedia).default([]),
+});
+
+export type PostInput = z.output<typeof postInputSchema>;
+
+/** Form fields as the browser sends them (checkbox 'on', media as JSON) → the schema's input shape. */
+export function postInputFromFormData(form: FormData): unknown {
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : undefined;
+  };
+  let media: unknown = [];
+  const rawMedia = text("media");
+  if (rawMedia) {
+    try {
+      media = JSON.parse(rawMedia);
+    } catch {
+      media = "invalid";
+    }
+  }
+  return {
+    title: text("title") ?? "",
+    content: text("content") ?? "",
+    excerpt: text("excerpt"),
+    featuredImageUrl: text("featuredImageUrl"),
+    category: text("category"),
+    published: text("published") === "on" || text("published") === "true",
+    media,
+  };
+}
+
+/** First message per field, for showing next to inputs. */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import { CATEGORY_DESCRIPTIONS, postPath, type Category } from "~/lib/categories";
+import { SITE_NAME } from "~/lib/seo";
+
+export function escapeXml(value: string): string {
+  // Characters XML 1.0 forbids are dropped; the five specials are escaped.
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "").replace(/[<>&'"]/g, (c) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[c] ?? "amp"};`);
+}
+
+export interface FeedPost {
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: string;
+  category: Category;
+  createdAt: Date;
+}
+
+function summary(post: FeedPost): string {
+  if (post.excerpt) return post.excerpt;
+  const text = post.content.replace(/\s+/g, " ").trim();
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+/** RSS 2.0 of published posts; every link absolute from PUBLIC_URL. */
+export function buildRss(publicUrl: string, category: Category | null, posts: FeedPost[]): string {
+  const selfPath = category ? `/7fs/${category}/rss.xml` : "/rss.xml";
+  const link = category ? `${publicUrl}/7fs/${category}` : publicUrl;
+  const title = category ? `${category} — 7 Fs Framework — ${SITE_NAME}` : `7 Fs Framework — ${SITE_NAME}`;
+  const description = category ? CATEGORY_DESCRIPTIONS[category] : "Faith, Finance, Fitness, Fun, Friends, Family and Figurehead: the 7 Fs Framework blog.";
+  const items = posts
+    .map((p) => {
+      const url = `${publicUrl}${postPath(p.category, p.slug)}`;
+      return [
+        "    <item>",
+        `      <title>${escapeXml(p.title)}</title>`,
+        `      <link>${escapeXml(url)}</link>`,
+        `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
+        `      <category>${escapeXml(p.category)}</category>`,
+        `      <pubDate>${p.createdAt.toUTCString()}</pubDate>`,
+        `      <description>${escapeXml(summary(p))}</description>`,
+        "    </item>",
+      ].join("\n");
+    })
+    .join("\n");
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    "  <channel>",
+    `    <title>${escapeXml(title)}</title>`,
+    `    <link>${escapeXml(link)}</link>`,
+    `    <description>${escapeXml(description)}</description>`,
+    "    <language>en-us</language>",
+    `    <atom:link href="${escapeXml(publicUrl + selfPath)}" rel="self" type="application/rss+xml"/>`,
+    ...(posts[0] ? [`    <lastBuildDate>${posts[0].createdAt.toUTCString()}</lastBuildDate>`] : []),
+    items,
+    "  </channel>",
+    "</rss>",
+    "",
+  ]
+    .filter((l) => l !== "")
+    .join("\n");
+}
+
+export function rssResponse(xml: string): Response {
+  return new Response(xml, {
+    headers: { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" },
+  });
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { inArray } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { uploads } from "~/server/db/schema.server";
+import { ValidationError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { getStorage } from "~/server/storage.server";
+import { processImage } from "./images.server";
+
+export const BUCKET = "blog-images";
+export const MAX_FILES_PER_UPLOAD = 10;
+export const UPLOAD_URL_PREFIX = "/uploads/";
+
+export interface UploadedImage {
+  id: string;
+  url: string;
+  srcSet: string;
+  width: number;
+  height: number;
+}
+
+export function publicUploadUrl(bucketKey: string): string {
+  return `${UPLOAD_URL_PREFIX}${bucketKey}`;
+}
+
+function srcSetOf(variants: { width: number; key: string }[], original: { key: string; width: number }): string {
+  return [...variants.map((v) => `${publicUploadUrl(v.key)} ${v.width}w`), `${publicUploadUrl(original.key)} ${original.width}w`].join(", ");
+}
+
+/** Storage keys include the bucket: blog-images/{userId}/{timestamp}-{random}.{ext} (SPEC §7). */
+function keyFor(userId: string, ext: string): { stem: string; key: string } {
+  const safeUser = userId.replace(/[^A-Za-z0-9_-]/g, "");
+  const stem = `${BUCKET}/${safeUser}/${Date.now()}-${randomBytes(6).toString("hex")}`;
+  return { stem, key: `${stem}.${ext}` };
+}
+
+/** Validates every file first (all or nothing), then stores them and records them in `uploads`. */
+export async function saveImages(db: Db, userId: string, files: { name: string; bytes: Buffer }[]): Promise<UploadedImage[]> {
+  if (files.length === 0) throw new ValidationError("Choose at least one image to upload.");
+  if (files.length > MAX_FILES_PER_UPLOAD) throw new ValidationError(`Upload at most ${MAX_FILES_PER_UPLOAD} images at a time.`);
+  const processed = [];
+  for (const file of files) processed.push({ file, image: await processImage(file.bytes, file.name) });
+  const storage = getStorage();
+  const results: UploadedImage[] = [];
+  for (const { file, image } of processed) {
+    const { stem, key } = keyFor(userId, image.ext);
+    await storage.put(key, image.body, image.contentType);
+    const variants: { width: number; key: string; byteSize: number }[] = [];
+    for (const v of image.variants) {
+      const variantKey = `${stem}-${v.width}w.webp`;
+      await storage.put(variantKey, v.body, "image/webp");
+      variants.push({ width: v.width, key: variantKey, byteSize: v.body.byteLength });
+    }
+    const [row] = await db
+      .insert(uploads)
+      .values({
+        userId,
+        bucket: BUCKET,
+        storageKey: key,
+        contentType: image.contentType,
+        byteSize: image.body.byteLength,
+        width: image.width,
+        height: image.height,
+        variants,
+        originalName: file.name.slice(0, 255) || null,
+      })
+      .returning({ id: uploads.id });
+    if (!row) throw new Error("upload row not returned");
+    logger.info({ userId, key, bytes: image.body.byteLength }, "image uploaded");
+    results.push({ id: row.id, url: publicUploadUrl(key), srcSet: srcSetOf(variants, { key, width: image.width }), width: image.width, height: image.height });
+  }
+  return results;
+}
+
+/** srcset strings for image URLs that point at our own uploads (others have none). */
+export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
+  const keys = [...new Set(urls.filter((u): u is string => !!u && u.startsWith(UPLOAD_URL_PREFIX)).map((u) => u.slice(UPLOAD_URL_PREFIX.length)))];
+  if (keys.length === 0) return {};
+  const rows = await db
+    .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants })
+    .from(uploads)
+    .where(inArray(uploads.storageKey, keys));
+  const out: Record<string, string> = {};
+  for (const row of rows) {
+    if (row.variants.length > 0) out[publicUploadUrl(row.storageKey)] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+  }
+  return out;
+}

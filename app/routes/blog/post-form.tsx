@@ -1,0 +1,73 @@
+import { data, redirect } from "react-router";
+import { getSessionUser } from "~/features/auth/session.server";
+import { PostForm } from "~/features/posts/post-form";
+import { requireStaffPage } from "~/features/posts/page-guards.server";
+import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
+import { postInputFromFormData } from "~/features/posts/post-schema";
+import { categoryPath, parseCategory, postPath } from "~/lib/categories";
+import { canCreatePost, canUpdatePost } from "~/lib/permissions";
+import { getDb } from "~/server/db/client.server";
+import { errorBody, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/post-form";
+
+/** Create mode when the slug is 'new' or absent (SPEC §2). */
+function slugOf(params: { slug?: string }): string | null {
+  return params.slug && params.slug !== "new" ? params.slug : null;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const category = parseCategory(params.category);
+  if (!category) throw data("Oops! Page not found", { status: 404 });
+  await requireStaffPage(request);
+  const slug = slugOf(params);
+  if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
+  if (!slug) return { category, post: null };
+  const post = await getPostBySlug(getDb(), slug);
+  if (!post) throw data("Oops! Page not found", { status: 404 });
+  if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
+  return {
+    category,
+    post: {
+      id: post.id,
+      slug: post.slug,
+      title: post.title,
+      content: post.content,
+      excerpt: post.excerpt ?? "",
+      featuredImageUrl: post.featuredImageUrl ?? "",
+      published: post.published,
+      media: post.media.map((m) => ({ mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? "", uploadId: m.uploadId ?? undefined })),
+    },
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  try {
+    const category = parseCategory(params.category);
+    if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });
+    const user = await getSessionUser(request);
+    if (!user) throw new UnauthorizedError("You must be logged in");
+    const slug = slugOf(params);
+    if (!(slug ? canUpdatePost(user) : canCreatePost(user))) throw new ForbiddenError("You don't have permission to save posts.");
+    const raw = postInputFromFormData(await request.formData());
+    const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
+    if (slug) {
+      const updated = await updatePost(getDb(), user, slug, input);
+      return redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
+    }
+    const created = await createPost(getDb(), user, input);
+    return redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
+  } catch (error) {
+    const { status, body } = errorBody(error);
+    return data({ error: body.error, fieldErrors: body.fieldErrors }, { status });
+  }
+}
+
+export function meta({ data: d }: Route.MetaArgs) {
+  if (!d) return [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
+  return [{ title: d.post ? `Edit Post - ${d.category}` : `Create New Post - ${d.category}` }, { name: "robots", content: "noindex" }];
+}
+
+export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
+  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} />;
+}

@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalStorage, createS3Storage, type Storage } from "./storage.server";
+
+function contract(name: string, make: () => Storage) {
+  describe(name, () => {
+    it("stores, reads back with the content type, and deletes", async () => {
+      const storage = make();
+      const key = `blog-images/user-1/${Date.now()}-abc123.png`;
+      await storage.put(key, Buffer.from("pixels"), "image/png");
+      expect(await storage.get(key)).toEqual({ body: Buffer.from("pixels"), contentType: "image/png" });
+      await storage.delete(key);
+      expect(await storage.get(key)).toBeNull();
+      expect(await storage.get("blog-images/user-1/missing.png")).toBeNull();
+    });
+
+    it("refuses keys that could leave the bucket", async () => {
+      const storage = make();
+      for (const key of ["../etc/passwd", "blog-images/../../x.png", "/abs/x.png", "blog-images/a b.png"]) {
+        await expect(storage.put(key, Buffer.from("x"), "image/png")).rejects.toThrow(/invalid storage key/);
+      }
+    });
+  });
+}
+
+const localRoot = fs.mkdtempSync(path.join(os.tmpdir(), "storage-local-"));
+contract("local directory storage", () => createLocalStorage(localRoot));
+
+// A real S3-compatible server (s3rver) on a free port, with the bucket created up front.
+let s3: S3rver;
+let endpoint = "";
+beforeAll(async () => {
+  s3 = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-")),
+    configureBuckets: [{ name: "site-uploads", configs: [] }],
+  });
+  const address: AddressInfo = await s3.run();
+  endpoint = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await s3.close();
+});
+contract("S3-compatible storage", () =>
+  createS3Storage({ bucket: "site-uploads", region: "us-east-1", endpoint, accessKeyId: "S3RVER", secretAccessKey: "S3RVER", forcePathStyle: true }),
+);
