@@ -5,5 +5,8 @@ export default [
   index("routes/home.tsx"),
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
+  route("contact", "routes/contact.tsx"),
+  route("api/send-contact-email", "routes/api/send-contact-email.ts"),
+  route("admin/messages", "routes/admin/messages.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -85,6 +85,7 @@ export class ContactOutbox {
     }
     clearTimeout(this.timer);
     this.running = this.drain()
+      .then(() => undefined)
       .catch((error: unknown) => logger.error({ err: error }, "contact outbox round failed"))
       .finally(() => {
         this.running = undefined;
