@@ -51,6 +51,8 @@ export class ContactOutbox {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Set by stop(): a drain in progress finishes its batch and returns. */
+  private halting = false;
 
   constructor(options: OutboxOptions = {}) {
     const env = getEnv();
@@ -65,12 +67,14 @@ export class ContactOutbox {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.halting = false;
     this.nudge();
   }
 
   /** Stops polling and waits for the round in progress to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.halting = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
@@ -104,7 +108,7 @@ export class ContactOutbox {
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      if (this.stopped && total > 0) return total;
+      if (this.halting) return total;
       const claimed = await this.claim();
       if (claimed.length === 0) return total;
       total += claimed.length;
