@@ -9,7 +9,12 @@ import { getAppSecret } from "~/server/secret.server";
  * hundreds can be solved quickly. The server's check (signature, expiry, single use) is the real one.
  */
 export async function easyVerificationToken(db: Db): Promise<string> {
-  const challenge = await createChallenge({ hmacKey: await getAppSecret(db), maxNumber: 20, expires: new Date(Date.now() + 600_000) });
+  return easyVerificationTokenFor(await getAppSecret(db));
+}
+
+/** The same, for a server whose signing secret (AUTH_SECRET) the test set. */
+export async function easyVerificationTokenFor(secret: string): Promise<string> {
+  const challenge = await createChallenge({ hmacKey: secret, maxNumber: 20, expires: new Date(Date.now() + 600_000) });
   const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
   if (!solution) throw new Error("could not solve the challenge");
   return Buffer.from(
