@@ -73,6 +73,8 @@ function AltchaWidget({ challengeUrl, onChange }: { challengeUrl: string; onChan
     ref,
     challengeurl: challengeUrl,
     hidefooter: true,
+    // The logo link is aria-hidden yet focusable (axe: aria-hidden-focus).
+    hidelogo: true,
     name: "altcha",
     style: { "--altcha-max-width": "100%" },
   });
