@@ -54,6 +54,8 @@ export default defineConfig({
       INITIAL_ADMIN_EMAIL: E2E_ADMIN.email,
       INITIAL_ADMIN_PASSWORD: E2E_ADMIN.password,
       PUBLIC_URL: `http://localhost:${PORT}`,
+      // Every e2e request comes from 127.0.0.1; the per-IP contact limit itself is tested in vitest.
+      CONTACT_RATE_LIMIT_PER_10_MIN: "50",
     },
   },
 });

@@ -124,3 +124,33 @@ test("without JavaScript the form posts to the server and shows its field errors
   await expect(field(page, "Message")).toHaveValue("Hello without scripts");
   await context.close();
 });
+
+test("staff inbox: mark handled, retry delivery, delete with confirmation", async ({ page }) => {
+  const { solveVerification } = await import("./helpers/auth");
+  const unique = `inbox ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  const sent = await page.request.post("/api/send-contact-email", {
+    data: { name: "Inbox Tester", email: "inbox@example.com", message: unique, turnstileToken: await solveVerification(page.request) },
+  });
+  expect(sent.status()).toBe(201);
+
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/admin/messages");
+  const item = page.getByTestId("contact-message").filter({ hasText: unique });
+  await item.locator("summary").click();
+  await item.getByRole("button", { name: "Mark handled" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Marked as handled." })).toBeVisible();
+  await expect(item.locator("summary")).toContainText("Handled");
+  await item.getByRole("button", { name: "Retry delivery now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Queued for delivery now." })).toBeVisible();
+
+  await item.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this message?" });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page);
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(item).toHaveCount(1);
+  await item.getByRole("button", { name: "Delete" }).click();
+  await confirm.getByRole("button", { name: "Delete message" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Message deleted." })).toBeVisible();
+  await expect(item).toHaveCount(0);
+});
