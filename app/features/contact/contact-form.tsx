@@ -16,6 +16,7 @@ import {
   type ContactField,
   type ContactFieldErrors,
 } from "./contact-schema";
+import { newClientId } from "./client-id";
 
 export interface ContactValues {
   name: string;
@@ -54,9 +55,6 @@ function contactFieldErrorsFrom(value: unknown): ContactFieldErrors | undefined 
   return result;
 }
 
-function newClientId(): string {
-  return crypto.randomUUID();
-}
 
 /**
  * The contact form (SPEC §2, §4, §5). With JavaScript it validates with the shared schema, posts

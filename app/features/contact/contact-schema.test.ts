@@ -49,3 +49,24 @@ describe("retry delay", () => {
     expect(retryDelayMs(1, 5000, () => 1)).toBe(6000);
   });
 });
+
+describe("client id", () => {
+  it("is a v4 UUID the server accepts, also where crypto.randomUUID is unavailable", async () => {
+    const { newClientId } = await import("./client-id");
+    const { contactRequestSchema } = await import("./contact-schema");
+    const valid = { name: "A", email: "a@example.com", message: "m" };
+    expect(contactRequestSchema.safeParse({ ...valid, clientId: newClientId() }).success).toBe(true);
+    const original = globalThis.isSecureContext;
+    Object.defineProperty(globalThis, "isSecureContext", { value: false, configurable: true });
+    try {
+      const ids = Array.from({ length: 50 }, () => newClientId());
+      expect(new Set(ids).size).toBe(50);
+      for (const id of ids) {
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(contactRequestSchema.safeParse({ ...valid, clientId: id }).success).toBe(true);
+      }
+    } finally {
+      Object.defineProperty(globalThis, "isSecureContext", { value: original, configurable: true });
+    }
+  });
+});
