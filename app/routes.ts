@@ -15,6 +15,8 @@ export default [
   route("api/feeds/tsp-kb", "routes/api/feeds-tsp-kb.ts"),
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
+  route("contact", "routes/contact.tsx"),
+  route("api/send-contact-email", "routes/api/send-contact-email.ts"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
@@ -22,6 +24,7 @@ export default [
     route("blog", "routes/admin/blog.tsx"),
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
+    route("messages", "routes/admin/messages.tsx"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),

@@ -1,6 +1,7 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
+import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
@@ -22,10 +23,12 @@ export async function startup(): Promise<void> {
   await seedIfEmpty(database.db, env);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
+  startOutbox();
 }
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
 export async function shutdown(): Promise<void> {
+  await stopOutbox();
   const open = database;
   database = undefined;
   setDatabase(undefined);

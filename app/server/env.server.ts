@@ -38,6 +38,14 @@ export const envSchema = z.object({
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Portfolio <no-reply@localhost>"),
   CONTACT_TO: optionalEmail,
+  // Contact form and its delivery outbox (app/features/contact)
+  /** Address shown on /contact; defaults to CONTACT_TO. */
+  CONTACT_PUBLIC_EMAIL: optionalEmail,
+  CONTACT_RATE_LIMIT_PER_10_MIN: z.coerce.number().int().min(1).default(5),
+  CONTACT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  CONTACT_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
+  CONTACT_LOCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+  CONTACT_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   // Human verification (ALTCHA by default; Turnstile when both keys are set)
   TURNSTILE_SITE_KEY: optionalString,
   TURNSTILE_SECRET_KEY: optionalString,

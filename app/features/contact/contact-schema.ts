@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/** SPEC §9: contact limits. */
+export const CONTACT_LIMITS = { name: 100, email: 255, message: 1000 } as const;
+
+/**
+ * The contact form (SPEC §5), one schema for the browser and the server. Messages are quoted from
+ * the spec and shown beside their fields.
+ */
+export const contactSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, "Name is required")
+    .max(CONTACT_LIMITS.name, "Name must be less than 100 characters"),
+  email: z
+    .string()
+    .trim()
+    .max(CONTACT_LIMITS.email, "Email must be less than 255 characters")
+    .pipe(z.email("Invalid email address")),
+  message: z
+    .string()
+    .trim()
+    .min(1, "Message is required")
+    .max(CONTACT_LIMITS.message, "Message must be less than 1000 characters"),
+});
+
+export type ContactInput = z.infer<typeof contactSchema>;
+export type ContactField = keyof ContactInput;
+export type ContactFieldErrors = Partial<Record<ContactField, string[]>>;
+
+/** Name of the hidden honeypot field: people never see or fill it, form-filling bots do. */
+export const HONEYPOT_FIELD = "website";
+
+/**
+ * The body of POST /api/send-contact-email (SPEC §7: name, email, message, turnstileToken — the
+ * token of whichever verifier is active), plus the client-generated submission id and the honeypot.
+ */
+export const contactRequestSchema = contactSchema.extend({
+  turnstileToken: z.string().max(4096).optional().nullable(),
+  clientId: z.uuid("Invalid submission id").optional().nullable(),
+  [HONEYPOT_FIELD]: z.string().max(2000).optional().nullable(),
+});
+
+/** Field errors of a failed parse, keyed by field (first message first). */
+export function contactFieldErrors(error: z.ZodError): ContactFieldErrors {
+  const result: ContactFieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0];
+    if (field === "name" || field === "email" || field === "message") (result[field] ??= []).push(issue.message);
+  }
+  return result;
+}
+
+/** The first word of the entered name, for the thank-you greeting (SPEC §4). */
+export function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? "";
+}
+
+/** SPEC §8: what the visitor sees when a send fails. */
+export const CONTACT_SEND_FAILED = {
+  title: "Error sending message",
+  description: "There was a problem sending your message. Please try again or email me directly.",
+} as const;

@@ -1,0 +1,219 @@
+import { randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { contactMessages } from "~/server/db/schema.server";
+import { resetEnvForTests } from "~/server/env.server";
+import { AppError } from "~/server/errors.server";
+import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { deliveredIds, easyVerificationToken, startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/contact";
+import { retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
+import { ContactOutbox } from "./outbox.server";
+
+const saved = { ...process.env };
+
+beforeAll(() => {
+  process.env.AUTH_SECRET = "contact-tests-secret-0123456789abcdef";
+  process.env.LOG_LEVEL = "silent";
+  delete process.env.SMTP_URL;
+  delete process.env.CONTACT_TO;
+  resetEnvForTests();
+});
+afterAll(() => {
+  process.env = saved;
+  resetEnvForTests();
+});
+
+let ipCounter = 0;
+const freshIp = () => `10.7.0.${++ipCounter}`;
+
+async function statusOf(promise: Promise<unknown>): Promise<{ status: number; fieldErrors?: Record<string, string[]> }> {
+  try {
+    await promise;
+    return { status: 0 };
+  } catch (error) {
+    if (error instanceof AppError) return { status: error.status, fieldErrors: error.fieldErrors };
+    throw error;
+  }
+}
+
+describeEachDatabase("contact messages", (ctx) => {
+  const valid = () => ({ name: "Ada Lovelace", email: "ada@example.com", message: `Hello ${randomUUID()}` });
+  const count = async () => (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(contactMessages))[0]?.n ?? 0;
+
+  it("refuses invalid input with per-field errors and stores nothing", async () => {
+    const before = await count();
+    const result = await statusOf(
+      submitContactMessage(ctx.db, { name: " ", email: "x", message: "m".repeat(1001), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp()),
+    );
+    expect(result).toEqual({
+      status: 400,
+      fieldErrors: { name: ["Name is required"], email: ["Invalid email address"], message: ["Message must be less than 1000 characters"] },
+    });
+    expect(await statusOf(submitContactMessage(ctx.db, "not an object", freshIp()))).toMatchObject({ status: 400 });
+    expect(await count()).toBe(before);
+  });
+
+  it("needs a valid, unused verification token", async () => {
+    const before = await count();
+    expect((await statusOf(submitContactMessage(ctx.db, valid(), freshIp()))).status).toBe(403);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: "forged" }, freshIp()))).status).toBe(403);
+    const token = await easyVerificationToken(ctx.db);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: token }, freshIp()))).status).toBe(0);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: token }, freshIp()))).status).toBe(403);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it("stores trimmed fields, the IP and a pending delivery state", async () => {
+    const ip = freshIp();
+    const { id, created } = await submitContactMessage(
+      ctx.db,
+      { name: "  Grace Hopper ", email: " grace@example.com ", message: " Hi there ", turnstileToken: await easyVerificationToken(ctx.db) },
+      ip,
+    );
+    expect(created).toBe(true);
+    const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(row).toMatchObject({ name: "Grace Hopper", email: "grace@example.com", message: "Hi there", ipAddress: ip, deliveryState: "pending", attempts: 0 });
+  });
+
+  it("stores one message for a retried submission with the same client id", async () => {
+    const clientId = randomUUID();
+    const body = { ...valid(), clientId };
+    const first = await submitContactMessage(ctx.db, { ...body, turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    const retry = await submitContactMessage(ctx.db, { ...body, turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    // A replay of the very same request (its token already spent) is answered from the stored row.
+    const replay = await submitContactMessage(ctx.db, { ...body, turnstileToken: "spent" }, freshIp());
+    expect(first.created).toBe(true);
+    expect(retry).toEqual({ id: first.id, created: false });
+    expect(replay).toEqual({ id: first.id, created: false });
+    const rows = await ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.clientId, clientId));
+    expect(rows).toHaveLength(1);
+    // The same id with different content is a client bug, not a retry.
+    expect((await statusOf(submitContactMessage(ctx.db, { ...body, message: "other" }, freshIp()))).status).toBe(409);
+  });
+
+  it("stores one message when retries of one submission race", async () => {
+    const clientId = randomUUID();
+    const body = { ...valid(), clientId };
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => easyVerificationToken(ctx.db)));
+    const results = await Promise.all(tokens.map((t) => submitContactMessage(ctx.db, { ...body, turnstileToken: t }, freshIp())));
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+
+  it("drops a filled honeypot silently: same answer, nothing stored", async () => {
+    const before = await count();
+    const result = await submitContactMessage(ctx.db, { ...valid(), website: "http://spam.example", turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    expect(result.created).toBe(true);
+    expect(result.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await count()).toBe(before);
+  });
+
+  it("limits messages per IP (5 per 10 minutes by default), stored in the database", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) {
+      expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(0);
+    }
+    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(429);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp()))).status).toBe(0);
+  });
+
+  it("outbox without SMTP: the message stays stored, marked skipped; retry queues it again", async () => {
+    await ctx.db.delete(contactMessages);
+    const { id } = await submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    const outbox = new ContactOutbox({ db: () => ctx.db });
+    await outbox.drain();
+    const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(row?.deliveryState).toBe("skipped");
+    expect(row?.lastError).toMatch(/not configured/);
+    await retryMessageDelivery(ctx.db, id);
+    await setMessageHandled(ctx.db, id, true);
+    const [after] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(after).toMatchObject({ deliveryState: "pending", attempts: 0, lastError: null });
+    expect(after?.handledAt).toBeInstanceOf(Date);
+  });
+
+  outboxWithSmtp(ctx);
+});
+
+function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").Db }) {
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+  });
+  afterAll(async () => {
+    delete process.env.SMTP_URL;
+    delete process.env.CONTACT_TO;
+    resetEnvForTests();
+    await smtp.close();
+  });
+  const useSmtp = (url: string) => {
+    process.env.SMTP_URL = url;
+    process.env.CONTACT_TO = "owner@example.com";
+    resetEnvForTests();
+  };
+  const submit = async (message: string) =>
+    (await submitContactMessage(ctx.db, { name: "Visitor Name", email: "visitor@example.com", message, turnstileToken: await easyVerificationToken(ctx.db) }, freshIp())).id;
+
+  it("outbox emails the owner with reply-to set to the visitor, and marks it sent", async () => {
+    await ctx.db.delete(contactMessages);
+    useSmtp(smtp.url);
+    const id = await submit("Please call me back");
+    await new ContactOutbox({ db: () => ctx.db }).drain();
+    const mail = smtp.received.find((m) => deliveredIds([m]).includes(id));
+    expect(mail?.to).toEqual(["owner@example.com"]);
+    expect(mail?.raw).toMatch(/^Reply-To: Visitor Name <visitor@example.com>/m);
+    expect(mail?.raw).toMatch(/^Subject: Contact form: message from Visitor Name/m);
+    expect(mail?.raw).toContain("Please call me back");
+    const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(row).toMatchObject({ deliveryState: "sent", attempts: 1, lastError: null, lockedUntil: null });
+    expect(row?.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  it("records failures, backs off, and marks a message failed after the last attempt", async () => {
+    await ctx.db.delete(contactMessages);
+    smtp.mode = "reject";
+    useSmtp(smtp.url);
+    const id = await submit("Will not get through");
+    const outbox = new ContactOutbox({ db: () => ctx.db, maxAttempts: 3, retryBaseMs: 1000 });
+    await outbox.drain();
+    let [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(row).toMatchObject({ deliveryState: "pending", attempts: 1 });
+    expect(row?.lastError).toMatch(/451|unavailable/i);
+    const delay = (row?.nextAttemptAt.getTime() ?? 0) - Date.now();
+    expect(delay).toBeGreaterThan(500);
+    expect(delay).toBeLessThan(1300);
+    // Not due yet: nothing is claimed.
+    expect(await outbox.drain()).toBe(0);
+    for (let attempt = 2; attempt <= 3; attempt++) {
+      await ctx.db.update(contactMessages).set({ nextAttemptAt: sql`now()` }).where(eq(contactMessages.id, id));
+      await outbox.drain();
+    }
+    [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(row).toMatchObject({ deliveryState: "failed", attempts: 3 });
+    await ctx.db.update(contactMessages).set({ nextAttemptAt: sql`now()` }).where(eq(contactMessages.id, id));
+    expect(await outbox.drain()).toBe(0);
+    smtp.mode = "accept";
+  });
+
+  it("reclaims a message left 'sending' by a dead process once its lease ran out, never a live one", async () => {
+    await ctx.db.delete(contactMessages);
+    useSmtp(smtp.url);
+    const live = await submit("Being sent by another instance");
+    const dead = await submit("Left behind by a killed instance");
+    await ctx.db.update(contactMessages).set({ deliveryState: "sending", lockedUntil: sql`now() + interval '1 minute'` }).where(eq(contactMessages.id, live));
+    await ctx.db.update(contactMessages).set({ deliveryState: "sending", lockedUntil: sql`now() - interval '1 second'` }).where(eq(contactMessages.id, dead));
+    expect(await new ContactOutbox({ db: () => ctx.db }).drain()).toBe(1);
+    const rows = await ctx.db.select({ id: contactMessages.id, state: contactMessages.deliveryState }).from(contactMessages);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.state]))).toEqual({ [live]: "sending", [dead]: "sent" });
+  });
+
+  it("two outboxes draining at once send each message exactly once", async () => {
+    await ctx.db.delete(contactMessages);
+    useSmtp(smtp.url);
+    const before = smtp.received.length;
+    const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => submit(`parallel ${i}`)));
+    await Promise.all([new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain(), new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain()]);
+    const sent = deliveredIds(smtp.received.slice(before));
+    expect(sent.sort()).toEqual([...ids].sort());
+  });
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
+import { verifyHumanToken } from "~/features/verification/verification.server";
+import type { Db } from "~/server/db/client.server";
+import { contactMessages } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { enforceRateLimits } from "~/server/rate-limit.server";
+import { contactFieldErrors, contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
+import { nudgeOutbox } from "./outbox.server";
+
+export const CONTACT_INVALID = "Please correct the highlighted fields.";
+export const CONTACT_RATE_LIMITED = "You have sent several messages in a short time. Please try again later or email me directly.";
+export const CONTACT_ID_REUSED = "This submission id belongs to a different message. Please reload the page and try again.";
+
+export interface SubmitResult {
+  /** The stored message's id (a throwaway id for a dropped bot submission). */
+  id: string;
+  /** False when an earlier submission with the same client id was stored already. */
+  created: boolean;
+}
+
+/**
+ * Accepts one contact message: validate → verify the human token → rate-limit per IP (in the
+ * database) → store it. Delivery happens afterwards in the outbox, so an SMTP outage never loses
+ * a message. A retried submission (same clientId) stores nothing new and answers like the first.
+ * A filled honeypot gets the same answer as a person would, but nothing is stored.
+ */
+export async function submitContactMessage(db: Db, body: unknown, ip: string): Promise<SubmitResult> {
+  const parsed = contactRequestSchema.safeParse(body);
+  if (!parsed.success) throw new ValidationError(CONTACT_INVALID, contactFieldErrors(parsed.error));
+  const { name, email, message, turnstileToken, clientId } = parsed.data;
+
+  if (clientId) {
+    // A replay of a stored submission (e.g. the answer was lost on the way back): its token was
+    // spent by the first request, so answer from the stored row.
+    const existing = await findByClientId(db, clientId);
+    if (existing) return replayResult(existing, { name, email, message });
+  }
+
+  if (!turnstileToken) throw new ForbiddenError(VERIFICATION_REQUIRED.description);
+  await verifyHumanToken(db, turnstileToken, ip);
+  await enforceRateLimits(
+    db,
+    [{ key: `contact:ip:${ip}`, limit: getEnv().CONTACT_RATE_LIMIT_PER_10_MIN, windowSeconds: 600 }],
+    CONTACT_RATE_LIMITED,
+  );
+
+  if (parsed.data[HONEYPOT_FIELD]) {
+    logger.warn({ ip }, "contact honeypot filled; submission dropped");
+    return { id: randomUUID(), created: true };
+  }
+
+  const inserted = await db
+    .insert(contactMessages)
+    .values({ name, email, message, clientId: clientId ?? null, ipAddress: ip })
+    .onConflictDoNothing({ target: contactMessages.clientId })
+    .returning({ id: contactMessages.id });
+  const row = inserted[0];
+  if (!row) {
+    // Two requests with one client id raced; the other one stored it.
+    const existing = clientId ? await findByClientId(db, clientId) : undefined;
+    if (!existing) throw new Error("contact message insert returned no row");
+    return replayResult(existing, { name, email, message });
+  }
+  logger.info({ id: row.id }, "contact message stored");
+  nudgeOutbox();
+  return { id: row.id, created: true };
+}
+
+async function findByClientId(db: Db, clientId: string) {
+  const [row] = await db
+    .select({ id: contactMessages.id, name: contactMessages.name, email: contactMessages.email, message: contactMessages.message })
+    .from(contactMessages)
+    .where(eq(contactMessages.clientId, clientId))
+    .limit(1);
+  return row;
+}
+
+function replayResult(
+  existing: { id: string; name: string; email: string; message: string },
+  input: { name: string; email: string; message: string },
+): SubmitResult {
+  if (existing.name !== input.name || existing.email !== input.email || existing.message !== input.message) {
+    throw new ConflictError(CONTACT_ID_REUSED);
+  }
+  return { id: existing.id, created: false };
+}
+
+// ---- Staff inbox (/admin/messages); routes check canReadMessages / canDeleteMessages ----
+
+export const INBOX_LIMIT = 200;
+
+export async function listContactMessages(db: Db) {
+  return db
+    .select({
+      id: contactMessages.id,
+      name: contactMessages.name,
+      email: contactMessages.email,
+      message: contactMessages.message,
+      createdAt: contactMessages.createdAt,
+      deliveryState: contactMessages.deliveryState,
+      attempts: contactMessages.attempts,
+      lastError: contactMessages.lastError,
+      nextAttemptAt: contactMessages.nextAttemptAt,
+      deliveredAt: contactMessages.deliveredAt,
+      handledAt: contactMessages.handledAt,
+    })
+    .from(contactMessages)
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(INBOX_LIMIT);
+}
+
+export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>[number];
+
+/** Marks a message handled (or not handled again). */
+export async function setMessageHandled(db: Db, id: string, handled: boolean): Promise<void> {
+  const updated = await db
+    .update(contactMessages)
+    .set({ handledAt: handled ? sql`now()` : null })
+    .where(eq(contactMessages.id, id))
+    .returning({ id: contactMessages.id });
+  if (updated.length === 0) throw new NotFoundError("Message not found");
+}
+
+/**
+ * Queues a message for delivery now with a fresh set of attempts. A message being sent right now
+ * is left alone (its attempt decides); one already sent is sent again only if asked explicitly.
+ */
+export async function retryMessageDelivery(db: Db, id: string): Promise<void> {
+  const updated = await db
+    .update(contactMessages)
+    .set({ deliveryState: "pending", attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null, lastError: null })
+    .where(and(eq(contactMessages.id, id), sql`${contactMessages.deliveryState} <> 'sending'`))
+    .returning({ id: contactMessages.id });
+  if (updated.length === 0) {
+    const [exists] = await db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id));
+    if (!exists) throw new NotFoundError("Message not found");
+    throw new ConflictError("This message is being sent right now. Please wait a moment.");
+  }
+  nudgeOutbox();
+}
+
+export async function deleteContactMessage(db: Db, id: string): Promise<void> {
+  const deleted = await db.delete(contactMessages).where(eq(contactMessages.id, id)).returning({ id: contactMessages.id });
+  if (deleted.length === 0) throw new NotFoundError("Message not found");
+}

@@ -1,0 +1,223 @@
+import { useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "~/components/ui/alert-dialog";
+import { Button } from "~/components/ui/button";
+import {
+  deleteContactMessage,
+  listContactMessages,
+  retryMessageDelivery,
+  setMessageHandled,
+  type InboxMessage,
+} from "~/features/contact/contact.server";
+import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
+import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { getDb } from "~/server/db/client.server";
+import { errorBody, ForbiddenError } from "~/server/errors.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/messages";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seoMeta(publicUrlFromMatches(matches), {
+    title: "Messages — Admin",
+    description: "Contact messages and their delivery state.",
+    path: "/admin/messages",
+    noindex: true,
+  });
+}
+
+/** SPEC §4 admin access: no user → /auth; without edit permission → / with the access-denied toast. */
+async function requireInboxUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw redirect("/auth");
+  if (!canReadMessages(user)) {
+    throw redirectWithToast("/", {
+      title: "Access Denied",
+      description: "You don't have permission to access the admin area.",
+      type: "error",
+    });
+  }
+  return user;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireInboxUser(request);
+  const messages = await listContactMessages(getDb());
+  return { messages, canDelete: canDeleteMessages(user) };
+}
+
+const actionSchema = z.object({
+  intent: z.enum(["handled", "unhandled", "retry", "delete"]),
+  id: z.uuid("Unknown message"),
+});
+
+const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
+  handled: "Marked as handled.",
+  unhandled: "Marked as not handled.",
+  retry: "Queued for delivery now.",
+  delete: "Message deleted.",
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireInboxUser(request);
+  const form = await request.formData();
+  const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
+  if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
+  const { intent, id } = parsed.data;
+  const db = getDb();
+  try {
+    if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, id, intent === "handled");
+    else if (intent === "retry") await retryMessageDelivery(db, id);
+    else {
+      if (!canDeleteMessages(user)) throw new ForbiddenError("Only an admin can delete messages.");
+      await deleteContactMessage(db, id);
+    }
+    return data({ ok: true, message: DONE[intent] });
+  } catch (error) {
+    const { status, body } = errorBody(error);
+    return data({ ok: false, message: body.error }, { status });
+  }
+}
+
+const STATE_LABEL: Record<InboxMessage["deliveryState"], string> = {
+  pending: "Pending",
+  sending: "Sending",
+  sent: "Emailed",
+  failed: "Delivery failed",
+  skipped: "Not emailed (mail not configured)",
+};
+
+const STATE_CLASS: Record<InboxMessage["deliveryState"], string> = {
+  pending: "bg-amber-100 text-amber-900",
+  sending: "bg-sky-100 text-sky-900",
+  sent: "bg-emerald-100 text-emerald-900",
+  failed: "bg-red-100 text-red-900",
+  skipped: "bg-neutral-200 text-neutral-900",
+};
+
+/** Stable on server and client (no time-zone dependent formatting during hydration). */
+function when(date: Date | null): string {
+  return date ? `${date.toISOString().slice(0, 16).replace("T", " ")} UTC` : "—";
+}
+
+export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
+  const { messages, canDelete } = loaderData;
+  return (
+    <section className="mx-auto max-w-5xl px-4 py-10">
+      <h1 className="text-3xl font-bold">Messages</h1>
+      <p className="mt-2 text-muted-foreground">
+        {messages.length === 0 ? "No messages yet." : `${messages.length} message${messages.length === 1 ? "" : "s"}, newest first.`}
+      </p>
+      <div role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
+        {actionData ? <span className={actionData.ok ? "text-emerald-800" : "text-destructive"}>{actionData.message}</span> : null}
+      </div>
+      <ul className="mt-4 space-y-3">
+        {messages.map((m) => (
+          <li key={m.id}>
+            <MessageItem message={m} canDelete={canDelete} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDelete: boolean }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("id") === m.id;
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <details className="group rounded-lg border bg-card" data-testid="contact-message">
+      <summary className="flex cursor-pointer flex-wrap items-center gap-x-4 gap-y-1 p-4">
+        <span className="font-semibold">{m.name}</span>
+        <span className="text-sm text-muted-foreground">{m.email}</span>
+        <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_CLASS[m.deliveryState]}`}>{STATE_LABEL[m.deliveryState]}</span>
+        {m.handledAt ? <span className="rounded bg-neutral-200 px-2 py-0.5 text-xs font-medium text-neutral-900">Handled</span> : null}
+        <time dateTime={m.createdAt.toISOString()} className="ml-auto text-sm text-muted-foreground">
+          {when(m.createdAt)}
+        </time>
+      </summary>
+      <div className="space-y-4 border-t p-4">
+        <p className="whitespace-pre-wrap break-words">{m.message}</p>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-muted-foreground">Reply to</dt>
+          <dd>
+            <a className="text-primary underline" href={`mailto:${m.email}`}>
+              {m.email}
+            </a>
+          </dd>
+          <dt className="text-muted-foreground">Delivery</dt>
+          <dd>
+            {STATE_LABEL[m.deliveryState]} · {m.attempts} attempt{m.attempts === 1 ? "" : "s"}
+            {m.deliveredAt ? ` · emailed ${when(m.deliveredAt)}` : ""}
+            {m.deliveryState === "pending" && m.attempts > 0 ? ` · next try ${when(m.nextAttemptAt)}` : ""}
+          </dd>
+          {m.lastError ? (
+            <>
+              <dt className="text-muted-foreground">Last error</dt>
+              <dd className="break-words">{m.lastError}</dd>
+            </>
+          ) : null}
+          {m.handledAt ? (
+            <>
+              <dt className="text-muted-foreground">Handled</dt>
+              <dd>{when(m.handledAt)}</dd>
+            </>
+          ) : null}
+        </dl>
+        <div className="flex flex-wrap gap-2">
+          <Form method="post">
+            <input type="hidden" name="id" value={m.id} />
+            <Button type="submit" name="intent" value={m.handledAt ? "unhandled" : "handled"} variant="outline" size="sm" disabled={busy}>
+              {m.handledAt ? "Mark as not handled" : "Mark handled"}
+            </Button>
+          </Form>
+          {m.deliveryState !== "sending" ? (
+            <Form method="post">
+              <input type="hidden" name="id" value={m.id} />
+              <Button type="submit" name="intent" value="retry" variant="outline" size="sm" disabled={busy}>
+                {m.deliveryState === "sent" ? "Send email again" : "Retry delivery now"}
+              </Button>
+            </Form>
+          ) : null}
+          {canDelete ? (
+            <AlertDialog open={confirming} onOpenChange={setConfirming}>
+              <AlertDialogTrigger asChild>
+                <Button type="button" variant="destructive" size="sm" disabled={busy}>
+                  Delete
+                </Button>
+              </AlertDialogTrigger>
+              <AlertDialogContent>
+                <AlertDialogHeader>
+                  <AlertDialogTitle>Delete this message?</AlertDialogTitle>
+                  <AlertDialogDescription>
+                    The message from {m.name} will be removed for good. This cannot be undone.
+                  </AlertDialogDescription>
+                </AlertDialogHeader>
+                <Form method="post" onSubmit={() => setConfirming(false)}>
+                  <input type="hidden" name="id" value={m.id} />
+                  <AlertDialogFooter>
+                    <AlertDialogCancel type="button">Cancel</AlertDialogCancel>
+                    <Button type="submit" name="intent" value="delete" variant="destructive">
+                      Delete message
+                    </Button>
+                  </AlertDialogFooter>
+                </Form>
+              </AlertDialogContent>
+            </AlertDialog>
+          ) : null}
+        </div>
+      </div>
+    </details>
+  );
+}

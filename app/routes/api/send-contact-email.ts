@@ -1,0 +1,32 @@
+import { submitContactMessage } from "~/features/contact/contact.server";
+import { getDb } from "~/server/db/client.server";
+import { errorBody, RateLimitError } from "~/server/errors.server";
+import { clientIp } from "~/server/request.server";
+import type { Route } from "./+types/send-contact-email";
+
+/**
+ * POST /api/send-contact-email — JSON {name, email, message, turnstileToken, clientId?}.
+ * 201 {ok, id} when stored (200 for a replay of a stored submission); failures carry `error`
+ * (400 with fieldErrors, 403 verification, 409 reused id, 429 with Retry-After).
+ */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return Response.json({ error: "Request body must be JSON" }, { status: 400 });
+  }
+  try {
+    const result = await submitContactMessage(getDb(), body, clientIp(request));
+    return Response.json({ ok: true, id: result.id }, { status: result.created ? 201 : 200 });
+  } catch (error) {
+    const { status, body: payload } = errorBody(error);
+    const headers: HeadersInit = error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+    return Response.json(payload, { status, headers });
+  }
+}
+
+export function loader() {
+  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { Clock, Mail } from "lucide-react";
+import { data, Link } from "react-router";
+import { CONTACT_SEND_FAILED, firstName } from "~/features/contact/contact-schema";
+import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData, type ContactValues } from "~/features/contact/contact-form";
+import { submitContactMessage } from "~/features/contact/contact.server";
+import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
+import { getVerificationConfig } from "~/features/verification/verification.server";
+import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
+import { AppError, ForbiddenError, ValidationError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { clientIp } from "~/server/request.server";
+import type { Route } from "./+types/contact";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seoMeta(publicUrlFromMatches(matches), {
+    title: "Contact — Let's Connect",
+    description: "Send me a message about product, project or application work. I answer within 24-48 hours on business days.",
+    path: "/contact",
+  });
+}
+
+export function loader() {
+  const env = getEnv();
+  return {
+    verification: getVerificationConfig(),
+    // A fresh submission id per rendered form: a double-posted form stores one message.
+    clientId: randomUUID(),
+    email: env.CONTACT_PUBLIC_EMAIL ?? env.CONTACT_TO ?? "hello@example.com",
+  };
+}
+
+/** The plain form post (no JavaScript): the same server function as /api/send-contact-email. */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const text = (key: string) => {
+    const value = form.get(key);
+    return typeof value === "string" ? value : "";
+  };
+  const values: ContactValues = { name: text("name"), email: text("email"), message: text("message") };
+  try {
+    await submitContactMessage(
+      getDb(),
+      { ...values, turnstileToken: text("turnstileToken") || null, clientId: text("clientId") || null, website: text("website") },
+      clientIp(request),
+    );
+    return data<ContactActionData>({ sent: true, firstName: firstName(values.name) });
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      return data<ContactActionData>({ sent: false, values, fieldErrors: error.fieldErrors ?? {}, formError: null }, { status: 400 });
+    }
+    if (error instanceof ForbiddenError) {
+      return data<ContactActionData>({ sent: false, values, fieldErrors: {}, formError: { ...VERIFICATION_REQUIRED } }, { status: 403 });
+    }
+    if (error instanceof AppError) {
+      return data<ContactActionData>(
+        { sent: false, values, fieldErrors: {}, formError: { title: CONTACT_SEND_FAILED.title, description: error.message } },
+        { status: error.status },
+      );
+    }
+    logger.error({ err: error }, "contact form post failed");
+    return data<ContactActionData>({ sent: false, values, fieldErrors: {}, formError: { ...CONTACT_SEND_FAILED } }, { status: 500 });
+  }
+}
+
+export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-16">
+      <h1 className="text-4xl font-bold tracking-tight">Let&apos;s Connect</h1>
+      <p className="mt-3 max-w-2xl text-lg text-muted-foreground">
+        Have a product to shape, a project to steer or an application to build? Send me a message.
+      </p>
+      <div className="mt-10 grid gap-8 md:grid-cols-[1fr_2fr]">
+        <aside className="h-fit rounded-lg border bg-card p-6 text-card-foreground" aria-label="Contact details">
+          <h2 className="text-xl font-semibold">Get in touch</h2>
+          <p className="mt-3 flex items-center gap-2">
+            <Mail aria-hidden="true" className="size-4" />
+            <a href={`mailto:${loaderData.email}`} className="text-primary underline underline-offset-4">
+              {loaderData.email}
+            </a>
+          </p>
+          <p className="mt-4 text-sm text-muted-foreground">
+            I work as a product manager, project manager and application developer, taking ideas from a first
+            conversation through a clear roadmap to working software in people&apos;s hands.
+          </p>
+          <p className="mt-4 flex items-center gap-2 text-sm">
+            <Clock aria-hidden="true" className="size-4" />
+            Response time: 24-48 hours on business days
+          </p>
+        </aside>
+        <div className="rounded-lg border p-6">
+          {actionData?.sent ? (
+            <div role="status" className="space-y-3">
+              <h2 className="text-2xl font-semibold">{thankYouTitle(actionData.firstName)}</h2>
+              <p>{THANK_YOU_TEXT}</p>
+              <Link to="/contact" reloadDocument className="text-primary underline underline-offset-4">
+                Send another message
+              </Link>
+            </div>
+          ) : (
+            <ContactForm verification={loaderData.verification} initialClientId={loaderData.clientId} actionData={actionData} />
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,151 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net, { type AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { openDatabase } from "~/server/db/client.server";
+import { contactMessages } from "~/server/db/schema.server";
+import { deliveredIds, easyVerificationTokenFor, startSmtpServer, waitFor, type TestSmtpServer } from "../helpers/contact";
+
+/**
+ * A real server process (`node server.js` on the production build) is killed with SIGKILL after it
+ * stored a message and while it was handing it to SMTP; after a restart the message is delivered.
+ */
+const SECRET = "contact-restart-secret-0123456789abcdef";
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(database: { DATA_DIR?: string; DATABASE_URL?: string }, smtpUrl: string): Promise<Running> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  Object.assign(env, {
+    ...database,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    AUTH_SECRET: SECRET,
+    SEED_DEMO_CONTENT: "false",
+    INITIAL_ADMIN_EMAIL: "admin@restart.example",
+    INITIAL_ADMIN_PASSWORD: "restart test pass phrase 42",
+    SMTP_URL: smtpUrl,
+    CONTACT_TO: "owner@example.com",
+    CONTACT_LOCK_SECONDS: "3",
+    CONTACT_POLL_MS: "200",
+  });
+  const child = spawn(process.execPath, ["server.js"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    },
+    30_000,
+    "server start",
+  );
+  return { child, url, exited };
+}
+
+const skipReason = inject("postgresSkipReason");
+
+for (const kind of ["pglite", "postgres"] as const) {
+  const skip = kind === "postgres" && skipReason !== null;
+  (skip ? describe.skip : describe)(`contact delivery survives SIGKILL [${kind}]`, () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    afterAll(async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    });
+
+    it("delivers a message stored by a process killed mid-send, after restart", async () => {
+      let database: { DATA_DIR?: string; DATABASE_URL?: string };
+      let readRow: (id: string) => Promise<{ deliveryState: string; attempts: number } | undefined>;
+      if (kind === "pglite") {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "contact-restart-"));
+        cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+        database = { DATA_DIR: dir };
+        readRow = async (id) => {
+          const opened = await openDatabase({ kind: "pglite", dataDir: dir });
+          try {
+            const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
+            return row;
+          } finally {
+            await opened.close();
+          }
+        };
+      } else {
+        const adminUrl = inject("postgresUrl");
+        if (!adminUrl) throw new Error("PostgreSQL is not available");
+        const name = `restart_${randomBytes(5).toString("hex")}`;
+        const admin = new pg.Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`create database ${name}`);
+        await admin.end();
+        const url = new URL(adminUrl);
+        url.pathname = `/${name}`;
+        database = { DATABASE_URL: url.toString() };
+        const opened = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 1 });
+        cleanups.push(async () => {
+          await opened.close();
+          const cleanup = new pg.Client({ connectionString: adminUrl });
+          await cleanup.connect();
+          await cleanup.query(`drop database if exists ${name} with (force)`);
+          await cleanup.end();
+        });
+        readRow = async (id) => {
+          const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
+          return row;
+        };
+      }
+
+      // An SMTP server that takes the message and never answers: the send is in flight when we kill.
+      const stuck: TestSmtpServer = await startSmtpServer(0, "hang");
+      cleanups.push(() => stuck.close());
+      const first = await startServer(database, stuck.url);
+      cleanups.push(async () => void first.child.kill("SIGKILL"));
+
+      const dataArrived = stuck.nextData();
+      const response = await fetch(`${first.url}/api/send-contact-email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: first.url },
+        body: JSON.stringify({ name: "Killed Sender", email: "killed@example.com", message: "Sent just before a crash", turnstileToken: await easyVerificationTokenFor(SECRET) }),
+      });
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      await dataArrived;
+      first.child.kill("SIGKILL");
+      await first.exited;
+      await stuck.close();
+      expect(stuck.received).toHaveLength(0);
+      expect(await readRow(id)).toEqual({ deliveryState: "sending", attempts: 0 });
+
+      const smtp = await startSmtpServer();
+      cleanups.push(() => smtp.close());
+      const second = await startServer(database, smtp.url);
+      cleanups.push(async () => void second.child.kill("SIGKILL"));
+      await waitFor(() => deliveredIds(smtp.received).includes(id), 20_000, "delivery after restart");
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
+      expect(deliveredIds(smtp.received)).toEqual([id]);
+      expect(await readRow(id)).toEqual({ deliveryState: "sent", attempts: 1 });
+    });
+  });
+}
