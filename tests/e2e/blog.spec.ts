@@ -132,7 +132,7 @@ test("blog management lists posts with filters and links", async ({ page }) => {
   await page.getByRole("link", { name: /^Drafts \(\d+\)$/ }).click();
   await expect(page).toHaveURL(/filter=drafts/);
   await expect(page.getByText("Draft", { exact: true }).first()).toBeVisible();
-  await expect(page.getByRole("link", { name: "Faith" })).toHaveAttribute("href", "/7fs/Faith/new");
+  await expect(page.getByLabel("Create a post in a category").getByRole("link", { name: "Faith" })).toHaveAttribute("href", "/7fs/Faith/new");
   await expect(page.getByText(/Updated .+ ago/).first()).toBeVisible();
   await expectAccessible(page);
 });

@@ -57,7 +57,7 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-3xl font-bold">Blog Management</h1>
-      <div className="mt-6 flex flex-wrap gap-2" aria-label="Create a post in a category">
+      <div role="group" className="mt-6 flex flex-wrap gap-2" aria-label="Create a post in a category">
         {CATEGORIES.map((c) => (
           <Button key={c} asChild variant="outline" size="sm">
             <Link to={`${categoryPath(c)}/new`}>{c}</Link>
