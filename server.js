@@ -65,7 +65,21 @@ if (vite) {
 
 const listener = server.listen(env.PORT, env.HOST, () => {
   logger.info({ url: `http://localhost:${env.PORT}`, host: env.HOST }, "server listening");
+  if (!vite) void warmUp();
 });
+
+/** Renders a few pages once so the first visitor does not pay for cold code paths (JIT, lazy imports). */
+async function warmUp() {
+  const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
+  for (const path of ["/", "/7fs/Faith", "/contact"]) {
+    try {
+      const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}${path}`, { signal: AbortSignal.timeout(10_000) });
+      await res.arrayBuffer();
+    } catch {
+      // Best effort only: a failed warm-up changes nothing.
+    }
+  }
+}
 
 let stopping = false;
 async function stop(signal) {
