@@ -123,8 +123,12 @@ app.use(async (req, res, next) => {
       return refuse(req, res, 400, "The address contains an invalid character.");
     }
     const length = Number(req.headers["content-length"] ?? 0);
-    if (length > MAX_BODY_BYTES && req.path !== "/api/uploads") {
-      return refuse(req, res, 413, `The request is too large (at most ${MAX_BODY_BYTES / 1024 / 1024} MB).`);
+    if (req.path !== "/api/uploads") {
+      if (length > MAX_BODY_BYTES) return refuse(req, res, 413, `The request is too large (at most ${MAX_BODY_BYTES / 1024 / 1024} MB).`);
+      // A body of unannounced size (chunked) could be any size; browsers always announce theirs.
+      if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined) {
+        return refuse(req, res, 411, "Please send the request with a Content-Length header.");
+      }
     }
     if (req.path.startsWith("/api/")) {
       const route = (await getApiRoutes()).find((r) => matchPath({ path: r.path, end: true }, req.path));

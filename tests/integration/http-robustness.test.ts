@@ -75,6 +75,12 @@ function cases(): Case[] {
     table.push({ method: "POST", path, headers: { "content-type": "application/json" }, body: JSON.stringify({ name: BIG }), status: path === "/api/uploads" ? undefined : 413 });
   }
   table.push({ method: "PUT", path: "/api/send-contact-email", status: 405 });
+  for (const path of ["/api/send-contact-email", "/contact"]) {
+    table.push({ method: "POST", path, headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, body: "{}", status: 411 });
+    table.push({ method: "POST", path, headers: { "content-type": "application/json; charset=utf-16" }, body: "\uFFFE{\u0000}" });
+    table.push({ method: "POST", path, headers: { "content-type": "application/json" }, body: `${"[".repeat(100_000)}${"]".repeat(100_000)}` });
+    table.push({ method: "POST", path, headers: { "content-type": "application/json", origin: "not a url" }, body: "{}", status: 403 });
+  }
   table.push({ method: "GET", path: "/api/no-such-endpoint", status: 404 });
   for (const path of ["/7fs/%E0%A4%A", "/%ZZ", "/%", "/7fs/%ZZ/x", "/7fs/faith/%E0%A4%A", "/7fs/faith/%E0%A4%A/edit", "/admin/%ZZ", "/uploads/%ZZ", "/uploads/..%2F..%2Fetc%2Fpasswd", "/assets/%ZZ", "/%2e%2e/%2e%2e/etc/passwd", "/contact.data", "/%ZZ.data"]) {
     table.push({ method: "GET", path });
