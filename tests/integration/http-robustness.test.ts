@@ -54,6 +54,8 @@ function cases(): Case[] {
     table.push({ method: "POST", path });
     table.push({ method: "POST", path, headers: { "content-type": "application/json" }, body: '{"broken":', status: 415 });
     table.push({ method: "GET", path: `${path}?unknown=1&page=-5&q=%ZZ&limit=abc` });
+    table.push({ method: "GET", path: `${path}?page=99999999999999999999&filter=bogus&status=%E0%A4%A&category=nope`, signedIn: true });
+    table.push({ method: "HEAD", path, signedIn: true });
   }
   for (const path of FORM_ROUTES) {
     for (const signedIn of [false, true]) {
