@@ -1,6 +1,7 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
-import express from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { matchPath } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -36,6 +37,7 @@ export async function shutdown(): Promise<void> {
 }
 
 export const app = express();
+app.disable("x-powered-by");
 
 app.use((req, _res, next) => {
   // The socket address, for rate limits; a value sent by the client is never trusted.
@@ -79,8 +81,90 @@ app.get("/healthz", async (_req, res) => {
   }
 });
 
+// ---- Robustness for raw HTTP (docs/decisions/107c-http-robustness.md): bad input gets a 4xx with a
+// message a person can act on — JSON under /api — before it can reach a route and become a 500.
+
+/** Bodies of forms and JSON calls; image uploads (/api/uploads) check their own, larger limit. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
+
+function refuse(req: Request, res: Response, status: number, error: string, headers: Record<string, string> = {}): void {
+  res.set(headers);
+  if (req.path.startsWith("/api/")) res.status(status).json({ error });
+  else res.status(status).type("text/plain").send(error);
+}
+
+function hasBody(req: Request): boolean {
+  return Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+}
+
+interface ApiRoute {
+  path: string;
+  loader: boolean;
+  action: boolean;
+}
+let apiRoutes: ApiRoute[] | undefined;
+async function getApiRoutes(): Promise<ApiRoute[]> {
+  if (apiRoutes) return apiRoutes;
+  const build = await import("virtual:react-router/server-build");
+  apiRoutes = Object.values(build.routes).flatMap((route) =>
+    route?.path?.startsWith("api/")
+      ? [{ path: `/${route.path}`, loader: typeof route.module.loader === "function", action: typeof route.module.action === "function" }]
+      : [],
+  );
+  return apiRoutes;
+}
+
+app.use(async (req, res, next) => {
+  try {
+    // A NUL byte reaches no page and makes PostgreSQL refuse a text parameter.
+    if (/%00/.test(req.originalUrl) || req.originalUrl.includes("\0")) {
+      return refuse(req, res, 400, "The address contains an invalid character.");
+    }
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (req.path !== "/api/uploads") {
+      if (length > MAX_BODY_BYTES) return refuse(req, res, 413, `The request is too large (at most ${MAX_BODY_BYTES / 1024 / 1024} MB).`);
+      // A body of unannounced size (chunked) could be any size; browsers always announce theirs.
+      if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined) {
+        return refuse(req, res, 411, "Please send the request with a Content-Length header.");
+      }
+    }
+    if (req.path.startsWith("/api/")) {
+      const route = (await getApiRoutes()).find((r) => matchPath({ path: r.path, end: true }, req.path));
+      if (!route) return refuse(req, res, 404, "There is no such API endpoint.");
+      const allowed = [...(route.loader ? ["GET", "HEAD"] : []), ...(route.action ? ["POST"] : [])];
+      if (!allowed.includes(req.method)) {
+        return refuse(req, res, 405, `Method not allowed. Use ${allowed.join(" or ")}.`, { Allow: allowed.join(", ") });
+      }
+      return next();
+    }
+    if (!PAGE_METHODS.has(req.method)) {
+      return refuse(req, res, 405, "Method not allowed. Pages accept GET, HEAD and form posts (POST).", { Allow: "GET, HEAD, POST" });
+    }
+    if (req.method === "POST" && hasBody(req)) {
+      const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+      // React Router's own data requests (*.data) carry form bodies too; JSON is for /api only.
+      if (!FORM_TYPES.includes(type)) {
+        return refuse(req, res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.");
+      }
+    }
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
 app.use(
   createRequestHandler({
     build: () => import("virtual:react-router/server-build"),
   }),
 );
+
+// Last resort: an error that escaped a route (e.g. a broken request stream) answers without a stack.
+app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+  if (res.headersSent) return next(error);
+  const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
+  if (status >= 500) logger.error({ err: error, path: req.path }, "request failed");
+  refuse(req, res, status, status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be read.");
+});

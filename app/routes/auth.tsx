@@ -18,6 +18,7 @@ import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readFormData } from "~/server/request.server";
 import type { Route } from "./+types/auth";
 
 type Mode = "login" | "forgot" | "update";
@@ -49,7 +50,7 @@ function failure(intent: Mode, error: unknown) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const field = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;

@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import { getEnv } from "./env.server";
 
 /**
@@ -18,4 +19,16 @@ export const CLIENT_IP_HEADER = "x-app-client-ip";
 /** Whether the site is served over https, for Secure cookies. */
 export function isSecureOrigin(): boolean {
   return getEnv().publicUrl.startsWith("https://");
+}
+
+/**
+ * The form of a POST, or a 400 a person can act on when the body is not a readable form (wrong or
+ * missing content type, a broken multipart body) — never a 500.
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data("The form could not be read. Please reload the page and try again.", { status: 400 });
+  }
 }

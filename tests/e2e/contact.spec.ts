@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_ADMIN } from "./constants";
-import { loginAs } from "./helpers/auth";
+import { E2E_ADMIN, E2E_MODERATOR } from "./constants";
+import { loginAs, solveVerification } from "./helpers/auth";
+import { adminSidebar, toastWith } from "./helpers/ui";
 
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -11,7 +12,8 @@ async function expectAccessible(page: Page) {
 
 async function verifyHuman(page: Page) {
   await page.getByRole("checkbox", { name: "I'm not a robot" }).click();
-  await expect(page.getByRole("button", { name: "Send Message" })).toBeEnabled({ timeout: 20_000 });
+  // Proof of work: slow on a loaded machine.
+  await expect(page.getByRole("button", { name: "Send Message" })).toBeEnabled({ timeout: 45_000 });
 }
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
@@ -112,13 +114,13 @@ test("without JavaScript the form posts to the server and shows its field errors
   await field(page, "Message").fill("Hello without scripts");
   await page.getByRole("button", { name: "Send Message" }).click();
   // The security check needs JavaScript; the visitor is told, and nothing is lost from the form.
+  await expect(page.getByText("Verification required", { exact: true })).toBeVisible();
   await expect(page.getByText("Please complete the security verification.")).toBeVisible();
   await expect(field(page, "Message")).toHaveValue("Hello without scripts");
   await context.close();
 });
 
 test("staff inbox: mark handled, retry delivery, delete with confirmation", async ({ page }) => {
-  const { solveVerification } = await import("./helpers/auth");
   const unique = `inbox ${Date.now()} ${Math.random().toString(36).slice(2)}`;
   const sent = await page.request.post("/api/send-contact-email", {
     data: { name: "Inbox Tester", email: "inbox@example.com", message: unique, turnstileToken: await solveVerification(page.request) },
@@ -145,4 +147,52 @@ test("staff inbox: mark handled, retry delivery, delete with confirmation", asyn
   await confirm.getByRole("button", { name: "Delete message" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Message deleted." })).toBeVisible();
   await expect(item).toHaveCount(0);
+});
+
+test("a refused verification (expired or used token) asks for a new one and keeps the form filled", async ({ page }) => {
+  await page.route("**/api/send-contact-email", (route) =>
+    route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ error: "Please complete the security verification." }) }),
+  );
+  await page.goto("/contact");
+  await field(page, "Name").fill("Alan Turing");
+  await field(page, "Email").fill("alan@example.com");
+  await field(page, "Message").fill("Token will be refused");
+  await verifyHuman(page);
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await expect(toastWith(page, "Verification required", "Please complete the security verification.")).toBeVisible();
+  await expect(field(page, "Message")).toHaveValue("Token will be refused");
+  await expect(page.getByRole("checkbox", { name: "I'm not a robot" })).not.toBeChecked();
+  await expect(page.getByRole("button", { name: "Send Message" })).toBeDisabled();
+});
+
+test("inbox inside the admin shell: a moderator reads messages from the sidebar but may not delete", async ({ page }) => {
+  const unique = `moderated ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  const sent = await page.request.post("/api/send-contact-email", {
+    data: { name: "Shell Tester", email: "shell@example.com", message: unique, turnstileToken: await solveVerification(page.request) },
+  });
+  expect(sent.status()).toBe(201);
+  const { id } = (await sent.json()) as { id: string };
+
+  await loginAs(page, E2E_MODERATOR);
+  await page.goto("/admin");
+  const sidebar = await adminSidebar(page);
+  await sidebar.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Messages" }).click();
+  await expect(page).toHaveURL(/\/admin\/messages$/);
+  // Nested in the shell: one main landmark, one h1, the shell's sidebar toggle, no page of its own.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(["Messages"]);
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Toggle Sidebar" })).toBeVisible();
+  const item = page.getByTestId("contact-message").filter({ hasText: unique });
+  await item.locator("summary").click();
+  await expect(item.getByText(unique)).toBeVisible();
+  await expect(item.getByRole("button", { name: "Delete" })).toHaveCount(0);
+  // No horizontal scrolling at any width.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await expectAccessible(page);
+
+  // The server refuses a moderator's delete, whatever the page shows.
+  const refused = await page.request.post("/admin/messages", { form: { intent: "delete", id } });
+  expect(refused.status()).toBe(403);
+  await page.reload();
+  await expect(page.getByTestId("contact-message").filter({ hasText: unique })).toHaveCount(1);
 });

@@ -99,9 +99,9 @@ export function ContactForm({
     if (first) fieldRefs.current[first]?.focus();
   };
 
-  const fail = (reason: unknown) => {
+  const fail = (reason: unknown, message: { title: string; description: string } = CONTACT_SEND_FAILED) => {
     console.error("contact message could not be sent", reason);
-    toast.error(CONTACT_SEND_FAILED.title, { description: CONTACT_SEND_FAILED.description });
+    toast.error(message.title, { description: message.description });
     // Tokens are single-use: get a fresh one for the next try.
     setToken(null);
     setResetKey((k) => k + 1);
@@ -143,7 +143,8 @@ export function ContactForm({
           focusFirstError(body.fieldErrors);
         }
         if (response.status === 409) setClientId(newClientId());
-        fail(new Error(`HTTP ${response.status}: ${body.error ?? "no error message"}`));
+        // 403: the token was refused (expired or already used) — ask for a fresh verification.
+        fail(new Error(`HTTP ${response.status}: ${body.error ?? "no error message"}`), response.status === 403 ? VERIFICATION_REQUIRED : CONTACT_SEND_FAILED);
         return;
       }
       setThanksName(firstName(result.data.name));

@@ -24,6 +24,7 @@ import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody, ForbiddenError } from "~/server/errors.server";
+import { readFormData } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/messages";
 
@@ -70,7 +71,7 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireInboxUser(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
   if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.data;
@@ -113,7 +114,8 @@ function when(date: Date | null): string {
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
   const { messages, canDelete } = loaderData;
   return (
-    <section className="mx-auto max-w-5xl px-4 py-10">
+    // The admin layout pads its content area; no padding of its own here (it is nested there).
+    <section className="mx-auto w-full max-w-5xl">
       <h1 className="text-3xl font-bold">Messages</h1>
       <p className="mt-2 text-muted-foreground">
         {messages.length === 0 ? "No messages yet." : `${messages.length} message${messages.length === 1 ? "" : "s"}, newest first.`}

@@ -27,6 +27,4 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
-}
+// No loader: GET/HEAD and other methods are answered 405 (JSON, with Allow) by server/app.ts.

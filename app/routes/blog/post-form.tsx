@@ -9,6 +9,7 @@ import { canCreatePost, canUpdatePost } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { errorBody, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readFormData } from "~/server/request.server";
 import type { Route } from "./+types/post-form";
 
 /** Create mode when the slug is 'new' or absent (SPEC §2). */
@@ -49,7 +50,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!user) throw new UnauthorizedError("You must be logged in");
     const slug = slugOf(params);
     if (!(slug ? canUpdatePost(user) : canCreatePost(user))) throw new ForbiddenError("You don't have permission to save posts.");
-    const raw = postInputFromFormData(await request.formData());
+    const raw = postInputFromFormData(await readFormData(request));
     const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);

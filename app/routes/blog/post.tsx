@@ -29,6 +29,7 @@ import { getDb } from "~/server/db/client.server";
 import { errorBody } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readFormData } from "~/server/request.server";
 import type { Route } from "./+types/post";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -78,7 +79,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   if (form.get("intent") !== "delete") return data({ error: "Unknown action" }, { status: 400 });
   const user = await getSessionUser(request);
   if (!user) return data({ error: "You must be logged in" }, { status: 401 });
