@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { PostForm } from "~/features/posts/post-form";
+import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postInputFromFormData } from "~/features/posts/post-schema";
@@ -42,6 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return data({ error: "Send the post form with POST.", fieldErrors: undefined }, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   try {
     const category = parseCategory(params.category);
     if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });
@@ -49,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!user) throw new UnauthorizedError("You must be logged in");
     const slug = slugOf(params);
     if (!(slug ? canUpdatePost(user) : canCreatePost(user))) throw new ForbiddenError("You don't have permission to save posts.");
-    const raw = postInputFromFormData(await request.formData());
+    const raw = postInputFromFormData(await readForm(request));
     const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);

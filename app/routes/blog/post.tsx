@@ -19,12 +19,14 @@ import { MediaList } from "~/features/media/media-view";
 import { isSafeImageUrl } from "~/features/media/media";
 import { longDate } from "~/features/posts/dates";
 import { PostContent } from "~/features/posts/post-content";
+import { postSummary } from "~/features/posts/summary";
+import { readForm, READ_ONLY_MESSAGE } from "~/features/posts/http.server";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { publicUrlFromMatches, seoMeta, SITE_NAME } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
@@ -46,11 +48,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     "@context": "https://schema.org",
     "@type": "BlogPosting",
     headline: post.title,
-    description: post.excerpt ?? post.content.slice(0, 200),
+    description: postSummary(post, 300),
     datePublished: post.createdAt.toISOString(),
     dateModified: post.updatedAt.toISOString(),
     articleSection: post.category,
-    mainEntityOfPage: `${publicUrl}${postPath(post.category, post.slug)}`,
+    url: `${publicUrl}${postPath(post.category, post.slug)}`,
+    mainEntityOfPage: { "@type": "WebPage", "@id": `${publicUrl}${postPath(post.category, post.slug)}` },
+    wordCount: post.content.split(/\s+/).filter(Boolean).length,
+    author: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
+    publisher: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
     ...(image ? { image: new URL(image, `${publicUrl}/`).toString() } : {}),
   };
   return {
@@ -78,11 +84,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const form = await request.formData();
-  if (form.get("intent") !== "delete") return data({ error: "Unknown action" }, { status: 400 });
-  const user = await getSessionUser(request);
-  if (!user) return data({ error: "You must be logged in" }, { status: 401 });
+  if (request.method !== "POST") return data({ error: READ_ONLY_MESSAGE }, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   try {
+    const user = await getSessionUser(request);
+    if (!user) return data({ error: "You must be logged in" }, { status: 401 });
+    const form = await readForm(request);
+    if (form.get("intent") !== "delete") return data({ error: "Unknown action: send intent=delete to delete this post." }, { status: 400 });
     const { category } = await deletePost(getDb(), user, params.slug);
     return redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
   } catch (error) {
@@ -97,7 +104,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   return [
     ...seoMeta(publicUrlFromMatches(matches), {
       title: post.title,
-      description: post.excerpt ?? post.content.slice(0, 160),
+      description: postSummary(post),
       path: postPath(category, post.slug),
       image: post.image,
       type: "article",

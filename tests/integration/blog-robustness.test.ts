@@ -1,0 +1,185 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPost } from "~/features/posts/posts.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+
+/** A Python 3 that has feedparser (the parser feed readers are checked with), or null. */
+function findFeedparserPython(): string | null {
+  for (const bin of ["python3", "/usr/bin/python3"]) {
+    const r = spawnSync(bin, ["-c", "import feedparser"], { stdio: "ignore" });
+    if (r.status === 0) return bin;
+  }
+  return null;
+}
+const PYTHON = findFeedparserPython();
+
+const FEEDPARSER_SCRIPT = `
+import json, sys, feedparser
+f = feedparser.parse(sys.stdin.buffer.read())
+print(json.dumps({
+  "bozo": int(f.bozo), "error": str(f.get("bozo_exception", "")), "version": f.version,
+  "links": f.feed.get("links", []),
+  "entries": [{"id": e.get("id"), "link": e.get("link"), "published": e.get("published"), "title": e.get("title")} for e in f.entries],
+}))
+`;
+
+interface ParsedFeed {
+  bozo: number;
+  error: string;
+  version: string;
+  links: { rel: string; href: string; type?: string }[];
+  entries: { id?: string; link?: string; published?: string; title?: string }[];
+}
+
+function feedparser(xml: string): ParsedFeed {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedparser-"));
+  const script = path.join(dir, "parse.py");
+  fs.writeFileSync(script, FEEDPARSER_SCRIPT);
+  // PYTHON is non-null where this runs (the test is skipped otherwise).
+  const out = execFileSync(PYTHON ?? "python3", [script], { input: xml, encoding: "utf8" });
+  return JSON.parse(out) as ParsedFeed;
+}
+
+const HOSTILE_TITLE = `Feeds </script> & "quotes" <b>bold</b> \u0001 ☕`;
+
+describeEachDatabase("blog robustness", (ctx) => {
+  let server: TestServer;
+  let staff: { userId: string; cookie: string };
+  let admin: { userId: string; cookie: string };
+  beforeAll(async () => {
+    process.env.UPLOAD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "blog-robust-uploads-"));
+    server = await startTestServer();
+    staff = await signedInAs(ctx.db, "moderator");
+    admin = await signedInAs(ctx.db, "admin");
+  });
+  afterAll(() => server.close());
+
+  describe("feeds", () => {
+    async function feed(p: string): Promise<{ status: number; type: string | null; xml: string }> {
+      const r = await server.fetch(p);
+      return { status: r.status, type: r.headers.get("content-type"), xml: await r.text() };
+    }
+
+    it("are well-formed RSS 2.0 with absolute links, guid, pubDate and atom:link rel=self", async () => {
+      await createPost(ctx.db, { id: staff.userId, role: "moderator" }, { title: HOSTILE_TITLE, content: "line one\n\n  line two ]]> <x>", category: "Family", published: true });
+      for (const p of ["/rss.xml", "/7fs/Family/rss.xml", "/7fs/Figurehead/rss.xml"]) {
+        const { status, type, xml } = await feed(p);
+        expect(status, p).toBe(200);
+        expect(type).toBe("application/rss+xml; charset=utf-8");
+        expect(XMLValidator.validate(xml), p).toBe(true);
+        const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "item" }).parse(xml) as {
+          rss: { "@_version": string; channel: { link: string; "atom:link": { "@_href": string; "@_rel": string }; item?: { link: string; guid: { "#text": string }; pubDate: string }[] } };
+        };
+        expect(doc.rss["@_version"]).toBe("2.0");
+        const channel = doc.rss.channel;
+        expect(channel["atom:link"]["@_rel"]).toBe("self");
+        expect(channel["atom:link"]["@_href"]).toMatch(new RegExp(`^https?://[^/]+${p.replace(/\./g, "\\.")}$`));
+        for (const item of channel.item ?? []) {
+          expect(item.link).toMatch(/^https?:\/\//);
+          expect(item.guid["#text"]).toBe(item.link);
+          expect(new Date(item.pubDate).toUTCString()).toBe(item.pubDate);
+        }
+      }
+    });
+
+    it.skipIf(!PYTHON)("parse cleanly with Python feedparser (bozo 0)", async () => {
+      await createPost(ctx.db, { id: staff.userId, role: "moderator" }, { title: `${HOSTILE_TITLE} two`, content: "body & more", category: "Fun", published: true });
+      for (const p of ["/rss.xml", "/7fs/Fun/rss.xml", "/7fs/Faith/rss.xml"]) {
+        const parsed = feedparser((await feed(p)).xml);
+        expect(parsed.bozo, `${p}: ${parsed.error}`).toBe(0);
+        expect(parsed.version).toBe("rss20");
+        expect(parsed.links.some((l) => l.rel === "self" && l.href.endsWith(p))).toBe(true);
+        for (const e of parsed.entries) {
+          expect(e.id).toMatch(/^https?:\/\//);
+          expect(e.link).toBe(e.id);
+          expect(e.published).toBeTruthy();
+        }
+        if (p !== "/7fs/Faith/rss.xml") expect(parsed.entries.map((e) => e.title)).toContain(`Feeds </script> & "quotes" <b>bold</b>  ☕ two`);
+      }
+    });
+  });
+
+  describe("raw HTTP: wrong methods and bodies get 4xx with a message, never a 500", () => {
+    it("read-only feeds, files and the listing refuse other methods with 405", async () => {
+      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+        for (const p of ["/rss.xml", "/7fs/Faith/rss.xml", "/uploads/blog-images/u/1-abc.jpg"]) {
+          const r = await server.fetch(p, { method, headers: { origin: server.url } });
+          expect(r.status, `${method} ${p}`).toBe(405);
+          expect(((await r.json()) as { error: string }).error).toBe("This address only answers GET requests.");
+        }
+        const page = await server.fetch("/7fs/Faith", { method, headers: { origin: server.url } });
+        expect(page.status, `${method} /7fs/Faith`).toBe(405);
+        const html = await page.text();
+        expect(html).toContain("This address only answers GET requests.");
+        expect(html).not.toContain("did not provide an `action`");
+      }
+    });
+
+    it("the post page and the post form answer bodiless or non-form posts with 4xx", async () => {
+      const post = await createPost(ctx.db, { id: admin.userId, role: "admin" }, { title: "Robust target post", content: "c", category: "Faith", published: true });
+      const targets = [`/7fs/Faith/${post.slug}`, "/7fs/Faith/new", `/7fs/Faith/${post.slug}/edit`];
+      for (const p of targets) {
+        for (const [label, init] of [
+          ["no body", {}],
+          ["JSON", { headers: { "content-type": "application/json" }, body: '{"title":' }],
+          ["broken multipart", { headers: { "content-type": "multipart/form-data; boundary=zz" }, body: "garbage" }],
+        ] as const) {
+          for (const who of [admin.cookie, staff.cookie, undefined]) {
+            const init2: RequestInit = { method: "POST", ...init, headers: { ...("headers" in init ? init.headers : {}), origin: server.url, ...(who ? { cookie: who } : {}) } };
+            const r = await server.fetch(p, init2);
+            expect(r.status, `${label} → ${p}`).toBeGreaterThanOrEqual(300);
+            expect(r.status, `${label} → ${p}`).toBeLessThan(500);
+          }
+        }
+        for (const method of ["PUT", "DELETE", "PATCH"]) {
+          const r = await server.fetch(p, { method, headers: { origin: server.url, cookie: admin.cookie } });
+          expect(r.status, `${method} ${p}`).toBe(405);
+        }
+      }
+      // Still there: none of the malformed requests deleted it.
+      expect((await server.fetch(`/7fs/Faith/${post.slug}`)).status).toBe(200);
+    });
+  });
+
+  describe("post page head", () => {
+    it("has valid BlogPosting JSON-LD, absolute OG/Twitter image, canonical and a one-line description", async () => {
+      const post = await createPost(
+        ctx.db,
+        { id: staff.userId, role: "moderator" },
+        {
+          title: `JSON-LD </script><script>alert(1)</script> post`,
+          content: "First line\n\n   second   line with </script> inside",
+          category: "Fitness",
+          published: true,
+          featuredImageUrl: "/uploads/blog-images/u/1-abc.jpg",
+          media: [{ mediaType: "video", mediaUrl: "https://example.com/clip.mp4", caption: "A clip" }],
+        },
+      );
+      const html = await (await server.fetch(`/7fs/Fitness/${post.slug}`)).text();
+      const scripts = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? "");
+      expect(scripts).toHaveLength(1);
+      const ld = JSON.parse(scripts[0] ?? "") as Record<string, unknown>;
+      expect(ld["@type"]).toBe("BlogPosting");
+      expect(ld.headline).toBe(`JSON-LD </script><script>alert(1)</script> post`);
+      expect(ld.image).toMatch(/^https?:\/\/[^/]+\/uploads\/blog-images\/u\/1-abc\.jpg$/);
+      expect(ld.url).toMatch(new RegExp(`/7fs/Fitness/${post.slug}$`));
+      expect(ld.author).toMatchObject({ "@type": "Organization" });
+      expect(ld.datePublished).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      expect(html).not.toContain("<script>alert(1)</script>");
+      expect(html).toMatch(/<meta property="og:image" content="https?:\/\/[^"]+\/uploads\/blog-images\/u\/1-abc\.jpg"\/>/);
+      expect(html).toMatch(/<meta name="twitter:image" content="https?:\/\/[^"]+\/uploads\/blog-images\/u\/1-abc\.jpg"\/>/);
+      expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+/7fs/Fitness/${post.slug}"/>`));
+      expect(html).toContain('<meta name="description" content="First line second line with &lt;/script&gt; inside"/>');
+      expect(html).toContain('<link rel="alternate" type="application/rss+xml"');
+      // The video item: no empty <track> (invalid HTML), a label from the caption.
+      expect(html).toMatch(/<video[^>]*aria-label="A clip"/);
+      expect(html).not.toContain("<track");
+      expect(html.match(/\d+ min read/g)?.[0]).toBe("1 min read");
+    });
+  });
+});
