@@ -87,6 +87,12 @@ describeEachDatabase("blog robustness", (ctx) => {
       }
     });
 
+    it("answers an unknown category's feed with a 404 and a message", async () => {
+      const r = await server.fetch("/7fs/Food/rss.xml");
+      expect(r.status).toBe(404);
+      expect(((await r.json()) as { error: string }).error).toBe("There is no such category. The categories are Faith, Finance, Fitness, Fun, Friends, Family, Figurehead.");
+    });
+
     it.skipIf(!PYTHON)("parse cleanly with Python feedparser (bozo 0)", async () => {
       await createPost(ctx.db, { id: staff.userId, role: "moderator" }, { title: `${HOSTILE_TITLE} two`, content: "body & more", category: "Fun", published: true });
       for (const p of ["/rss.xml", "/7fs/Fun/rss.xml", "/7fs/Faith/rss.xml"]) {
@@ -141,8 +147,45 @@ describeEachDatabase("blog robustness", (ctx) => {
           expect(r.status, `${method} ${p}`).toBe(405);
         }
       }
+      // Odd encodings in the slug: a NUL byte (PostgreSQL refuses it in text) and an over-long slug.
+      for (const slug of ["%00", "a%00b", "x".repeat(400)]) {
+        expect((await server.fetch(`/7fs/Faith/${slug}`)).status, slug).toBe(404);
+        expect((await server.fetch(`/7fs/Faith/${slug}/edit`, { headers: { cookie: admin.cookie } })).status, slug).toBe(404);
+        const del = await server.fetch(`/7fs/Faith/${slug}`, {
+          method: "POST",
+          headers: { origin: server.url, cookie: admin.cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: "intent=delete",
+        });
+        expect(del.status, slug).toBe(404);
+      }
       // Still there: none of the malformed requests deleted it.
       expect((await server.fetch(`/7fs/Faith/${post.slug}`)).status).toBe(200);
+    });
+  });
+
+  describe("category listing", () => {
+    it("paginates 12 a page with crawlable links, a per-page canonical and a 404 past the end", async () => {
+      const actor = { id: staff.userId, role: "moderator" as const };
+      for (let i = 1; i <= 13; i++) {
+        await createPost(ctx.db, actor, { title: `Paged Figurehead post ${i}`, content: `body ${i}`, category: "Figurehead", published: true });
+      }
+      const first = await (await server.fetch("/7fs/Figurehead")).text();
+      expect(first.match(/<h2[^>]*>Paged Figurehead post \d+<\/h2>/g)).toHaveLength(12);
+      expect(first).toContain("Page 1 of 2");
+      expect(first).toMatch(/<a rel="next"[^>]* href="\/7fs\/Figurehead\?page=2"/);
+      expect(first).not.toContain('rel="prev"');
+      // Short US date on the cards, e.g. "Nov 23, 2026".
+      expect(first).toMatch(/<p class="[^"]*">[A-Z][a-z]{2} \d{1,2}, \d{4}<\/p>/);
+      const second = await server.fetch("/7fs/Figurehead?page=2");
+      expect(second.status).toBe(200);
+      const html = await second.text();
+      expect(html).toContain("Paged Figurehead post 1<");
+      expect(html).toContain("Page 2 of 2");
+      expect(html).toMatch(/<a rel="prev"[^>]* href="\/7fs\/Figurehead"/);
+      expect(html).toMatch(/<link rel="canonical" href="https?:\/\/[^"]+\/7fs\/Figurehead\?page=2"\/>/);
+      expect((await server.fetch("/7fs/Figurehead?page=3")).status).toBe(404);
+      // A malformed page number is page 1, not an error.
+      expect((await server.fetch("/7fs/Figurehead?page=%FF")).status).toBe(200);
     });
   });
 
@@ -180,6 +223,8 @@ describeEachDatabase("blog robustness", (ctx) => {
       expect(html).toMatch(/<video[^>]*aria-label="A clip"/);
       expect(html).not.toContain("<track");
       expect(html.match(/\d+ min read/g)?.[0]).toBe("1 min read");
+      // Long US date on the post page, e.g. "November 23, 2026".
+      expect(html).toMatch(/<time dateTime="[^"]+">(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}<\/time>/);
     });
   });
 });

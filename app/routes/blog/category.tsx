@@ -117,7 +117,7 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : null}
           <span className="text-sm text-muted-foreground">
-            Page {page} of {pageCount}
+            {`Page ${page} of ${pageCount}`}
           </span>
           {page < pageCount ? (
             <Link rel="next" to={`${categoryPath(category)}?page=${page + 1}`} className="text-primary underline">
