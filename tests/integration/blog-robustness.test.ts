@@ -189,6 +189,24 @@ describeEachDatabase("blog robustness", (ctx) => {
     });
   });
 
+  describe("post page headers", () => {
+    it("drafts and missing posts carry X-Robots-Tag noindex and are not stored by shared caches", async () => {
+      const draft = await createPost(ctx.db, { id: admin.userId, role: "admin" }, { title: "Header draft", content: "c", category: "Fun", published: false });
+      const live = await createPost(ctx.db, { id: admin.userId, role: "admin" }, { title: "Header live", content: "c", category: "Fun", published: true });
+      const d = await server.fetch(`/7fs/Fun/${draft.slug}`, { headers: { cookie: admin.cookie } });
+      expect(d.status).toBe(200);
+      expect(d.headers.get("x-robots-tag")).toBe("noindex");
+      expect(d.headers.get("cache-control")).toBe("private, no-store");
+      const missing = await server.fetch(`/7fs/Fun/${draft.slug}`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get("x-robots-tag")).toBe("noindex");
+      expect(await missing.text()).toContain("Article Not Found");
+      const l = await server.fetch(`/7fs/Fun/${live.slug}`);
+      expect(l.status).toBe(200);
+      expect(l.headers.get("x-robots-tag")).toBeNull();
+    });
+  });
+
   describe("post page head", () => {
     it("has valid BlogPosting JSON-LD, absolute OG/Twitter image, canonical and a one-line description", async () => {
       const post = await createPost(

@@ -33,13 +33,19 @@ import { getEnv } from "~/server/env.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
 
+const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category) throw data("Oops! Page not found", { status: 404 });
   const db = getDb();
   const user = await getSessionUser(request);
   const post = await getReadablePost(db, params.slug, user);
-  if (!post) return data({ found: false as const, category }, { status: 404 });
+  if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
   const srcSets = await srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]);
   const publicUrl = getEnv().publicUrl;
@@ -54,33 +60,36 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     articleSection: post.category,
     url: `${publicUrl}${postPath(post.category, post.slug)}`,
     mainEntityOfPage: { "@type": "WebPage", "@id": `${publicUrl}${postPath(post.category, post.slug)}` },
-    wordCount: post.content.split(/\s+/).filter(Boolean).length,
     author: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
     publisher: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
     ...(image ? { image: new URL(image, `${publicUrl}/`).toString() } : {}),
   };
-  return {
-    found: true as const,
-    category: post.category,
-    post: {
-      title: post.title,
-      slug: post.slug,
-      content: post.content,
-      excerpt: post.excerpt,
-      published: post.published,
-      image,
-      imageSrcSet: image ? srcSets[image] : undefined,
-      date: longDate(post.createdAt),
-      createdAt: post.createdAt.toISOString(),
-      updatedAt: post.updatedAt.toISOString(),
-      readingTime: readingTimeLabel(post.content),
-      media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
+  return data(
+    {
+      found: true as const,
+      category: post.category,
+      post: {
+        title: post.title,
+        slug: post.slug,
+        content: post.content,
+        excerpt: post.excerpt,
+        published: post.published,
+        image,
+        imageSrcSet: image ? srcSets[image] : undefined,
+        date: longDate(post.createdAt),
+        createdAt: post.createdAt.toISOString(),
+        updatedAt: post.updatedAt.toISOString(),
+        readingTime: readingTimeLabel(post.content),
+        media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
+      },
+      canEditPost: canUpdatePost(user),
+      canDelete: canDeletePost(user, post),
+      // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
+      jsonLd,
     },
-    canEditPost: canUpdatePost(user),
-    canDelete: canDeletePost(user, post),
-    // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-    jsonLd,
-  };
+    // A draft (staff only) is never indexed nor stored by shared caches.
+    { headers: post.published ? {} : NOT_PUBLIC },
+  );
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
