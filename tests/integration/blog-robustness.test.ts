@@ -204,6 +204,9 @@ describeEachDatabase("blog robustness", (ctx) => {
       const l = await server.fetch(`/7fs/Fun/${live.slug}`);
       expect(l.status).toBe(200);
       expect(l.headers.get("x-robots-tag")).toBeNull();
+      // No featured image: the card image is the site default, absolute.
+      expect(await l.text()).toMatch(/<meta property="og:image" content="https?:\/\/[^"]+\/images\/og\/default\.jpg"\/>/);
+      expect(await (await server.fetch("/7fs/Fun")).text()).toMatch(/<meta property="og:image" content="https?:\/\/[^"]+\/images\/og\/default\.jpg"\/>/);
     });
   });
 

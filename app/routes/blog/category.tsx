@@ -8,6 +8,7 @@ import { pageParam } from "~/features/posts/page-guards.server";
 import { listPublishedPosts } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canCreatePost } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
@@ -50,7 +51,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d) return [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
   const path = d.page > 1 ? `${categoryPath(d.category)}?page=${d.page}` : categoryPath(d.category);
   return [
-    ...seoMeta(publicUrlFromMatches(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path }),
+    ...seoMeta(publicUrlFromMatches(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
     { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${d.category} — 7 Fs Framework`, href: `${categoryPath(d.category)}/rss.xml` },
   ];
 }

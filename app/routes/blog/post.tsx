@@ -16,6 +16,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import { isSafeImageUrl } from "~/features/media/media";
 import { longDate } from "~/features/posts/dates";
 import { PostContent } from "~/features/posts/post-content";
@@ -115,7 +116,8 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       title: post.title,
       description: postSummary(post),
       path: postPath(category, post.slug),
-      image: post.image,
+      // A post without a featured image still gets a card image (the site default).
+      image: post.image ?? DEFAULT_OG_IMAGE,
       type: "article",
       noindex: !post.published,
       publishedTime: post.createdAt,
