@@ -239,7 +239,8 @@ describeEachDatabase("blog robustness", (ctx) => {
       expect(html).toMatch(/<meta name="twitter:image" content="https?:\/\/[^"]+\/uploads\/blog-images\/u\/1-abc\.jpg"\/>/);
       expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+/7fs/Fitness/${post.slug}"/>`));
       expect(html).toContain('<meta name="description" content="First line second line with &lt;/script&gt; inside"/>');
-      expect(html).toContain('<link rel="alternate" type="application/rss+xml"');
+      expect(html).toContain('<link rel="alternate" type="application/rss+xml" title="Fitness — 7 Fs Framework" href="/7fs/Fitness/rss.xml"/>');
+      expect(html).toContain('<link rel="alternate" type="application/rss+xml" title="7 Fs Framework" href="/rss.xml"/>');
       // The video item: no empty <track> (invalid HTML), a label from the caption.
       expect(html).toMatch(/<video[^>]*aria-label="A clip"/);
       expect(html).not.toContain("<track");
