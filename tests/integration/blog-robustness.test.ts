@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
@@ -43,6 +44,33 @@ function feedparser(xml: string): ParsedFeed {
   // PYTHON is non-null where this runs (the test is skipped otherwise).
   const out = execFileSync(PYTHON ?? "python3", [script], { input: xml, encoding: "utf8" });
   return JSON.parse(out) as ParsedFeed;
+}
+
+/** POSTs a form body over a raw socket (declared length or chunked) and returns everything the server sent. */
+function rawPost(base: string, pathname: string, cookie: string, body: Buffer, chunked: boolean): Promise<string> {
+  const url = new URL(base);
+  return new Promise<string>((resolve, reject) => {
+    const received: Buffer[] = [];
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      const head = [
+        `POST ${pathname} HTTP/1.1`,
+        `Host: ${url.host}`,
+        `Origin: ${base}`,
+        `Cookie: ${cookie}`,
+        "Content-Type: application/x-www-form-urlencoded",
+        "Connection: close",
+        chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${body.byteLength}`,
+        "",
+        "",
+      ].join("\r\n");
+      socket.write(head);
+      socket.write(chunked ? Buffer.concat([Buffer.from(`${body.byteLength.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]) : body);
+    });
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(received).toString("utf8")));
+    // The server may close while we are still sending; what it answered is already in `received`.
+    socket.on("error", (error) => (received.length > 0 ? undefined : reject(error)));
+  });
 }
 
 const HOSTILE_TITLE = `Feeds </script> & "quotes" <b>bold</b> \u0001 ☕`;
@@ -157,6 +185,16 @@ describeEachDatabase("blog robustness", (ctx) => {
           body: "intent=delete",
         });
         expect(del.status, slug).toBe(404);
+      }
+      // A huge form (declared or chunked) is refused with 413 and a message, without being buffered whole.
+      // Sent over a raw socket: the server answers before reading the rest, so fetch would see a reset.
+      const huge = Buffer.from(`title=x&content=${"a".repeat(3 * 1024 * 1024)}`);
+      for (const p of ["/7fs/Faith/new", `/7fs/Faith/${post.slug}`]) {
+        for (const chunked of [false, true]) {
+          const response = await rawPost(server.url, p, admin.cookie, huge, chunked);
+          expect(response.split("\r\n")[0], `${p} chunked=${chunked}`).toMatch(/^HTTP\/1\.1 413/);
+          expect(response).toContain("The form is too large (at most 2 MB). Please shorten the content.");
+        }
       }
       // Still there: none of the malformed requests deleted it.
       expect((await server.fetch(`/7fs/Faith/${post.slug}`)).status).toBe(200);
