@@ -9,6 +9,9 @@ import { getSessionUser } from "./features/auth/session.server";
 import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
+/** Feed discovery on every page: the whole blog's RSS (category pages add their own feed). */
+export const links: Route.LinksFunction = () => [{ rel: "alternate", type: "application/rss+xml", title: "7 Fs Framework", href: "/rss.xml" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
   const sessionUser = await getSessionUser(request);
   const toast = readToast(request);

@@ -66,7 +66,7 @@ test("staff create a post with two uploaded images and a YouTube item, publish, 
   const figures = page.getByTestId("post-media").locator("figure");
   await expect(figures).toHaveCount(3);
   await expect(figures.nth(0)).toHaveAttribute("data-media-type", "youtube");
-  await expect(figures.nth(0).locator("iframe")).toHaveAttribute("src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ");
+  await expect(figures.nth(0).locator("iframe")).toHaveAttribute("src", "https://www.youtube.com/embed/dQw4w9WgXcQ");
   await expect(figures.nth(0)).toContainText("A video caption");
   await expect(figures.locator("img")).toHaveCount(2);
   await expectAccessible(page);

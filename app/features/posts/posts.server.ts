@@ -43,7 +43,13 @@ export async function listPublishedPosts(db: Db, category: Category, page: numbe
   return { posts, total, page, pageCount };
 }
 
+/** A slug worth looking up: PostgreSQL refuses NUL in text (that would be a 500), and no slug is that long. */
+function isLookupSlug(slug: string): boolean {
+  return slug.length > 0 && slug.length <= 300 && !slug.includes("\u0000");
+}
+
 export async function getPostBySlug(db: Db, slug: string) {
+  if (!isLookupSlug(slug)) return null;
   const [post] = await db
     .select({
       id: blogPosts.id,
@@ -171,6 +177,7 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
 /** Updates a post found by its slug; the slug never changes (SPEC §4). */
 export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
   const input = parsePostInput(raw);
+  if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
   await db.transaction(async (tx) => {
@@ -194,6 +201,7 @@ export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknow
 
 /** Deletes a post and its media rows; only admins or the post's author (canDeletePost). */
 export async function deletePost(db: Db, actor: Actor, slug: string): Promise<{ category: Category }> {
+  if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
   if (!canDeletePost(actor, post)) throw new ForbiddenError("Only an admin or the post's author may delete it.");

@@ -1,5 +1,6 @@
 import { CATEGORY_DESCRIPTIONS, postPath, type Category } from "~/lib/categories";
 import { SITE_NAME } from "~/lib/seo";
+import { postSummary } from "./summary";
 
 export function escapeXml(value: string): string {
   // Characters XML 1.0 forbids are dropped; the five specials are escaped.
@@ -14,12 +15,6 @@ export interface FeedPost {
   content: string;
   category: Category;
   createdAt: Date;
-}
-
-function summary(post: FeedPost): string {
-  if (post.excerpt) return post.excerpt;
-  const text = post.content.replace(/\s+/g, " ").trim();
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
 /** RSS 2.0 of published posts; every link absolute from PUBLIC_URL. */
@@ -38,7 +33,7 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
         `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
         `      <category>${escapeXml(p.category)}</category>`,
         `      <pubDate>${p.createdAt.toUTCString()}</pubDate>`,
-        `      <description>${escapeXml(summary(p))}</description>`,
+        `      <description>${escapeXml(postSummary(p, 300))}</description>`,
         "    </item>",
       ].join("\n");
     })

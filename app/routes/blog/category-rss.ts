@@ -1,7 +1,8 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
+import { methodNotAllowedJson } from "~/features/posts/http.server";
 import { listFeedPosts } from "~/features/posts/posts.server";
 import { buildRss, rssResponse } from "~/features/posts/rss.server";
-import { categoryPath, parseCategory } from "~/lib/categories";
+import { CATEGORIES, categoryPath, parseCategory } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/category-rss";
@@ -9,7 +10,12 @@ import type { Route } from "./+types/category-rss";
 /** GET /7fs/{category}/rss.xml — one category's published posts. */
 export async function loader({ params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
-  if (!category) throw data("Oops! Page not found", { status: 404 });
+  if (!category) return Response.json({ error: `There is no such category. The categories are ${CATEGORIES.join(", ")}.` }, { status: 404 });
   if (category !== params.category) throw redirect(`${categoryPath(category)}/rss.xml`, 301);
   return rssResponse(buildRss(getEnv().publicUrl, category, await listFeedPosts(getDb(), category)));
+}
+
+/** Feeds and files are read-only: other methods get a 405 with a message, not a server error. */
+export function action() {
+  return methodNotAllowedJson();
 }

@@ -3,10 +3,12 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { shortDate } from "~/features/posts/dates";
+import { methodNotAllowedPage } from "~/features/posts/http.server";
 import { pageParam } from "~/features/posts/page-guards.server";
 import { listPublishedPosts } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canCreatePost } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
@@ -40,11 +42,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
+/** The listing is read-only: other methods get a 405 page with a message instead of a developer error. */
+export function action(): never {
+  return methodNotAllowedPage();
+}
+
 export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d) return [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
   const path = d.page > 1 ? `${categoryPath(d.category)}?page=${d.page}` : categoryPath(d.category);
   return [
-    ...seoMeta(publicUrlFromMatches(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path }),
+    ...seoMeta(publicUrlFromMatches(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
     { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${d.category} — 7 Fs Framework`, href: `${categoryPath(d.category)}/rss.xml` },
   ];
 }
@@ -111,7 +118,7 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : null}
           <span className="text-sm text-muted-foreground">
-            Page {page} of {pageCount}
+            {`Page ${page} of ${pageCount}`}
           </span>
           {page < pageCount ? (
             <Link rel="next" to={`${categoryPath(category)}?page=${page + 1}`} className="text-primary underline">

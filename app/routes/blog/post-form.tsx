@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { PostForm } from "~/features/posts/post-form";
+import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postInputFromFormData } from "~/features/posts/post-schema";
@@ -9,7 +10,6 @@ import { canCreatePost, canUpdatePost } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { errorBody, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormData } from "~/server/request.server";
 import type { Route } from "./+types/post-form";
 
 /** Create mode when the slug is 'new' or absent (SPEC §2). */
@@ -43,6 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  if (request.method !== "POST") return data({ error: "Send the post form with POST.", fieldErrors: undefined }, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   try {
     const category = parseCategory(params.category);
     if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });
@@ -50,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!user) throw new UnauthorizedError("You must be logged in");
     const slug = slugOf(params);
     if (!(slug ? canUpdatePost(user) : canCreatePost(user))) throw new ForbiddenError("You don't have permission to save posts.");
-    const raw = postInputFromFormData(await readFormData(request));
+    const raw = postInputFromFormData(await readForm(request));
     const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);

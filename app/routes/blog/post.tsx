@@ -16,21 +16,29 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import { isSafeImageUrl } from "~/features/media/media";
 import { longDate } from "~/features/posts/dates";
 import { PostContent } from "~/features/posts/post-content";
+import { postSummary } from "~/features/posts/summary";
+import { readForm, READ_ONLY_MESSAGE } from "~/features/posts/http.server";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { publicUrlFromMatches, seoMeta, SITE_NAME } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormData } from "~/server/request.server";
 import type { Route } from "./+types/post";
+
+const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
@@ -38,7 +46,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const user = await getSessionUser(request);
   const post = await getReadablePost(db, params.slug, user);
-  if (!post) return data({ found: false as const, category }, { status: 404 });
+  if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
   const srcSets = await srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]);
   const publicUrl = getEnv().publicUrl;
@@ -47,43 +55,51 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     "@context": "https://schema.org",
     "@type": "BlogPosting",
     headline: post.title,
-    description: post.excerpt ?? post.content.slice(0, 200),
+    description: postSummary(post, 300),
     datePublished: post.createdAt.toISOString(),
     dateModified: post.updatedAt.toISOString(),
     articleSection: post.category,
-    mainEntityOfPage: `${publicUrl}${postPath(post.category, post.slug)}`,
+    url: `${publicUrl}${postPath(post.category, post.slug)}`,
+    mainEntityOfPage: { "@type": "WebPage", "@id": `${publicUrl}${postPath(post.category, post.slug)}` },
+    author: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
+    publisher: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
     ...(image ? { image: new URL(image, `${publicUrl}/`).toString() } : {}),
   };
-  return {
-    found: true as const,
-    category: post.category,
-    post: {
-      title: post.title,
-      slug: post.slug,
-      content: post.content,
-      excerpt: post.excerpt,
-      published: post.published,
-      image,
-      imageSrcSet: image ? srcSets[image] : undefined,
-      date: longDate(post.createdAt),
-      createdAt: post.createdAt.toISOString(),
-      updatedAt: post.updatedAt.toISOString(),
-      readingTime: readingTimeLabel(post.content),
-      media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
+  return data(
+    {
+      found: true as const,
+      category: post.category,
+      post: {
+        title: post.title,
+        slug: post.slug,
+        content: post.content,
+        excerpt: post.excerpt,
+        published: post.published,
+        image,
+        imageSrcSet: image ? srcSets[image] : undefined,
+        date: longDate(post.createdAt),
+        createdAt: post.createdAt.toISOString(),
+        updatedAt: post.updatedAt.toISOString(),
+        readingTime: readingTimeLabel(post.content),
+        media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
+      },
+      canEditPost: canUpdatePost(user),
+      canDelete: canDeletePost(user, post),
+      // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
+      jsonLd,
     },
-    canEditPost: canUpdatePost(user),
-    canDelete: canDeletePost(user, post),
-    // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-    jsonLd,
-  };
+    // A draft (staff only) is never indexed nor stored by shared caches.
+    { headers: post.published ? {} : NOT_PUBLIC },
+  );
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const form = await readFormData(request);
-  if (form.get("intent") !== "delete") return data({ error: "Unknown action" }, { status: 400 });
-  const user = await getSessionUser(request);
-  if (!user) return data({ error: "You must be logged in" }, { status: 401 });
+  if (request.method !== "POST") return data({ error: READ_ONLY_MESSAGE }, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   try {
+    const user = await getSessionUser(request);
+    if (!user) return data({ error: "You must be logged in" }, { status: 401 });
+    const form = await readForm(request);
+    if (form.get("intent") !== "delete") return data({ error: "Unknown action: send intent=delete to delete this post." }, { status: 400 });
     const { category } = await deletePost(getDb(), user, params.slug);
     return redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
   } catch (error) {
@@ -98,9 +114,10 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   return [
     ...seoMeta(publicUrlFromMatches(matches), {
       title: post.title,
-      description: post.excerpt ?? post.content.slice(0, 160),
+      description: postSummary(post),
       path: postPath(category, post.slug),
-      image: post.image,
+      // A post without a featured image still gets a card image (the site default).
+      image: post.image ?? DEFAULT_OG_IMAGE,
       type: "article",
       noindex: !post.published,
       publishedTime: post.createdAt,
