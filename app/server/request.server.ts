@@ -15,7 +15,18 @@ export function clientIp(request: Request): string {
 /** Set by server/app.ts from the socket, after removing any value a client sent. */
 export const CLIENT_IP_HEADER = "x-app-client-ip";
 
-/** Whether the site is served over https, for Secure cookies. */
+/** Whether the site is served over https (PUBLIC_URL), for Secure cookies. */
 export function isSecureOrigin(): boolean {
   return getEnv().publicUrl.startsWith("https://");
+}
+
+/**
+ * Whether this request reached us over https: PUBLIC_URL is https, or — only with TRUST_PROXY=true —
+ * the proxy in front says so with X-Forwarded-Proto (first hop).
+ */
+export function isSecureRequest(request?: Request): boolean {
+  if (isSecureOrigin()) return true;
+  if (!request || !getEnv().TRUST_PROXY) return false;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return proto === "https";
 }
