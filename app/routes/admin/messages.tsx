@@ -19,6 +19,7 @@ import {
   setMessageHandled,
   type InboxMessage,
 } from "~/features/contact/contact.server";
+import { requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
@@ -69,7 +70,8 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 };
 
 export async function action({ request }: Route.ActionArgs) {
-  const user = await requireInboxUser(request);
+  // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
+  const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
   const form = await request.formData();
   const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
   if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
