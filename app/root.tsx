@@ -5,6 +5,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { AdminSidebarProvider } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
@@ -31,10 +32,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
           Skip to content
         </a>
-        <SiteHeader />
-        <main id="main" className="flex-1 pt-16">
-          {children}
-        </main>
+        <AdminSidebarProvider>
+          <SiteHeader />
+          <main id="main" className="flex-1 pt-16">
+            {children}
+          </main>
+        </AdminSidebarProvider>
         <SiteFooter />
         <Toaster visibleToasts={3} duration={4000} richColors closeButton />
         <ScrollRestoration />
