@@ -64,7 +64,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
     title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
-    details = typeof error.data === "string" && error.data ? error.data : details;
+    // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
+    const internal = "internal" in error && error.internal === true;
+    if (error.status === 405) details = "This page does not accept that kind of request.";
+    else if (!internal && typeof error.data === "string" && error.data) details = error.data;
   } else if (import.meta.env.DEV && error instanceof Error) {
     details = error.message;
     stack = error.stack;

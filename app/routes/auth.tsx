@@ -17,6 +17,7 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/auth";
 
@@ -49,7 +50,12 @@ function failure(intent: Mode, error: unknown) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  let form: FormData;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    return failure("login", error);
+  }
   const field = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;

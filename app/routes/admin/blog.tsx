@@ -55,7 +55,7 @@ function hrefFor(filter: AdminFilter, page = 1): string {
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
   const { filter, counts, posts, page, pageCount } = loaderData;
   return (
-    <section className="mx-auto max-w-5xl px-4 py-10">
+    <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Blog Management</h1>
       <div role="group" className="mt-6 flex flex-wrap gap-2" aria-label="Create a post in a category">
         {CATEGORIES.map((c) => (
@@ -84,7 +84,7 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
             <li key={p.id} className="flex flex-wrap items-center gap-3 p-4">
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
-                  <h2 className="truncate font-semibold">{p.title}</h2>
+                  <h2 className="font-semibold [overflow-wrap:anywhere]">{p.title}</h2>
                   <Badge variant={p.published ? "default" : "outline"}>{p.published ? "Published" : "Draft"}</Badge>
                 </div>
                 <p className="mt-1 text-sm text-muted-foreground">

@@ -180,10 +180,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
+  const internal = isRouteErrorResponse(error) && "internal" in error && error.internal === true;
   const message =
-    isRouteErrorResponse(error) && typeof error.data === "string" && error.data
-      ? error.data
-      : "Something went wrong. Please try again.";
+    status === 405
+      ? "This page does not accept that kind of request."
+      : isRouteErrorResponse(error) && !internal && typeof error.data === "string" && error.data
+        ? error.data
+        : "Something went wrong. Please try again.";
   return (
     <section className="mx-auto max-w-2xl px-4 py-24 text-center">
       <h1 className="text-3xl font-bold">{status === 403 ? "Access Denied" : status === 404 ? "Not Found" : "Error"}</h1>

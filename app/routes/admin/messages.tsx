@@ -26,6 +26,7 @@ import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody, ForbiddenError } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readFormOrRespond } from "~/server/form.server";
 import type { Route } from "./+types/messages";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -72,7 +73,7 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 export async function action({ request }: Route.ActionArgs) {
   // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
   const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
-  const form = await request.formData();
+  const form = await readFormOrRespond(request);
   const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
   if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.data;
@@ -115,7 +116,7 @@ function when(date: Date | null): string {
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
   const { messages, canDelete } = loaderData;
   return (
-    <section className="mx-auto max-w-5xl px-4 py-10">
+    <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Messages</h1>
       <p className="mt-2 text-muted-foreground">
         {messages.length === 0 ? "No messages yet." : `${messages.length} message${messages.length === 1 ? "" : "s"}, newest first.`}
