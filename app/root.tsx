@@ -5,6 +5,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { AdminSidebarProvider } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
@@ -37,10 +38,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
           Skip to content
         </a>
-        <SiteHeader />
-        <main id="main" className="flex-1 pt-16">
-          {children}
-        </main>
+        <AdminSidebarProvider>
+          <SiteHeader />
+          <main id="main" className="flex-1 pt-16">
+            {children}
+          </main>
+        </AdminSidebarProvider>
         <SiteFooter />
         <Toaster visibleToasts={3} duration={4000} richColors closeButton />
         <ScrollRestoration />
@@ -67,7 +70,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
     title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
-    details = typeof error.data === "string" && error.data ? error.data : details;
+    // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
+    const internal = "internal" in error && error.internal === true;
+    if (error.status === 405) details = "This page does not accept that kind of request.";
+    else if (!internal && typeof error.data === "string" && error.data) details = error.data;
   } else if (import.meta.env.DEV && error instanceof Error) {
     details = error.message;
     stack = error.stack;

@@ -1,9 +1,10 @@
-import { ChevronDown, ExternalLink, Menu } from "lucide-react";
+import { ChevronDown, ExternalLink, Menu, PanelLeft } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
+import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS } from "~/features/site/site-links";
 import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
@@ -152,12 +153,36 @@ function MobileMenu() {
   );
 }
 
+/** SPEC §2 "Shared layout": on admin routes, users with canEdit get a sidebar toggle (also Ctrl/Meta+B). */
+function AdminSidebarToggle() {
+  const user = useOptionalUser();
+  const { open, openMobile, toggle, onAdminRoute } = useAdminSidebar();
+  const mobile = useIsMobile();
+  if (!user?.canEdit || !onAdminRoute) return null;
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      size="icon"
+      className="-ml-2 shrink-0"
+      onClick={toggle}
+      aria-label="Toggle Sidebar"
+      aria-expanded={mobile ? openMobile : open}
+      title="Toggle Sidebar (Ctrl+B)"
+      aria-keyshortcuts="Control+B Meta+B"
+    >
+      <PanelLeft aria-hidden />
+    </Button>
+  );
+}
+
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <RecoveryRedirect />
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4">
+        <AdminSidebarToggle />
         <Link to="/" className="font-semibold whitespace-nowrap">
           <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">7F</span>
           Portfolio

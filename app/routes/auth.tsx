@@ -17,8 +17,8 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormData } from "~/server/request.server";
 import type { Route } from "./+types/auth";
 
 type Mode = "login" | "forgot" | "update";
@@ -50,7 +50,12 @@ function failure(intent: Mode, error: unknown) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await readFormData(request);
+  let form: FormData;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    return failure("login", error);
+  }
   const field = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
@@ -80,7 +85,7 @@ export async function action({ request }: Route.ActionArgs) {
       request,
     );
     // Every session of the user has ended; clear this browser's cookie too and go back to login.
-    return redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie() } });
+    return redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
   } catch (error) {
     return failure(intent, error);
   }

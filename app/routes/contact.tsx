@@ -11,7 +11,8 @@ import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { AppError, ForbiddenError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { clientIp, readFormData } from "~/server/request.server";
+import { readFormOrRespond } from "~/server/form.server";
+import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -34,7 +35,7 @@ export function loader() {
 
 /** The plain form post (no JavaScript): the same server function as /api/send-contact-email. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await readFormData(request);
+  const form = await readFormOrRespond(request);
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" ? value : "";

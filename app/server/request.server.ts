@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { getEnv } from "./env.server";
 
 /**
@@ -16,19 +15,18 @@ export function clientIp(request: Request): string {
 /** Set by server/app.ts from the socket, after removing any value a client sent. */
 export const CLIENT_IP_HEADER = "x-app-client-ip";
 
-/** Whether the site is served over https, for Secure cookies. */
+/** Whether the site is served over https (PUBLIC_URL), for Secure cookies. */
 export function isSecureOrigin(): boolean {
   return getEnv().publicUrl.startsWith("https://");
 }
 
 /**
- * The form of a POST, or a 400 a person can act on when the body is not a readable form (wrong or
- * missing content type, a broken multipart body) — never a 500.
+ * Whether this request reached us over https: PUBLIC_URL is https, or — only with TRUST_PROXY=true —
+ * the proxy in front says so with X-Forwarded-Proto (first hop).
  */
-export async function readFormData(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    throw data("The form could not be read. Please reload the page and try again.", { status: 400 });
-  }
+export function isSecureRequest(request?: Request): boolean {
+  if (isSecureOrigin()) return true;
+  if (!request || !getEnv().TRUST_PROXY) return false;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return proto === "https";
 }

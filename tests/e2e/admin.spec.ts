@@ -24,8 +24,16 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   await expect(sidebar.getByText("Administrator", { exact: true })).toBeVisible();
   await expect(sidebar.getByRole("button", { name: "Logout" })).toBeVisible();
 
+  // SPEC §2 "Shared layout": the sidebar toggle sits in the top bar on admin routes.
+  const headerToggle = page.getByRole("banner").getByRole("button", { name: "Toggle Sidebar" });
+  await expect(headerToggle).toBeVisible();
   if ((page.viewportSize()?.width ?? 1280) >= 768) {
     const aside = page.getByTestId("admin-sidebar");
+    await expect(aside).toHaveCSS("width", "256px");
+    await headerToggle.click();
+    await expect(aside).toHaveCSS("width", "48px");
+    await expect(headerToggle).toHaveAttribute("aria-expanded", "false");
+    await headerToggle.click();
     await expect(aside).toHaveCSS("width", "256px");
     await page.keyboard.press("Control+b");
     await expect(aside).toHaveCSS("width", "48px");
@@ -39,6 +47,10 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   } else {
     await expect(page.getByRole("dialog", { name: "Admin Panel" })).toHaveCSS("width", "288px");
   }
+  // Not on public pages.
+  await page.goto("/about");
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Toggle Sidebar" })).toHaveCount(0);
 });
 
 test("projects: add with validation, edit, reorder with the keyboard, delete after confirmation", async ({ page }) => {

@@ -10,11 +10,20 @@ import { clientIp } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { createSession } from "./session.server";
 
-export const loginSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address")),
-  password: z.string().min(1, "Password is required").max(1024, "Password is too long"),
-  verificationToken: z.string().optional(),
-});
+export const loginSchema = z.object(
+  {
+    email: z
+      .string({ error: "Email is required" })
+      .trim()
+      .toLowerCase()
+      .min(1, "Email is required")
+      .max(255, "Email must be less than 255 characters")
+      .pipe(z.email("Invalid email address")),
+    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password is too long"),
+    verificationToken: z.string({ error: "Please complete the security verification." }).optional(),
+  },
+  { error: "Send the email and password as a JSON object." },
+);
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const INVALID_LOGIN = "Invalid login credentials";

@@ -20,15 +20,15 @@ export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
 
 export const resetRequestSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters")),
+  email: z.string({ error: "Email is required" }).trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters")),
   verificationToken: z.string().optional(),
 });
 
 export const passwordUpdateSchema = z
   .object({
-    token: z.string().min(20, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
-    password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH * 8, "Password is too long"),
-    confirmPassword: z.string(),
+    token: z.string({ error: RESET_LINK_INVALID }).min(20, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
+    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX_LENGTH * 8, "Password is too long"),
+    confirmPassword: z.string({ error: "Please confirm the new password." }),
     verificationToken: z.string().optional(),
   })
   .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DIFFER.title, path: ["confirmPassword"] });

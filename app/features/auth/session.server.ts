@@ -6,7 +6,7 @@ import { getDb, type Db } from "~/server/db/client.server";
 import { session, user, userRoles } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { clientIp, isSecureOrigin } from "~/server/request.server";
+import { clientIp, isSecureRequest } from "~/server/request.server";
 
 export const SESSION_COOKIE = "sid";
 const SESSION_DAYS = 7;
@@ -41,19 +41,20 @@ function readCookie(request: Request, name: string): string | null {
   return null;
 }
 
-export function sessionCookie(token: string, expires: Date): string {
+/** Secure when the site or the trusted proxy in front of it speaks https. */
+export function sessionCookie(token: string, expires: Date, request?: Request): string {
   return [
     `${SESSION_COOKIE}=${token}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Lax",
     `Expires=${expires.toUTCString()}`,
-    ...(isSecureOrigin() ? ["Secure"] : []),
+    ...(isSecureRequest(request) ? ["Secure"] : []),
   ].join("; ");
 }
 
-export function clearSessionCookie(): string {
-  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(isSecureOrigin() ? ["Secure"] : [])].join("; ");
+export function clearSessionCookie(request?: Request): string {
+  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(isSecureRequest(request) ? ["Secure"] : [])].join("; ");
 }
 
 /** Starts a session for a user; returns the Set-Cookie header value. */
@@ -70,14 +71,14 @@ export async function createSession(db: Db, userId: string, request: Request): P
   });
   // Housekeeping: drop this user's expired sessions.
   await db.delete(session).where(and(eq(session.userId, userId), lt(session.expiresAt, new Date())));
-  return sessionCookie(token, expiresAt);
+  return sessionCookie(token, expiresAt, request);
 }
 
 /** Ends the request's session, if any; returns the Set-Cookie header that clears the cookie. */
 export async function destroySession(request: Request, db: Db = getDb()): Promise<string> {
   const token = readCookie(request, SESSION_COOKIE);
   if (token) await db.delete(session).where(eq(session.token, hashToken(token)));
-  return clearSessionCookie();
+  return clearSessionCookie(request);
 }
 
 /** Role from user_roles; a failed lookup is logged and means 'user' (SPEC §6). */

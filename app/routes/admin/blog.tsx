@@ -1,5 +1,5 @@
 import { formatDistanceToNow } from "date-fns";
-import { Link } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { pageParam, requireStaffPage } from "~/features/posts/page-guards.server";
@@ -54,8 +54,11 @@ function hrefFor(filter: AdminFilter, page = 1): string {
 
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
   const { filter, counts, posts, page, pageCount } = loaderData;
+  const navigation = useNavigation();
+  // SPEC §2: 'Loading posts...' while the list loads (a filter or page change).
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/blog";
   return (
-    <section className="mx-auto max-w-5xl px-4 py-10">
+    <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Blog Management</h1>
       <div role="group" className="mt-6 flex flex-wrap gap-2" aria-label="Create a post in a category">
         {CATEGORIES.map((c) => (
@@ -76,7 +79,11 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
           </Link>
         ))}
       </nav>
-      {posts.length === 0 ? (
+      {loading ? (
+        <p role="status" className="mt-10 text-center text-muted-foreground">
+          Loading posts...
+        </p>
+      ) : posts.length === 0 ? (
         <p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>
       ) : (
         <ul className="mt-6 divide-y rounded-lg border">
@@ -84,7 +91,7 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
             <li key={p.id} className="flex flex-wrap items-center gap-3 p-4">
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
-                  <h2 className="truncate font-semibold">{p.title}</h2>
+                  <h2 className="font-semibold [overflow-wrap:anywhere]">{p.title}</h2>
                   <Badge variant={p.published ? "default" : "outline"}>{p.published ? "Published" : "Draft"}</Badge>
                 </div>
                 <p className="mt-1 text-sm text-muted-foreground">

@@ -1,5 +1,5 @@
 import { FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { posts, projects, canManageProjects: canManageProjects(actor) };
 }
 
-function Counter({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {
+function Counter({ label, value, icon: Icon, loading }: { label: string; value: number; icon: LucideIcon; loading: boolean }) {
   return (
     <Card className="gap-2">
       <CardHeader className="flex flex-row items-center justify-between">
@@ -35,8 +35,8 @@ function Counter({ label, value, icon: Icon }: { label: string; value: number; i
         <Icon className="size-4 text-muted-foreground" aria-hidden />
       </CardHeader>
       <CardContent>
-        <p className="text-2xl font-bold" data-testid={`counter-${label}`}>
-          {value}
+        <p className="text-2xl font-bold" data-testid={`counter-${label}`} aria-busy={loading || undefined}>
+          {loading ? "..." : value}
         </p>
       </CardContent>
     </Card>
@@ -45,6 +45,9 @@ function Counter({ label, value, icon: Icon }: { label: string; value: number; i
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { posts, projects } = loaderData;
+  // SPEC §2: each counter shows '...' while the numbers load (here: while the dashboard reloads).
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/admin";
   return (
     <div className="flex flex-col gap-8">
       <div>
@@ -52,10 +55,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Counter label="Total Posts" value={posts.total} icon={FileText} />
-        <Counter label="Published" value={posts.published} icon={FileText} />
-        <Counter label="Drafts" value={posts.drafts} icon={PenLine} />
-        <Counter label="Projects" value={projects} icon={FolderKanban} />
+        <Counter label="Total Posts" value={posts.total} icon={FileText} loading={loading} />
+        <Counter label="Published" value={posts.published} icon={FileText} loading={loading} />
+        <Counter label="Drafts" value={posts.drafts} icon={PenLine} loading={loading} />
+        <Counter label="Projects" value={projects} icon={FolderKanban} loading={loading} />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>

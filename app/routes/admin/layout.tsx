@@ -1,9 +1,10 @@
-import { Loader2, LogOut, PanelLeft, X } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { Loader2, LogOut, X } from "lucide-react";
+import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
-import { ADMIN_NAV, avatarInitials, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE } from "~/features/admin/nav";
+import { ADMIN_NAV, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
+import { useAdminSidebar } from "~/features/admin/sidebar-state";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
 import type { Route } from "./+types/layout";
@@ -32,25 +33,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-const MOBILE_QUERY = "(max-width: 767px)";
-
 // SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
+// The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, nav, sidebarOpen } = loaderData;
-  const [open, setOpenState] = useState(sidebarOpen);
-  const [openMobile, setOpenMobile] = useState(false);
+  const { user, nav } = loaderData;
+  const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
   const navigation = useNavigation();
   const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
 
-  const setOpen = useCallback((value: boolean) => {
-    setOpenState(value);
-    document.cookie = `${SIDEBAR_COOKIE}=${value}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; samesite=lax`;
-  }, []);
-
-  const toggle = useCallback(() => {
-    if (window.matchMedia(MOBILE_QUERY).matches) setOpenMobile((v) => !v);
-    else setOpen(!open);
-  }, [open, setOpen]);
+  // Leaving the admin area closes the mobile drawer.
+  useEffect(() => () => setOpenMobile(false), [setOpenMobile]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -70,7 +62,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [openMobile]);
+  }, [openMobile, setOpenMobile]);
 
   const loadingAdminPage = navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
 
@@ -172,20 +164,6 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
-        <div className="flex h-12 items-center gap-2 border-b px-4">
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            onClick={toggle}
-            aria-label="Toggle Sidebar"
-            aria-expanded={open}
-            title="Toggle Sidebar (Ctrl+B)"
-            aria-keyshortcuts="Control+B Meta+B"
-          >
-            <PanelLeft aria-hidden />
-          </Button>
-        </div>
         <div className="relative flex-1 p-4 md:p-8">
           {loadingAdminPage ? (
             <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">
@@ -202,10 +180,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
+  const internal = isRouteErrorResponse(error) && "internal" in error && error.internal === true;
   const message =
-    isRouteErrorResponse(error) && typeof error.data === "string" && error.data
-      ? error.data
-      : "Something went wrong. Please try again.";
+    status === 405
+      ? "This page does not accept that kind of request."
+      : isRouteErrorResponse(error) && !internal && typeof error.data === "string" && error.data
+        ? error.data
+        : "Something went wrong. Please try again.";
   return (
     <section className="mx-auto max-w-2xl px-4 py-24 text-center">
       <h1 className="text-3xl font-bold">{status === 403 ? "Access Denied" : status === 404 ? "Not Found" : "Error"}</h1>

@@ -19,13 +19,14 @@ import {
   setMessageHandled,
   type InboxMessage,
 } from "~/features/contact/contact.server";
+import { requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorBody, ForbiddenError } from "~/server/errors.server";
-import { readFormData } from "~/server/request.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readFormOrRespond } from "~/server/form.server";
 import type { Route } from "./+types/messages";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -70,8 +71,9 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 };
 
 export async function action({ request }: Route.ActionArgs) {
-  const user = await requireInboxUser(request);
-  const form = await readFormData(request);
+  // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
+  const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
+  const form = await readFormOrRespond(request);
   const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
   if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.data;
@@ -114,8 +116,7 @@ function when(date: Date | null): string {
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
   const { messages, canDelete } = loaderData;
   return (
-    // The admin layout pads its content area; no padding of its own here (it is nested there).
-    <section className="mx-auto w-full max-w-5xl">
+    <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Messages</h1>
       <p className="mt-2 text-muted-foreground">
         {messages.length === 0 ? "No messages yet." : `${messages.length} message${messages.length === 1 ? "" : "s"}, newest first.`}

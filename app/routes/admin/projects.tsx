@@ -32,7 +32,7 @@ import { canManageProjects } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormData } from "~/server/request.server";
+import { readFormOrRespond } from "~/server/form.server";
 import type { Route } from "./+types/projects";
 
 export function meta() {
@@ -46,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireActor(request, canManageProjects, PROJECTS_FORBIDDEN);
-  const form = Object.fromEntries(await readFormData(request));
+  const form = Object.fromEntries(await readFormOrRespond(request));
   const db = getDb();
   try {
     switch (form.intent) {

@@ -15,7 +15,7 @@ import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS, STORED_ROLES, type Role } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
-import { readFormData } from "~/server/request.server";
+import { readFormOrRespond } from "~/server/form.server";
 import type { Route } from "./+types/users";
 
 const USERS_FORBIDDEN = "Only administrators can manage users.";
@@ -63,7 +63,7 @@ function generatePassword(): string {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireActor(request, canManageUsers, USERS_FORBIDDEN);
-  const form = Object.fromEntries(await readFormData(request));
+  const form = Object.fromEntries(await readFormOrRespond(request));
   const db = getDb();
   try {
     switch (form.intent) {

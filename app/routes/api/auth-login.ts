@@ -4,13 +4,21 @@ import { errorBody, RateLimitError } from "~/server/errors.server";
 import type { Route } from "./+types/auth-login";
 
 /** POST /api/auth/login — JSON {email, password, verificationToken}; sets the session cookie. */
+const MAX_BODY_BYTES = 16 * 1024;
+
 export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405 });
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(length) && length > MAX_BODY_BYTES) {
+    return Response.json({ error: "Request body is too large." }, { status: 413 });
+  }
   let body: unknown;
   try {
-    body = await request.json();
+    const text = await request.text();
+    if (text.length > MAX_BODY_BYTES) return Response.json({ error: "Request body is too large." }, { status: 413 });
+    body = JSON.parse(text);
   } catch {
-    return Response.json({ error: "Request body must be JSON" }, { status: 400 });
+    return Response.json({ error: "Request body must be JSON: {\"email\", \"password\", \"verificationToken\"}." }, { status: 400 });
   }
   try {
     const { setCookie } = await signIn(getDb(), body, request);
@@ -20,4 +28,9 @@ export async function action({ request }: Route.ActionArgs) {
     const headers: HeadersInit = error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
     return Response.json(payload, { status, headers });
   }
+}
+
+/** A GET (or HEAD) is not a sign-in: say which method is. */
+export function loader() {
+  return Response.json({ error: "Method not allowed. Sign in with POST." }, { status: 405, headers: { Allow: "POST" } });
 }

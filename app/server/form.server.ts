@@ -1,0 +1,64 @@
+import { data } from "react-router";
+import { AppError, isAppError } from "./errors.server";
+
+/** Plain forms (sign-in, projects, users, the inbox) are small; uploads have their own limit. */
+export const MAX_FORM_BYTES = 256 * 1024;
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * Reads a form post, or throws an AppError a person can act on: 405 for another method, 413 for an
+ * oversized body, 415 for a body that is not a form, 400 for one that cannot be parsed. Never a 500.
+ */
+export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
+  if (request.method !== "POST") throw new AppError("Method not allowed. Send this form with POST.", 405);
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(length) && length > maxBytes) {
+    throw new AppError(`The form is too large (at most ${Math.round(maxBytes / 1024)} KB).`, 413);
+  }
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!FORM_TYPES.includes(type)) {
+    throw new AppError("Send the form as application/x-www-form-urlencoded or multipart/form-data.", 415);
+  }
+  // Without a Content-Length (chunked), cap what is read.
+  const body = await readCapped(request, maxBytes);
+  try {
+    return await new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? type } }).formData();
+  } catch {
+    throw new AppError("The form could not be read. Please reload the page and try again.", 400);
+  }
+}
+
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new AppError(`The form is too large (at most ${Math.round(maxBytes / 1024)} KB).`, 413);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(new ArrayBuffer(total));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** For route actions that do not catch: the same checks, thrown as a response with that status. */
+export async function readFormOrRespond(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
+  try {
+    return await readForm(request, maxBytes);
+  } catch (error) {
+    if (isAppError(error)) throw data(error.message, { status: error.status, ...(error.status === 405 ? { headers: { Allow: "POST" } } : {}) });
+    throw error;
+  }
+}
