@@ -30,7 +30,3 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-/** A GET (or HEAD) is not a sign-in: say which method is. */
-export function loader() {
-  return Response.json({ error: "Method not allowed. Sign in with POST." }, { status: 405, headers: { Allow: "POST" } });
-}
