@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import ogs from "open-graph-scraper";
 import { z } from "zod";
 import { blogMedia, blogPosts, contactMessages, projects } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
@@ -114,5 +115,31 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     expect(errors.some((m) => m.url?.endsWith("known-bad.html"))).toBe(true);
     const real = errors.filter((m) => !m.url?.endsWith("known-bad.html")).map((m) => `${path.basename(m.url ?? "?")}: ${m.message} [${m.extract ?? ""}]`);
     expect(real).toEqual([]);
+  });
+
+  it.runIf(ctx.kind === "pglite")("every indexable page has a canonical URL and absolute Open Graph / Twitter tags (open-graph-scraper)", async () => {
+    const base = "https://portfolio.example.test";
+    for (const pagePath of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Faith/valid-markup"]) {
+      if (!server) throw new Error("no server");
+      const html = await (await server.fetch(pagePath, { headers: { "user-agent": BROWSER_UA } })).text();
+      const { result } = await ogs({ html });
+      const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+      expect(canonical, pagePath).toBe(`${base}${pagePath === "/" ? "/" : pagePath}`);
+      expect(result.ogUrl, pagePath).toBe(canonical);
+      expect(result.ogTitle, pagePath).toBeTruthy();
+      expect(result.ogDescription, pagePath).toBeTruthy();
+      expect(result.ogType, pagePath).toBe(pagePath.split("/").length === 4 ? "article" : "website");
+      expect(result.twitterCard, pagePath).toBe("summary_large_image");
+      const images = [...(result.ogImage ?? []), ...(result.twitterImage ?? [])].map((image) => image.url);
+      expect(images.length, pagePath).toBe(2);
+      for (const image of images) expect(image, pagePath).toMatch(new RegExp(`^${base}/`));
+      // The card image is a file the production server serves (server.js serves build/client statically).
+      const imagePath = new URL(images[0] ?? "").pathname;
+      expect(fs.existsSync(path.join("build/client", imagePath)), imagePath).toBe(true);
+    }
+    // The post uses its own featured image.
+    if (!server) throw new Error("no server");
+    const post = await (await server.fetch("/7fs/Faith/valid-markup")).text();
+    expect((await ogs({ html: post })).result.ogImage?.[0]?.url).toBe(`${base}/images/posts/faith-800.webp`);
   });
 });
