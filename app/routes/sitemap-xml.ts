@@ -13,9 +13,12 @@ function escapeXml(value: string): string {
 export async function loader() {
   const { publicUrl } = getEnv();
   const posts = await listPublishedPostsForSitemap(getDb());
+  // A listing changes when one of its posts does: the home page and each category carry their newest post's date.
+  const newest = (list: typeof posts) =>
+    list.reduce<Date | undefined>((latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest), undefined)?.toISOString();
   const entries = [
-    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: undefined })),
-    ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: undefined })),
+    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/" ? newest(posts) : undefined })),
+    ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: newest(posts.filter((post) => post.category === category)) })),
     ...posts.map((post) => ({ path: postPath(post.category, post.slug), lastmod: post.updatedAt.toISOString() })),
   ];
   const urls = entries

@@ -131,6 +131,11 @@ describeEachDatabase("public site", (ctx) => {
       expect(xml).toContain(`<loc>https://portfolio.example.test${path}</loc>`);
     }
     expect(xml).not.toContain("draft-post");
+    // lastmod: each post, the home page and the categories that have published posts (a draft does not count).
+    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/7fs\/Finance\/older-featured<\/loc><lastmod>\d{4}-\d\d-\d\dT[^<]+<\/lastmod>/);
+    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/7fs\/Friends<\/loc><lastmod>\d{4}-/);
+    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/<\/loc><lastmod>\d{4}-/);
+    expect(xml).toContain("<url><loc>https://portfolio.example.test/7fs/Faith</loc></url>");
   });
 
   it("server-renders every public page with its spec texts and SEO tags", async () => {
