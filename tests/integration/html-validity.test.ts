@@ -137,8 +137,13 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
       const imagePath = new URL(images[0] ?? "").pathname;
       expect(fs.existsSync(path.join("build/client", imagePath)), imagePath).toBe(true);
     }
-    // The post uses its own featured image.
     if (!server) throw new Error("no server");
+    // Icons: linked from every page and shipped (a missing /favicon.ico is a console error in every browser).
+    const about = await (await server.fetch("/about")).text();
+    const icons = [...about.matchAll(/<link rel="(?:icon|apple-touch-icon)" href="([^"]+)"/g)].map((m) => m[1] ?? "");
+    expect(icons).toEqual(["/favicon.ico", "/favicon.svg", "/apple-touch-icon.png"]);
+    for (const icon of icons) expect(fs.existsSync(path.join("build/client", icon)), icon).toBe(true);
+    // The post uses its own featured image.
     const post = await (await server.fetch("/7fs/Faith/valid-markup")).text();
     expect((await ogs({ html: post })).result.ogImage?.[0]?.url).toBe(`${base}/images/posts/faith-800.webp`);
   });
