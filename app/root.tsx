@@ -64,7 +64,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let stack: string | undefined;
   if (isRouteErrorResponse(error)) {
     title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
-    details = typeof error.data === "string" && error.data ? error.data : details;
+    // A POST/PUT to a page without a form handler: the framework's text is for developers.
+    if (error.status === 405) details = "This page does not accept that kind of request. Open it with a normal link instead.";
+    else details = typeof error.data === "string" && error.data ? error.data : details;
   } else if (import.meta.env.DEV && error instanceof Error) {
     details = error.message;
     stack = error.stack;
