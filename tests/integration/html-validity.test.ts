@@ -106,6 +106,13 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     // The streamed home page really carries the three feed cards (RSS, Atom, OpenGraph page).
     const home = fs.readFileSync(files[0] ?? "", "utf8");
     for (const title of ["Shipping Calm: A Newsletter &amp; More", "Five Risk Registers That Work", "Team Playbooks &amp; Templates"]) expect(home).toContain(title);
+    // Every image of a public page reserves its box (width and height), so nothing shifts as images arrive.
+    for (const file of files.filter((f) => path.basename(f).startsWith("anon"))) {
+      for (const tag of fs.readFileSync(file, "utf8").match(/<img\b[^>]*>/g) ?? []) {
+        expect(tag, path.basename(file)).toMatch(/\swidth="\d+"/);
+        expect(tag, path.basename(file)).toMatch(/\sheight="\d+"/);
+      }
+    }
     // Proof the checker is awake: a known-bad document must be reported.
     const bad = path.join(dir, "known-bad.html");
     fs.writeFileSync(bad, "<!DOCTYPE html><html lang=en><head><title>x</title></head><body><ul><div>no</div></ul></body></html>");
