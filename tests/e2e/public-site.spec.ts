@@ -117,6 +117,22 @@ test.describe("layout", () => {
     await expect(expertise).toHaveCSS("opacity", "1");
   });
 
+  test("public pages load with no console errors and no failed same-site requests (favicon included)", async ({ page, baseURL }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+    page.on("response", (response) => {
+      if (response.url().startsWith(baseURL ?? "") && response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    for (const path of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(problems).toEqual([]);
+  });
+
   test("content is in the HTML without JavaScript", async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
