@@ -42,7 +42,8 @@ beforeAll(async () => {
   process.env.SUBSTACK_URL = `${fixtures.url}/`;
   process.env.TSP_BLOG_URL = `${fixtures.url}/og`;
   process.env.TSP_KB_URL = `${fixtures.url}/atom`;
-  process.env.FEED_TIMEOUT_MS = "2000";
+  // Generous: no fixture here hangs, and a loaded CI machine must not drop a card.
+  process.env.FEED_TIMEOUT_MS = "8000";
   process.env.PUBLIC_URL = "https://portfolio.example.test";
 });
 afterAll(() => fixtures.close());
