@@ -28,10 +28,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <Meta />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <Meta />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
@@ -72,7 +72,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
     // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
     const internal = "internal" in error && error.internal === true;
-    if (error.status === 405) details = "This page does not accept that kind of request.";
+    if (error.status === 405) details = "This page does not accept that kind of request. Open it with a normal link instead.";
     else if (!internal && typeof error.data === "string" && error.data) details = error.data;
   } else if (import.meta.env.DEV && error instanceof Error) {
     details = error.message;

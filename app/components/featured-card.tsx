@@ -1,4 +1,5 @@
 import { ArrowRight, ExternalLink } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { ResponsiveImage, storedImage } from "./responsive-image";
@@ -16,21 +17,30 @@ export interface FeaturedCardProps {
 /** One card of the home page's Featured Work grid. */
 export function FeaturedCard({ kicker, title, description, image, href, external = false, cta }: FeaturedCardProps) {
   const picture = image ? storedImage(image) : null;
+  // External feed images may vanish or refuse hotlinking: a broken one gives way to the placeholder.
+  const [broken, setBroken] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // An image that failed before hydration fired its error event before React listened.
+    const img = frame.current?.querySelector("img");
+    if (img?.complete && img.naturalWidth === 0) setBroken(true);
+  }, []);
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-sm">
-      {picture ? (
-        <ResponsiveImage
-          src={picture.src}
-          widths={picture.widths}
-          sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
-          alt=""
-          width={800}
-          height={450}
-          className="aspect-video w-full object-cover"
-        />
-      ) : (
-        <div aria-hidden className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70" />
-      )}
+      <div ref={frame} className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70">
+        {picture && !broken ? (
+          <ResponsiveImage
+            src={picture.src}
+            widths={picture.widths}
+            sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+            alt=""
+            width={800}
+            height={450}
+            onError={() => setBroken(true)}
+            className="aspect-video w-full object-cover"
+          />
+        ) : null}
+      </div>
       <div className="flex flex-1 flex-col gap-2 p-5">
         <p className="text-xs font-semibold tracking-wide text-primary uppercase">{kicker}</p>
         <h3 className="text-lg leading-snug font-semibold">{title}</h3>

@@ -13,6 +13,7 @@ export function ResponsiveImage({
   sizes,
   priority = false,
   className,
+  onError,
 }: {
   src: string;
   alt: string;
@@ -24,11 +25,12 @@ export function ResponsiveImage({
   /** Above the fold: load eagerly with high priority. */
   priority?: boolean;
   className?: string;
+  onError?: () => void;
 }) {
   const loading = priority ? "eager" : "lazy";
   const fetchPriority = priority ? "high" : "auto";
   if (!widths || widths.length === 0) {
-    return <img src={src} alt={alt} width={width} height={height} loading={loading} decoding="async" fetchPriority={fetchPriority} className={className} />;
+    return <img src={src} alt={alt} width={width} height={height} loading={loading} decoding="async" fetchPriority={fetchPriority} onError={onError} className={className} />;
   }
   const set = (ext: string) => widths.map((w) => `${src}-${w}.${ext} ${w}w`).join(", ");
   const largest = widths[widths.length - 1];
@@ -45,6 +47,7 @@ export function ResponsiveImage({
         loading={loading}
         decoding="async"
         fetchPriority={fetchPriority}
+        onError={onError}
         className={cn("h-auto", className)}
       />
     </picture>

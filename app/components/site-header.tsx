@@ -1,6 +1,6 @@
-import { ChevronDown, ExternalLink, Menu, PanelLeft } from "lucide-react";
+import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft } from "lucide-react";
 import { useState } from "react";
-import { Form, Link, NavLink } from "react-router";
+import { Form, Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
@@ -176,6 +176,25 @@ function AdminSidebarToggle() {
   );
 }
 
+/**
+ * While a public page's data loads after a click (e.g. /projects), a spinner shows in the top bar
+ * (SPEC §2 "A spinner shows while loading"). The admin area has its own 'Loading...' line.
+ */
+function PageLoadingSpinner() {
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && !navigation.location.pathname.startsWith("/admin");
+  return (
+    <div role="status" aria-live="polite" className="flex size-5 shrink-0 items-center">
+      {loading ? (
+        <>
+          <Loader2 aria-hidden className="size-5 animate-spin text-primary" data-testid="page-loading" />
+          <span className="sr-only">Loading page…</span>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   return (
@@ -187,6 +206,7 @@ export function SiteHeader() {
           <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">7F</span>
           Portfolio
         </Link>
+        <PageLoadingSpinner />
         <nav aria-label="Main" className="ml-auto hidden lg:block">
           <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 
 export const SITE_NAME = "7 Fs Portfolio";
 
@@ -7,7 +8,7 @@ export interface SeoInput {
   description: string;
   /** Path of the page, e.g. /about — made absolute with the public URL for canonical and og:url. */
   path: string;
-  /** Absolute or site-relative image URL for Open Graph / Twitter cards. */
+  /** Absolute or site-relative image URL for Open Graph / Twitter cards; the site's default card image when absent. */
   image?: string | null;
   type?: "website" | "article";
   noindex?: boolean;
@@ -22,7 +23,9 @@ function absolute(publicUrl: string, urlOrPath: string): string {
 /** Title, description, canonical, Open Graph and Twitter tags for one page — one home for them. */
 export function seoMeta(publicUrl: string, input: SeoInput): MetaDescriptor[] {
   const url = absolute(publicUrl, input.path);
-  const image = input.image ? absolute(publicUrl, input.image) : undefined;
+  // Every page gets a large card: its own image, else the shipped 1200×630 default (link previews need one).
+  const image = absolute(publicUrl, input.image || DEFAULT_OG_IMAGE);
+  const isDefaultImage = !input.image || input.image === DEFAULT_OG_IMAGE;
   const tags: MetaDescriptor[] = [
     { title: input.title },
     { name: "description", content: input.description },
@@ -32,11 +35,20 @@ export function seoMeta(publicUrl: string, input: SeoInput): MetaDescriptor[] {
     { property: "og:description", content: input.description },
     { property: "og:type", content: input.type ?? "website" },
     { property: "og:url", content: url },
-    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    { property: "og:locale", content: "en_US" },
+    { property: "og:image", content: image },
+    ...(isDefaultImage
+      ? [
+          { property: "og:image:width", content: "1200" },
+          { property: "og:image:height", content: "630" },
+          { property: "og:image:alt", content: SITE_NAME },
+        ]
+      : []),
+    { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: input.title },
     { name: "twitter:description", content: input.description },
+    { name: "twitter:image", content: image },
   ];
-  if (image) tags.push({ property: "og:image", content: image }, { name: "twitter:image", content: image });
   if (input.publishedTime) tags.push({ property: "article:published_time", content: input.publishedTime });
   if (input.modifiedTime) tags.push({ property: "article:modified_time", content: input.modifiedTime });
   if (input.noindex) tags.push({ name: "robots", content: "noindex" });

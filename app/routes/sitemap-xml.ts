@@ -13,9 +13,12 @@ function escapeXml(value: string): string {
 export async function loader() {
   const { publicUrl } = getEnv();
   const posts = await listPublishedPostsForSitemap(getDb());
+  // A listing changes when one of its posts does: the home page and each category carry their newest post's date.
+  const newest = (list: typeof posts) =>
+    list.reduce<Date | undefined>((latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest), undefined)?.toISOString();
   const entries = [
-    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: undefined })),
-    ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: undefined })),
+    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/" ? newest(posts) : undefined })),
+    ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: newest(posts.filter((post) => post.category === category)) })),
     ...posts.map((post) => ({ path: postPath(post.category, post.slug), lastmod: post.updatedAt.toISOString() })),
   ];
   const urls = entries
@@ -26,4 +29,9 @@ export async function loader() {
     .join("\n");
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
+}
+
+/** Any other method: a plain 405 a person can read (instead of the framework's generic error). */
+export function action() {
+  return new Response("Method not allowed: this address only answers GET.\n", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" } });
 }

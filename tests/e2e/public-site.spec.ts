@@ -117,6 +117,42 @@ test.describe("layout", () => {
     await expect(expertise).toHaveCSS("opacity", "1");
   });
 
+  test("public pages load with no console errors and no failed same-site requests (favicon included)", async ({ page, baseURL }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+    page.on("response", (response) => {
+      if (response.url().startsWith(baseURL ?? "") && response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    for (const path of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("a spinner shows in the top bar while the next page loads (e.g. My Projects)", async ({ page }) => {
+    await page.goto("/about");
+    await page.waitForLoadState("networkidle");
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Hold the projects page's data request so the loading state lasts long enough to observe.
+    await page.route(/\/projects\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("contentinfo").getByRole("link", { name: "My Projects" }).click();
+    await expect(page.getByTestId("page-loading")).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("status")).toHaveText("Loading page…");
+    release();
+    await expect(page.getByRole("heading", { level: 1, name: "Web Development Projects" })).toBeVisible();
+    await expect(page.getByTestId("page-loading")).toHaveCount(0);
+  });
+
   test("content is in the HTML without JavaScript", async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

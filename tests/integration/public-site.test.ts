@@ -120,6 +120,41 @@ describeEachDatabase("public site", (ctx) => {
     expect((await slow.json()).error).toMatch(/unavailable/);
   });
 
+  it("answers bad requests to the public endpoints and pages with a 4xx and a message a person can act on", async () => {
+    const post = (path: string, body: BodyInit, method = "POST", type = "application/json") =>
+      server.fetch(path, { method, headers: { origin: server.url, "content-type": type }, body });
+    const huge = await post("/api/feeds/substack", `{"substackUrl":"${"a".repeat(5 * 1024 * 1024)}"}`);
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error).toMatch(/too large/);
+    for (const body of ["[1,2]", "null", '"x"']) {
+      const notObject = await post("/api/feeds/substack", body);
+      expect(notObject.status, body).toBe(400);
+      expect((await notObject.json()).error).toMatch(/JSON object/);
+    }
+    const utf16 = await post("/api/feeds/substack", new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), "POST", "application/json; charset=utf-16");
+    expect(utf16.status).toBe(400);
+    for (const path of ["/api/feeds/substack", "/api/feeds/tsp-blog", "/api/feeds/tsp-kb"]) {
+      for (const method of ["PUT", "PATCH", "DELETE"]) {
+        const wrong = await post(path, "{}", method);
+        expect(wrong.status, `${method} ${path}`).toBe(405);
+        expect(wrong.headers.get("allow")).toBe("GET, POST");
+        expect((await wrong.json()).error).toMatch(/use GET or POST/);
+      }
+    }
+    for (const path of ["/robots.txt", "/sitemap.xml"]) {
+      const wrong = await post(path, "x");
+      expect(wrong.status, path).toBe(405);
+      expect(await wrong.text()).toMatch(/only answers GET/);
+    }
+    for (const path of ["/", "/about", "/testimonials", "/no-such-page"]) {
+      const wrong = await post(path, "a=1", "POST", "application/x-www-form-urlencoded");
+      expect(wrong.status, path).toBe(405);
+      const html = await wrong.text();
+      expect(html).toContain("This page does not accept that kind of request.");
+      expect(html).not.toMatch(/at [\w.]+ \(.*:\d+:\d+\)/);
+    }
+  });
+
   it("serves robots.txt and a sitemap of public pages and published posts with absolute URLs", async () => {
     const robots = await (await server.fetch("/robots.txt")).text();
     expect(robots).toContain("Sitemap: https://portfolio.example.test/sitemap.xml");
@@ -131,6 +166,11 @@ describeEachDatabase("public site", (ctx) => {
       expect(xml).toContain(`<loc>https://portfolio.example.test${path}</loc>`);
     }
     expect(xml).not.toContain("draft-post");
+    // lastmod: each post, the home page and the categories that have published posts (a draft does not count).
+    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/7fs\/Finance\/older-featured<\/loc><lastmod>\d{4}-\d\d-\d\dT[^<]+<\/lastmod>/);
+    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/7fs\/Friends<\/loc><lastmod>\d{4}-/);
+    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/<\/loc><lastmod>\d{4}-/);
+    expect(xml).toContain("<url><loc>https://portfolio.example.test/7fs/Faith</loc></url>");
   });
 
   it("server-renders every public page with its spec texts and SEO tags", async () => {

@@ -41,8 +41,12 @@ function MediaBody({ item, title }: { item: MediaViewItem; title: string }) {
       srcSet={item.srcSet}
       sizes={item.srcSet ? "(min-width: 768px) 768px, 100vw" : undefined}
       alt={item.caption ?? `Image in ${title}`}
+      // A 16:9 box is reserved until the image (any ratio) arrives.
+      width={1200}
+      height={675}
       loading="lazy"
-      className="w-full rounded-lg"
+      decoding="async"
+      className="h-auto w-full rounded-lg"
     />
   );
 }

@@ -29,6 +29,11 @@ describe("media URLs", () => {
   it("allows only http(s) or our /uploads paths for images", () => {
     expect(isSafeImageUrl("https://x.example/a.png")).toBe(true);
     expect(isSafeImageUrl("/uploads/blog-images/a/1-b.png")).toBe(true);
+    // The demo posts' shipped placeholders are shown too.
+    expect(isSafeImageUrl("/images/posts/faith-800.webp")).toBe(true);
+    expect(isSafeImageUrl("/images/../etc/passwd.png")).toBe(false);
+    expect(isSafeImageUrl("/images/posts/x.html")).toBe(false);
+    expect(isSafeImageUrl("//evil.example/images/a.png")).toBe(false);
     expect(isSafeImageUrl("javascript:alert(1)")).toBe(false);
     expect(isSafeImageUrl("JaVaScRiPt:alert(1)")).toBe(false);
     expect(isSafeImageUrl("data:text/html,<script>")).toBe(false);

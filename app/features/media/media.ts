@@ -4,6 +4,8 @@ export const MEDIA_KINDS = ["youtube", "vimeo", "video", "image"] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 const UPLOAD_PATH = /^\/uploads\/[A-Za-z0-9/_.-]+$/;
+/** Images shipped with the app (public/images), e.g. the demo posts' /images/posts/faith-800.webp. */
+const SHIPPED_IMAGE_PATH = /^\/images\/[A-Za-z0-9/_.-]+\.(?:webp|avif|png|jpe?g|gif|svg)$/;
 const VIDEO_FILE = /\.(mp4|webm|ogg|ogv|mov|m4v)$/i;
 
 function parseHttpUrl(value: string, httpsOnly: boolean): URL | null {
@@ -17,9 +19,9 @@ function parseHttpUrl(value: string, httpsOnly: boolean): URL | null {
   }
 }
 
-/** A site-relative upload path or an absolute http(s) URL; anything else (javascript:, data:) is refused. */
+/** A site-relative upload or shipped-image path, or an absolute http(s) URL; anything else (javascript:, data:) is refused. */
 export function isSafeImageUrl(value: string): boolean {
-  if (UPLOAD_PATH.test(value) && !value.includes("..")) return true;
+  if ((UPLOAD_PATH.test(value) || SHIPPED_IMAGE_PATH.test(value)) && !value.includes("..")) return true;
   return parseHttpUrl(value, false) !== null;
 }
 

@@ -12,6 +12,7 @@ export function loader(_args: Route.LoaderArgs) {
   return answer();
 }
 
-export function action(_args: Route.ActionArgs) {
+export function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed: use GET or POST." }, { status: 405, headers: { Allow: "GET, POST" } });
   return answer();
 }

@@ -96,7 +96,10 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
                     srcSet={post.srcSet}
                     sizes={post.srcSet ? "(min-width: 1024px) 384px, (min-width: 640px) 50vw, 100vw" : undefined}
                     alt=""
+                    width={800}
+                    height={450}
                     loading="lazy"
+                    decoding="async"
                     className="aspect-video w-full object-cover"
                   />
                 ) : null}

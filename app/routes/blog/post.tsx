@@ -210,7 +210,11 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
           srcSet={post.imageSrcSet}
           sizes={post.imageSrcSet ? "(min-width: 768px) 768px, 100vw" : undefined}
           alt=""
-          className="mt-8 w-full rounded-lg object-cover"
+          // Reserves a 16:9 box before the image arrives (no layout shift); its own ratio applies once loaded.
+          width={1200}
+          height={675}
+          fetchPriority="high"
+          className="mt-8 h-auto w-full rounded-lg object-cover"
         />
       ) : null}
       <div className="mt-8">
