@@ -135,7 +135,7 @@ app.use(async (req, res, next) => {
       if (!route) return refuse(req, res, 404, "There is no such API endpoint.");
       const allowed = [...(route.loader ? ["GET", "HEAD"] : []), ...(route.action ? ["POST"] : [])];
       if (!allowed.includes(req.method)) {
-        return refuse(req, res, 405, `Method not allowed. Use ${allowed.join(" or ")}.`, { Allow: allowed.join(", ") });
+        return refuse(req, res, 405, `Method not allowed. Use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`, { Allow: allowed.join(", ") });
       }
       return next();
     }

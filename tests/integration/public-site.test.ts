@@ -137,8 +137,8 @@ describeEachDatabase("public site", (ctx) => {
       for (const method of ["PUT", "PATCH", "DELETE"]) {
         const wrong = await post(path, "{}", method);
         expect(wrong.status, `${method} ${path}`).toBe(405);
-        expect(wrong.headers.get("allow")).toBe("GET, POST");
-        expect((await wrong.json()).error).toMatch(/use GET or POST/);
+        expect(wrong.headers.get("allow")).toBe("GET, HEAD, POST");
+        expect((await wrong.json()).error).toMatch(/use GET or POST/i);
       }
     }
     for (const path of ["/robots.txt", "/sitemap.xml"]) {
