@@ -142,9 +142,11 @@ describeEachDatabase("public site", (ctx) => {
       }
     }
     for (const path of ["/robots.txt", "/sitemap.xml"]) {
-      const wrong = await post(path, "x");
+      const wrong = await post(path, "x=1", "POST", "application/x-www-form-urlencoded");
       expect(wrong.status, path).toBe(405);
       expect(await wrong.text()).toMatch(/only answers GET/);
+      // A body that is not a form is refused before any route, by the app-wide guard.
+      expect((await post(path, "x")).status, path).toBe(415);
     }
     for (const path of ["/", "/about", "/testimonials", "/no-such-page"]) {
       const wrong = await post(path, "a=1", "POST", "application/x-www-form-urlencoded");
