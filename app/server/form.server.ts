@@ -6,6 +6,11 @@ export const MAX_FORM_BYTES = 256 * 1024;
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
+function tooLarge(maxBytes: number): AppError {
+  const limit = maxBytes >= 1024 * 1024 ? `${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(maxBytes / 1024)} KB`;
+  return new AppError(`The form is too large (at most ${limit}). Please shorten it.`, 413);
+}
+
 /**
  * Reads a form post, or throws an AppError a person can act on: 405 for another method, 413 for an
  * oversized body, 415 for a body that is not a form, 400 for one that cannot be parsed. Never a 500.
@@ -14,7 +19,7 @@ export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Pro
   if (request.method !== "POST") throw new AppError("Method not allowed. Send this form with POST.", 405);
   const length = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(length) && length > maxBytes) {
-    throw new AppError(`The form is too large (at most ${Math.round(maxBytes / 1024)} KB).`, 413);
+    throw tooLarge(maxBytes);
   }
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (!FORM_TYPES.includes(type)) {
@@ -39,8 +44,9 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel();
-      throw new AppError(`The form is too large (at most ${Math.round(maxBytes / 1024)} KB).`, 413);
+      // Not cancel(): that destroys the socket before the answer is sent; Node discards the rest after the response.
+      reader.releaseLock();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { AppError, ValidationError } from "~/server/errors.server";
+import { readForm as readAnyForm } from "~/server/form.server";
 
 export const READ_ONLY_MESSAGE = "This address only answers GET requests.";
 
@@ -16,39 +16,7 @@ export function methodNotAllowedPage(allow = "GET, HEAD"): never {
 /** Largest post form accepted: 100,000 characters of content percent-encoded, with room to spare. */
 export const MAX_FORM_BYTES = 2 * 1024 * 1024;
 
-const tooLarge = (max: number) => new AppError(`The form is too large (at most ${max / 1024 / 1024} MB). Please shorten the content.`, 413);
-
-/**
- * The submitted form, or a 4xx AppError when the body is missing, not a form, malformed (request.formData()
- * throws a TypeError then, which must not become a 500) or larger than `maxBytes` (checked while reading,
- * so a huge or chunked body is never buffered whole).
- */
-export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) {
-    throw new ValidationError("Send the form as application/x-www-form-urlencoded or multipart/form-data.");
-  }
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        // Not cancel(): that destroys the socket before the answer is sent; Node discards the rest after the response.
-        reader.releaseLock();
-        throw tooLarge(maxBytes);
-      }
-      chunks.push(value);
-    }
-  }
-  try {
-    return await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
-  } catch {
-    throw new ValidationError("The form could not be read. Please reload the page and try again.");
-  }
+/** The post form, read by the one form reader (app/server/form.server.ts) with the post form's larger limit. */
+export function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
+  return readAnyForm(request, maxBytes);
 }
