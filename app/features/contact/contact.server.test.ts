@@ -6,7 +6,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { AppError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { deliveredIds, easyVerificationToken, startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/contact";
-import { retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
+import { INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
 import { ContactOutbox } from "./outbox.server";
 
 const saved = { ...process.env };
@@ -130,6 +130,28 @@ describeEachDatabase("contact messages", (ctx) => {
     const [after] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(after).toMatchObject({ deliveryState: "pending", attempts: 0, lastError: null });
     expect(after?.handledAt).toBeInstanceOf(Date);
+  });
+
+  it("pages the inbox newest first, 50 a page, with the total; a page past the end gives the last one", async () => {
+    await ctx.db.delete(contactMessages);
+    const base = Date.UTC(2026, 0, 1);
+    await ctx.db.insert(contactMessages).values(
+      Array.from({ length: INBOX_PAGE_SIZE + 3 }, (_, i) => ({
+        name: `Sender ${i}`,
+        email: `s${i}@example.com`,
+        message: `message ${i}`,
+        createdAt: new Date(base + i * 60_000),
+      })),
+    );
+    const first = await listContactMessages(ctx.db);
+    expect(first).toMatchObject({ total: INBOX_PAGE_SIZE + 3, page: 1, pageCount: 2 });
+    expect(first.messages).toHaveLength(INBOX_PAGE_SIZE);
+    expect(first.messages[0]?.name).toBe(`Sender ${INBOX_PAGE_SIZE + 2}`);
+    const second = await listContactMessages(ctx.db, 2);
+    expect(second.messages.map((m) => m.name)).toEqual(["Sender 2", "Sender 1", "Sender 0"]);
+    expect((await listContactMessages(ctx.db, 99)).page).toBe(2);
+    await ctx.db.delete(contactMessages);
+    expect(await listContactMessages(ctx.db, 3)).toMatchObject({ total: 0, page: 1, pageCount: 1, messages: [] });
   });
 
   outboxWithSmtp(ctx);

@@ -91,9 +91,10 @@ function replayResult(
 
 // ---- Staff inbox (/admin/messages); routes check canReadMessages / canDeleteMessages ----
 
-export const INBOX_LIMIT = 200;
+/** Messages per inbox page, newest first. */
+export const INBOX_PAGE_SIZE = 50;
 
-export async function listContactMessages(db: Db) {
+function inboxQuery(db: Db) {
   return db
     .select({
       id: contactMessages.id,
@@ -108,12 +109,23 @@ export async function listContactMessages(db: Db) {
       deliveredAt: contactMessages.deliveredAt,
       handledAt: contactMessages.handledAt,
     })
-    .from(contactMessages)
-    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-    .limit(INBOX_LIMIT);
+    .from(contactMessages);
 }
 
-export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>[number];
+/** One page of the inbox (1-based; a page past the end gives the last page) with the total count. */
+export async function listContactMessages(db: Db, page = 1) {
+  const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(contactMessages);
+  const total = row?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
+  const current = Math.min(Math.max(1, Math.floor(page)), pageCount);
+  const messages = await inboxQuery(db)
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(INBOX_PAGE_SIZE)
+    .offset((current - 1) * INBOX_PAGE_SIZE);
+  return { messages, total, page: current, pageCount };
+}
+
+export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>["messages"][number];
 
 /** Marks a message handled (or not handled again). */
 export async function setMessageHandled(db: Db, id: string, handled: boolean): Promise<void> {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import {
   AlertDialog,
@@ -21,6 +21,7 @@ import {
 } from "~/features/contact/contact.server";
 import { requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { pageParam } from "~/features/posts/page-guards.server";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -54,8 +55,8 @@ async function requireInboxUser(request: Request): Promise<SessionUser> {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireInboxUser(request);
-  const messages = await listContactMessages(getDb());
-  return { messages, canDelete: canDeleteMessages(user) };
+  const { messages, total, page, pageCount } = await listContactMessages(getDb(), pageParam(request));
+  return { messages, total, page, pageCount, canDelete: canDeleteMessages(user) };
 }
 
 const actionSchema = z.object({
@@ -114,12 +115,12 @@ function when(date: Date | null): string {
 }
 
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
-  const { messages, canDelete } = loaderData;
+  const { messages, total, page, pageCount, canDelete } = loaderData;
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Messages</h1>
       <p className="mt-2 text-muted-foreground">
-        {messages.length === 0 ? "No messages yet." : `${messages.length} message${messages.length === 1 ? "" : "s"}, newest first.`}
+        {total === 0 ? "No messages yet." : `${total} message${total === 1 ? "" : "s"}, newest first.`}
       </p>
       <div role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
         {actionData ? <span className={actionData.ok ? "text-emerald-800" : "text-destructive"}>{actionData.message}</span> : null}
@@ -131,6 +132,23 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
           </li>
         ))}
       </ul>
+      {pageCount > 1 ? (
+        <nav aria-label="Message pages" className="mt-6 flex items-center gap-4 text-sm">
+          {page > 1 ? (
+            <Link to={page === 2 ? "/admin/messages" : `/admin/messages?page=${page - 1}`} className="underline">
+              Newer messages
+            </Link>
+          ) : null}
+          <span>
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? (
+            <Link to={`/admin/messages?page=${page + 1}`} className="underline">
+              Older messages
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }
