@@ -7,7 +7,6 @@ import type { Route } from "./+types/auth-login";
 const MAX_BODY_BYTES = 16 * 1024;
 
 export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const length = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(length) && length > MAX_BODY_BYTES) {
     return Response.json({ error: "Request body is too large." }, { status: 413 });

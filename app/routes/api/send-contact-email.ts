@@ -10,7 +10,6 @@ import type { Route } from "./+types/send-contact-email";
  * (400 with fieldErrors, 403 verification, 409 reused id, 429 with Retry-After).
  */
 export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   let body: unknown;
   try {
     body = await request.json();

@@ -12,7 +12,6 @@ const MAX_REQUEST_BYTES = MAX_FILES_PER_UPLOAD * MAX_IMAGE_BYTES + 64 * 1024;
 /** POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }. */
 export async function action({ request }: Route.ActionArgs) {
   try {
-    if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405 });
     const user = await requirePermission(request, canUploadImages, "You don't have permission to upload images.").catch((error: unknown) => {
       if (error instanceof UnauthorizedError) throw new UnauthorizedError("You must be logged in to upload images");
       throw error;

@@ -43,7 +43,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return data({ error: "Send the post form with POST.", fieldErrors: undefined }, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   try {
     const category = parseCategory(params.category);
     if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });

@@ -21,7 +21,7 @@ import { isSafeImageUrl } from "~/features/media/media";
 import { longDate } from "~/features/posts/dates";
 import { PostContent } from "~/features/posts/post-content";
 import { postSummary } from "~/features/posts/summary";
-import { readForm, READ_ONLY_MESSAGE } from "~/features/posts/http.server";
+import { readForm } from "~/features/posts/http.server";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
@@ -94,7 +94,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return data({ error: READ_ONLY_MESSAGE }, { status: 405, headers: { Allow: "GET, HEAD, POST" } });
   try {
     const user = await getSessionUser(request);
     if (!user) return data({ error: "You must be logged in" }, { status: 401 });
