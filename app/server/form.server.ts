@@ -26,7 +26,8 @@ export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Pro
     throw new AppError("Send the form as application/x-www-form-urlencoded or multipart/form-data.", 415);
   }
   // Without a Content-Length (chunked), cap what is read.
-  const body = await readCapped(request, maxBytes);
+  const body = await readBodyUpTo(request, maxBytes);
+  if (!body) throw tooLarge(maxBytes);
   try {
     return await new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? type } }).formData();
   } catch {
@@ -34,7 +35,8 @@ export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Pro
   }
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+/** The request body, read as it streams in; null as soon as it passes `maxBytes` (the rest is never buffered). */
+export async function readBodyUpTo(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -46,7 +48,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     if (total > maxBytes) {
       // Not cancel(): that destroys the socket before the answer is sent; Node discards the rest after the response.
       reader.releaseLock();
-      throw tooLarge(maxBytes);
+      return null;
     }
     chunks.push(value);
   }

@@ -9,6 +9,12 @@ import { parseFeedDocument } from "./parse-feed.server";
 
 export const FEED_MAX_BYTES = 2 * 1024 * 1024;
 
+/** The JSON answer of the feed endpoints (SPEC §7): the item, cacheable for 5 minutes, or 502 `unavailable`. */
+export function feedItemResponse(item: FeedItem | null, unavailable: string): Response {
+  if (!item) return Response.json({ error: unavailable }, { status: 502 });
+  return Response.json(item, { headers: { "Cache-Control": "public, max-age=300" } });
+}
+
 export interface FeedConfig {
   substackUrl?: string;
   tspBlogUrl?: string;

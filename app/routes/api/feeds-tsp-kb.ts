@@ -1,18 +1,9 @@
-import { getFeedService } from "~/features/feeds/feeds.server";
-import type { Route } from "./+types/feeds-tsp-kb";
+import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
 
-/** GET or POST /api/feeds/tsp-kb — the newest knowledge-base post (SPEC §7 fetch-tsp-kb, no body). */
+/** GET or POST /api/feeds/tsp-kb — the newest knowledge-base post (SPEC §7 fetch-tsp-kb, no body). Other methods: the app-wide guard (server/app.ts). */
 async function answer() {
-  const item = await getFeedService().fetchTspKb();
-  if (!item) return Response.json({ error: "The knowledge-base feed is unavailable right now." }, { status: 502 });
-  return Response.json(item, { headers: { "Cache-Control": "public, max-age=300" } });
+  return feedItemResponse(await getFeedService().fetchTspKb(), "The knowledge-base feed is unavailable right now.");
 }
 
-export function loader(_args: Route.LoaderArgs) {
-  return answer();
-}
-
-export function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed: use GET or POST." }, { status: 405, headers: { Allow: "GET, POST" } });
-  return answer();
-}
+export const loader = answer;
+export const action = answer;
