@@ -4,29 +4,14 @@ import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
 import { NotFoundError, ValidationError } from "~/server/errors.server";
 import { moveDirectionSchema, projectIdSchema, projectInputSchema } from "./project-schema";
+import { publicProjectColumns, type PublicProject } from "./projects.server";
 
 /** Project writes for the admin area. Callers check canManageProjects first. */
-export interface AdminProject {
-  id: string;
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  type: "web" | "other";
-  url: string | null;
-  featured: boolean;
+export interface AdminProject extends PublicProject {
   displayOrder: number;
 }
 
-const adminColumns = {
-  id: projects.id,
-  title: projects.title,
-  description: projects.description,
-  imageUrl: projects.imageUrl,
-  type: projects.type,
-  url: projects.url,
-  featured: projects.featured,
-  displayOrder: projects.displayOrder,
-};
+const adminColumns = { ...publicProjectColumns, displayOrder: projects.displayOrder };
 
 /** Zod issues as a ValidationError: the first message, and every message by field. */
 function validationError(error: z.ZodError): ValidationError {

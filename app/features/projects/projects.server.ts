@@ -12,7 +12,7 @@ export interface PublicProject {
   featured: boolean;
 }
 
-const publicColumns = {
+export const publicProjectColumns = {
   id: projects.id,
   title: projects.title,
   description: projects.description,
@@ -24,13 +24,13 @@ const publicColumns = {
 
 /** Every project, in the owner's display order (SPEC §7 "projects page"). */
 export function listProjects(db: Db): Promise<PublicProject[]> {
-  return db.select(publicColumns).from(projects).orderBy(asc(projects.displayOrder), asc(projects.createdAt));
+  return db.select(publicProjectColumns).from(projects).orderBy(asc(projects.displayOrder), asc(projects.createdAt));
 }
 
 /** The one web project for the home page: featured first, then newest. */
 export async function getFeaturedWebProject(db: Db): Promise<PublicProject | null> {
   const [project] = await db
-    .select(publicColumns)
+    .select(publicProjectColumns)
     .from(projects)
     .where(eq(projects.type, "web"))
     .orderBy(desc(projects.featured), desc(projects.createdAt))
