@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { emailSchema } from "~/lib/email";
 
 const bool = (fallback: boolean) =>
   z
@@ -9,7 +10,7 @@ const bool = (fallback: boolean) =>
 
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
-const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), z.email().optional());
+const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
 
 /** Every variable the app reads, with its default. `.env.example` lists the same set. */
 export const envSchema = z.object({

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, like, lt } from "drizzle-orm";
 import { z } from "zod";
+import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem, PASSWORD_MAX_LENGTH } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
@@ -20,7 +21,7 @@ export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
 
 export const resetRequestSchema = z.object({
-  email: z.string({ error: "Email is required" }).trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters")),
+  email: accountEmailSchema,
   verificationToken: z.string().optional(),
 });
 
