@@ -1,7 +1,6 @@
 import { Quote } from "lucide-react";
 import { TESTIMONIALS } from "~/features/site/content";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
-import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
+import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";
 
 export function meta({ matches }: Route.MetaArgs) {
