@@ -26,7 +26,7 @@ export default function Testimonials() {
               <figcaption className="mt-5 border-t pt-4 text-sm">
                 <p className="font-semibold">{testimonial.name}</p>
                 <p className="text-muted-foreground">
-                  {testimonial.role}
+                  {testimonial.position}
                   {testimonial.company ? `, ${testimonial.company}` : ""}
                 </p>
                 <p className="text-muted-foreground">{testimonial.date}</p>
