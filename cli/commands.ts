@@ -7,7 +7,7 @@ import { generatePassword } from "~/server/password.server";
 
 const STORED_ROLE_CHOICES = STORED_ROLES.join("|");
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
   create-user <email> [--name NAME] [--role ${STORED_ROLE_CHOICES}] [--password PASSWORD | --password-stdin]

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 export const EMAIL_MAX_LENGTH = 255;
-export const EMAIL_REQUIRED = "Email is required";
-export const INVALID_EMAIL = "Invalid email address";
+const EMAIL_REQUIRED = "Email is required";
+const INVALID_EMAIL = "Invalid email address";
 
 /** SPEC §5: trimmed, at most 255 characters, a valid address — kept as typed (the contact form). */
 export const emailSchema = z

@@ -13,7 +13,7 @@ const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string(
 const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
 
 /** Every variable the app reads, with its default. `.env.example` lists the same set. */
-export const envSchema = z.object({
+const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -64,7 +64,6 @@ export const envSchema = z.object({
   S3_BUCKET: optionalString,
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  S3_PUBLIC_URL: optionalUrl,
   S3_FORCE_PATH_STYLE: bool(true),
 });
 

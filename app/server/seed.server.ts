@@ -13,7 +13,7 @@ import { generatePassword, hashPassword } from "./password.server";
 import { ValidationError } from "./errors.server";
 
 const SEEDED_KEY = "seeded_at";
-export const DEFAULT_ADMIN_EMAIL = "admin@example.com";
+const DEFAULT_ADMIN_EMAIL = "admin@example.com";
 
 export interface SeedResult {
   seeded: boolean;

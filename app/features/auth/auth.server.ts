@@ -19,9 +19,8 @@ export const loginSchema = z.object(
   },
   { error: "Send the email and password as a JSON object." },
 );
-export type LoginInput = z.infer<typeof loginSchema>;
 
-export const INVALID_LOGIN = "Invalid login credentials";
+const INVALID_LOGIN = "Invalid login credentials";
 
 // Per IP: LOGIN_RATE_LIMIT_PER_IP (default 10) attempts / 15 min; per account: 5 / 15 min (cleared on success).
 const LOGIN_WINDOW_SECONDS = 15 * 60;

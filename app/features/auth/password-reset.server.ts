@@ -17,7 +17,7 @@ import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
-export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+const RESET_TOKEN_TTL_MS = 60 * 60_000;
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
 
 export const resetRequestSchema = z.object({
@@ -43,7 +43,7 @@ function firstIssue(error: z.ZodError): ValidationError {
 }
 
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
-export function resetLink(token: string): string {
+function resetLink(token: string): string {
   return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
 }
 

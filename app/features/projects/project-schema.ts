@@ -39,7 +39,6 @@ export const projectInputSchema = z.object({
   url: optionalHttpUrl("Project URL").default(""),
   featured: checkbox,
 });
-export type ProjectInput = z.output<typeof projectInputSchema>;
 
 export const projectIdSchema = z.uuid("Unknown project");
 export const moveDirectionSchema = z.enum(["up", "down"], { message: "Direction must be up or down" });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
@@ -123,9 +123,4 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole): 
     }
     await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
   });
-}
-
-export async function countUsers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
-  return row?.n ?? 0;
 }
