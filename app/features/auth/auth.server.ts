@@ -8,23 +8,9 @@ import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { loginSchema } from "./auth-schema";
 import { createSession } from "./session.server";
 
-export const loginSchema = z.object(
-  {
-    email: z
-      .string({ error: "Email is required" })
-      .trim()
-      .toLowerCase()
-      .min(1, "Email is required")
-      .max(255, "Email must be less than 255 characters")
-      .pipe(z.email("Invalid email address")),
-    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password is too long"),
-    verificationToken: z.string({ error: "Please complete the security verification." }).optional(),
-  },
-  { error: "Send the email and password as a JSON object." },
-);
-export type LoginInput = z.infer<typeof loginSchema>;
 
 export const INVALID_LOGIN = "Invalid login credentials";
 
