@@ -125,13 +125,15 @@ export function FormErrors({ form, className }: { form: Pick<FormMetadata, "erro
 }
 
 /**
- * Whether this page is submitting a form (optionally: one with this `intent` value). The one
- * pending-state rule for navigation forms; fetcher forms pass `fetcher.state !== "idle"`.
+ * Whether this page is submitting a form (optionally: only the one with this `intent`, or for this
+ * record `id`). The one pending-state rule for navigation forms; fetcher forms pass
+ * `fetcher.state !== "idle"`.
  */
-export function useIsSubmitting({ intent }: { intent?: string } = {}): boolean {
+export function useIsSubmitting({ intent, id }: { intent?: string; id?: string } = {}): boolean {
   const navigation = useNavigation();
   if (navigation.state === "idle" || navigation.formMethod === undefined) return false;
-  return intent === undefined || navigation.formData?.get("intent") === intent;
+  if (intent !== undefined && navigation.formData?.get("intent") !== intent) return false;
+  return id === undefined || navigation.formData?.get("id") === id;
 }
 
 /** A submit button that is disabled and says so while its form is being sent. */

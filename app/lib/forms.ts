@@ -1,4 +1,4 @@
-import type { Submission } from "@conform-to/dom";
+import type { Submission, SubmissionResult } from "@conform-to/dom";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 
@@ -17,6 +17,13 @@ export function parseSubmission<Schema extends z.ZodType>(
   schema: Schema,
 ): Submission<z.input<Schema>, string[], z.output<Schema>> {
   return parseWithZod(formData, { schema, disableAutoCoercion: true });
+}
+
+/** What a form action answers when it fails: the message (for a toast) and Conform's reply. */
+export interface FormFailure {
+  ok: false;
+  error: string;
+  result?: SubmissionResult<string[]>;
 }
 
 /** The first message of a failed submission's reply, for a toast. */

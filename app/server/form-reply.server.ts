@@ -1,13 +1,6 @@
 import { data } from "react-router";
-import { firstMessage, type Submission, type SubmissionResult } from "~/lib/forms";
+import { firstMessage, type FormFailure, type Submission } from "~/lib/forms";
 import { errorBody } from "./errors.server";
-
-/** What a form action answers when it fails: the message (for a toast) and Conform's reply. */
-export interface FormFailure {
-  ok: false;
-  error: string;
-  result?: SubmissionResult<string[]>;
-}
 
 /**
  * A failed form action (typed domain error → 4xx, anything else a logged 500): the domain's field

@@ -10,7 +10,7 @@ import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/media/media";
 import { categoryPath, type Category } from "~/lib/categories";
-import { firstMessage, parseSubmission, type SubmissionResult } from "~/lib/forms";
+import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { postFormSchema } from "./post-schema";
 
@@ -35,14 +35,12 @@ interface Props {
   post: (FormValues & { id: string; slug: string }) | null;
 }
 
-/** The action's answer to a failed save (app/server/form-reply.server.ts). */
-type ActionData = { error: string; result?: SubmissionResult<string[]> };
 
 const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
 
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post }: Props) {
-  const fetcher = useFetcher<ActionData>();
+  const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? EMPTY);
   const [values, setValues] = useState<FormValues>(post ?? EMPTY);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
