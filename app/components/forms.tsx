@@ -57,9 +57,14 @@ type AnyField = FieldMetadata<unknown>;
 
 /**
  * The control's props. `id` defaults to `<form id>-<field name>` (stable, readable in tests);
- * `controlled` leaves out defaultValue for inputs whose value the component keeps in state.
+ * `controlled` leaves out defaultValue for inputs whose value the component keeps in state;
+ * `select` leaves out `required` (a select always sends one of its options, and HTML forbids
+ * `required` on one whose first option has a value).
  */
-export function controlProps(field: AnyField, { id, controlled = false }: { id?: string; controlled?: boolean } = {}): ControlProps {
+export function controlProps(
+  field: AnyField,
+  { id, controlled = false, select = false }: { id?: string; controlled?: boolean; select?: boolean } = {},
+): ControlProps {
   const controlId = id ?? `${field.formId}-${field.name}`;
   const invalid = Boolean(field.errors?.length);
   return {
@@ -67,7 +72,7 @@ export function controlProps(field: AnyField, { id, controlled = false }: { id?:
     name: field.name,
     ...(controlled ? {} : { defaultValue: field.initialValue === undefined ? undefined : String(field.initialValue) }),
     // Length limits stay out of the markup: `maxLength` would cut text silently instead of saying why.
-    ...(field.required ? { required: true } : {}),
+    ...(field.required && !select ? { required: true } : {}),
     ...(invalid ? { "aria-invalid": true, "aria-describedby": errorIdOf(controlId) } : {}),
   };
 }
@@ -89,6 +94,7 @@ export function FormField({
   label,
   id,
   controlled,
+  select,
   hint,
   className,
   children,
@@ -97,11 +103,12 @@ export function FormField({
   label: React.ReactNode;
   id?: string;
   controlled?: boolean;
+  select?: boolean;
   hint?: React.ReactNode;
   className?: string;
   children: (props: ControlProps) => React.ReactNode;
 }) {
-  const props = controlProps(field, { id, controlled });
+  const props = controlProps(field, { id, controlled, select });
   return (
     // A new key after a reset or a server reply remounts the control with its new default value.
     <div key={field.key} className={cn("grid gap-2", className)}>

@@ -228,7 +228,7 @@ function ProjectForm({ project }: { project?: AdminProject }) {
             {(props) => <Input {...props} type="url" placeholder="https://…" />}
           </FormField>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField field={fields.type} label="Type">
+            <FormField field={fields.type} label="Type" select>
               {(props) => (
                 <select
                   {...props}

@@ -135,7 +135,7 @@ function CreateUserForm({ lastResult }: { lastResult: SubmissionResult<string[]>
       <FormField field={fields.password} id="new-password" label="Temporary password (optional)">
         {(props) => <Input {...props} type="text" autoComplete="new-password" />}
       </FormField>
-      <FormField field={fields.role} id="new-role" label="Role">
+      <FormField field={fields.role} id="new-role" label="Role" select>
         {(props) => (
           <select
             {...props}
