@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Clock, Mail } from "lucide-react";
 import { data, Link } from "react-router";
-import { CONTACT_SEND_FAILED, firstName } from "~/features/contact/contact-schema";
-import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData, type ContactValues } from "~/features/contact/contact-form";
+import { CONTACT_SEND_FAILED, contactSchema, firstName } from "~/features/contact/contact-schema";
+import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData } from "~/features/contact/contact-form";
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
+import { parseSubmission } from "~/lib/forms";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -40,7 +41,11 @@ export async function action({ request }: Route.ActionArgs) {
     const value = form.get(key);
     return typeof value === "string" ? value : "";
   };
-  const values: ContactValues = { name: text("name"), email: text("email"), message: text("message") };
+  const submission = parseSubmission(form, contactSchema);
+  if (submission.status !== "success") {
+    return data<ContactActionData>({ sent: false, result: submission.reply(), formError: null }, { status: 400 });
+  }
+  const values = submission.value;
   try {
     await submitContactMessage(
       getDb(),
@@ -49,20 +54,16 @@ export async function action({ request }: Route.ActionArgs) {
     );
     return data<ContactActionData>({ sent: true, firstName: firstName(values.name) });
   } catch (error) {
+    // The form comes back filled in, with the server's field errors under their fields.
     if (error instanceof ValidationError) {
-      return data<ContactActionData>({ sent: false, values, fieldErrors: error.fieldErrors ?? {}, formError: null }, { status: 400 });
+      return data<ContactActionData>({ sent: false, result: submission.reply({ fieldErrors: error.fieldErrors ?? {} }), formError: null }, { status: 400 });
     }
-    if (error instanceof ForbiddenError) {
-      return data<ContactActionData>({ sent: false, values, fieldErrors: {}, formError: { ...VERIFICATION_REQUIRED } }, { status: 403 });
-    }
-    if (error instanceof AppError) {
-      return data<ContactActionData>(
-        { sent: false, values, fieldErrors: {}, formError: { title: CONTACT_SEND_FAILED.title, description: error.message } },
-        { status: error.status },
-      );
-    }
+    const failed = (formError: { title: string; description: string }, status: number) =>
+      data<ContactActionData>({ sent: false, result: submission.reply({ formErrors: [formError.description] }), formError }, { status });
+    if (error instanceof ForbiddenError) return failed({ ...VERIFICATION_REQUIRED }, 403);
+    if (error instanceof AppError) return failed({ title: CONTACT_SEND_FAILED.title, description: error.message }, error.status);
     logger.error({ err: error }, "contact form post failed");
-    return data<ContactActionData>({ sent: false, values, fieldErrors: {}, formError: { ...CONTACT_SEND_FAILED } }, { status: 500 });
+    return failed({ ...CONTACT_SEND_FAILED }, 500);
   }
 }
 

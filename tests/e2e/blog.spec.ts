@@ -32,8 +32,14 @@ test("staff create a post with two uploaded images and a YouTube item, publish, 
   // The shared schema refuses an empty form before anything is sent.
   await page.getByRole("button", { name: "Create Post" }).click();
   await expect(page.getByText("Title is required").first()).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#post-form-content-error")).toHaveText("Content is required");
 
+  // An error clears as soon as its field is valid, with no new submit; the others stay.
   await page.getByLabel("Title").fill(title);
+  await expect(page.getByLabel("Title")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#post-form-title-error")).toHaveCount(0);
+  await expect(page.locator("#post-form-content-error")).toHaveText("Content is required");
   await page.getByLabel("Excerpt (optional)").fill("Two photos and a video.");
   await page.getByLabel("Content").fill("Line one\n\n  indented line two\nRead more at https://example.com/run");
   await page.getByLabel("Upload Images").setInputFiles([

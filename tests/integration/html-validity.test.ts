@@ -85,7 +85,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
   });
 
   const anonymous = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Fun", "/7fs/Faith/valid-markup", "/7fs/Faith/missing-post", "/no-such-page"];
-  const signedIn = ["/", "/7fs/Faith/valid-markup", "/7fs/Faith/new", "/7fs/Faith/valid-markup/edit", "/admin", "/admin/blog", "/admin/projects", "/admin/users", "/admin/messages"];
+  const signedIn = ["/", "/7fs/Faith/valid-markup", "/7fs/Faith/new", "/7fs/Faith/valid-markup/edit", "/admin", "/admin/blog", "/admin/projects", "/admin/projects?new", "/admin/users", "/admin/messages"];
 
   // The checker runs once (JVM start ~3 s); the second database run adds nothing to what is checked.
   it.runIf(ctx.kind === "pglite")("every public and admin screen passes with no errors", async () => {

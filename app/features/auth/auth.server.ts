@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { accountEmailSchema } from "~/lib/email";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { UnauthorizedError, ValidationError } from "~/server/errors.server";
@@ -9,16 +8,9 @@ import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { loginSchema } from "./auth-schema";
 import { createSession } from "./session.server";
 
-export const loginSchema = z.object(
-  {
-    email: accountEmailSchema,
-    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password is too long"),
-    verificationToken: z.string({ error: "Please complete the security verification." }).optional(),
-  },
-  { error: "Send the email and password as a JSON object." },
-);
 
 const INVALID_LOGIN = "Invalid login credentials";
 

@@ -12,7 +12,8 @@ import { resetEnvForTests } from "~/server/env.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { signIn } from "./auth.server";
-import { RESET_LINK_INVALID, requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
+import { RESET_LINK_INVALID } from "./auth-schema";
+import { requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
 
 interface Received {
   to: string[];

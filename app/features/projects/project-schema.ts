@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROJECT_TYPES } from "~/lib/project-types";
+import { formCheckbox } from "~/lib/forms";
 
 
 const optionalHttpUrl = (label: string) =>
@@ -24,20 +25,13 @@ const optionalImageUrl = z
     message: "Image URL must start with http://, https:// or /",
   });
 
-/** Form checkboxes send "on" when ticked and nothing otherwise. */
-const checkbox = z
-  .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal(""), z.boolean()])
-  .optional()
-  .transform((v) => v === true || v === "on" || v === "true");
-
-/** Shared by the project form (browser) and project-admin.server.ts (server). */
 export const projectInputSchema = z.object({
   title: z.string().trim().min(1, "Title is required").max(200, "Title must be less than 200 characters"),
   description: z.string().trim().max(2000, "Description must be less than 2000 characters").default(""),
   imageUrl: optionalImageUrl.default(""),
   type: z.enum(PROJECT_TYPES, { message: "Type must be Web or Other" }),
   url: optionalHttpUrl("Project URL").default(""),
-  featured: checkbox,
+  featured: formCheckbox,
 });
 
 export const projectIdSchema = z.uuid("Unknown project");

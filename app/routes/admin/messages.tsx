@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { useIsSubmitting } from "~/components/forms";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -22,6 +23,7 @@ import {
 import { requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { pageParam } from "~/features/posts/page-guards.server";
+import { parseSubmission } from "~/lib/forms";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -75,9 +77,9 @@ export async function action({ request }: Route.ActionArgs) {
   // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
   const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
   const form = await readFormOrRespond(request);
-  const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
-  if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
-  const { intent, id } = parsed.data;
+  const parsed = parseSubmission(form, actionSchema);
+  if (parsed.status !== "success") return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
+  const { intent, id } = parsed.value;
   const db = getDb();
   try {
     if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, id, intent === "handled");
@@ -154,8 +156,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
 }
 
 function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDelete: boolean }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("id") === m.id;
+  const busy = useIsSubmitting({ id: m.id });
   const [confirming, setConfirming] = useState(false);
   return (
     <details className="group rounded-lg border bg-card" data-testid="contact-message">

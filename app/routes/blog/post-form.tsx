@@ -4,11 +4,13 @@ import { PostForm } from "~/features/posts/post-form";
 import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
-import { postInputFromFormData } from "~/features/posts/post-schema";
+import { postFormSchema } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
+import { parseSubmission, type Submission } from "~/lib/forms";
 import { canCreatePost, canUpdatePost } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
+import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
 
@@ -43,15 +45,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  let submission: Submission<unknown> | undefined;
   try {
     const category = parseCategory(params.category);
-    if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });
+    if (!category) throw new NotFoundError("Unknown category");
     const user = await getSessionUser(request);
     if (!user) throw new UnauthorizedError("You must be logged in");
     const slug = slugOf(params);
     if (!(slug ? canUpdatePost(user) : canCreatePost(user))) throw new ForbiddenError("You don't have permission to save posts.");
-    const raw = postInputFromFormData(await readForm(request));
-    const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
+    const parsed = parseSubmission(await readForm(request), postFormSchema);
+    submission = parsed;
+    if (parsed.status !== "success") return invalidSubmission(parsed);
+    const input = { ...parsed.value, category };
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
       return redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
@@ -59,8 +64,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const created = await createPost(getDb(), user, input);
     return redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return data({ error: body.error, fieldErrors: body.fieldErrors }, { status });
+    return formFailure(error, submission);
   }
 }
 
