@@ -1,15 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
+import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
-async function expectAccessible(page: Page) {
-  // Toasts are the root layout's (sonner richColors success text is 4.25:1 — reported to the lead).
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
-}
+// Toasts are the root layout's (sonner richColors success text is 4.25:1 — reported to the lead).
+const expectAccessible = (page: Page) => expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
 async function image(width: number, height: number, color: { r: number; g: number; b: number }): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } }).jpeg().toBuffer();
