@@ -4,6 +4,7 @@ import { createUser, grantRole, listUsers, revokeRole, setPassword } from "~/fea
 import { ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
 import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
+import { BACKUP_USAGE } from "./backup-commands";
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -17,6 +18,7 @@ Commands:
                                  Take a role away (the last administrator keeps theirs).
   set-password <email> [--password PASSWORD | --password-stdin]
                                  Set a user's password and end their sessions.
+${BACKUP_USAGE}
   help                           Show this help.`;
 
 export interface CliIo {
