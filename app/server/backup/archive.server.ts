@@ -91,8 +91,13 @@ export async function readArchive(
     bytesRead += chunk.length;
     onRead?.(bytesRead, totalBytes);
   });
+  const gunzip = createGunzip();
   const extract = tar.extract();
-  const feeding = pipeline(input, createGunzip(), extract);
+  // A broken archive surfaces inside whichever entry is being read; remember the real cause.
+  let archiveError: unknown;
+  gunzip.on("error", (error) => (archiveError ??= error));
+  extract.on("error", (error) => (archiveError ??= error));
+  const feeding = pipeline(input, gunzip, extract);
   let handlerError: { error: unknown } | undefined;
   let iterationError: unknown;
   try {
@@ -117,15 +122,18 @@ export async function readArchive(
     extract.destroy();
     input.destroy();
     await feeding.catch(() => undefined);
+    if (archiveError !== undefined && !(handlerError.error instanceof BackupError)) throw damaged(file, messageOf(archiveError));
     throw handlerError.error;
   }
   try {
     await feeding;
   } catch (error) {
-    throw damaged(file, error instanceof Error ? error.message : String(error));
+    throw damaged(file, messageOf(archiveError ?? error));
   }
-  if (iterationError) throw damaged(file, iterationError instanceof Error ? iterationError.message : String(iterationError));
+  if (iterationError) throw damaged(file, messageOf(archiveError ?? iterationError));
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Hashes an entry's bytes as they go by; `lines` counts newline-terminated NDJSON rows. */
 export function entryDigest() {
