@@ -4,13 +4,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { sql } from "drizzle-orm";
+import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { createTestDatabase, describeEachDatabase } from "../../../tests/helpers/databases";
 import { MIGRATIONS_DIR, type Database, type Db } from "../db/client.server";
 import { account, appSettings, blogMedia, blogPosts, contactMessages, projects, rateLimits, session, uploads, user, userRoles, verification } from "../db/schema.server";
 import { createLocalStorage, type Storage } from "../storage.server";
+import { readArchive } from "./archive.server";
 import { createBackup } from "./backup.server";
 import { applyMigrations, listTables, loadMigrations, queryRows } from "./database-info.server";
 import { restoreBackup } from "./restore.server";
@@ -95,6 +99,22 @@ async function snapshot(db: Db, storage: Storage) {
   return { tables, files };
 }
 
+/** Re-packs an archive as a valid .tar.gz with entries changed or dropped, as tampering or a bad copy would. */
+async function rewriteArchive(from: string, change: (path: string, bytes: Buffer) => Buffer | null): Promise<string> {
+  const to = archivePath();
+  const pack = tar.pack();
+  const writing = pipeline(pack, createGzip(), fs.createWriteStream(to));
+  await readArchive(from, async ({ path: name, stream }) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    const bytes = change(name, Buffer.concat(chunks));
+    if (bytes) pack.entry({ name }, bytes);
+  });
+  pack.finalize();
+  await writing;
+  return to;
+}
+
 async function wipeSchema(db: Db) {
   await db.execute(sql`drop schema public cascade`);
   await db.execute(sql`create schema public`);
@@ -152,6 +172,19 @@ describeEachDatabase("backup and restore", (ctx) => {
       fs.writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * 0.7)));
       const noEnd = archivePath();
       fs.writeFileSync(noEnd, bytes.subarray(0, bytes.length - 8));
+      const flip = (bytes: Buffer) => {
+        const copy = Buffer.from(bytes);
+        copy[copy.length >> 1]! ^= 0x01;
+        return copy;
+      };
+      const tamperedFile = await rewriteArchive(archive, (name, bytes) => (name.endsWith(".jpg") ? flip(bytes) : bytes));
+      const tamperedRows = await rewriteArchive(archive, (name, bytes) => (name.includes("-blog_posts/") ? flip(bytes) : bytes));
+      const noManifest = await rewriteArchive(archive, (name, bytes) => (name === "manifest.json" ? null : bytes));
+      const missingFile = await rewriteArchive(archive, (name, bytes) => (name.endsWith(".png") ? null : bytes));
+      await expect(restoreBackup({ database: target, storage, file: tamperedFile, force: true })).rejects.toThrow(/files\/blog-images\/.*\.jpg does not match its SHA-256 checksum/);
+      await expect(restoreBackup({ database: target, storage, file: tamperedRows, force: true })).rejects.toThrow(/blog_posts.*does not match its SHA-256 checksum/);
+      await expect(restoreBackup({ database: target, storage, file: noManifest, force: true })).rejects.toThrow(/it has no manifest/);
+      await expect(restoreBackup({ database: target, storage, file: missingFile, force: true })).rejects.toThrow(/\.png is missing/);
       for (const file of [corrupted, truncated, noEnd]) {
         await expect(restoreBackup({ database: target, storage, file, force: true })).rejects.toThrow(/is damaged or incomplete \(.+\)\. Nothing was changed\./);
       }
