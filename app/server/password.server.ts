@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 
 // argon2id with OWASP's second recommended profile (19 MiB, 2 passes).
@@ -13,4 +14,9 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   } catch {
     return false;
   }
+}
+
+/** A password for someone who did not choose one: 16 random bytes (128 bits) as 22 URL-safe characters. */
+export function generatePassword(): string {
+  return randomBytes(16).toString("base64url");
 }

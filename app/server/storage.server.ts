@@ -243,8 +243,3 @@ export function getStorage(): Storage {
     : createLocalStorage(env.UPLOAD_DIR ?? path.join(env.dataDir, "uploads"));
   return cached;
 }
-
-/** For tests. */
-export function setStorageForTests(storage: Storage | undefined): void {
-  cached = storage;
-}

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, like, lt } from "drizzle-orm";
 import { z } from "zod";
+import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem, PASSWORD_MAX_LENGTH } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
@@ -16,11 +17,11 @@ import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
-export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+const RESET_TOKEN_TTL_MS = 60 * 60_000;
 export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
 
 export const resetRequestSchema = z.object({
-  email: z.string({ error: "Email is required" }).trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters")),
+  email: accountEmailSchema,
   verificationToken: z.string().optional(),
 });
 
@@ -42,7 +43,7 @@ function firstIssue(error: z.ZodError): ValidationError {
 }
 
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
-export function resetLink(token: string): string {
+function resetLink(token: string): string {
   return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
 }
 

@@ -129,8 +129,3 @@ export async function requirePermission(
   if (!allowed(found)) throw new ForbiddenError(message);
   return found;
 }
-
-/** Ends every session of a user (after a password change). */
-export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(session).where(eq(session.userId, userId));
-}

@@ -1,9 +1,6 @@
 import { z } from "zod";
+import { PROJECT_TYPES } from "~/lib/project-types";
 
-/** Shared by the project form (browser) and project-admin.server.ts (server). */
-export const PROJECT_TYPE_VALUES = ["web", "other"] as const;
-export type ProjectType = (typeof PROJECT_TYPE_VALUES)[number];
-export const PROJECT_TYPE_LABELS: Record<ProjectType, string> = { web: "Web", other: "Other" };
 
 const optionalHttpUrl = (label: string) =>
   z
@@ -33,15 +30,15 @@ const checkbox = z
   .optional()
   .transform((v) => v === true || v === "on" || v === "true");
 
+/** Shared by the project form (browser) and project-admin.server.ts (server). */
 export const projectInputSchema = z.object({
   title: z.string().trim().min(1, "Title is required").max(200, "Title must be less than 200 characters"),
   description: z.string().trim().max(2000, "Description must be less than 2000 characters").default(""),
   imageUrl: optionalImageUrl.default(""),
-  type: z.enum(PROJECT_TYPE_VALUES, { message: "Type must be Web or Other" }),
+  type: z.enum(PROJECT_TYPES, { message: "Type must be Web or Other" }),
   url: optionalHttpUrl("Project URL").default(""),
   featured: checkbox,
 });
-export type ProjectInput = z.output<typeof projectInputSchema>;
 
 export const projectIdSchema = z.uuid("Unknown project");
 export const moveDirectionSchema = z.enum(["up", "down"], { message: "Direction must be up or down" });

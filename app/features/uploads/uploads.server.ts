@@ -9,7 +9,7 @@ import { processImage } from "./images.server";
 
 export const BUCKET = "blog-images";
 export const MAX_FILES_PER_UPLOAD = 10;
-export const UPLOAD_URL_PREFIX = "/uploads/";
+const UPLOAD_URL_PREFIX = "/uploads/";
 
 export interface UploadedImage {
   id: string;
@@ -19,7 +19,7 @@ export interface UploadedImage {
   height: number;
 }
 
-export function publicUploadUrl(bucketKey: string): string {
+function publicUploadUrl(bucketKey: string): string {
   return `${UPLOAD_URL_PREFIX}${bucketKey}`;
 }
 

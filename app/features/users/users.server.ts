@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { z } from "zod";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
 import type { Db } from "~/server/db/client.server";
@@ -8,14 +8,8 @@ import { account, session, user, userRoles } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, ValidationError } from "~/server/errors.server";
 import { hashPassword } from "~/server/password.server";
 
-export const emailSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters"));
-
-export function parseEmail(input: string): string {
-  const result = emailSchema.safeParse(input);
+function parseEmail(input: string): string {
+  const result = accountEmailSchema.safeParse(input);
   if (!result.success) throw new ValidationError(`Invalid email address: '${input}'`);
   return result.data;
 }
@@ -129,9 +123,4 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole): 
     }
     await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
   });
-}
-
-export async function countUsers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
-  return row?.n ?? 0;
 }

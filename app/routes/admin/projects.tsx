@@ -27,7 +27,8 @@ import {
   updateProject,
   type AdminProject,
 } from "~/features/projects/project-admin.server";
-import { PROJECT_TYPE_LABELS, PROJECT_TYPE_VALUES, PROJECTS_FORBIDDEN } from "~/features/projects/project-schema";
+import { PROJECTS_FORBIDDEN } from "~/features/projects/project-schema";
+import { PROJECT_TYPE_LABELS, PROJECT_TYPES } from "~/lib/project-types";
 import { canManageProjects } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
@@ -297,7 +298,7 @@ function ProjectForm({ project }: { project?: AdminProject }) {
                 aria-invalid={Boolean(fieldError("type"))}
                 aria-describedby={describedBy("type")}
               >
-                {PROJECT_TYPE_VALUES.map((value) => (
+                {PROJECT_TYPES.map((value) => (
                   <option key={value} value={value}>
                     {PROJECT_TYPE_LABELS[value]}
                   </option>

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { useEffect, useState } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
@@ -9,16 +8,16 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { actionFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "~/features/users/user-schema";
 import { createUser, grantRole, listUsers, revokeRole } from "~/features/users/users.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { canManageUsers } from "~/lib/permissions";
-import { ROLE_LABELS, STORED_ROLES, type Role } from "~/lib/roles";
+import { ROLE_LABELS, type Role } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { readFormOrRespond } from "~/server/form.server";
+import { generatePassword } from "~/server/password.server";
 import type { Route } from "./+types/users";
-
-const USERS_FORBIDDEN = "Only administrators can manage users.";
 
 export function meta() {
   return [{ title: "Users" }, { name: "robots", content: "noindex" }];
@@ -33,16 +32,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-const createSchema = z.object({
-  email: z.string().min(1, "Email is required"),
-  password: z.string().max(1024, "Password is too long").optional().default(""),
-  role: z.enum(["user", ...STORED_ROLES], { message: "Choose a role: User, Moderator or Administrator" }),
-});
-const roleChangeSchema = z.object({
-  email: z.string().min(1, "Email is required"),
-  role: z.enum(STORED_ROLES, { message: "Unknown role" }),
-});
-
 /** Zod issues as a ValidationError: the first message, and every message by field. */
 function validationError(error: z.ZodError): ValidationError {
   const fieldErrors: Record<string, string[]> = {};
@@ -56,11 +45,6 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   return result.data;
 }
 
-/** 16 random bytes as text: about 128 bits, well above the password policy's minimum length. */
-function generatePassword(): string {
-  return randomBytes(16).toString("base64url");
-}
-
 export async function action({ request }: Route.ActionArgs) {
   await requireActor(request, canManageUsers, USERS_FORBIDDEN);
   const form = Object.fromEntries(await readFormOrRespond(request));
@@ -68,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     switch (form.intent) {
       case "create": {
-        const input = parse(createSchema, form);
+        const input = parse(createUserSchema, form);
         const generated = input.password === "";
         const password = generated ? generatePassword() : input.password;
         const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });
