@@ -4,6 +4,7 @@ import { isStoredRole, ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/
 import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { generatePassword } from "~/server/password.server";
+import { BACKUP_USAGE } from "./backup-commands";
 
 const STORED_ROLE_CHOICES = STORED_ROLES.join("|");
 
@@ -19,6 +20,7 @@ Commands:
                                  Take a role away (the last administrator keeps theirs).
   set-password <email> [--password PASSWORD | --password-stdin]
                                  Set a user's password and end their sessions.
+${BACKUP_USAGE}
   help                           Show this help.`;
 
 export interface CliIo {
