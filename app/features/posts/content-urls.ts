@@ -29,8 +29,8 @@ function parse(value: string, base?: URL): URL | null {
 
 /**
  * A link target, or null when it must not become a link: any scheme but http, https and mailto
- * (javascript:, vbscript:, data:, file:, ...), a protocol-relative `//host` or `\\host`, or anything
- * that resolves to another origin without saying so with an explicit http(s) scheme.
+ * (javascript:, vbscript:, data:, file:, ...), a protocol-relative `//host` or `\\host`, a
+ * path-relative `page`, or anything that resolves to another origin without an explicit http(s) scheme.
  * `siteUrl` is the site's public URL; absolute links to its host are internal.
  */
 export function classifyLink(raw: string, siteUrl: URL): ContentLink | null {
@@ -46,8 +46,10 @@ export function classifyLink(raw: string, siteUrl: URL): ContentLink | null {
     if (url.protocol === "mailto:") return { kind: "mailto", href: url.href };
     return { kind: url.host === siteUrl.host ? "internal" : "external", href: url.href };
   }
-  // Relative: it must stay on this site. `//evil.example`, `\\evil.example` and `/\evil.example` all
-  // resolve to another host and are refused rather than guessed at.
+  // Relative: only site-rooted paths (`/blog`, `?q`). `//evil.example`, `\\evil.example` and
+  // `/\evil.example` resolve to another host; a path-relative `about` would depend on the page it is
+  // shown on (post, preview, feed) and is what an encoded scheme like `java%09script:` turns into.
+  if (!value.startsWith("/") && !value.startsWith("?")) return null;
   const url = parse(value, siteUrl);
   if (!url || url.origin !== siteUrl.origin) return null;
   return { kind: "internal", href: `${url.pathname}${url.search}${url.hash}` };
