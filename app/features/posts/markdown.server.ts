@@ -106,7 +106,8 @@ function rehypeContent(ctx: TransformContext) {
       if (node.tagName === "br") {
         // The newline after <br> would reach the plain text as an indent on the next line.
         const next = parent.children[index + 1];
-        if (next?.type === "text" && next.value.startsWith("\n")) next.value = next.value.slice(1);
+        if (next?.type === "text" && next.value === "\n") parent.children.splice(index + 1, 1);
+        else if (next?.type === "text" && next.value.startsWith("\n")) next.value = next.value.slice(1);
         return;
       }
       const heading = HEADING.exec(node.tagName);
