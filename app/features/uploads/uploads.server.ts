@@ -19,7 +19,7 @@ export interface UploadedImage {
   height: number;
 }
 
-function publicUploadUrl(bucketKey: string): string {
+export function publicUploadUrl(bucketKey: string): string {
   return `${UPLOAD_URL_PREFIX}${bucketKey}`;
 }
 
