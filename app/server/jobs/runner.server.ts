@@ -225,8 +225,9 @@ export class JobRunner {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const error = new Error(`Timed out after ${timeoutMs} ms`);
-        controller.abort(error);
+        // Settle first, so a handler that rejects on abort does not replace the reason.
         reject(error);
+        controller.abort(error);
       }, timeoutMs);
     });
     try {
