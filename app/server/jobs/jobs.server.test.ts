@@ -11,14 +11,18 @@ import { JobRunner, type JobRunnerOptions } from "./runner.server";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Start times keep the rate over every window: k more starts take at least k intervals (less a little jitter). */
+/**
+ * Start times keep the rate over every window: k more starts take at least k intervals, less one
+ * interval of jitter (a loaded machine delays some starts). Unpaced, 8 starts would fall within a
+ * few milliseconds and miss this by several intervals.
+ */
 function expectPaced(starts: number[], intervalMs: number) {
   const sorted = [...starts].sort((a, b) => a - b);
   let worst = Infinity;
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length; j++) worst = Math.min(worst, (sorted[j] ?? 0) - (sorted[i] ?? 0) - (j - i) * intervalMs);
   }
-  expect(worst).toBeGreaterThanOrEqual(-60);
+  expect(worst).toBeGreaterThanOrEqual(-intervalMs);
 }
 let unique = 0;
 /** A kind name of its own per test, so runners of one test never see another test's jobs. */
@@ -314,14 +318,14 @@ describeEachDatabase("job runner", (ctx) => {
 
     it("share a paced kind's rate", async () => {
       const starts: number[] = [];
-      const job = defineJob(kindName("shared-rate"), z.object({ i: z.number() }), async () => void starts.push(Date.now()), { ratePerSecond: 10 });
-      for (let i = 0; i < 12; i++) await job.enqueue(ctx.db, { i });
+      const job = defineJob(kindName("shared-rate"), z.object({ i: z.number() }), async () => void starts.push(Date.now()), { ratePerSecond: 5 });
+      for (let i = 0; i < 10; i++) await job.enqueue(ctx.db, { i });
       const [a, b] = pair([job.kind]);
       await Promise.all([a.drain(), b.drain()]);
       const done = await ctx.db.select({ id: jobs.id }).from(jobs).where(inArray(jobs.kind, [job.kind]));
-      expect(done).toHaveLength(12);
-      expect(starts).toHaveLength(12);
-      expectPaced(starts, 100);
+      expect(done).toHaveLength(10);
+      expect(starts).toHaveLength(10);
+      expectPaced(starts, 200);
     });
   });
 });

@@ -169,14 +169,18 @@ export class JobRunner {
   }
 
   private async runPaced(job: ClaimedJob, token: string, waitMs: number, definition: AnyJobDefinition): Promise<void> {
+    if (waitMs > LEASE_MARGIN_MS / 2) {
+      // Many instances reserved slots ahead: extend the lease past the wait before sleeping (not
+      // after, where the extra round trip would blur the start times).
+      const renewed = await this.db
+        .update(jobs)
+        .set({ lockedUntil: sql`now() + ${secs(waitMs + definition.timeoutMs + LEASE_MARGIN_MS)}` })
+        .where(this.mine(job.id, token))
+        .returning({ id: jobs.id });
+      if (renewed.length === 0) return;
+    }
     if (waitMs > 0) await sleep(waitMs);
-    // The wait may have outlasted part of the lease: renew it before starting.
-    const renewed = await this.db
-      .update(jobs)
-      .set({ lockedUntil: sql`now() + ${secs(definition.timeoutMs + LEASE_MARGIN_MS)}` })
-      .where(this.mine(job.id, token))
-      .returning({ id: jobs.id });
-    if (renewed.length > 0) await this.run(job, token);
+    await this.run(job, token);
   }
 
   private mine(id: string, token: string) {
