@@ -2,7 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/client.server";
 import { describeEachDatabase } from "../../tests/helpers/databases";
 import { eventually, openSecondHandle } from "../../tests/helpers/second-handle";
-import { bumpContentVersion, ContentVersionWatcher, readContentVersion, type ContentVersionWatcherOptions } from "./content-version.server";
+import {
+  bumpContentVersion,
+  ContentVersionWatcher,
+  currentContentVersion,
+  onContentVersionChange,
+  readContentVersion,
+  refreshContentVersion,
+  startContentVersion,
+  stopContentVersion,
+  type ContentVersionWatcherOptions,
+} from "./content-version.server";
 
 describeEachDatabase("content version", (ctx) => {
   const watchers: ContentVersionWatcher[] = [];
@@ -40,6 +50,22 @@ describeEachDatabase("content version", (ctx) => {
     await eventually(() => seen.length > 0, 1_000, "the committed bump");
     expect(seen).toEqual([before + 1]);
     expect(watcher.current()).toBe(before + 1);
+  });
+
+  it("the process-wide watcher follows bumps; refreshContentVersion reads the committed value at once", async () => {
+    await startContentVersion();
+    try {
+      const changes: number[] = [];
+      const unsubscribe = onContentVersionChange((v) => changes.push(v));
+      const bumped = await ctx.db.transaction((tx) => bumpContentVersion(tx));
+      expect(await refreshContentVersion()).toBe(bumped);
+      expect(currentContentVersion()).toBe(bumped);
+      expect(changes).toEqual([bumped]);
+      unsubscribe();
+    } finally {
+      await stopContentVersion();
+    }
+    expect(() => currentContentVersion()).toThrow(/not being followed/);
   });
 
   it("concurrent bumps never lose a count", async () => {

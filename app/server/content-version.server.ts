@@ -167,6 +167,16 @@ export function currentContentVersion(): number {
   return state.watcher.current();
 }
 
+/**
+ * Re-reads the committed version now. A write's own NOTIFY reaches this instance a moment after
+ * commit; a caller that must see its write reflected before answering (e.g. the page cache after a
+ * POST) awaits this instead.
+ */
+export async function refreshContentVersion(): Promise<number> {
+  if (!state.watcher) throw new Error("The content version is not being followed (startContentVersion was not called)");
+  return state.watcher.refresh();
+}
+
 /** Calls `listener` with every newer version this instance learns of; returns an unsubscribe function. */
 export function onContentVersionChange(listener: ContentVersionListener): () => void {
   state.listeners.add(listener);
