@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "~/server/db/client.server";
+import { afterEach, describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../../tests/helpers/databases";
-import { eventually, openSecondHandle } from "../../tests/helpers/second-handle";
+import { eventually, useSecondHandle } from "../../tests/helpers/second-handle";
 import {
   bumpContentVersion,
   ContentVersionWatcher,
@@ -75,29 +74,23 @@ describeEachDatabase("content version", (ctx) => {
   });
 
   describe("two instances on one database", () => {
-    let second: { database: Database; close: () => Promise<void> };
-    beforeAll(async () => {
-      second = await openSecondHandle(ctx);
-    });
-    afterAll(async () => {
-      await second.close();
-    });
+    const secondDatabase = useSecondHandle(ctx);
 
     it("each sees the other's bump within a second through NOTIFY", async () => {
       // Re-reads are a minute apart here, so only the notification can deliver the change in time.
       const a = await watch();
-      const b = await watch({ database: () => second.database });
+      const b = await watch({ database: secondDatabase });
       const changes: number[] = [];
       a.onChange((v) => changes.push(v));
       const fromA = await ctx.db.transaction((tx) => bumpContentVersion(tx));
       await eventually(() => b.current() === fromA, 1_000, "instance B to see A's bump");
-      const fromB = await second.database.db.transaction((tx) => bumpContentVersion(tx));
+      const fromB = await secondDatabase().db.transaction((tx) => bumpContentVersion(tx));
       await eventually(() => a.current() === fromB, 1_000, "instance A to see B's bump");
       expect(changes).toEqual([fromA, fromB]);
     });
 
     it("without notifications, the periodic re-read still catches up within a second", async () => {
-      const b = await watch({ database: () => second.database, listen: false, pollMs: 200 });
+      const b = await watch({ database: secondDatabase, listen: false, pollMs: 200 });
       const bumped = await ctx.db.transaction((tx) => bumpContentVersion(tx));
       await eventually(() => b.current() === bumped, 1_000, "the re-read to see the bump");
     });

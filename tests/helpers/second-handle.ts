@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { z } from "zod";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import type { DatabaseContext } from "./databases";
@@ -13,12 +13,29 @@ export async function openSecondHandle(ctx: DatabaseContext): Promise<{ database
   if (ctx.kind === "pglite") return { database: ctx.database, close: async () => undefined };
   const adminUrl = inject("postgresUrl");
   if (!adminUrl) throw new Error("PostgreSQL is not available for tests");
-  const result = z.object({ rows: z.tuple([z.object({ name: z.string() })]) }).parse(await ctx.db.execute(sql`select current_database() as name`));
+  const result = z
+    .object({ rows: z.tuple([z.object({ name: z.string() })]) })
+    .parse(await ctx.db.execute(sql`select current_database() as name`));
   const name = result.rows[0].name;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 5 });
   return { database, close: () => database.close() };
+}
+
+/** Opens a second handle for the enclosing suite (closed after it); call the result inside tests. */
+export function useSecondHandle(ctx: DatabaseContext): () => Database {
+  let second: { database: Database; close: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    second = await openSecondHandle(ctx);
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+  return () => {
+    if (!second) throw new Error("second database handle not open yet");
+    return second.database;
+  };
 }
 
 /** Polls `check` every 10 ms until it returns true; fails after `timeoutMs`. */

@@ -6,7 +6,11 @@ import { createPost, deletePost, updatePost } from "./posts.server";
 
 describeEachDatabase("post writes bump the content version", (ctx) => {
   it("create, update and delete each bump it once; a double submit and a refused write do not", async () => {
-    const u = await createUser(ctx.db, { email: `versions-${Date.now()}@posts.test`, password: "posts test pass phrase 9", roles: ["admin"] });
+    const u = await createUser(ctx.db, {
+      email: `versions-${Date.now()}@posts.test`,
+      password: "posts test pass phrase 9",
+      roles: ["admin"],
+    });
     const admin = { id: u.id, role: "admin" as const };
     const input = { title: "Versioned Post", content: "Body.", category: "Fitness", published: true };
     const version = () => readContentVersion(ctx.db);

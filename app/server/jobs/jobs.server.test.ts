@@ -1,10 +1,9 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Database } from "~/server/db/client.server";
 import { jobs, taskLeases } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { eventually, openSecondHandle } from "../../../tests/helpers/second-handle";
+import { eventually, useSecondHandle } from "../../../tests/helpers/second-handle";
 import { cancelJob, defineJob, enqueueJob, errorSummary, PermanentJobError, pruneFinishedJobs, retryDelayMs } from "./jobs.server";
 import { defineRecurringTask, runRecurringTaskIfDue } from "./recurring.server";
 import { JobRunner, type JobRunnerOptions } from "./runner.server";
@@ -38,10 +37,11 @@ describe("job helpers", () => {
   });
 
   it("keeps error texts short, on one line, without credentials", () => {
-    expect(errorSummary(new Error("connect to smtp://user:s3cret@mail.example failed\n    at stack"))).toBe("connect to smtp://***@mail.example failed");
+    expect(errorSummary(new Error("connect to smtp://user:s3cret@mail.example failed\n    at stack"))).toBe(
+      "connect to smtp://***@mail.example failed",
+    );
     expect(errorSummary("x".repeat(900))).toHaveLength(500);
   });
-
 });
 
 describeEachDatabase("job runner", (ctx) => {
@@ -87,7 +87,10 @@ describeEachDatabase("job runner", (ctx) => {
     const { id } = await job.enqueue(ctx.db, {}, { runAt: new Date(Date.now() + 60_000) });
     const r = runner([job.kind]);
     expect(await r.drain()).toBe(0);
-    await ctx.db.update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, id));
+    await ctx.db
+      .update(jobs)
+      .set({ runAt: sql`now()` })
+      .where(eq(jobs.id, id));
     expect(await r.drain()).toBe(1);
     expect(ran).toBe(1);
   });
@@ -127,7 +130,10 @@ describeEachDatabase("job runner", (ctx) => {
     expect(delay).toBeLessThan(1300);
     expect(await r.drain()).toBe(0);
     for (let attempt = 2; attempt <= 3; attempt++) {
-      await ctx.db.update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, id));
+      await ctx.db
+        .update(jobs)
+        .set({ runAt: sql`now()` })
+        .where(eq(jobs.id, id));
       await r.drain();
       row = await rowOf(id);
       if (attempt === 2) {
@@ -139,7 +145,10 @@ describeEachDatabase("job runner", (ctx) => {
     }
     expect(row).toMatchObject({ state: "failed", attempts: 3 });
     expect(row?.finishedAt).toBeInstanceOf(Date);
-    await ctx.db.update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, id));
+    await ctx.db
+      .update(jobs)
+      .set({ runAt: sql`now()` })
+      .where(eq(jobs.id, id));
     expect(await r.drain()).toBe(0);
     expect(calls).toBe(3);
   });
@@ -151,7 +160,8 @@ describeEachDatabase("job runner", (ctx) => {
     const slow = defineJob(
       kindName("slow"),
       z.object({}),
-      (_payload, jobCtx) => new Promise<void>((_resolve, reject) => jobCtx.signal.addEventListener("abort", () => reject(new Error("aborted")))),
+      (_payload, jobCtx) =>
+        new Promise<void>((_resolve, reject) => jobCtx.signal.addEventListener("abort", () => reject(new Error("aborted")))),
       { timeoutMs: 150 },
     );
     const a = await permanent.enqueue(ctx.db, {});
@@ -201,8 +211,14 @@ describeEachDatabase("job runner", (ctx) => {
     const job = defineJob(kindName("lease"), z.object({ name: z.string() }), async ({ name }) => void ran.push(name));
     const dead = await job.enqueue(ctx.db, { name: "dead" });
     const live = await job.enqueue(ctx.db, { name: "live" });
-    await ctx.db.update(jobs).set({ state: "running", attempts: 1, lockedBy: "killed", lockedUntil: sql`now() - interval '1 second'` }).where(eq(jobs.id, dead.id));
-    await ctx.db.update(jobs).set({ state: "running", attempts: 1, lockedBy: "alive", lockedUntil: sql`now() + interval '1 minute'` }).where(eq(jobs.id, live.id));
+    await ctx.db
+      .update(jobs)
+      .set({ state: "running", attempts: 1, lockedBy: "killed", lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(jobs.id, dead.id));
+    await ctx.db
+      .update(jobs)
+      .set({ state: "running", attempts: 1, lockedBy: "alive", lockedUntil: sql`now() + interval '1 minute'` })
+      .where(eq(jobs.id, live.id));
     expect(await runner([job.kind]).drain()).toBe(1);
     expect(ran).toEqual(["dead"]);
     expect(await rowOf(dead.id)).toMatchObject({ state: "done", attempts: 2 });
@@ -213,7 +229,10 @@ describeEachDatabase("job runner", (ctx) => {
     let ran = 0;
     const job = defineJob(kindName("poison"), z.object({}), async () => void ran++, { maxAttempts: 2 });
     const { id } = await job.enqueue(ctx.db, {});
-    await ctx.db.update(jobs).set({ state: "running", attempts: 2, lockedUntil: sql`now() - interval '1 second'` }).where(eq(jobs.id, id));
+    await ctx.db
+      .update(jobs)
+      .set({ state: "running", attempts: 2, lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(jobs.id, id));
     await runner([job.kind]).drain();
     expect(ran).toBe(0);
     expect(await rowOf(id)).toMatchObject({ state: "failed", attempts: 3 });
@@ -233,7 +252,10 @@ describeEachDatabase("job runner", (ctx) => {
     const { id } = await job.enqueue(ctx.db, {});
     const pending = await job.enqueue(ctx.db, {}, { runAt: new Date(Date.now() + 60_000) });
     await runner([job.kind]).drain();
-    await ctx.db.update(jobs).set({ finishedAt: sql`now() - interval '40 days'` }).where(eq(jobs.id, id));
+    await ctx.db
+      .update(jobs)
+      .set({ finishedAt: sql`now() - interval '40 days'` })
+      .where(eq(jobs.id, id));
     expect(await pruneFinishedJobs(ctx.db, new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(1);
     expect(await rowOf(id)).toBeUndefined();
     expect(await rowOf(pending.id)).toBeDefined();
@@ -242,9 +264,14 @@ describeEachDatabase("job runner", (ctx) => {
   it("recurring task: not while another instance holds a live lease; taken over when it ran out", async () => {
     let runs = 0;
     const task = defineRecurringTask(`test.lease-${++unique}`, 60_000, async () => void runs++);
-    await ctx.db.insert(taskLeases).values({ name: task.name, nextRunAt: sql`now()`, lockedBy: "other", lockedUntil: sql`now() + interval '1 minute'` });
+    await ctx.db
+      .insert(taskLeases)
+      .values({ name: task.name, nextRunAt: sql`now()`, lockedBy: "other", lockedUntil: sql`now() + interval '1 minute'` });
     expect(await runRecurringTaskIfDue(ctx.db, task, "me")).toMatchObject({ ran: false });
-    await ctx.db.update(taskLeases).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(taskLeases.name, task.name));
+    await ctx.db
+      .update(taskLeases)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(taskLeases.name, task.name));
     expect(await runRecurringTaskIfDue(ctx.db, task, "me")).toEqual({ ran: true, ok: true });
     expect(runs).toBe(1);
     const again = await runRecurringTaskIfDue(ctx.db, task, "me");
@@ -255,17 +282,11 @@ describeEachDatabase("job runner", (ctx) => {
   });
 
   describe("two instances on one database", () => {
-    let second: { database: Database; close: () => Promise<void> };
-    beforeAll(async () => {
-      second = await openSecondHandle(ctx);
-    });
-    afterAll(async () => {
-      await second.close();
-    });
+    const secondDatabase = useSecondHandle(ctx);
     const pair = (kinds: string[], tasks: string[] = []) => {
       const options = { pollMs: 50, batchSize: 8, tasks, kinds };
       const a = new JobRunner({ ...options, database: () => ctx.database });
-      const b = new JobRunner({ ...options, database: () => second.database });
+      const b = new JobRunner({ ...options, database: secondDatabase });
       runners.push(a, b);
       return [a, b] as const;
     };
@@ -281,10 +302,17 @@ describeEachDatabase("job runner", (ctx) => {
       });
       const [a, b] = pair([job.kind]);
       await Promise.all([a.start(), b.start()]);
-      await eventually(async () => {
-        const [row] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(jobs).where(sql`${jobs.kind} = ${job.kind} and ${jobs.state} = 'done'`);
-        return row?.n === 200;
-      }, 30_000, "200 jobs done");
+      await eventually(
+        async () => {
+          const [row] = await ctx.db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(jobs)
+            .where(sql`${jobs.kind} = ${job.kind} and ${jobs.state} = 'done'`);
+          return row?.n === 200;
+        },
+        30_000,
+        "200 jobs done",
+      );
       expect(seen.size).toBe(200);
       expect([...seen.values()].every((n) => n === 1)).toBe(true);
     });
@@ -318,11 +346,16 @@ describeEachDatabase("job runner", (ctx) => {
 
     it("share a paced kind's rate", async () => {
       const starts: number[] = [];
-      const job = defineJob(kindName("shared-rate"), z.object({ i: z.number() }), async () => void starts.push(Date.now()), { ratePerSecond: 5 });
+      const job = defineJob(kindName("shared-rate"), z.object({ i: z.number() }), async () => void starts.push(Date.now()), {
+        ratePerSecond: 5,
+      });
       for (let i = 0; i < 10; i++) await job.enqueue(ctx.db, { i });
       const [a, b] = pair([job.kind]);
       await Promise.all([a.drain(), b.drain()]);
-      const done = await ctx.db.select({ id: jobs.id }).from(jobs).where(inArray(jobs.kind, [job.kind]));
+      const done = await ctx.db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(inArray(jobs.kind, [job.kind]));
       expect(done).toHaveLength(10);
       expect(starts).toHaveLength(10);
       expectPaced(starts, 200);

@@ -138,7 +138,10 @@ export async function enqueueJob(db: Db, input: EnqueueJobInput): Promise<Enqueu
     .onConflictDoNothing({ target: jobs.dedupeKey })
     .returning({ id: jobs.id });
   if (!row) {
-    const [existing] = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, input.key ?? ""));
+    const [existing] = await db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, input.key ?? ""));
     if (!existing) throw new Error("job insert returned no row");
     return { id: existing.id, created: false };
   }

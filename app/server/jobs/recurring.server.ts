@@ -104,18 +104,21 @@ export async function runRecurringTaskIfDue(db: Db, task: RecurringTask, holderI
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", abort, { once: true });
-  const heartbeat = setInterval(() => {
-    db.update(taskLeases)
-      .set({ lockedUntil: sql`now() + ${secs(task.leaseMs)}` })
-      .where(mine)
-      .returning({ name: taskLeases.name })
-      .then(
-        (rows) => {
-          if (rows.length === 0) controller.abort(new Error("task lease lost"));
-        },
-        (error: unknown) => logger.warn({ err: error, task: task.name }, "could not renew task lease"),
-      );
-  }, Math.max(250, Math.floor(task.leaseMs / 3)));
+  const heartbeat = setInterval(
+    () => {
+      db.update(taskLeases)
+        .set({ lockedUntil: sql`now() + ${secs(task.leaseMs)}` })
+        .where(mine)
+        .returning({ name: taskLeases.name })
+        .then(
+          (rows) => {
+            if (rows.length === 0) controller.abort(new Error("task lease lost"));
+          },
+          (error: unknown) => logger.warn({ err: error, task: task.name }, "could not renew task lease"),
+        );
+    },
+    Math.max(250, Math.floor(task.leaseMs / 3)),
+  );
   heartbeat.unref();
 
   let failure: unknown;

@@ -5,7 +5,15 @@ import { getDatabase, type Database, type Db } from "~/server/db/client.server";
 import { jobPacing, jobs } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
-import { errorSummary, getJobDefinition, JOBS_CHANNEL, PermanentJobError, registeredJobKinds, retryDelayMs, type AnyJobDefinition } from "./jobs.server";
+import {
+  errorSummary,
+  getJobDefinition,
+  JOBS_CHANNEL,
+  PermanentJobError,
+  registeredJobKinds,
+  retryDelayMs,
+  type AnyJobDefinition,
+} from "./jobs.server";
 import { Poller } from "./poller.server";
 import { registeredRecurringTasks, runRecurringTaskIfDue, type RecurringTask } from "./recurring.server";
 
@@ -112,7 +120,11 @@ export class JobRunner {
       let claimed = 0;
       if (unpaced.length > 0) {
         const lease = Math.max(...unpaced.map((d) => d.timeoutMs)) + LEASE_MARGIN_MS;
-        const { token, rows } = await this.claim(unpaced.map((d) => d.kind), this.batchSize, lease);
+        const { token, rows } = await this.claim(
+          unpaced.map((d) => d.kind),
+          this.batchSize,
+          lease,
+        );
         claimed += rows.length;
         runs.push(...rows.map((job) => this.run(job, token)));
       }
@@ -141,10 +153,7 @@ export class JobRunner {
       .where(
         and(
           inArray(jobs.kind, kinds),
-          or(
-            and(eq(jobs.state, "pending"), lte(jobs.runAt, sql`now()`)),
-            and(eq(jobs.state, "running"), lt(jobs.lockedUntil, sql`now()`)),
-          ),
+          or(and(eq(jobs.state, "pending"), lte(jobs.runAt, sql`now()`)), and(eq(jobs.state, "running"), lt(jobs.lockedUntil, sql`now()`))),
         ),
       )
       .orderBy(jobs.runAt)
@@ -163,7 +172,10 @@ export class JobRunner {
     const [row] = await this.db
       .insert(jobPacing)
       .values({ kind, nextSlotAt: sql`now() + ${secs(intervalMs)}` })
-      .onConflictDoUpdate({ target: jobPacing.kind, set: { nextSlotAt: sql`greatest(${jobPacing.nextSlotAt}, now()) + ${secs(intervalMs)}` } })
+      .onConflictDoUpdate({
+        target: jobPacing.kind,
+        set: { nextSlotAt: sql`greatest(${jobPacing.nextSlotAt}, now()) + ${secs(intervalMs)}` },
+      })
       .returning({ waitMs: sql<number>`(extract(epoch from ${jobPacing.nextSlotAt} - now()) * 1000)::float8` });
     return Math.max(0, Number(row?.waitMs ?? 0) - intervalMs);
   }
