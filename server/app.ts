@@ -3,8 +3,10 @@ import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { matchPath } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { logger } from "~/server/logger.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
@@ -24,12 +26,14 @@ export async function startup(): Promise<void> {
   await seedIfEmpty(database.db, env);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
+  await startContentVersion();
   startOutbox();
+  await startJobRunner();
 }
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
 export async function shutdown(): Promise<void> {
-  await stopOutbox();
+  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion()]);
   const open = database;
   database = undefined;
   setDatabase(undefined);

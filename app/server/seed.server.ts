@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { bumpContentVersion } from "./content-version.server";
 import type { Db } from "./db/client.server";
 import { account, appSettings, blogPosts, projects, user, userRoles } from "./db/schema.server";
 import { DEMO_POSTS, DEMO_PROJECTS } from "./demo-content.server";
@@ -81,6 +82,7 @@ export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" |
       }
       await tx.insert(projects).values(DEMO_PROJECTS.map((p, i) => ({ ...p, displayOrder: i + 1 })));
     }
+    await bumpContentVersion(tx);
   });
 
   if (!seededNow) return { seeded: false };

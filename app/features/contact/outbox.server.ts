@@ -3,6 +3,8 @@ import { getDb, type Db } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
+import { errorSummary, retryDelayMs } from "~/server/jobs/jobs.server";
+import { Poller } from "~/server/jobs/poller.server";
 import { sendMail } from "~/server/mail.server";
 
 /**
@@ -12,6 +14,9 @@ import { sendMail } from "~/server/mail.server";
  * message left in 'sending' by a killed process is picked up again once the lease runs out.
  * Delivery is at-least-once: a process killed after the SMTP server accepted a message but before
  * it was marked sent may send it again after restart.
+ *
+ * It shares the job runner's loop (Poller) and backoff rule but keeps contact_messages as its queue:
+ * those columns are the delivery state the inbox shows (docs/decisions/core-a-jobs.md).
  */
 export interface OutboxOptions {
   db?: () => Db;
@@ -23,13 +28,8 @@ export interface OutboxOptions {
   batchSize?: number;
 }
 
-const MAX_DELAY_MS = 3_600_000;
-
-/** Delay before attempt n+1 after n failed attempts: base·2^(n-1), capped at 1 hour, ±20% jitter. */
-export function retryDelayMs(failedAttempts: number, baseMs: number, random: () => number = Math.random): number {
-  const exponential = Math.min(MAX_DELAY_MS, baseMs * 2 ** Math.max(0, failedAttempts - 1));
-  return Math.round(exponential * (0.8 + 0.4 * random()));
-}
+// One home for the backoff rule: the job runner's (the contact tests keep importing it from here).
+export { retryDelayMs };
 
 interface ClaimedMessage {
   id: string;
@@ -47,12 +47,7 @@ export class ContactOutbox {
   private readonly retryBaseMs: number;
   private readonly lockSeconds: number;
   private readonly batchSize: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
-  /** Set by stop(): a drain in progress finishes its batch and returns. */
-  private halting = false;
+  private readonly poller: Poller;
 
   constructor(options: OutboxOptions = {}) {
     const env = getEnv();
@@ -62,53 +57,28 @@ export class ContactOutbox {
     this.retryBaseMs = options.retryBaseMs ?? env.CONTACT_RETRY_BASE_SECONDS * 1000;
     this.lockSeconds = options.lockSeconds ?? env.CONTACT_LOCK_SECONDS;
     this.batchSize = options.batchSize ?? 10;
+    this.poller = new Poller("contact outbox", this.pollMs, () => this.drain());
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.halting = false;
-    this.nudge();
+    this.poller.start();
   }
 
   /** Stops polling and waits for the round in progress to finish. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.halting = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.poller.stop();
   }
 
   /** Looks for due messages now (called right after a message is stored). */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.drain()
-      .then(() => undefined)
-      .catch((error: unknown) => logger.error({ err: error }, "contact outbox round failed"))
-      .finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.nudge();
-        } else {
-          this.timer = setTimeout(() => this.nudge(), this.pollMs);
-          this.timer.unref();
-        }
-      });
+    this.poller.nudge();
   }
 
   /** Claims and sends due messages until none are left; returns how many were claimed. */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      if (this.halting) return total;
+      if (this.poller.halting) return total;
       const claimed = await this.claim();
       if (claimed.length === 0) return total;
       total += claimed.length;
@@ -167,7 +137,7 @@ export class ContactOutbox {
     } catch (error) {
       const attempts = message.attempts + 1;
       const failed = attempts >= this.maxAttempts;
-      const lastError = error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500);
+      const lastError = errorSummary(error);
       await db
         .update(contactMessages)
         .set({

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { canDeletePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { slugCandidate, slugify } from "~/lib/slug";
+import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
@@ -159,6 +160,7 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
+        await bumpContentVersion(tx);
         return row;
       });
       logger.info({ postId: created.id, slug, authorId: author.id }, "post created");
@@ -192,6 +194,7 @@ export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknow
       })
       .where(eq(blogPosts.id, post.id));
     await replaceMedia(tx, post.id, input.media);
+    await bumpContentVersion(tx);
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
   return { id: post.id, slug, category: input.category };
@@ -206,6 +209,7 @@ export async function deletePost(db: Db, actor: Actor, slug: string): Promise<{ 
   await db.transaction(async (tx) => {
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
+    await bumpContentVersion(tx);
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post deleted");
   return { category: post.category };

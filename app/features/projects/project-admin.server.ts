@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
 import { NotFoundError, ValidationError } from "~/server/errors.server";
@@ -41,10 +42,11 @@ export async function countProjects(db: Db): Promise<number> {
 export async function createProject(db: Db, input: unknown): Promise<AdminProject> {
   const values = parse(projectInputSchema, input);
   const [max] = await db.select({ n: sql<number>`coalesce(max(${projects.displayOrder}), -1)::int` }).from(projects);
-  const [created] = await db
-    .insert(projects)
-    .values({ ...values, displayOrder: (max?.n ?? -1) + 1 })
-    .returning(adminColumns);
+  const [created] = await db.transaction(async (tx) => {
+    const rows = await tx.insert(projects).values({ ...values, displayOrder: (max?.n ?? -1) + 1 }).returning(adminColumns);
+    await bumpContentVersion(tx);
+    return rows;
+  });
   if (!created) throw new Error("project insert returned no row");
   return created;
 }
@@ -52,18 +54,22 @@ export async function createProject(db: Db, input: unknown): Promise<AdminProjec
 export async function updateProject(db: Db, id: unknown, input: unknown): Promise<AdminProject> {
   const projectId = parse(projectIdSchema, id);
   const values = parse(projectInputSchema, input);
-  const [updated] = await db
-    .update(projects)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(projects.id, projectId))
-    .returning(adminColumns);
+  const [updated] = await db.transaction(async (tx) => {
+    const rows = await tx.update(projects).set({ ...values, updatedAt: new Date() }).where(eq(projects.id, projectId)).returning(adminColumns);
+    if (rows.length > 0) await bumpContentVersion(tx);
+    return rows;
+  });
   if (!updated) throw new NotFoundError("This project no longer exists.");
   return updated;
 }
 
 export async function deleteProject(db: Db, id: unknown): Promise<{ title: string }> {
   const projectId = parse(projectIdSchema, id);
-  const [deleted] = await db.delete(projects).where(eq(projects.id, projectId)).returning({ title: projects.title });
+  const [deleted] = await db.transaction(async (tx) => {
+    const rows = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ title: projects.title });
+    if (rows.length > 0) await bumpContentVersion(tx);
+    return rows;
+  });
   if (!deleted) throw new NotFoundError("This project no longer exists.");
   return deleted;
 }
@@ -91,5 +97,6 @@ export async function moveProject(db: Db, id: unknown, direction: unknown): Prom
       if (ordered[position]?.id === pid && ordered[position]?.displayOrder === position) continue;
       await tx.update(projects).set({ displayOrder: position }).where(eq(projects.id, pid));
     }
+    await bumpContentVersion(tx);
   });
 }

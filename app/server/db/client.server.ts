@@ -11,6 +11,7 @@ import pg from "pg";
 import { logger } from "../logger.server";
 import * as schema from "./schema.server";
 import { acquireDirLock } from "./dir-lock.server";
+import { createPgListener, type Listen } from "./notify.server";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -19,6 +20,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Runs a trivial query; throws when the database does not answer. */
   ping(): Promise<void>;
+  /** LISTEN on a channel (a dedicated connection on PostgreSQL; PGlite's own on the embedded database). */
+  listen: Listen;
   close(): Promise<void>;
 }
 
@@ -34,13 +37,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     pool.on("error", (error) => logger.error({ err: error }, "postgres pool error"));
     const db = drizzlePg({ client: pool, schema });
+    const listener = createPgListener(options.url);
     return {
       db,
       kind: "postgres",
       ping: async () => {
         await pool.query("select 1");
       },
-      close: () => pool.end(),
+      listen: listener.listen,
+      close: async () => {
+        await listener.close();
+        await pool.end();
+      },
     };
   }
   let releaseLock: (() => void) | undefined;
@@ -65,6 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ping: async () => {
       await client.query("select 1");
     },
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
       try {
         await client.close();

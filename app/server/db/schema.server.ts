@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -252,3 +253,62 @@ export const appSettings = pgTable("app_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+
+// ---- Background work (app/server/jobs; docs/decisions/core-a-jobs.md) ----
+
+export const JOB_STATES = ["pending", "running", "done", "failed"] as const;
+
+/** One row per background job; claimed with FOR UPDATE SKIP LOCKED under a lease (locked_until). */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").notNull().default({}),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** The claim that holds the lease; only its holder may settle the job. */
+    lockedBy: text("locked_by"),
+    lastError: text("last_error"),
+    /** The same logical job enqueued twice is stored once (e.g. "publish:<post id>"). */
+    dedupeKey: text("dedupe_key").unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("jobs_state_check", sql`${t.state} in (${inList(JOB_STATES)})`),
+    index("jobs_due_idx").on(t.runAt).where(sql`${t.state} = 'pending'`),
+    index("jobs_lease_idx").on(t.lockedUntil).where(sql`${t.state} = 'running'`),
+    index("jobs_finished_idx").on(t.finishedAt).where(sql`${t.state} in ('done', 'failed')`),
+  ],
+);
+
+/** Recurring singleton tasks: one row per task, whose lease lets one instance at a time run it. */
+export const taskLeases = pgTable("task_leases", {
+  name: text("name").primaryKey(),
+  nextRunAt: timestamp("next_run_at", { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  lockedBy: text("locked_by"),
+  lastStartedAt: timestamp("last_started_at", { withTimezone: true }),
+  lastFinishedAt: timestamp("last_finished_at", { withTimezone: true }),
+  lastError: text("last_error"),
+});
+
+/** Per-kind pacing shared by every instance: the next free start slot of a rate-limited job kind. */
+export const jobPacing = pgTable("job_pacing", {
+  kind: text("kind").primaryKey(),
+  nextSlotAt: timestamp("next_slot_at", { withTimezone: true }).notNull(),
+});
+
+/** One row (id = 1): bumped in the same transaction as every write that changes public output. */
+export const contentVersion = pgTable(
+  "content_version",
+  {
+    id: integer("id").primaryKey().default(1),
+    version: bigint("version", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [check("content_version_single_row", sql`${t.id} = 1`)],
+);
