@@ -14,6 +14,9 @@ import { clearToastCookie, readToast } from "./server/toast.server";
 export const links: Route.LinksFunction = () => [{ rel: "alternate", type: "application/rss+xml", title: "7 Fs Framework", href: "/rss.xml" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
+  // A visitor without cookies is anonymous and has no toast: nothing per-visitor, so the page can be
+  // cached and shared (server/page-handler.ts), and no database round trip.
+  if (!request.headers.get("cookie")) return data({ user: null, toast: null, publicUrl: getEnv().publicUrl });
   const sessionUser = await getSessionUser(request);
   const toast = readToast(request);
   const user = sessionUser

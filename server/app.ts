@@ -1,15 +1,16 @@
 import "react-router";
-import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { matchPath } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
-import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
+import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { logger } from "~/server/logger.server";
+import { PageCache } from "~/server/page-cache.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
+import { createPageHandler } from "./page-handler";
 
 export { getEnv, logger };
 
@@ -159,11 +160,12 @@ app.use(async (req, res, next) => {
   }
 });
 
-app.use(
-  createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
-  }),
-);
+/** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
+export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000 });
+// Frees the old version's pages at once rather than at the next request.
+onContentVersionChange((version) => pageCache.useVersion(version));
+
+app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache }));
 
 // Last resort: an error that escaped a route (e.g. a broken request stream) answers without a stack.
 app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
