@@ -1,15 +1,12 @@
-import { listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { buildSitemap } from "~/features/site/sitemap";
+import { getSitemapDates } from "~/features/posts/home-posts.server";
+import { buildSitemapIndex, sitemapMethodNotAllowed, sitemapResponse } from "~/features/site/sitemap";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 
-/** GET /sitemap.xml */
+/** GET /sitemap.xml — the index of the sitemaps (pages, then posts in files of at most 50,000). */
 export async function loader() {
-  const body = buildSitemap(getEnv().publicUrl, await listPublishedPostsForSitemap(getDb()));
-  return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
+  const dates = await getSitemapDates(getDb());
+  return sitemapResponse(buildSitemapIndex(getEnv().publicUrl, dates.count, dates.newest));
 }
 
-/** Any other method: a plain 405 a person can read (instead of the framework's generic error). */
-export function action() {
-  return new Response("Method not allowed: this address only answers GET.\n", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" } });
-}
+export const action = sitemapMethodNotAllowed;

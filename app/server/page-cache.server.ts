@@ -18,7 +18,7 @@ const brotliAsync = promisify(brotliCompress);
 const CACHEABLE_PATHS: RegExp[] = [
   /^\/$/,
   /^\/(about|recent-roles|projects|testimonials|contact)$/,
-  /^\/(rss\.xml|robots\.txt|sitemap\.xml|sitemap-[a-z]+-\d{1,6}\.xml)$/,
+  /^\/(rss\.xml|robots\.txt|sitemap\.xml|sitemaps\/(pages|posts-\d{1,6})\.xml)$/,
   /^\/7fs\/[^/]+(\/rss\.xml)?$/,
   /^\/7fs\/[^/]+\/(?!new$)[^/]+$/,
 ];

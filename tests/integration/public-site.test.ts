@@ -159,7 +159,14 @@ describeEachDatabase("public site", (ctx) => {
     expect(robots).toContain("Disallow: /admin");
     const sitemap = await server.fetch("/sitemap.xml");
     expect(sitemap.headers.get("content-type")).toContain("application/xml");
-    const xml = await sitemap.text();
+    // An index of sitemaps: the pages, then the posts in files of at most 50,000.
+    const index = await sitemap.text();
+    expect(index).toContain("<sitemapindex");
+    const files = [...index.matchAll(/<loc>https:\/\/portfolio\.example\.test(\/sitemaps\/[^<]+)<\/loc>/g)].map((m) => m[1] ?? "");
+    expect(files).toEqual(["/sitemaps/pages.xml", "/sitemaps/posts-1.xml"]);
+    const parts = await Promise.all(files.map(async (file) => (await server.fetch(file)).text()));
+    expect((await server.fetch("/sitemaps/posts-2.xml")).status).toBe(404);
+    const xml = parts.join("\n");
     for (const path of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/contact", "/7fs/Faith", "/7fs/Finance/older-featured", "/7fs/Friends/newest-plain"]) {
       expect(xml).toContain(`<loc>https://portfolio.example.test${path}</loc>`);
     }

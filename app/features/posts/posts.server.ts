@@ -242,14 +242,17 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
   return { posts, counts: { all: published + drafts, published, drafts }, page, pageCount: Math.max(1, Math.ceil(total / ADMIN_POSTS_PER_PAGE)) };
 }
 
+/** How many posts a feed carries: the newest only, so a feed stays small at any blog size. */
+export const FEED_POSTS = 20;
+
 /** Newest published posts for RSS, of one category or of the whole blog. */
-export async function listFeedPosts(db: Db, category: Category | null, limit = 50) {
+export async function listFeedPosts(db: Db, category: Category | null, limit = FEED_POSTS) {
   const where = category ? and(eq(blogPosts.published, true), eq(blogPosts.category, category)) : eq(blogPosts.published, true);
   return db
     .select({ title: blogPosts.title, slug: blogPosts.slug, excerpt: blogPosts.excerpt, content: blogPosts.content, category: blogPosts.category, createdAt: blogPosts.createdAt })
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt))
+    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
     .limit(limit);
 }
 

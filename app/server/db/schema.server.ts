@@ -126,6 +126,10 @@ export const blogPosts = pgTable(
     index("blog_posts_published_featured_created_idx").on(t.published, t.featured.desc(), t.createdAt.desc()),
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
+    // RSS of the whole blog and the sitemap's files: published posts by date.
+    index("blog_posts_published_created_idx").on(t.published, t.createdAt.desc(), t.id.desc()),
+    // Blog management filtered to published or drafts, by last update.
+    index("blog_posts_published_updated_idx").on(t.published, t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
   ],
 );
