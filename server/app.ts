@@ -5,6 +5,7 @@ import { matchPath } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
@@ -166,5 +167,5 @@ app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
   if (res.headersSent) return next(error);
   const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
   if (status >= 500) logger.error({ err: error, path: req.path }, "request failed");
-  refuse(req, res, status, status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be read.");
+  refuse(req, res, status, status >= 500 ? UNEXPECTED_ERROR : "The request could not be read.");
 });

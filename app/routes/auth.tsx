@@ -16,7 +16,7 @@ import { getVerificationConfig } from "~/features/verification/verification.serv
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorBody } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/auth";
@@ -45,8 +45,8 @@ interface AuthActionResult {
 }
 
 function failure(intent: Mode, error: unknown) {
-  const { status, body } = errorBody(error);
-  return data<AuthActionResult>({ intent, title: "Error", description: body.error }, { status });
+  const { status, message, headers } = errorAnswer(error);
+  return data<AuthActionResult>({ intent, title: "Error", description: message }, { status, headers });
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -9,9 +9,8 @@ import { getVerificationConfig } from "~/features/verification/verification.serv
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
-import { AppError, ForbiddenError, ValidationError } from "~/server/errors.server";
-import { logger } from "~/server/logger.server";
-import { readFormOrRespond } from "~/server/form.server";
+import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
 
@@ -35,7 +34,7 @@ export function loader() {
 
 /** The plain form post (no JavaScript): the same server function as /api/send-contact-email. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await readFormOrRespond(request);
+  const form = await withRouteErrors(() => readForm(request));
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" ? value : "";
@@ -49,20 +48,10 @@ export async function action({ request }: Route.ActionArgs) {
     );
     return data<ContactActionData>({ sent: true, firstName: firstName(values.name) });
   } catch (error) {
-    if (error instanceof ValidationError) {
-      return data<ContactActionData>({ sent: false, values, fieldErrors: error.fieldErrors ?? {}, formError: null }, { status: 400 });
-    }
-    if (error instanceof ForbiddenError) {
-      return data<ContactActionData>({ sent: false, values, fieldErrors: {}, formError: { ...VERIFICATION_REQUIRED } }, { status: 403 });
-    }
-    if (error instanceof AppError) {
-      return data<ContactActionData>(
-        { sent: false, values, fieldErrors: {}, formError: { title: CONTACT_SEND_FAILED.title, description: error.message } },
-        { status: error.status },
-      );
-    }
-    logger.error({ err: error }, "contact form post failed");
-    return data<ContactActionData>({ sent: false, values, fieldErrors: {}, formError: { ...CONTACT_SEND_FAILED } }, { status: 500 });
+    const { status, message, fieldErrors, headers } = errorAnswer(error);
+    const formError =
+      status === 400 ? null : status === 403 ? { ...VERIFICATION_REQUIRED } : status >= 500 ? { ...CONTACT_SEND_FAILED } : { title: CONTACT_SEND_FAILED.title, description: message };
+    return data<ContactActionData>({ sent: false, values, fieldErrors: status === 400 ? (fieldErrors ?? {}) : {}, formError }, { status, headers });
   }
 }
 

@@ -1,5 +1,4 @@
-import { data } from "react-router";
-import { AppError, isAppError } from "./errors.server";
+import { AppError } from "./errors.server";
 
 /** Plain forms (sign-in, projects, users, the inbox) are small; uploads have their own limit. */
 export const MAX_FORM_BYTES = 256 * 1024;
@@ -59,14 +58,4 @@ export async function readBodyUpTo(request: Request, maxBytes: number): Promise<
     offset += chunk.byteLength;
   }
   return out;
-}
-
-/** For route actions that do not catch: the same checks, thrown as a response with that status. */
-export async function readFormOrRespond(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
-  try {
-    return await readForm(request, maxBytes);
-  } catch (error) {
-    if (isAppError(error)) throw data(error.message, { status: error.status, ...(error.status === 405 ? { headers: { Allow: "POST" } } : {}) });
-    throw error;
-  }
 }

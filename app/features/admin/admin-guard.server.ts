@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { canEdit } from "~/lib/permissions";
 import { requirePermission, getSessionUser, type SessionUser } from "~/features/auth/session.server";
-import { errorBody, isAppError } from "~/server/errors.server";
+import { errorAnswer, withRouteErrors } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const ACCESS_DENIED = {
@@ -26,12 +26,7 @@ export async function requireActor(
   allowed: (actor: SessionUser) => boolean,
   message: string,
 ): Promise<SessionUser> {
-  try {
-    return await requirePermission(request, allowed, message);
-  } catch (error) {
-    if (isAppError(error)) throw data(error.message, { status: error.status });
-    throw error;
-  }
+  return withRouteErrors(() => requirePermission(request, allowed, message));
 }
 
 export interface ActionFailure {
@@ -42,6 +37,6 @@ export interface ActionFailure {
 
 /** Domain errors become a 4xx answer with a message the form shows; anything else is a logged 500. */
 export function actionFailure(error: unknown) {
-  const { status, body } = errorBody(error);
-  return data<ActionFailure>({ ok: false, error: body.error, ...(body.fieldErrors ? { fieldErrors: body.fieldErrors } : {}) }, { status });
+  const { status, message, fieldErrors, headers } = errorAnswer(error);
+  return data<ActionFailure>({ ok: false, error: message, ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
 }

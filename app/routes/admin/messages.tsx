@@ -25,9 +25,9 @@ import { pageParam } from "~/features/posts/page-guards.server";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, ForbiddenError } from "~/server/errors.server";
+import { errorAnswer, ForbiddenError, withRouteErrors } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormOrRespond } from "~/server/form.server";
+import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/messages";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -74,7 +74,7 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 export async function action({ request }: Route.ActionArgs) {
   // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
   const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
-  const form = await readFormOrRespond(request);
+  const form = await withRouteErrors(() => readForm(request));
   const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
   if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.data;
@@ -88,8 +88,8 @@ export async function action({ request }: Route.ActionArgs) {
     }
     return data({ ok: true, message: DONE[intent] });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return data({ ok: false, message: body.error }, { status });
+    const { status, message } = errorAnswer(error);
+    return data({ ok: false, message }, { status });
   }
 }
 

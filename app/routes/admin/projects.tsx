@@ -30,9 +30,9 @@ import {
 import { PROJECT_TYPE_LABELS, PROJECT_TYPE_VALUES, PROJECTS_FORBIDDEN } from "~/features/projects/project-schema";
 import { canManageProjects } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError } from "~/server/errors.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormOrRespond } from "~/server/form.server";
+import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/projects";
 
 export function meta() {
@@ -46,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireActor(request, canManageProjects, PROJECTS_FORBIDDEN);
-  const form = Object.fromEntries(await readFormOrRespond(request));
+  const form = Object.fromEntries(await withRouteErrors(() => readForm(request)));
   const db = getDb();
   try {
     switch (form.intent) {

@@ -14,8 +14,8 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS, STORED_ROLES, type Role } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError } from "~/server/errors.server";
-import { readFormOrRespond } from "~/server/form.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/users";
 
 const USERS_FORBIDDEN = "Only administrators can manage users.";
@@ -63,7 +63,7 @@ function generatePassword(): string {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireActor(request, canManageUsers, USERS_FORBIDDEN);
-  const form = Object.fromEntries(await readFormOrRespond(request));
+  const form = Object.fromEntries(await withRouteErrors(() => readForm(request)));
   const db = getDb();
   try {
     switch (form.intent) {

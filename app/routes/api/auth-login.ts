@@ -1,6 +1,6 @@
 import { signIn } from "~/features/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, RateLimitError } from "~/server/errors.server";
+import { toResponse } from "~/server/errors.server";
 import type { Route } from "./+types/auth-login";
 
 /** POST /api/auth/login — JSON {email, password, verificationToken}; sets the session cookie. */
@@ -23,9 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
     const { setCookie } = await signIn(getDb(), body, request);
     return Response.json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
-    const { status, body: payload } = errorBody(error);
-    const headers: HeadersInit = error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-    return Response.json(payload, { status, headers });
+    return toResponse(error);
   }
 }
 

@@ -1,5 +1,5 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
-import { errorBody } from "~/server/errors.server";
+import { toResponse } from "~/server/errors.server";
 import { readBodyUpTo } from "~/server/form.server";
 import type { Route } from "./+types/feeds-substack";
 
@@ -12,8 +12,7 @@ async function answer(substackUrl: unknown) {
     const url = substackUrl === undefined || substackUrl === null || substackUrl === "" ? undefined : feeds.parseSubstackUrl(substackUrl);
     return feedItemResponse(await feeds.fetchSubstack(url), "The newsletter feed is unavailable right now.");
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return Response.json(body, { status });
+    return toResponse(error);
   }
 }
 

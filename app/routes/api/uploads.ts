@@ -3,7 +3,7 @@ import { MAX_FILES_PER_UPLOAD, saveImages } from "~/features/uploads/uploads.ser
 import { requirePermission } from "~/features/auth/session.server";
 import { canUploadImages } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { toResponse, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import type { Route } from "./+types/uploads";
 
 /** The whole request may hold the file limit's worth of images plus multipart overhead. */
@@ -37,8 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
     const images = await saveImages(getDb(), user.id, files);
     return Response.json({ images }, { status: 201 });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return Response.json(body, { status });
+    return toResponse(error);
   }
 }
 

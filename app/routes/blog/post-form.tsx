@@ -8,7 +8,7 @@ import { postInputFromFormData } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canCreatePost, canUpdatePost } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
+import { errorAnswer, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
 
@@ -59,8 +59,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     const created = await createPost(getDb(), user, input);
     return redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return data({ error: body.error, fieldErrors: body.fieldErrors }, { status });
+    const { status, message, fieldErrors } = errorAnswer(error);
+    return data({ error: message, fieldErrors }, { status });
   }
 }
 

@@ -29,7 +29,7 @@ import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
 import { publicUrlFromMatches, seoMeta, SITE_NAME } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorBody } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
@@ -102,8 +102,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     const { category } = await deletePost(getDb(), user, params.slug);
     return redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return data({ error: body.error }, { status });
+    const { status, message } = errorAnswer(error);
+    return data({ error: message }, { status });
   }
 }
 
