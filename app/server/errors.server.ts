@@ -1,4 +1,6 @@
 import { data } from "react-router";
+import type { z } from "zod";
+import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
 import { logger } from "./logger.server";
 
 /** Typed errors that domain code throws; `errorAnswer` (below) maps them to answers in one place. */
@@ -6,7 +8,7 @@ export class AppError extends Error {
   constructor(
     message: string,
     public readonly status: number,
-    public readonly fieldErrors?: Record<string, string[]>,
+    public readonly fieldErrors?: FieldErrors,
   ) {
     super(message);
     this.name = new.target.name;
@@ -14,9 +16,19 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, fieldErrors?: Record<string, string[]>) {
+  constructor(message: string, fieldErrors?: FieldErrors) {
     super(message, 400, fieldErrors);
   }
+}
+
+/**
+ * Parses domain input or throws a ValidationError: the field errors of `fieldErrorsOf` and, as its
+ * message, `message` or else the first issue's.
+ */
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, message?: string): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ValidationError(message ?? result.error.issues[0]?.message ?? "Please check the form.", fieldErrorsOf(result.error));
 }
 export const NOT_SIGNED_IN = "You must be logged in";
 export const NOT_PERMITTED = "You don't have permission to do that.";
@@ -53,8 +65,6 @@ export class RateLimitError extends AppError {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
-
-export type FieldErrors = Record<string, string[]>;
 
 /** What any caller answers for an error: status, a sentence a person can act on, field errors, headers. */
 export interface ErrorAnswer {

@@ -5,10 +5,10 @@ import { verifyHumanToken } from "~/features/verification/verification.server";
 import type { Db } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
-import { contactFieldErrors, contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
+import { contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
 import { nudgeOutbox } from "./outbox.server";
 
 export const CONTACT_INVALID = "Please correct the highlighted fields.";
@@ -29,9 +29,8 @@ export interface SubmitResult {
  * A filled honeypot gets the same answer as a person would, but nothing is stored.
  */
 export async function submitContactMessage(db: Db, body: unknown, ip: string): Promise<SubmitResult> {
-  const parsed = contactRequestSchema.safeParse(body);
-  if (!parsed.success) throw new ValidationError(CONTACT_INVALID, contactFieldErrors(parsed.error));
-  const { name, email, message, turnstileToken, clientId } = parsed.data;
+  const input = parseOrThrow(contactRequestSchema, body, CONTACT_INVALID);
+  const { name, email, message, turnstileToken, clientId } = input;
 
   if (clientId) {
     // A replay of a stored submission (e.g. the answer was lost on the way back): its token was
@@ -48,7 +47,7 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
     CONTACT_RATE_LIMITED,
   );
 
-  if (parsed.data[HONEYPOT_FIELD]) {
+  if (input[HONEYPOT_FIELD]) {
     logger.warn({ ip }, "contact honeypot filled; submission dropped");
     return { id: randomUUID(), created: true };
   }

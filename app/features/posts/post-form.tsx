@@ -10,7 +10,8 @@ import { Textarea } from "~/components/ui/textarea";
 import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/media/media";
 import { categoryPath, type Category } from "~/lib/categories";
 import { cn } from "~/lib/utils";
-import { fieldErrorsOf, postInputSchema } from "./post-schema";
+import { fieldErrorsOf } from "~/lib/field-errors";
+import { postInputSchema } from "./post-schema";
 
 export interface EditableMedia {
   mediaType: MediaKind;

@@ -4,10 +4,10 @@ import { canDeletePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { slugCandidate, slugify } from "~/lib/slug";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import type { AdminFilter } from "./admin-filters";
-import { fieldErrorsOf, POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
+import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 
 export const POSTS_PER_PAGE = 12;
 /** Slugs that would collide with our own routes under /7fs/{category}/. */
@@ -87,13 +87,7 @@ export async function getReadablePost(db: Db, slug: string, actor: Actor | null)
 }
 
 export function parsePostInput(input: unknown): PostInput {
-  const parsed = postInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors = fieldErrorsOf(parsed.error);
-    const first = Object.values(fieldErrors)[0]?.[0] ?? "Please check the form.";
-    throw new ValidationError(first, fieldErrors);
-  }
-  return parsed.data;
+  return parseOrThrow(postInputSchema, input);
 }
 
 function isUniqueViolation(error: unknown): boolean {

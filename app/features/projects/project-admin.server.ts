@@ -1,8 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
-import { NotFoundError, ValidationError } from "~/server/errors.server";
+import { NotFoundError, parseOrThrow as parse } from "~/server/errors.server";
 import { moveDirectionSchema, projectIdSchema, projectInputSchema } from "./project-schema";
 import { publicProjectColumns, type PublicProject } from "./projects.server";
 
@@ -12,21 +11,6 @@ export interface AdminProject extends PublicProject {
 }
 
 const adminColumns = { ...publicProjectColumns, displayOrder: projects.displayOrder };
-
-/** Zod issues as a ValidationError: the first message, and every message by field. */
-function validationError(error: z.ZodError): ValidationError {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) (fieldErrors[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
-  return new ValidationError(error.issues[0]?.message ?? "Invalid input", fieldErrors);
-}
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    throw validationError(result.error);
-  }
-  return result.data;
-}
 
 /** SPEC §7: select all, ordered by display_order ascending (created_at breaks ties). */
 export async function listProjectsForAdmin(db: Db): Promise<AdminProject[]> {

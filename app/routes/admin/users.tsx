@@ -14,7 +14,7 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS, STORED_ROLES, type Role } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { parseOrThrow as parse, ValidationError, withRouteErrors } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/users";
 
@@ -42,19 +42,6 @@ const roleChangeSchema = z.object({
   email: z.string().min(1, "Email is required"),
   role: z.enum(STORED_ROLES, { message: "Unknown role" }),
 });
-
-/** Zod issues as a ValidationError: the first message, and every message by field. */
-function validationError(error: z.ZodError): ValidationError {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) (fieldErrors[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
-  return new ValidationError(error.issues[0]?.message ?? "Invalid input", fieldErrors);
-}
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationError(result.error);
-  return result.data;
-}
 
 /** 16 random bytes as text: about 128 bits, well above the password policy's minimum length. */
 function generatePassword(): string {
