@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 
 // argon2id with OWASP's second recommended profile (19 MiB, 2 passes).
@@ -13,4 +14,9 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   } catch {
     return false;
   }
+}
+
+/** 16 random bytes as text: about 128 bits, well above the password policy's minimum length. */
+export function generatePassword(): string {
+  return randomBytes(16).toString("base64url");
 }

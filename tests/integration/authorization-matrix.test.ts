@@ -49,7 +49,7 @@ let unique = 0;
 const uid = () => `${Date.now()}-${++unique}`;
 
 async function newProject(db: Db, title = `Matrix project ${uid()}`) {
-  return createProject(db, { title, type: "web", description: "fixture" });
+  return createProject(db, { id: "fixture", role: "admin" }, { title, type: "web", description: "fixture" });
 }
 
 async function newUser(db: Db, roles: ("admin" | "moderator")[] = []) {

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { canEdit } from "~/lib/permissions";
 import { requirePermission, getSessionUser, type SessionUser } from "~/features/auth/session.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer, throwRouteError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const ACCESS_DENIED = {
@@ -35,8 +35,18 @@ export interface ActionFailure {
   fieldErrors?: Record<string, string[]>;
 }
 
-/** Domain errors become a 4xx answer with a message the form shows; anything else is a logged 500. */
+/**
+ * The failure of an admin action. A refusal (401/403, decided by the domain function) is thrown: the
+ * error page says why, as the page's own guard would. Anything else is answered to the form.
+ */
+export function adminFailure(error: unknown): ErrorAnswer {
+  const answer = errorAnswer(error);
+  if (answer.status === 401 || answer.status === 403) throwRouteError(error);
+  return answer;
+}
+
+/** adminFailure as the `{ ok: false, error, fieldErrors }` the admin forms read. */
 export function actionFailure(error: unknown) {
-  const { status, message, fieldErrors, headers } = errorAnswer(error);
+  const { status, message, fieldErrors, headers } = adminFailure(error);
   return data<ActionFailure>({ ok: false, error: message, ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
 }

@@ -3,10 +3,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { contactMessages } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
-import { AppError } from "~/server/errors.server";
+import type { Actor } from "~/lib/permissions";
+import { AppError, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { deliveredIds, easyVerificationToken, startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/contact";
-import { INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
+import { deleteContactMessage, INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
 import { ContactOutbox } from "./outbox.server";
 
 const saved = { ...process.env };
@@ -22,6 +23,9 @@ afterAll(() => {
   process.env = saved;
   resetEnvForTests();
 });
+
+const MODERATOR: Actor = { id: "moderator-id", role: "moderator" };
+const USER: Actor = { id: "user-id", role: "user" };
 
 let ipCounter = 0;
 const freshIp = () => `10.7.0.${++ipCounter}`;
@@ -125,11 +129,25 @@ describeEachDatabase("contact messages", (ctx) => {
     const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(row?.deliveryState).toBe("skipped");
     expect(row?.lastError).toMatch(/not configured/);
-    await retryMessageDelivery(ctx.db, id);
-    await setMessageHandled(ctx.db, id, true);
+    await retryMessageDelivery(ctx.db, MODERATOR, id);
+    await setMessageHandled(ctx.db, MODERATOR, id, true);
     const [after] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(after).toMatchObject({ deliveryState: "pending", attempts: 0, lastError: null });
     expect(after?.handledAt).toBeInstanceOf(Date);
+  });
+
+  it("inbox writes decide who may: staff mark and retry, only an admin deletes, nobody else touches a message", async () => {
+    await ctx.db.delete(contactMessages);
+    const [row] = await ctx.db.insert(contactMessages).values({ name: "Guarded", email: "g@example.com", message: "Hi", deliveryState: "failed" }).returning();
+    const id = row?.id ?? "";
+    await expect(setMessageHandled(ctx.db, USER, id, true)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(retryMessageDelivery(ctx.db, USER, id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setMessageHandled(ctx.db, null, id, true)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(deleteContactMessage(ctx.db, MODERATOR, id)).rejects.toBeInstanceOf(ForbiddenError);
+    const [unchanged] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(unchanged).toEqual(row);
+    await deleteContactMessage(ctx.db, { id: "admin-id", role: "admin" }, id);
+    expect(await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id))).toEqual([]);
   });
 
   it("pages the inbox newest first, 50 a page, with the total; a page past the end gives the last one", async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { canDeleteMessages, canReadMessages, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
@@ -88,7 +90,9 @@ function replayResult(
   return { id: existing.id, created: false };
 }
 
-// ---- Staff inbox (/admin/messages); routes check canReadMessages / canDeleteMessages ----
+// ---- Staff inbox (/admin/messages); each write takes the actor and checks canReadMessages / canDeleteMessages ----
+
+export const INBOX_FORBIDDEN = "You don't have permission to access the admin area.";
 
 /** Messages per inbox page, newest first. */
 export const INBOX_PAGE_SIZE = 50;
@@ -127,7 +131,8 @@ export async function listContactMessages(db: Db, page = 1) {
 export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>["messages"][number];
 
 /** Marks a message handled (or not handled again). */
-export async function setMessageHandled(db: Db, id: string, handled: boolean): Promise<void> {
+export async function setMessageHandled(db: Db, actor: Actor | null, id: string, handled: boolean): Promise<void> {
+  authorize(actor, canReadMessages, INBOX_FORBIDDEN);
   const updated = await db
     .update(contactMessages)
     .set({ handledAt: handled ? sql`now()` : null })
@@ -140,7 +145,8 @@ export async function setMessageHandled(db: Db, id: string, handled: boolean): P
  * Queues a message for delivery now with a fresh set of attempts. A message being sent right now
  * is left alone (its attempt decides); one already sent is sent again only if asked explicitly.
  */
-export async function retryMessageDelivery(db: Db, id: string): Promise<void> {
+export async function retryMessageDelivery(db: Db, actor: Actor | null, id: string): Promise<void> {
+  authorize(actor, canReadMessages, INBOX_FORBIDDEN);
   const updated = await db
     .update(contactMessages)
     .set({ deliveryState: "pending", attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null, lastError: null })
@@ -154,7 +160,8 @@ export async function retryMessageDelivery(db: Db, id: string): Promise<void> {
   nudgeOutbox();
 }
 
-export async function deleteContactMessage(db: Db, id: string): Promise<void> {
+export async function deleteContactMessage(db: Db, actor: Actor | null, id: string): Promise<void> {
+  authorize(actor, canDeleteMessages, "Only an admin can delete messages.");
   const deleted = await db.delete(contactMessages).where(eq(contactMessages.id, id)).returning({ id: contactMessages.id });
   if (deleted.length === 0) throw new NotFoundError("Message not found");
 }

@@ -1,15 +1,18 @@
 import { and, asc, count, desc, eq, gt } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
-import { canDeletePost, canViewDrafts, type Actor } from "~/lib/permissions";
+import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 
 export const POSTS_PER_PAGE = 12;
+const SAVE_FORBIDDEN = "You don't have permission to save posts.";
+const DELETE_FORBIDDEN = "Only an admin or the post's author may delete it.";
 /** Slugs that would collide with our own routes under /7fs/{category}/. */
 const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
 /** A second identical submission by the same author within this window returns the first post. */
@@ -127,7 +130,8 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
  * index decides under concurrency: a losing insert retries with the next candidate. A double submit
  * (same author, title, content within 30 s) returns the first post instead of creating a second.
  */
-export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+export async function createPost(db: Db, author: Actor | null, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+  authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   const base = slugify(input.title);
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
@@ -169,7 +173,8 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
 }
 
 /** Updates a post found by its slug; the slug never changes (SPEC §4). */
-export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
+export async function updatePost(db: Db, actor: Actor | null, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
+  authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
@@ -194,11 +199,12 @@ export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknow
 }
 
 /** Deletes a post and its media rows; only admins or the post's author (canDeletePost). */
-export async function deletePost(db: Db, actor: Actor, slug: string): Promise<{ category: Category }> {
+export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
+  if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
-  if (!canDeletePost(actor, post)) throw new ForbiddenError("Only an admin or the post's author may delete it.");
+  authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));

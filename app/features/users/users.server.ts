@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
-import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
+import { canManageUsers, type Actor } from "~/lib/permissions";
+import { roleFromStored, STORED_ROLES, type Role, type StoredRole } from "~/lib/roles";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
-import { ConflictError, NotFoundError, ValidationError } from "~/server/errors.server";
-import { hashPassword } from "~/server/password.server";
+import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { generatePassword, hashPassword } from "~/server/password.server";
 
 export const emailSchema = z
   .string()
@@ -47,6 +49,10 @@ async function requireUser(db: Db, email: string) {
   if (!found) throw new NotFoundError(`No user with email ${parseEmail(email)}`);
   return found;
 }
+
+// createUser, setPassword, grantRole and revokeRole take no actor: they are the operator's (the CLI
+// at the server's shell, the first-run seed). The admin screen goes through addUser and
+// changeUserRole, which take the actor and decide (docs/decisions/004-permissions.md).
 
 /** Creates a user who signs in with email and password (better-auth's 'credential' account). */
 export async function createUser(
@@ -134,4 +140,35 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole): 
 export async function countUsers(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
   return row?.n ?? 0;
+}
+
+export const USERS_FORBIDDEN = "Only administrators can manage users.";
+
+const newUserSchema = z.object({
+  email: z.string().min(1, "Email is required"),
+  password: z.string().max(1024, "Password is too long").optional().default(""),
+  role: z.enum(["user", ...STORED_ROLES], { message: "Choose a role: User, Moderator or Administrator" }),
+});
+const roleChangeSchema = z.object({
+  email: z.string().min(1, "Email is required"),
+  role: z.enum(STORED_ROLES, { message: "Unknown role" }),
+});
+
+/** The Users screen's create (admins only). An empty password is generated and handed back once, never stored in clear. */
+export async function addUser(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string; generatedPassword: string | null }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const input = parseOrThrow(newUserSchema, raw);
+  const generated = input.password === "";
+  const password = generated ? generatePassword() : input.password;
+  const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });
+  return { email: created.email, generatedPassword: generated ? password : null };
+}
+
+/** The Users screen's grant and revoke (admins only). */
+export async function changeUserRole(db: Db, actor: Actor | null, change: "grant" | "revoke", raw: unknown): Promise<{ email: string; role: StoredRole }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const input = parseOrThrow(roleChangeSchema, raw);
+  if (change === "grant") await grantRole(db, input.email, input.role);
+  else await revokeRole(db, input.email, input.role);
+  return input;
 }

@@ -19,13 +19,13 @@ import {
   setMessageHandled,
   type InboxMessage,
 } from "~/features/contact/contact.server";
-import { requireActor } from "~/features/admin/admin-guard.server";
+import { adminFailure } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { pageParam } from "~/features/posts/page-guards.server";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer, ForbiddenError, withRouteErrors } from "~/server/errors.server";
+import { withRouteErrors } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/messages";
@@ -72,23 +72,20 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 };
 
 export async function action({ request }: Route.ActionArgs) {
-  // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
-  const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
+  const user = await getSessionUser(request);
   const form = await withRouteErrors(() => readForm(request));
   const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
   if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.data;
   const db = getDb();
   try {
-    if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, id, intent === "handled");
-    else if (intent === "retry") await retryMessageDelivery(db, id);
-    else {
-      if (!canDeleteMessages(user)) throw new ForbiddenError("Only an admin can delete messages.");
-      await deleteContactMessage(db, id);
-    }
+    if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, user, id, intent === "handled");
+    else if (intent === "retry") await retryMessageDelivery(db, user, id);
+    else await deleteContactMessage(db, user, id);
     return data({ ok: true, message: DONE[intent] });
   } catch (error) {
-    const { status, message } = errorAnswer(error);
+    // A refusal (401/403) is thrown, not redirected: the error page says why.
+    const { status, message } = adminFailure(error);
     return data({ ok: false, message }, { status });
   }
 }

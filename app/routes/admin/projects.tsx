@@ -19,6 +19,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { actionFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import {
   createProject,
   deleteProject,
@@ -45,25 +46,25 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireActor(request, canManageProjects, PROJECTS_FORBIDDEN);
+  const actor = await getSessionUser(request);
   const form = Object.fromEntries(await withRouteErrors(() => readForm(request)));
   const db = getDb();
   try {
     switch (form.intent) {
       case "create": {
-        const created = await createProject(db, form);
+        const created = await createProject(db, actor, form);
         return redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
       }
       case "update": {
-        const updated = await updateProject(db, form.id, form);
+        const updated = await updateProject(db, actor, form.id, form);
         return redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
       }
       case "delete": {
-        const deleted = await deleteProject(db, form.id);
+        const deleted = await deleteProject(db, actor, form.id);
         return redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
       }
       case "move":
-        await moveProject(db, form.id, form.direction);
+        await moveProject(db, actor, form.id, form.direction);
         return data({ ok: true as const, moved: true });
       default:
         return actionFailure(new ValidationError("Unknown action."));

@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { useEffect, useState } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
-import { z } from "zod";
 import { toast } from "sonner";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -9,16 +7,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { actionFailure, requireActor } from "~/features/admin/admin-guard.server";
-import { createUser, grantRole, listUsers, revokeRole } from "~/features/users/users.server";
+import { addUser, changeUserRole, listUsers, USERS_FORBIDDEN } from "~/features/users/users.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { canManageUsers } from "~/lib/permissions";
-import { ROLE_LABELS, STORED_ROLES, type Role } from "~/lib/roles";
+import { ROLE_LABELS, type Role } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
-import { parseOrThrow as parse, ValidationError, withRouteErrors } from "~/server/errors.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/users";
-
-const USERS_FORBIDDEN = "Only administrators can manage users.";
 
 export function meta() {
   return [{ title: "Users" }, { name: "robots", content: "noindex" }];
@@ -33,47 +30,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-const createSchema = z.object({
-  email: z.string().min(1, "Email is required"),
-  password: z.string().max(1024, "Password is too long").optional().default(""),
-  role: z.enum(["user", ...STORED_ROLES], { message: "Choose a role: User, Moderator or Administrator" }),
-});
-const roleChangeSchema = z.object({
-  email: z.string().min(1, "Email is required"),
-  role: z.enum(STORED_ROLES, { message: "Unknown role" }),
-});
-
-/** 16 random bytes as text: about 128 bits, well above the password policy's minimum length. */
-function generatePassword(): string {
-  return randomBytes(16).toString("base64url");
-}
-
 export async function action({ request }: Route.ActionArgs) {
-  await requireActor(request, canManageUsers, USERS_FORBIDDEN);
+  const actor = await getSessionUser(request);
   const form = Object.fromEntries(await withRouteErrors(() => readForm(request)));
   const db = getDb();
   try {
     switch (form.intent) {
       case "create": {
-        const input = parse(createSchema, form);
-        const generated = input.password === "";
-        const password = generated ? generatePassword() : input.password;
-        const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });
-        return data({
-          ok: true as const,
-          message: `User ${created.email} created.`,
-          // Shown once to the admin, who passes it on; never stored in clear.
-          generatedPassword: generated ? password : null,
-        });
+        const created = await addUser(db, actor, form);
+        // The generated password is shown once to the admin, who passes it on.
+        return data({ ok: true as const, message: `User ${created.email} created.`, generatedPassword: created.generatedPassword });
       }
       case "grant": {
-        const input = parse(roleChangeSchema, form);
-        await grantRole(db, input.email, input.role);
+        const input = await changeUserRole(db, actor, "grant", form);
         return data({ ok: true as const, message: `${input.email} is now ${ROLE_LABELS[input.role]}.`, generatedPassword: null });
       }
       case "revoke": {
-        const input = parse(roleChangeSchema, form);
-        await revokeRole(db, input.email, input.role);
+        const input = await changeUserRole(db, actor, "revoke", form);
         return data({ ok: true as const, message: `${ROLE_LABELS[input.role]} role removed from ${input.email}.`, generatedPassword: null });
       }
       default:

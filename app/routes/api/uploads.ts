@@ -1,9 +1,8 @@
 import { MAX_IMAGE_BYTES } from "~/features/uploads/images.server";
-import { MAX_FILES_PER_UPLOAD, saveImages } from "~/features/uploads/uploads.server";
-import { requirePermission } from "~/features/auth/session.server";
-import { canUploadImages } from "~/lib/permissions";
+import { authorizeUpload, MAX_FILES_PER_UPLOAD, saveImages } from "~/features/uploads/uploads.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse, UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { toResponse, ValidationError } from "~/server/errors.server";
 import type { Route } from "./+types/uploads";
 
 /** The whole request may hold the file limit's worth of images plus multipart overhead. */
@@ -12,10 +11,8 @@ const MAX_REQUEST_BYTES = MAX_FILES_PER_UPLOAD * MAX_IMAGE_BYTES + 64 * 1024;
 /** POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }. */
 export async function action({ request }: Route.ActionArgs) {
   try {
-    const user = await requirePermission(request, canUploadImages, "You don't have permission to upload images.").catch((error: unknown) => {
-      if (error instanceof UnauthorizedError) throw new UnauthorizedError("You must be logged in to upload images");
-      throw error;
-    });
+    const user = await getSessionUser(request);
+    authorizeUpload(user);
     const length = Number(request.headers.get("content-length") ?? "NaN");
     if (!Number.isFinite(length)) return Response.json({ error: "The upload must declare its size (Content-Length)." }, { status: 411 });
     if (length > MAX_REQUEST_BYTES) {
@@ -34,7 +31,7 @@ export async function action({ request }: Route.ActionArgs) {
       if (entry.size > MAX_IMAGE_BYTES) throw new ValidationError(`${entry.name.slice(0, 100)} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
       files.push({ name: entry.name, bytes: Buffer.from(await entry.arrayBuffer()) });
     }
-    const images = await saveImages(getDb(), user.id, files);
+    const images = await saveImages(getDb(), user, files);
     return Response.json({ images }, { status: 201 });
   } catch (error) {
     return toResponse(error);
