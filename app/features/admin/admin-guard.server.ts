@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { canEdit } from "~/lib/permissions";
-import { requirePermission, getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { authorize } from "~/server/authorize.server";
 import { errorAnswer, throwRouteError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -26,7 +27,11 @@ export async function requireActor(
   allowed: (actor: SessionUser) => boolean,
   message: string,
 ): Promise<SessionUser> {
-  return withRouteErrors(() => requirePermission(request, allowed, message));
+  const actor = await getSessionUser(request);
+  return withRouteErrors(async () => {
+    authorize(actor, allowed, message);
+    return actor;
+  });
 }
 
 export interface ActionFailure {

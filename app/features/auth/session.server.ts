@@ -4,7 +4,6 @@ import { roleFromStored, type Role } from "~/lib/roles";
 import { canEdit } from "~/lib/permissions";
 import { getDb, type Db } from "~/server/db/client.server";
 import { session, user, userRoles } from "~/server/db/schema.server";
-import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { clientIp, isSecureRequest } from "~/server/request.server";
 
@@ -110,24 +109,6 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
     logger.error({ err: error }, "session check failed");
     return null;
   }
-}
-
-/** For endpoints: the signed-in user, or a 401 UnauthorizedError. */
-export async function requireSessionUser(request: Request, message?: string): Promise<SessionUser> {
-  const found = await getSessionUser(request);
-  if (!found) throw new UnauthorizedError(message);
-  return found;
-}
-
-/** For endpoints: a user allowed by `allowed`, else 401 (anonymous) or 403 (signed in, not allowed). */
-export async function requirePermission(
-  request: Request,
-  allowed: (actor: SessionUser) => boolean,
-  message?: string,
-): Promise<SessionUser> {
-  const found = await requireSessionUser(request);
-  if (!allowed(found)) throw new ForbiddenError(message);
-  return found;
 }
 
 /** Ends every session of a user (after a password change). */
