@@ -30,8 +30,3 @@ export async function loader() {
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
 }
-
-/** Any other method: a plain 405 a person can read (instead of the framework's generic error). */
-export function action() {
-  return new Response("Method not allowed: this address only answers GET.\n", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" } });
-}

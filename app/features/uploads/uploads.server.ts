@@ -5,12 +5,12 @@ import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { uploads } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
+import { LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
 export const BUCKET = "blog-images";
-export const MAX_FILES_PER_UPLOAD = 10;
 export const UPLOAD_URL_PREFIX = "/uploads/";
 
 export interface UploadedImage {
@@ -49,7 +49,7 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
   authorizeUpload(actor);
   const userId = actor.id;
   if (files.length === 0) throw new ValidationError("Choose at least one image to upload.");
-  if (files.length > MAX_FILES_PER_UPLOAD) throw new ValidationError(`Upload at most ${MAX_FILES_PER_UPLOAD} images at a time.`);
+  if (files.length > LIMITS.imagesPerUpload) throw new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`);
   const processed = [];
   for (const file of files) processed.push({ file, image: await processImage(file.bytes, file.name) });
   const storage = getStorage();

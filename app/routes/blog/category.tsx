@@ -3,7 +3,6 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { shortDate } from "~/features/posts/dates";
-import { methodNotAllowedPage } from "~/features/posts/http.server";
 import { pageParam } from "~/features/posts/page-guards.server";
 import { listPublishedPosts } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
@@ -40,11 +39,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     pageCount: listing.pageCount,
     canCreate: canCreatePost(user),
   };
-}
-
-/** The listing is read-only: other methods get a 405 page with a message instead of a developer error. */
-export function action(): never {
-  return methodNotAllowedPage();
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

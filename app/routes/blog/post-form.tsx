@@ -1,13 +1,14 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { PostForm } from "~/features/posts/post-form";
-import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postInputFromFormData } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import { LIMITS } from "~/server/limits.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
 
@@ -47,7 +48,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });
     const user = await getSessionUser(request);
     const slug = slugOf(params);
-    const raw = postInputFromFormData(await readForm(request));
+    const raw = postInputFromFormData(await readForm(request, LIMITS.postForm));
     const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
