@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { contactMessages } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import type { Actor } from "~/lib/permissions";
-import { AppError, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { deliveredIds, easyVerificationToken, startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/contact";
 import { deleteContactMessage, INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
@@ -150,7 +150,7 @@ describeEachDatabase("contact messages", (ctx) => {
     expect(await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id))).toEqual([]);
   });
 
-  it("pages the inbox newest first, 50 a page, with the total; a page past the end gives the last one", async () => {
+  it("pages the inbox newest first, 50 a page, with the total; a page past the end is not found", async () => {
     await ctx.db.delete(contactMessages);
     const base = Date.UTC(2026, 0, 1);
     await ctx.db.insert(contactMessages).values(
@@ -167,9 +167,10 @@ describeEachDatabase("contact messages", (ctx) => {
     expect(first.messages[0]?.name).toBe(`Sender ${INBOX_PAGE_SIZE + 2}`);
     const second = await listContactMessages(ctx.db, 2);
     expect(second.messages.map((m) => m.name)).toEqual(["Sender 2", "Sender 1", "Sender 0"]);
-    expect((await listContactMessages(ctx.db, 99)).page).toBe(2);
+    await expect(listContactMessages(ctx.db, 3)).rejects.toBeInstanceOf(NotFoundError);
     await ctx.db.delete(contactMessages);
-    expect(await listContactMessages(ctx.db, 3)).toMatchObject({ total: 0, page: 1, pageCount: 1, messages: [] });
+    expect(await listContactMessages(ctx.db, 1)).toMatchObject({ total: 0, page: 1, pageCount: 1, messages: [] });
+    await expect(listContactMessages(ctx.db, 2)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   outboxWithSmtp(ctx);

@@ -9,6 +9,7 @@ import { contactMessages } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
 import { nudgeOutbox } from "./outbox.server";
@@ -115,17 +116,16 @@ function inboxQuery(db: Db) {
     .from(contactMessages);
 }
 
-/** One page of the inbox (1-based; a page past the end gives the last page) with the total count. */
+/** One page of the inbox (1-based; a page past the last: NotFoundError) with the total count. */
 export async function listContactMessages(db: Db, page = 1) {
   const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(contactMessages);
   const total = row?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
-  const current = Math.min(Math.max(1, Math.floor(page)), pageCount);
+  const window = pageWindow(total, page, INBOX_PAGE_SIZE);
   const messages = await inboxQuery(db)
     .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-    .limit(INBOX_PAGE_SIZE)
-    .offset((current - 1) * INBOX_PAGE_SIZE);
-  return { messages, total, page: current, pageCount };
+    .limit(window.limit)
+    .offset(window.offset);
+  return { messages, total, page: window.page, pageCount: window.pageCount };
 }
 
 export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>["messages"][number];

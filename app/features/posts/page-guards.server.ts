@@ -17,9 +17,3 @@ export async function requireStaffPage(request: Request): Promise<SessionUser> {
   return user;
 }
 
-/** ?page=N, defaulting to 1; anything malformed is 1. */
-export function pageParam(request: Request): number {
-  const raw = new URL(request.url).searchParams.get("page");
-  const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
-  return n >= 1 ? n : 1;
-}

@@ -7,6 +7,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import { pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 
@@ -30,20 +31,20 @@ const cardColumns = {
 
 export type PostCard = Awaited<ReturnType<typeof listPublishedPosts>>["posts"][number];
 
-/** Published posts of one category, newest first, one page at a time. */
+/** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
 export async function listPublishedPosts(db: Db, category: Category, page: number) {
   const where = and(eq(blogPosts.category, category), eq(blogPosts.published, true));
   const [totalRow] = await db.select({ n: count() }).from(blogPosts).where(where);
   const total = totalRow?.n ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / POSTS_PER_PAGE));
+  const window = pageWindow(total, page, POSTS_PER_PAGE);
   const posts = await db
     .select(cardColumns)
     .from(blogPosts)
     .where(where)
     .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
-    .limit(POSTS_PER_PAGE)
-    .offset((page - 1) * POSTS_PER_PAGE);
-  return { posts, total, page, pageCount };
+    .limit(window.limit)
+    .offset(window.offset);
+  return { posts, total, page: window.page, pageCount: window.pageCount };
 }
 
 /** A slug worth looking up: PostgreSQL refuses NUL in text (that would be a 500), and no slug is that long. */
@@ -215,13 +216,14 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
 
 export const ADMIN_POSTS_PER_PAGE = 50;
 
-/** Blog management: every post, most recently updated first, with the filter counts. */
+/** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
   const rows = await db.select({ published: blogPosts.published, n: count() }).from(blogPosts).groupBy(blogPosts.published);
   const published = rows.find((r) => r.published)?.n ?? 0;
   const drafts = rows.find((r) => !r.published)?.n ?? 0;
   const where = filter === "published" ? eq(blogPosts.published, true) : filter === "drafts" ? eq(blogPosts.published, false) : undefined;
   const total = filter === "published" ? published : filter === "drafts" ? drafts : published + drafts;
+  const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
   const posts = await db
     .select({
       id: blogPosts.id,
@@ -235,9 +237,9 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     .from(blogPosts)
     .where(where)
     .orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id))
-    .limit(ADMIN_POSTS_PER_PAGE)
-    .offset((page - 1) * ADMIN_POSTS_PER_PAGE);
-  return { posts, counts: { all: published + drafts, published, drafts }, page, pageCount: Math.max(1, Math.ceil(total / ADMIN_POSTS_PER_PAGE)) };
+    .limit(window.limit)
+    .offset(window.offset);
+  return { posts, counts: { all: published + drafts, published, drafts }, page: window.page, pageCount: window.pageCount };
 }
 
 /** Newest published posts for RSS, of one category or of the whole blog. */

@@ -2,12 +2,14 @@ import { formatDistanceToNow } from "date-fns";
 import { Link, useNavigation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { pageParam, requireStaffPage } from "~/features/posts/page-guards.server";
+import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { ADMIN_FILTERS, type AdminFilter } from "~/features/posts/admin-filters";
 import { listAdminPosts } from "~/features/posts/posts.server";
 import { CATEGORIES, categoryPath, postPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
+import { withRouteErrors } from "~/server/errors.server";
+import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/blog";
 
 function filterParam(request: Request): AdminFilter {
@@ -18,7 +20,7 @@ function filterParam(request: Request): AdminFilter {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaffPage(request);
   const filter = filterParam(request);
-  const result = await listAdminPosts(getDb(), filter, pageParam(request));
+  const result = await withRouteErrors(() => listAdminPosts(getDb(), filter, pageParam(request)));
   const now = new Date();
   return {
     filter,

@@ -21,11 +21,11 @@ import {
 } from "~/features/contact/contact.server";
 import { adminFailure } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
-import { pageParam } from "~/features/posts/page-guards.server";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
+import { pageParam } from "~/server/pagination.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/messages";
@@ -55,7 +55,7 @@ async function requireInboxUser(request: Request): Promise<SessionUser> {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireInboxUser(request);
-  const { messages, total, page, pageCount } = await listContactMessages(getDb(), pageParam(request));
+  const { messages, total, page, pageCount } = await withRouteErrors(() => listContactMessages(getDb(), pageParam(request)));
   return { messages, total, page, pageCount, canDelete: canDeleteMessages(user) };
 }
 
@@ -81,7 +81,13 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, user, id, intent === "handled");
     else if (intent === "retry") await retryMessageDelivery(db, user, id);
-    else await deleteContactMessage(db, user, id);
+    else {
+      await deleteContactMessage(db, user, id);
+      // The last message of the last page went: past the last page is a 404, so go to the new last page.
+      const page = pageParam(request);
+      const { pageCount } = page > 1 ? await listContactMessages(db, 1) : { pageCount: 1 };
+      if (page > pageCount) return redirectWithToast(pageCount > 1 ? `/admin/messages?page=${pageCount}` : "/admin/messages", { title: DONE.delete, type: "success" });
+    }
     return data({ ok: true, message: DONE[intent] });
   } catch (error) {
     // A refusal (401/403) is thrown, not redirected: the error page says why.
