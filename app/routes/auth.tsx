@@ -70,11 +70,11 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (intent === "login") {
       const { setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
-      return redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
+      return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
     }
     if (intent === "forgot") {
       await requestPasswordReset(db, { email: field("email"), verificationToken }, request);
-      return redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
+      return await redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
     }
     if (field("password") !== field("confirmPassword")) {
       return data<AuthActionResult>({ intent, ...PASSWORDS_DIFFER }, { status: 400 });
@@ -85,7 +85,7 @@ export async function action({ request }: Route.ActionArgs) {
       request,
     );
     // Every session of the user has ended; clear this browser's cookie too and go back to login.
-    return redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+    return await redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
   } catch (error) {
     return failure(intent, error);
   }

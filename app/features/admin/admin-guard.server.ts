@@ -14,7 +14,7 @@ export const ACCESS_DENIED = {
 export async function requireAdminArea(request: Request): Promise<SessionUser> {
   const found = await getSessionUser(request);
   if (!found) throw redirect("/auth");
-  if (!canEdit(found)) throw redirectWithToast("/", { ...ACCESS_DENIED, type: "error" });
+  if (!canEdit(found)) throw await redirectWithToast("/", { ...ACCESS_DENIED, type: "error" });
   return found;
 }
 

@@ -44,7 +44,7 @@ async function requireInboxUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect("/auth");
   if (!canReadMessages(user)) {
-    throw redirectWithToast("/", {
+    throw await redirectWithToast("/", {
       title: "Access Denied",
       description: "You don't have permission to access the admin area.",
       type: "error",
@@ -86,7 +86,7 @@ export async function action({ request }: Route.ActionArgs) {
       // The last message of the last page went: past the last page is a 404, so go to the new last page.
       const page = pageParam(request);
       const { pageCount } = page > 1 ? await listContactMessages(db, 1) : { pageCount: 1 };
-      if (page > pageCount) return redirectWithToast(pageCount > 1 ? `/admin/messages?page=${pageCount}` : "/admin/messages", { title: DONE.delete, type: "success" });
+      if (page > pageCount) return await redirectWithToast(pageCount > 1 ? `/admin/messages?page=${pageCount}` : "/admin/messages", { title: DONE.delete, type: "success" });
     }
     return data({ ok: true, message: DONE[intent] });
   } catch (error) {

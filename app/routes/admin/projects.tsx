@@ -53,15 +53,15 @@ export async function action({ request }: Route.ActionArgs) {
     switch (form.intent) {
       case "create": {
         const created = await createProject(db, actor, form);
-        return redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
+        return await redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
       }
       case "update": {
         const updated = await updateProject(db, actor, form.id, form);
-        return redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
+        return await redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
       }
       case "delete": {
         const deleted = await deleteProject(db, actor, form.id);
-        return redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
+        return await redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
       }
       case "move":
         await moveProject(db, actor, form.id, form.direction);

@@ -52,10 +52,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
-      return redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
+      return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
     }
     const created = await createPost(getDb(), user, input);
-    return redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
+    return await redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
   } catch (error) {
     const { status, message, fieldErrors } = errorAnswer(error);
     return data({ error: message, fieldErrors }, { status });

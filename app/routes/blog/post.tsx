@@ -99,7 +99,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const form = await readForm(request);
     if (form.get("intent") !== "delete") return data({ error: "Unknown action: send intent=delete to delete this post." }, { status: 400 });
     const { category } = await deletePost(getDb(), user, params.slug);
-    return redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
+    return await redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
   } catch (error) {
     const { status, message } = errorAnswer(error);
     return data({ error: message }, { status });
