@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { clearToastCookie, readToast, redirectWithToast } from "./toast.server";
 
+// The secret normally comes from AUTH_SECRET or the database; no database is needed here.
+vi.mock("./db/client.server", () => ({ getDb: () => ({}) }));
 vi.mock("./secret.server", () => ({ getAppSecret: async () => "toast-test-secret-0123456789" }));
 
 const requestWith = (cookie: string) => new Request("http://localhost/", { headers: { cookie } });
