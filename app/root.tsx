@@ -3,10 +3,10 @@ import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollR
 import { toast as showToast, Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { SiteFooter } from "./components/site-footer";
-import { SiteHeader } from "./components/site-header";
 import { AdminSidebarProvider } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
+import { SiteFooter } from "./features/site/site-footer";
+import { SiteHeader } from "./features/site/site-header";
 import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 

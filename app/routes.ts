@@ -4,7 +4,8 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("about", "routes/about.tsx"),
-  route("recent-roles", "routes/recent-roles.tsx"),
+  // The page keeps its SPEC title and address; in code a job on it is a "position" (a "role" is a permission).
+  route("recent-roles", "routes/recent-positions.tsx"),
   route("projects", "routes/projects.tsx"),
   route("testimonials", "routes/testimonials.tsx"),
   route("hero-mockups", "routes/hero-mockups.tsx"),

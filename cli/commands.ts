@@ -1,22 +1,26 @@
-import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { createUser, grantRole, listUsers, revokeRole, setPassword } from "~/features/users/users.server";
-import { ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
+import { isStoredRole, ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
 import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
+import { generatePassword } from "~/server/password.server";
+import { BACKUP_USAGE } from "./backup-commands";
 
-export const USAGE = `Usage: npm run cli -- <command> [options]
+const STORED_ROLE_CHOICES = STORED_ROLES.join("|");
+
+const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  create-user <email> [--name NAME] [--role admin|moderator] [--password PASSWORD | --password-stdin]
+  create-user <email> [--name NAME] [--role ${STORED_ROLE_CHOICES}] [--password PASSWORD | --password-stdin]
                                  Create a user. Without a password one is generated and printed.
   list-users                     List users with their roles.
-  grant <email> <admin|moderator>
+  grant <email> <${STORED_ROLE_CHOICES}>
                                  Give a user a role.
-  revoke <email> <admin|moderator>
+  revoke <email> <${STORED_ROLE_CHOICES}>
                                  Take a role away (the last administrator keeps theirs).
   set-password <email> [--password PASSWORD | --password-stdin]
                                  Set a user's password and end their sessions.
+${BACKUP_USAGE}
   help                           Show this help.`;
 
 export interface CliIo {
@@ -25,8 +29,8 @@ export interface CliIo {
 }
 
 function parseRole(value: string | undefined): StoredRole {
-  if (value && (STORED_ROLES as readonly string[]).includes(value)) return value as StoredRole;
-  throw new ValidationError(`Unknown role '${value ?? ""}': use admin or moderator`);
+  if (value && isStoredRole(value)) return value;
+  throw new ValidationError(`Unknown role '${value ?? ""}': use ${STORED_ROLES.join(" or ")}`);
 }
 
 function requireArg(value: string | undefined, what: string): string {
@@ -37,7 +41,7 @@ function requireArg(value: string | undefined, what: string): string {
 async function passwordFrom(values: { password?: string; "password-stdin"?: boolean }, io: CliIo) {
   if (values.password !== undefined) return { password: values.password, generated: false };
   if (values["password-stdin"]) return { password: (await io.readStdin()).replace(/\r?\n$/, ""), generated: false };
-  return { password: randomBytes(15).toString("base64url"), generated: true };
+  return { password: generatePassword(), generated: true };
 }
 
 /** Runs one CLI command against an open database. Throws AppError subclasses for bad input. */

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import { isAppError } from "~/server/errors.server";
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { getStorage } from "~/server/storage.server";
+import { BACKUP_COMMANDS, runBackupCli } from "./backup-commands";
 import { runCli } from "./commands";
 
 async function readStdin(): Promise<string> {
@@ -22,6 +24,10 @@ async function main() {
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, poolSize: 2 })
     : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
   try {
+    if (BACKUP_COMMANDS.has(argv[0] ?? "")) {
+      await runBackupCli(argv, { database, storage: getStorage(), io: { out: console.log, readStdin }, progress: process.stderr.isTTY });
+      return 0;
+    }
     await migrateDatabase(database);
     await runCli(argv, database.db, { out: console.log, readStdin });
     return 0;

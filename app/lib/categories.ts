@@ -16,10 +16,6 @@ export const CATEGORY_DESCRIPTIONS: Record<Category, string> = {
 // The blog data may spell the fifth category 'Friendship'; the interface and routes use 'Friends'.
 const ALIASES: Record<string, Category> = { friendship: "Friends" };
 
-export function isCategory(value: string): value is Category {
-  return (CATEGORIES as readonly string[]).includes(value);
-}
-
 /** Reads a category in any letter case, or its data spelling; null when it is not one of the seven. */
 export function parseCategory(value: string): Category | null {
   const lower = value.trim().toLowerCase();

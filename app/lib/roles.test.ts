@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROLE_LABELS, roleFromStored } from "./roles";
+import { isStoredRole, ROLE_LABELS, ROLES, roleFromStored } from "./roles";
 
 describe("roles", () => {
   it("checks admin first, then moderator, else user", () => {
@@ -7,5 +7,12 @@ describe("roles", () => {
     expect(roleFromStored(["moderator"])).toBe("moderator");
     expect(roleFromStored([])).toBe("user");
     expect(ROLE_LABELS.admin).toBe("Administrator");
+  });
+
+  it("lists every role, and tells stored ones apart", () => {
+    expect([...ROLES].sort()).toEqual(["admin", "moderator", "user"]);
+    expect(isStoredRole("moderator")).toBe(true);
+    expect(isStoredRole("user")).toBe(false);
+    expect(isStoredRole("superuser")).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 /** Roles stored in user_roles. A signed-in user with neither is a plain 'user'. */
 export const STORED_ROLES = ["admin", "moderator"] as const;
 export type StoredRole = (typeof STORED_ROLES)[number];
-export type Role = StoredRole | "user";
+/** Every role a signed-in user can have. */
+export const ROLES = ["user", ...STORED_ROLES] as const;
+export type Role = (typeof ROLES)[number];
 
 export const ROLE_LABELS: Record<Role, string> = {
   admin: "Administrator",
@@ -14,4 +16,8 @@ export function roleFromStored(roles: readonly string[]): Role {
   if (roles.includes("admin")) return "admin";
   if (roles.includes("moderator")) return "moderator";
   return "user";
+}
+
+export function isStoredRole(value: string): value is StoredRole {
+  return (STORED_ROLES as readonly string[]).includes(value);
 }

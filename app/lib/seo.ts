@@ -1,7 +1,8 @@
 import type { MetaDescriptor } from "react-router";
-import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
-
 export const SITE_NAME = "7 Fs Portfolio";
+
+/** Open Graph / Twitter card image for pages without one of their own. */
+export const DEFAULT_OG_IMAGE = "/images/og/default.jpg";
 
 export interface SeoInput {
   title: string;

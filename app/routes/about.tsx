@@ -2,8 +2,8 @@ import { Download, GraduationCap } from "lucide-react";
 import { Reveal } from "~/components/reveal";
 import { Button } from "~/components/ui/button";
 import { CERTIFICATIONS, EDUCATION, SKILLS, TOOLS } from "~/features/site/content";
-import { DEFAULT_OG_IMAGE, EXTERNAL_LINKS } from "~/features/site/site-links";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { EXTERNAL_LINKS } from "~/features/site/site-links";
+import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/about";
 
 export function meta({ matches }: Route.MetaArgs) {

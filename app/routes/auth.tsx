@@ -1,27 +1,26 @@
 import { Eye, EyeOff, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, redirect, useActionData, useLocation, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import { toast } from "sonner";
-import { Button } from "~/components/ui/button";
+import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { signIn } from "~/features/auth/auth.server";
+import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
 import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, WELCOME_BACK } from "~/features/auth/auth-messages";
 import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
 import { clearSessionCookie, getSessionUser } from "~/features/auth/session.server";
 import { HumanVerification } from "~/features/verification/human-verification";
 import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
+import { firstMessage, parseSubmission, type Submission, type SubmissionResult } from "~/lib/forms";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
+import { failureReply } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/auth";
-
-type Mode = "login" | "forgot" | "update";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seoMeta(publicUrlFromMatches(matches), {
@@ -38,15 +37,27 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { verification: getVerificationConfig() };
 }
 
+/** A failed submission: its toast (SPEC §8) and Conform's reply (field errors under their fields). */
 interface AuthActionResult {
   intent: Mode;
   title: string;
   description: string;
+  result?: SubmissionResult<string[]>;
 }
 
-function failure(intent: Mode, error: unknown) {
-  const { status, message, headers } = errorAnswer(error);
-  return data<AuthActionResult>({ intent, title: "Error", description: message }, { status, headers });
+/** Never echoed back into the page. */
+const SECRET_FIELDS = ["password", "confirmPassword", "token", "verificationToken"];
+
+function failure(intent: Mode, error: unknown, submission?: Submission<unknown>) {
+  // The message is the toast's; the form shows only field errors.
+  const { status, headers, error: description, result } = failureReply(error, submission, { formError: false, hideFields: SECRET_FIELDS });
+  return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
+}
+
+/** The toast for a submission the schema refused: the spec's mismatch toast, or the first message. */
+function invalidToast(result: SubmissionResult<string[]>): { title: string; description: string } {
+  if (result.error?.confirmPassword?.includes(PASSWORDS_DIFFER.title)) return PASSWORDS_DIFFER;
+  return { title: "Error", description: firstMessage(result) ?? "Please check the form." };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -62,9 +73,14 @@ export async function action({ request }: Route.ActionArgs) {
   };
   const intentValue = field("intent");
   const intent: Mode = intentValue === "forgot" || intentValue === "update" ? intentValue : "login";
+  const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);
   const verificationToken = field("verificationToken");
   if (!verificationToken) {
-    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED }, { status: 400 });
+    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+  }
+  if (submission.status !== "success") {
+    const result = submission.reply({ hideFields: SECRET_FIELDS });
+    return data<AuthActionResult>({ intent, ...invalidToast(result), result }, { status: 400 });
   }
   const db = getDb();
   try {
@@ -76,9 +92,6 @@ export async function action({ request }: Route.ActionArgs) {
       await requestPasswordReset(db, { email: field("email"), verificationToken }, request);
       return await redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
     }
-    if (field("password") !== field("confirmPassword")) {
-      return data<AuthActionResult>({ intent, ...PASSWORDS_DIFFER }, { status: 400 });
-    }
     await updatePasswordWithToken(
       db,
       { token: field("token"), password: field("password"), confirmPassword: field("confirmPassword"), verificationToken },
@@ -87,7 +100,7 @@ export async function action({ request }: Route.ActionArgs) {
     // Every session of the user has ended; clear this browser's cookie too and go back to login.
     return await redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
   } catch (error) {
-    return failure(intent, error);
+    return failure(intent, error, submission);
   }
 }
 
@@ -111,9 +124,14 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
   const [verificationToken, setVerificationToken] = useState<string | null>(null);
   const [resetKey, setResetKey] = useState(0);
   const [showPassword, setShowPassword] = useState(false);
-  const navigation = useNavigation();
   const actionData = useActionData<typeof action>();
-  const loading = navigation.state !== "idle";
+  const loading = useIsSubmitting();
+  const schema = AUTH_SCHEMAS[mode];
+  const [form, fields] = useSchemaForm({
+    id: "auth",
+    schema,
+    lastResult: actionData?.intent === mode ? actionData.result : undefined,
+  });
 
   // A redirect back here (after a reset request or a password update) starts afresh in login mode;
   // a failed submission (action data, same page) keeps the mode and what was typed.
@@ -165,11 +183,14 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
       toast.error(VERIFICATION_REQUIRED.title, { description: VERIFICATION_REQUIRED.description });
       return;
     }
-    if (mode === "update") {
-      const form = new FormData(event.currentTarget);
-      if (form.get("password") !== form.get("confirmPassword")) {
-        event.preventDefault();
-        toast.error(PASSWORDS_DIFFER.title, { description: PASSWORDS_DIFFER.description });
+    form.onSubmit(event);
+    // Refused by the shared schema before sending: the verification token stays valid for the retry.
+    if (event.defaultPrevented) {
+      const result = parseSubmission(new FormData(event.currentTarget), schema).reply();
+      // Field errors show beside their fields; the mismatch and the (hidden) reset link get a toast.
+      if (result.error?.confirmPassword || result.error?.token) {
+        const message = invalidToast(result);
+        toast.error(message.title, { description: message.description });
       }
     }
   };
@@ -193,68 +214,62 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
           <CardDescription>{description}</CardDescription>
         </CardHeader>
         <CardContent>
-          <Form method="post" key={formKey} className="flex flex-col gap-4" onSubmit={onSubmit}>
+          <Form method="post" key={formKey} id={form.id} noValidate={form.noValidate} className="flex flex-col gap-4" onSubmit={onSubmit}>
             <input type="hidden" name="intent" value={mode} />
             {mode !== "update" ? (
-              <div className="flex flex-col gap-2">
-                <Label htmlFor="email">Email</Label>
-                <Input id="email" name="email" type="email" autoComplete="email" required />
-              </div>
+              <FormField field={fields.email} id="email" label="Email">
+                {(props) => <Input {...props} type="email" autoComplete="email" />}
+              </FormField>
             ) : (
               <input type="hidden" name="token" value={recoveryToken} />
             )}
             {mode !== "forgot" ? (
-              <div className="flex flex-col gap-2">
-                <Label htmlFor="password">{mode === "update" ? "New Password" : "Password"}</Label>
-                <div className="relative">
-                  <Input
-                    id="password"
-                    name="password"
-                    type={showPassword ? "text" : "password"}
-                    autoComplete={mode === "update" ? "new-password" : "current-password"}
-                    minLength={mode === "update" ? PASSWORD_MIN_LENGTH : undefined}
-                    required
-                    className="pr-10"
-                  />
-                  <button
-                    type="button"
-                    onClick={() => setShowPassword((v) => !v)}
-                    aria-label={showPassword ? "Hide password" : "Show password"}
-                    aria-pressed={showPassword}
-                    aria-controls="password"
-                    className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-                  >
-                    {showPassword ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
-                  </button>
-                </div>
-                {mode === "update" ? (
-                  <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p>
-                ) : null}
-              </div>
+              <FormField
+                field={fields.password}
+                id="password"
+                label={mode === "update" ? "New Password" : "Password"}
+                hint={mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null}
+              >
+                {(props) => (
+                  <div className="relative">
+                    <Input
+                      {...props}
+                      type={showPassword ? "text" : "password"}
+                      autoComplete={mode === "update" ? "new-password" : "current-password"}
+                      className="pr-10"
+                    />
+                    <button
+                      type="button"
+                      onClick={() => setShowPassword((v) => !v)}
+                      aria-label={showPassword ? "Hide password" : "Show password"}
+                      aria-pressed={showPassword}
+                      aria-controls="password"
+                      className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+                    >
+                      {showPassword ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
+                    </button>
+                  </div>
+                )}
+              </FormField>
             ) : null}
             {mode === "update" ? (
-              <div className="flex flex-col gap-2">
-                <Label htmlFor="confirmPassword">Confirm Password</Label>
-                <Input
-                  id="confirmPassword"
-                  name="confirmPassword"
-                  type={showPassword ? "text" : "password"}
-                  autoComplete="new-password"
-                  required
-                />
-              </div>
+              <FormField field={fields.confirmPassword} id="confirmPassword" label="Confirm Password">
+                {(props) => <Input {...props} type={showPassword ? "text" : "password"} autoComplete="new-password" />}
+              </FormField>
             ) : null}
             <HumanVerification config={verification} onToken={setVerificationToken} resetKey={resetKey} />
-            <Button type="submit" disabled={loading || !verificationToken}>
-              {loading ? (
+            <SubmitButton
+              pending={loading}
+              disabled={!verificationToken}
+              pendingLabel={
                 <>
                   <Loader2 className="animate-spin" aria-hidden />
                   Loading...
                 </>
-              ) : (
-                submitLabel
-              )}
-            </Button>
+              }
+            >
+              {submitLabel}
+            </SubmitButton>
           </Form>
           <div className="mt-4 text-center text-sm">
             {mode === "login" ? (

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Clock, Mail } from "lucide-react";
 import { data, Link } from "react-router";
-import { CONTACT_SEND_FAILED, firstName } from "~/features/contact/contact-schema";
-import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData, type ContactValues } from "~/features/contact/contact-form";
+import { CONTACT_SEND_FAILED, contactSchema, firstName } from "~/features/contact/contact-schema";
+import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData } from "~/features/contact/contact-form";
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
+import { parseSubmission } from "~/lib/forms";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -39,7 +40,11 @@ export async function action({ request }: Route.ActionArgs) {
     const value = form.get(key);
     return typeof value === "string" ? value : "";
   };
-  const values: ContactValues = { name: text("name"), email: text("email"), message: text("message") };
+  const submission = parseSubmission(form, contactSchema);
+  if (submission.status !== "success") {
+    return data<ContactActionData>({ sent: false, result: submission.reply(), formError: null }, { status: 400 });
+  }
+  const values = submission.value;
   try {
     await submitContactMessage(
       getDb(),
@@ -48,10 +53,14 @@ export async function action({ request }: Route.ActionArgs) {
     );
     return data<ContactActionData>({ sent: true, firstName: firstName(values.name) });
   } catch (error) {
+    // The form comes back filled in, with the server's field errors under their fields.
     const { status, message, fieldErrors, headers } = errorAnswer(error);
+    if (status === 400) {
+      return data<ContactActionData>({ sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null }, { status, headers });
+    }
     const formError =
-      status === 400 ? null : status === 403 ? { ...VERIFICATION_REQUIRED } : status >= 500 ? { ...CONTACT_SEND_FAILED } : { title: CONTACT_SEND_FAILED.title, description: message };
-    return data<ContactActionData>({ sent: false, values, fieldErrors: status === 400 ? (fieldErrors ?? {}) : {}, formError }, { status, headers });
+      status === 403 ? { ...VERIFICATION_REQUIRED } : status >= 500 ? { ...CONTACT_SEND_FAILED } : { title: CONTACT_SEND_FAILED.title, description: message };
+    return data<ContactActionData>({ sent: false, result: submission.reply({ formErrors: [formError.description] }), formError }, { status, headers });
   }
 }
 

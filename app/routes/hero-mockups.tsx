@@ -3,8 +3,7 @@ import { Link } from "react-router";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { HERO_OPTIONS } from "~/features/site/content";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
-import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
+import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/hero-mockups";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,7 +1,6 @@
 import { Quote } from "lucide-react";
 import { TESTIMONIALS } from "~/features/site/content";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
-import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
+import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -27,7 +26,7 @@ export default function Testimonials() {
               <figcaption className="mt-5 border-t pt-4 text-sm">
                 <p className="font-semibold">{testimonial.name}</p>
                 <p className="text-muted-foreground">
-                  {testimonial.role}
+                  {testimonial.position}
                   {testimonial.company ? `, ${testimonial.company}` : ""}
                 </p>
                 <p className="text-muted-foreground">{testimonial.date}</p>

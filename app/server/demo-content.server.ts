@@ -1,4 +1,5 @@
 import type { Category } from "~/lib/categories";
+import type { ProjectType } from "~/lib/project-types";
 
 export interface DemoPost {
   title: string;
@@ -91,7 +92,7 @@ export interface DemoProject {
   title: string;
   description: string;
   imageUrl: string | null;
-  type: "web" | "other";
+  type: ProjectType;
   url: string | null;
   featured: boolean;
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { emailSchema } from "~/lib/email";
 
 const bool = (fallback: boolean) =>
   z
@@ -9,10 +10,10 @@ const bool = (fallback: boolean) =>
 
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
-const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), z.email().optional());
+const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
 
 /** Every variable the app reads, with its default. `.env.example` lists the same set. */
-export const envSchema = z.object({
+const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -63,7 +64,6 @@ export const envSchema = z.object({
   S3_BUCKET: optionalString,
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  S3_PUBLIC_URL: optionalUrl,
   S3_FORCE_PATH_STYLE: bool(true),
 });
 

@@ -16,7 +16,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
-/** 16 random bytes as text: about 128 bits, well above the password policy's minimum length. */
+/** A password for someone who did not choose one: 16 random bytes (128 bits) as 22 URL-safe characters. */
 export function generatePassword(): string {
   return randomBytes(16).toString("base64url");
 }

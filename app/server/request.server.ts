@@ -16,7 +16,7 @@ export function clientIp(request: Request): string {
 export const CLIENT_IP_HEADER = "x-app-client-ip";
 
 /** Whether the site is served over https (PUBLIC_URL), for Secure cookies. */
-export function isSecureOrigin(): boolean {
+function isSecureOrigin(): boolean {
   return getEnv().publicUrl.startsWith("https://");
 }
 

@@ -19,7 +19,3 @@ export async function getAppSecret(db: Db): Promise<string> {
   if (!row) throw new Error("app secret missing");
   return (cached = row.value);
 }
-
-export function resetAppSecretForTests() {
-  cached = undefined;
-}

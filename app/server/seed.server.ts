@@ -1,19 +1,19 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { parseEmail } from "~/features/users/users.server";
 import type { Db } from "./db/client.server";
 import { account, appSettings, blogPosts, projects, user, userRoles } from "./db/schema.server";
 import { DEMO_POSTS, DEMO_PROJECTS } from "./demo-content.server";
 import type { Env } from "./env.server";
 import { logger } from "./logger.server";
-import { hashPassword } from "./password.server";
+import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
+import { generatePassword, hashPassword } from "./password.server";
 import { ValidationError } from "./errors.server";
 
 const SEEDED_KEY = "seeded_at";
-export const DEFAULT_ADMIN_EMAIL = "admin@example.com";
+const DEFAULT_ADMIN_EMAIL = "admin@example.com";
 
 export interface SeedResult {
   seeded: boolean;
@@ -32,8 +32,10 @@ export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" |
   if (marker) return { seeded: false };
 
   const [{ n: userCount } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
-  const adminEmail = parseEmail(env.INITIAL_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL);
-  const generatedPassword = env.INITIAL_ADMIN_PASSWORD ? undefined : randomBytes(15).toString("base64url");
+  const parsedEmail = accountEmailSchema.safeParse(env.INITIAL_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL);
+  if (!parsedEmail.success) throw new ValidationError(`INITIAL_ADMIN_EMAIL: ${parsedEmail.error.issues[0]?.message ?? "Invalid email address"}`);
+  const adminEmail = parsedEmail.data;
+  const generatedPassword = env.INITIAL_ADMIN_PASSWORD ? undefined : generatePassword();
   const password = env.INITIAL_ADMIN_PASSWORD ?? generatedPassword ?? "";
   const problem = passwordProblem(password, adminEmail);
   if (problem) throw new ValidationError(`INITIAL_ADMIN_PASSWORD: ${problem}`);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import S3rver from "s3rver";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalStorage, createS3Storage, type Storage } from "./storage.server";
 
@@ -16,6 +17,31 @@ function contract(name: string, make: () => Storage) {
       await storage.delete(key);
       expect(await storage.get(key)).toBeNull();
       expect(await storage.get("blog-images/user-1/missing.png")).toBeNull();
+    });
+
+    it("lists, streams out and streams in objects", async () => {
+      const storage = make();
+      const prefix = `blog-images/list-${Date.now()}`;
+      const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+      await storage.put(`${prefix}/b.png`, Buffer.from("second"), "image/png");
+      await storage.putStream(`${prefix}/a.webp`, Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), bytes.length, "image/webp");
+      const listed = [];
+      for await (const object of storage.list()) if (object.key.startsWith(prefix)) listed.push(object);
+      expect(listed.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
+        { key: `${prefix}/a.webp`, size: bytes.length },
+        { key: `${prefix}/b.png`, size: 6 },
+      ]);
+      const opened = await storage.openRead(`${prefix}/a.webp`);
+      expect(opened?.size).toBe(bytes.length);
+      expect(opened?.contentType).toBe("image/webp");
+      const chunks: Buffer[] = [];
+      for await (const chunk of opened?.stream ?? []) chunks.push(Buffer.from(chunk));
+      expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+      expect(await storage.openRead(`${prefix}/missing.png`)).toBeNull();
+      await expect(storage.putStream(`${prefix}/short.png`, Readable.from([Buffer.from("abc")]), 4, "image/png")).rejects.toThrow();
+      expect(await storage.get(`${prefix}/short.png`)).toBeNull();
+      await storage.delete(`${prefix}/a.webp`);
+      await storage.delete(`${prefix}/b.png`);
     });
 
     it("refuses keys that could leave the bucket", async () => {

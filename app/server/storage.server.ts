@@ -1,6 +1,9 @@
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getEnv } from "./env.server";
 
 /** Where uploaded files live: a local directory by default, an S3-compatible bucket when S3_BUCKET is set. */
@@ -9,6 +12,17 @@ export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<{ body: Buffer; contentType: string } | null>;
   delete(key: string): Promise<void>;
+  /** Every stored object (backups), page by page so a large store is never listed in memory at once. */
+  list(): AsyncIterable<StoredObject>;
+  /** Streams one object (backups); null when it is gone. */
+  openRead(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
+  /** Stores a stream of a known length (restores); fails when the stream is not exactly `size` bytes. */
+  putStream(key: string, body: Readable, size: number, contentType: string): Promise<void>;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
 }
 
 /** Keys are ours (bucket/user/time-random.ext) but are checked anyway so no key can leave the root. */
@@ -51,7 +65,73 @@ export function createLocalStorage(root: string): Storage {
       await fs.rm(full, { force: true });
       await fs.rm(`${full}.type`, { force: true });
     },
+    async *list() {
+      yield* walkLocal(resolved, resolved);
+    },
+    async openRead(key) {
+      const full = file(key);
+      try {
+        const [handle, contentType] = await Promise.all([fs.open(full), fs.readFile(`${full}.type`, "utf8")]);
+        const { size } = await handle.stat();
+        return { stream: handle.createReadStream(), size, contentType };
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async putStream(key, body, size, contentType) {
+      const full = file(key);
+      await fs.mkdir(path.dirname(full), { recursive: true });
+      const tmp = `${full}.${process.pid}.tmp`;
+      try {
+        await pipeline(body, exactLength(size), createWriteStream(tmp));
+        await fs.rename(tmp, full);
+      } catch (error) {
+        await fs.rm(tmp, { force: true });
+        throw error;
+      }
+      await fs.writeFile(`${full}.type`, contentType);
+    },
   };
+}
+
+/** Stored objects under a local root, in key order; sidecar `.type` files and temporary files are not objects. */
+async function* walkLocal(root: string, dir: string): AsyncGenerator<StoredObject> {
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return;
+    throw error;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      yield* walkLocal(root, full);
+      continue;
+    }
+    if (!entry.isFile()) continue;
+    const key = path.relative(root, full).split(path.sep).join("/");
+    if (!STORAGE_KEY.test(key)) continue;
+    const { size } = await fs.stat(full);
+    yield { key, size };
+  }
+}
+
+/** Passes bytes through and fails unless exactly `size` of them went by. */
+function exactLength(size: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > size) callback(new Error(`stream is longer than the expected ${size} bytes`));
+      else callback(null, chunk);
+    },
+    flush(callback) {
+      callback(seen === size ? null : new Error(`stream ended after ${seen} of ${size} bytes`));
+    },
+  });
 }
 
 export interface S3Options {
@@ -68,6 +148,9 @@ export function createS3Storage(options: S3Options): Storage {
     region: options.region,
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
+    // Streamed bodies would otherwise be sent aws-chunked with a trailing checksum, which several
+    // S3-compatible servers store verbatim instead of decoding.
+    requestChecksumCalculation: "WHEN_REQUIRED",
     credentials:
       options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
   });
@@ -95,6 +178,51 @@ export function createS3Storage(options: S3Options): Storage {
       assertKey(key);
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: options.bucket, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key && STORAGE_KEY.test(object.Key)) yield { key: object.Key, size: object.Size ?? 0 };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    async openRead(key) {
+      assertKey(key);
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        if (!(out.Body instanceof Readable)) return null;
+        return { stream: out.Body, size: out.ContentLength ?? 0, contentType: out.ContentType ?? "application/octet-stream" };
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        if (error instanceof Error && error.name === "NoSuchKey") return null;
+        throw error;
+      }
+    },
+    async putStream(key, body, size, contentType) {
+      assertKey(key);
+      // A wrong length must abort the request, or it would wait forever for the missing bytes.
+      const checked = exactLength(size);
+      const abort = new AbortController();
+      await Promise.all([
+        pipeline(body, checked).catch((error: unknown) => {
+          abort.abort();
+          throw error;
+        }),
+        client.send(
+          new PutObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            Body: checked,
+          ContentLength: size,
+            ContentType: contentType,
+            CacheControl: "public, max-age=31536000, immutable",
+          }),
+          { abortSignal: abort.signal },
+        ),
+      ]);
+    },
   };
 }
 
@@ -114,9 +242,4 @@ export function getStorage(): Storage {
       })
     : createLocalStorage(env.UPLOAD_DIR ?? path.join(env.dataDir, "uploads"));
   return cached;
-}
-
-/** For tests. */
-export function setStorageForTests(storage: Storage | undefined): void {
-  cached = storage;
 }

@@ -1,8 +1,19 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { waitForMail } from "./helpers/mailbox";
 import { adminSidebar, completeVerification, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
+
+/** Sends the open Reset Password form for `email`; returns when it was sent (for waitForMail). */
+async function sendResetLink(page: Page, email: string): Promise<number> {
+  await page.getByLabel("Email").fill(email);
+  const send = page.getByRole("button", { name: "Send Reset Link" });
+  await completeVerification(page, send);
+  const since = Date.now();
+  await send.click();
+  await expect(toastWith(page, "Check your email!", "We've sent you a password reset link.")).toBeVisible();
+  return since;
+}
 
 test("admin login: show/hide password, a failed attempt, then success through the verification widget", async ({ page }) => {
   await page.goto("/auth");
@@ -64,12 +75,7 @@ test("password reset by email, update with a mismatch first, sign in with the ne
   await page.getByRole("button", { name: "Forgot password?" }).click();
   await expect(page.getByRole("heading", { name: "Reset Password" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Back to login" })).toBeVisible();
-  await page.getByLabel("Email").fill(email);
-  const send = page.getByRole("button", { name: "Send Reset Link" });
-  await completeVerification(page, send);
-  const since = Date.now();
-  await send.click();
-  await expect(toastWith(page, "Check your email!", "We've sent you a password reset link.")).toBeVisible();
+  const since = await sendResetLink(page, email);
 
   const mail = await waitForMail(email, since);
   const link = /https?:\/\/\S+\/auth#type=recovery&token=[\w%-]+/.exec(mail.text)?.[0];
@@ -128,12 +134,7 @@ test("a reset request for an unknown address gets the same answer and sends noth
   const email = `nobody-${Date.now()}@example.com`;
   await page.goto("/auth");
   await page.getByRole("button", { name: "Forgot password?" }).click();
-  await page.getByLabel("Email").fill(email);
-  const send = page.getByRole("button", { name: "Send Reset Link" });
-  await completeVerification(page, send);
-  const since = Date.now();
-  await send.click();
-  await expect(toastWith(page, "Check your email!", "We've sent you a password reset link.")).toBeVisible();
+  const since = await sendResetLink(page, email);
   await expect(waitForMail(email, since, 2000)).rejects.toThrow(/no email/);
 });
 

@@ -1,15 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
+import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
-async function expectAccessible(page: Page) {
-  // Toasts are the root layout's (sonner richColors success text is 4.25:1 — reported to the lead).
-  const results = await new AxeBuilder({ page }).exclude("[data-sonner-toaster]").analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
-}
+// Toasts are the root layout's (sonner richColors success text is 4.25:1 — reported to the lead).
+const expectAccessible = (page: Page) => expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
 async function image(width: number, height: number, color: { r: number; g: number; b: number }): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: color } }).jpeg().toBuffer();
@@ -32,8 +28,14 @@ test("staff create a post with two uploaded images and a YouTube item, publish, 
   // The shared schema refuses an empty form before anything is sent.
   await page.getByRole("button", { name: "Create Post" }).click();
   await expect(page.getByText("Title is required").first()).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#post-form-content-error")).toHaveText("Content is required");
 
+  // An error clears as soon as its field is valid, with no new submit; the others stay.
   await page.getByLabel("Title").fill(title);
+  await expect(page.getByLabel("Title")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#post-form-title-error")).toHaveCount(0);
+  await expect(page.locator("#post-form-content-error")).toHaveText("Content is required");
   await page.getByLabel("Excerpt (optional)").fill("Two photos and a video.");
   await page.getByLabel("Content").fill("Line one\n\n  indented line two\nRead more at https://example.com/run");
   await page.getByLabel("Upload Images").setInputFiles([

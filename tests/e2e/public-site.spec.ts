@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { E2E_ADMIN, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
+import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 /**
  * Signs in, reusing a session saved by an earlier test of this run (both projects share one server):
@@ -27,12 +27,6 @@ async function signIn(page: Page, account: { email: string; password: string }, 
 }
 
 const isMobile = (testInfo: TestInfo) => testInfo.project.name === "mobile";
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious, JSON.stringify(serious.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target) })), null, 2)).toEqual([]);
-}
 
 const PAGES: Array<{ path: string; heading: string; texts: string[] }> = [
   {

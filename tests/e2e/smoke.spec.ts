@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 test("home page is server-rendered and accessible", async ({ page, request }) => {
   const html = await (await request.get("/")).text();
@@ -8,9 +8,7 @@ test("home page is server-rendered and accessible", async ({ page, request }) =>
   await page.goto("/");
   await expect(page.getByRole("link", { name: "View My Work" })).toHaveAttribute("href", "/projects");
   await expect(page.getByRole("link", { name: "Get In Touch" })).toHaveAttribute("href", "/contact");
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+  await expectNoSeriousAxeViolations(page);
 });
 
 test("unknown paths show the not-found page with a 404 status and a link home", async ({ page }) => {

@@ -5,6 +5,33 @@ import { migrateDatabase, openDatabase, setDatabase, type Database, type Db } fr
 
 export type TestDatabaseKind = "pglite" | "postgres";
 
+export interface ThrowawayPostgres {
+  url: string;
+  /** Drops the database, ending any connection still open to it. */
+  drop: () => Promise<void>;
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new, empty database in the test PostgreSQL cluster (tests/setup/global-postgres.ts). */
+export async function createPostgresDatabase(prefix = "test"): Promise<ThrowawayPostgres> {
+  const adminUrl = inject("postgresUrl");
+  if (!adminUrl) throw new Error("PostgreSQL is not available for tests");
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`) };
+}
+
 /** A fresh, migrated database: in-memory PGlite, or a new database in the test PostgreSQL cluster. */
 export async function createTestDatabase(kind: TestDatabaseKind): Promise<Database> {
   if (kind === "pglite") {
@@ -12,25 +39,14 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<Databa
     await migrateDatabase(database);
     return database;
   }
-  const adminUrl = inject("postgresUrl");
-  if (!adminUrl) throw new Error("PostgreSQL is not available for tests");
-  const name = `test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 5 });
+  const throwaway = await createPostgresDatabase();
+  const database = await openDatabase({ kind: "postgres", url: throwaway.url, poolSize: 5 });
   await migrateDatabase(database);
   return {
     ...database,
     close: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await throwaway.drop();
     },
   };
 }

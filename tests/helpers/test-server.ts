@@ -4,10 +4,6 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Express } from "express";
-import { createSession } from "~/features/auth/session.server";
-import { createUser } from "~/features/users/users.server";
-import type { Db } from "~/server/db/client.server";
-import type { StoredRole } from "~/lib/roles";
 
 const BUILD = path.resolve("build/server/index.js");
 
@@ -38,15 +34,4 @@ export async function startTestServer(): Promise<TestServer> {
         server.close(() => resolve());
       }),
   };
-}
-
-let counter = 0;
-
-/** Creates a user with the given role ('user' = no stored role) and returns a Cookie header for them. */
-export async function signedInAs(db: Db, role: StoredRole | "user"): Promise<{ userId: string; email: string; cookie: string }> {
-  counter += 1;
-  const email = `${role}-${Date.now()}-${counter}@test.example`;
-  const created = await createUser(db, { email, password: "integration pass phrase 7", roles: role === "user" ? [] : [role] });
-  const setCookie = await createSession(db, created.id, new Request("http://localhost/", { headers: { "user-agent": "vitest" } }));
-  return { userId: created.id, email, cookie: setCookie.split(";")[0] ?? "" };
 }

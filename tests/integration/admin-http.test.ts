@@ -1,11 +1,11 @@
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createPost } from "~/features/posts/posts.server";
 import { asc } from "drizzle-orm";
 import { INBOX_PAGE_SIZE } from "~/features/contact/contact.server";
 import { blogPosts, contactMessages, projects } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+import { makePost, signedInAs } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * The admin area and the sign-in endpoints over raw HTTP: dashboard counters, blog management past
@@ -20,10 +20,9 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
     server = await startTestServer();
     const signed = await signedInAs(ctx.db, "admin");
     admin = signed.cookie;
-    const author = { id: signed.userId, role: "admin" as const };
     // 55 posts: 40 published, 15 drafts.
     for (let i = 1; i <= 55; i++) {
-      await createPost(ctx.db, author, { title: `Paged post ${String(i).padStart(2, "0")}`, content: "Body", category: "Finance", published: i <= 40 });
+      await makePost(ctx.db, { authorId: signed.userId, title: `Paged post ${String(i).padStart(2, "0")}`, category: "Finance", published: i <= 40 });
     }
   });
   afterAll(() => server.close());

@@ -2,9 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createUser } from "~/features/users/users.server";
 import { rateLimits, session } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
+import { makeUser } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -70,7 +70,7 @@ describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
   afterAll(() => server.close());
 
   const newIp = () => `198.51.100.${++ipCounter}`;
-  const newAccount = async () => createUser(ctx.db, { email: `ts-${Date.now()}-${++ipCounter}@test.example`, password: PASSWORD, roles: ["moderator"] });
+  const newAccount = async () => makeUser(ctx.db, { role: "moderator", password: PASSWORD });
 
   const login = (ip: string, body: Record<string, string>) =>
     server.fetch("/api/auth/login", {

@@ -4,14 +4,13 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSession } from "~/features/auth/session.server";
-import { createPost } from "~/features/posts/posts.server";
-import { createProject } from "~/features/projects/project-admin.server";
-import { createUser, getStoredRoles, findUserByEmail } from "~/features/users/users.server";
+import { getStoredRoles, findUserByEmail } from "~/features/users/users.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts, contactMessages, projects, session, uploads, user, userRoles } from "~/server/db/schema.server";
 import { png } from "../fixtures/images";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+import { makeContactMessage, makePost, makeProject, makeUser, signedInAs, unique } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * THE authorization matrix (issue 5): every write endpoint, driven through real HTTP on the production
@@ -45,30 +44,7 @@ interface WriteEndpoint {
   prepare: (db: Db, ids: { actor: string | null; author: string }) => Promise<Attempt>;
 }
 
-let unique = 0;
-const uid = () => `${Date.now()}-${++unique}`;
-
-async function newProject(db: Db, title = `Matrix project ${uid()}`) {
-  return createProject(db, { id: "fixture", role: "admin" }, { title, type: "web", description: "fixture" });
-}
-
-async function newUser(db: Db, roles: ("admin" | "moderator")[] = []) {
-  return createUser(db, { email: `target-${uid()}@test.example`, password: "matrix target phrase 9", roles });
-}
-
-/** A published post (so its page loads for everyone) written by `authorId` as a moderator. */
-async function newPost(db: Db, authorId: string) {
-  return createPost(db, { id: authorId, role: "moderator" }, { title: `Matrix post ${uid()}`, content: "Body", category: "Fun", published: true });
-}
-
-async function newMessage(db: Db) {
-  const [row] = await db
-    .insert(contactMessages)
-    .values({ name: `Sender ${uid()}`, email: "sender@example.com", message: "Hello", deliveryState: "failed", attempts: 3, lastError: "boom" })
-    .returning({ id: contactMessages.id });
-  if (!row) throw new Error("insert failed");
-  return row.id;
-}
+const FAILED_DELIVERY = { deliveryState: "failed", attempts: 3, lastError: "boom" } as const;
 
 const messageRow = async (db: Db, id: string) => (await db.select().from(contactMessages).where(eq(contactMessages.id, id)))[0];
 const postRow = async (db: Db, id: string) =>
@@ -80,7 +56,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: STAFF,
     okStatus: 302,
     prepare: async () => {
-      const title = `Created post ${uid()}`;
+      const title = `Created post ${unique()}`;
       return {
         path: "/7fs/Fun/new",
         body: new URLSearchParams({ title, content: "Body", published: "on" }),
@@ -97,7 +73,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: STAFF,
     okStatus: 302,
     prepare: async (db, { author }) => {
-      const post = await newPost(db, author);
+      const post = await makePost(db, { authorId: author });
       return {
         path: `/7fs/Fun/${post.slug}/edit`,
         body: new URLSearchParams({ title: "Updated title", content: "New body", published: "on" }),
@@ -111,7 +87,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: STAFF,
     okStatus: 302,
     prepare: async (db, { actor, author }) => {
-      const post = await newPost(db, actor ?? author);
+      const post = await makePost(db, { authorId: actor ?? author });
       return {
         path: `/7fs/Fun/${post.slug}`,
         body: new URLSearchParams({ intent: "delete" }),
@@ -127,7 +103,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 302,
     prepare: async (db, { author }) => {
-      const post = await newPost(db, author);
+      const post = await makePost(db, { authorId: author });
       return {
         path: `/7fs/Fun/${post.slug}`,
         body: new URLSearchParams({ intent: "delete" }),
@@ -158,7 +134,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 302,
     prepare: async () => {
-      const title = `Created ${uid()}`;
+      const title = `Created ${unique()}`;
       return {
         path: "/admin/projects",
         body: new URLSearchParams({ intent: "create", title, type: "other", url: "https://example.com/x", featured: "on" }),
@@ -174,7 +150,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 302,
     prepare: async (db) => {
-      const project = await newProject(db);
+      const project = await makeProject(db);
       return {
         path: "/admin/projects",
         body: new URLSearchParams({ intent: "update", id: project.id, title: `${project.title} (edited)`, type: "web" }),
@@ -190,7 +166,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 302,
     prepare: async (db) => {
-      const project = await newProject(db);
+      const project = await makeProject(db);
       return {
         path: "/admin/projects",
         body: new URLSearchParams({ intent: "delete", id: project.id }),
@@ -206,8 +182,8 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 200,
     prepare: async (db) => {
-      await newProject(db);
-      const project = await newProject(db);
+      await makeProject(db);
+      const project = await makeProject(db);
       return {
         path: "/admin/projects",
         body: new URLSearchParams({ intent: "move", id: project.id, direction: "up" }),
@@ -224,7 +200,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 200,
     prepare: async () => {
-      const email = `created-${uid()}@test.example`;
+      const email = `created-${unique()}@test.example`;
       return {
         path: "/admin/users",
         body: new URLSearchParams({ intent: "create", email, password: "", role: "moderator" }),
@@ -241,7 +217,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 200,
     prepare: async (db) => {
-      const target = await newUser(db);
+      const target = await makeUser(db);
       return {
         path: "/admin/users",
         body: new URLSearchParams({ intent: "grant", email: target.email, role: "admin" }),
@@ -254,7 +230,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 200,
     prepare: async (db) => {
-      const target = await newUser(db, ["moderator"]);
+      const target = await makeUser(db, { role: "moderator" });
       return {
         path: "/admin/users",
         body: new URLSearchParams({ intent: "revoke", email: target.email, role: "moderator" }),
@@ -267,7 +243,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: STAFF,
     okStatus: 200,
     prepare: async (db) => {
-      const id = await newMessage(db);
+      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
       return {
         path: "/admin/messages",
         body: new URLSearchParams({ intent: "handled", id }),
@@ -280,7 +256,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: STAFF,
     okStatus: 200,
     prepare: async (db) => {
-      const id = await newMessage(db);
+      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
       await db.update(contactMessages).set({ handledAt: new Date() }).where(eq(contactMessages.id, id));
       return {
         path: "/admin/messages",
@@ -294,7 +270,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: STAFF,
     okStatus: 200,
     prepare: async (db) => {
-      const id = await newMessage(db);
+      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
       return {
         path: "/admin/messages",
         body: new URLSearchParams({ intent: "retry", id }),
@@ -307,7 +283,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 200,
     prepare: async (db) => {
-      const id = await newMessage(db);
+      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
       return {
         path: "/admin/messages",
         body: new URLSearchParams({ intent: "delete", id }),
@@ -421,7 +397,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
   });
 
   it("pages: the post form is for staff — anonymous signs in first, a plain user gets 403", async () => {
-    const post = await newPost(ctx.db, author);
+    const post = await makePost(ctx.db, { authorId: author });
     for (const page of ["/7fs/Fun/new", `/7fs/Fun/${post.slug}/edit`]) {
       const anonymous = await server.fetch(page);
       expect(anonymous.status).toBe(302);
@@ -432,7 +408,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
   });
 
   it("pages: the inbox lists messages for staff, Delete only for admins; others are sent away", async () => {
-    const id = await newMessage(ctx.db);
+    const id = (await makeContactMessage(ctx.db, FAILED_DELIVERY)).id;
     const row = await messageRow(ctx.db, id);
     const anonymous = await server.fetch("/admin/messages");
     expect(anonymous.headers.get("location")).toBe("/auth");
@@ -464,7 +440,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
   it("the last administrator cannot be demoted, and the page says why", async () => {
     // Runs last: leaves exactly one administrator.
     await ctx.db.delete(userRoles).where(eq(userRoles.role, "admin"));
-    const onlyAdmin = await newUser(ctx.db, ["admin"]);
+    const onlyAdmin = await makeUser(ctx.db, { role: "admin" });
     const cookie = (await createSession(ctx.db, onlyAdmin.id, new Request("http://localhost/"))).split(";")[0] ?? "";
     const response = await server.fetch("/admin/users", {
       method: "POST",

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPost } from "~/features/posts/posts.server";
 import { action as postFormAction } from "~/routes/blog/post-form";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+import { makePost, signedInAs } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 import { jpegWithGps, PHP_AS_JPG, pngBomb, SVG_WITH_SCRIPT, truncatedJpeg } from "../fixtures/images";
 
 const XSS = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
@@ -41,8 +42,8 @@ describeEachDatabase("blog over HTTP", (ctx) => {
     });
 
     it("shows published posts only, with the spec's texts; staff get the create button", async () => {
-      await createPost(ctx.db, author(), { title: "Listed Finance Post", content: "c", category: "Finance", published: true });
-      await createPost(ctx.db, author(), { title: "Hidden Finance Draft", content: "c", category: "Finance", published: false });
+      await makePost(ctx.db, { authorId: staff.userId, title: "Listed Finance Post", category: "Finance" });
+      await makePost(ctx.db, { authorId: staff.userId, title: "Hidden Finance Draft", category: "Finance", published: false });
       const html = await (await server.fetch("/7fs/Finance")).text();
       expect(html).toContain("7 Fs Framework");
       expect(html).toContain("Money management, investments, and financial wisdom");
@@ -90,7 +91,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
     });
 
     it("hides drafts from anonymous requests with a real 404, shows them to staff marked and noindex", async () => {
-      const draft = await createPost(ctx.db, author(), { title: "Unreleased Thoughts", content: "secret", category: "Faith", published: false });
+      const draft = await makePost(ctx.db, { authorId: staff.userId, title: "Unreleased Thoughts", content: "secret", category: "Faith", published: false });
       const anon = await server.fetch(`/7fs/Faith/${draft.slug}`);
       expect(anon.status).toBe(404);
       const anonHtml = await anon.text();
@@ -108,7 +109,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
     });
 
     it("redirects a post asked for under the wrong category and 404s a missing one", async () => {
-      const post = await createPost(ctx.db, author(), { title: "Family Dinner Rules", content: "c", category: "Family", published: true });
+      const post = await makePost(ctx.db, { authorId: staff.userId, title: "Family Dinner Rules", category: "Family" });
       const wrong = await server.fetch(`/7fs/Fun/${post.slug}`);
       expect(wrong.status).toBe(301);
       expect(wrong.headers.get("location")).toBe(`/7fs/Family/${post.slug}`);
@@ -117,7 +118,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
   });
 
   it("serves RSS for the blog and a category with escaping and absolute links", async () => {
-    await createPost(ctx.db, author(), { title: "Fitness & <Feeds>", content: "c", category: "Fitness", published: true });
+    await makePost(ctx.db, { authorId: staff.userId, title: "Fitness & <Feeds>", category: "Fitness" });
     for (const p of ["/rss.xml", "/7fs/Fitness/rss.xml"]) {
       const r = await server.fetch(p);
       expect(r.status).toBe(200);

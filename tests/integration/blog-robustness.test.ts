@@ -7,7 +7,8 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPost } from "~/features/posts/posts.server";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+import { signedInAs } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** A Python 3 that has feedparser (the parser feed readers are checked with), or null. */
 function findFeedparserPython(): string | null {

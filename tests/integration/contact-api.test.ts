@@ -5,6 +5,7 @@ import { contactMessages } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { contactForm } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const saved = { ...process.env };
@@ -33,7 +34,6 @@ describeEachDatabase("send-contact-email and the /contact form over HTTP", (ctx)
       headers: { origin: server.url, "content-type": contentType },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
-  const valid = () => ({ name: "Ada Lovelace", email: "ada@example.com", message: `Hello ${randomUUID()}` });
 
   it("answers 400 with per-field errors, 403 without verification, 405 for GET — and stores nothing", async () => {
     await ctx.db.delete(contactMessages);
@@ -46,10 +46,10 @@ describeEachDatabase("send-contact-email and the /contact form over HTTP", (ctx)
     const notJson = await post("name=x", "application/x-www-form-urlencoded");
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error).toBeTruthy();
-    const unverified = await post(valid());
+    const unverified = await post(contactForm());
     expect(unverified.status).toBe(403);
     expect((await unverified.json()).error).toBe("Please complete the security verification.");
-    const forged = await post({ ...valid(), turnstileToken: "forged" });
+    const forged = await post({ ...contactForm(), turnstileToken: "forged" });
     expect(forged.status).toBe(403);
     expect((await server.fetch("/api/send-contact-email")).status).toBe(405);
     expect(await count()).toBe(0);
@@ -57,7 +57,7 @@ describeEachDatabase("send-contact-email and the /contact form over HTTP", (ctx)
 
   it("stores a verified message (201 with its id) and answers a retry of it with 200 and the same id", async () => {
     await ctx.db.execute(sql`delete from rate_limits`);
-    const body = { ...valid(), clientId: randomUUID() };
+    const body = { ...contactForm(), clientId: randomUUID() };
     const first = await post({ ...body, turnstileToken: await easyVerificationToken(ctx.db) });
     expect(first.status).toBe(201);
     const { id, ok } = (await first.json()) as { id: string; ok: boolean };
@@ -71,14 +71,14 @@ describeEachDatabase("send-contact-email and the /contact form over HTTP", (ctx)
 
   it("rate-limits per IP with 429 and Retry-After, after validation and verification", async () => {
     await ctx.db.execute(sql`delete from rate_limits`);
-    for (let i = 0; i < 3; i++) expect((await post({ ...valid(), turnstileToken: await easyVerificationToken(ctx.db) })).status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await post({ ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) })).status).toBe(201);
     const before = await count();
-    const limited = await post({ ...valid(), turnstileToken: await easyVerificationToken(ctx.db) });
+    const limited = await post({ ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await limited.json()).error).toMatch(/try again later/);
     // Invalid input is still told what is wrong (validation comes first).
-    expect((await post({ ...valid(), name: "" })).status).toBe(400);
+    expect((await post({ ...contactForm(), name: "" })).status).toBe(400);
     expect(await count()).toBe(before);
   });
 

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { ContactOutbox } from "~/features/contact/outbox.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
-import { deliveredIds, easyVerificationToken, startSmtpServer, waitFor, type TestSmtpServer } from "../helpers/contact";
+import { deliveredIds, easyVerificationToken, waitFor } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -123,7 +124,7 @@ describeEachDatabase("contact delivery", (ctx) => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sentCount()).toBe(0);
 
-    smtp = await startSmtpServer(port);
+    smtp = await startSmtpServer({ port });
     await waitFor(async () => (await sentCount()) === 20, 30_000, "delivery after SMTP returned");
     await outbox.stop();
     outbox = undefined;

@@ -1,29 +1,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
-import { deliveredIds, easyVerificationTokenFor, startSmtpServer, waitFor, type TestSmtpServer } from "../helpers/contact";
+import { easyAltchaToken } from "../helpers/altcha";
+import { deliveredIds, waitFor } from "../helpers/contact";
+import { createPostgresDatabase } from "../helpers/databases";
+import { freePort } from "../helpers/postgres-cluster";
+import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
  * A real server process (`node server.js` on the production build) is killed with SIGKILL after it
  * stored a message and while it was handing it to SMTP; after a restart the message is delivered.
  */
 const SECRET = "contact-restart-secret-0123456789abcdef";
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 interface Running {
   child: ChildProcess;
@@ -92,23 +85,12 @@ for (const kind of ["pglite", "postgres"] as const) {
           }
         };
       } else {
-        const adminUrl = inject("postgresUrl");
-        if (!adminUrl) throw new Error("PostgreSQL is not available");
-        const name = `restart_${randomBytes(5).toString("hex")}`;
-        const admin = new pg.Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`create database ${name}`);
-        await admin.end();
-        const url = new URL(adminUrl);
-        url.pathname = `/${name}`;
-        database = { DATABASE_URL: url.toString() };
-        const opened = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 1 });
+        const throwaway = await createPostgresDatabase("restart");
+        database = { DATABASE_URL: throwaway.url };
+        const opened = await openDatabase({ kind: "postgres", url: throwaway.url, poolSize: 1 });
         cleanups.push(async () => {
           await opened.close();
-          const cleanup = new pg.Client({ connectionString: adminUrl });
-          await cleanup.connect();
-          await cleanup.query(`drop database if exists ${name} with (force)`);
-          await cleanup.end();
+          await throwaway.drop();
         });
         readRow = async (id) => {
           const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
@@ -117,7 +99,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       }
 
       // An SMTP server that takes the message and never answers: the send is in flight when we kill.
-      const stuck: TestSmtpServer = await startSmtpServer(0, "hang");
+      const stuck: TestSmtpServer = await startSmtpServer({ mode: "hang" });
       cleanups.push(() => stuck.close());
       const first = await startServer(database, stuck.url);
       cleanups.push(async () => void first.child.kill("SIGKILL"));
@@ -126,7 +108,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       const response = await fetch(`${first.url}/api/send-contact-email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: first.url },
-        body: JSON.stringify({ name: "Killed Sender", email: "killed@example.com", message: "Sent just before a crash", turnstileToken: await easyVerificationTokenFor(SECRET) }),
+        body: JSON.stringify({ name: "Killed Sender", email: "killed@example.com", message: "Sent just before a crash", turnstileToken: await easyAltchaToken(SECRET) }),
       });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };

@@ -1,7 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+import { signedInAs } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * Raw HTTP with bad input against the production build, over every endpoint: wrong methods,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
 import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { blogPosts, projects } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
+import { makePost, makeProject } from "../helpers/factories";
 import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -29,16 +29,12 @@ describeEachDatabase("public site", (ctx) => {
   let server: TestServer;
   beforeAll(async () => {
     const now = Date.now();
-    await ctx.db.insert(blogPosts).values([
-      { title: "Older Featured Post", slug: "older-featured", content: "x", category: "Finance", published: true, featured: true, createdAt: new Date(now - 5 * day) },
-      { title: "Newest Plain Post", slug: "newest-plain", content: "x", category: "Friends", published: true, featured: false, createdAt: new Date(now - day) },
-      { title: "Draft Post", slug: "draft-post", content: "x", category: "Faith", published: false, featured: true, createdAt: new Date(now) },
-    ]);
-    await ctx.db.insert(projects).values([
-      { title: "Second Web", description: "b", type: "web", displayOrder: 2, featured: false, createdAt: new Date(now) },
-      { title: "Featured Web", description: "a", type: "web", displayOrder: 3, featured: true, createdAt: new Date(now - 9 * day), imageUrl: "/images/projects/launch-kit-800.webp" },
-      { title: "Other Thing", description: "c", type: "other", displayOrder: 1, featured: true, createdAt: new Date(now) },
-    ]);
+    await makePost(ctx.db, { title: "Older Featured Post", slug: "older-featured", category: "Finance", featured: true, createdAt: new Date(now - 5 * day) });
+    await makePost(ctx.db, { title: "Newest Plain Post", slug: "newest-plain", category: "Friends", createdAt: new Date(now - day) });
+    await makePost(ctx.db, { title: "Draft Post", slug: "draft-post", category: "Faith", published: false, featured: true, createdAt: new Date(now) });
+    await makeProject(ctx.db, { title: "Second Web", displayOrder: 2, createdAt: new Date(now) });
+    await makeProject(ctx.db, { title: "Featured Web", displayOrder: 3, featured: true, createdAt: new Date(now - 9 * day), imageUrl: "/images/projects/launch-kit-800.webp" });
+    await makeProject(ctx.db, { title: "Other Thing", type: "other", displayOrder: 1, featured: true, createdAt: new Date(now) });
     server = await startTestServer();
     // Warm the server (first render loads modules) so timings below measure the page, not the start.
     await (await server.fetch("/about")).text();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, startTestServer, type TestServer } from "../helpers/test-server";
+import { signedInAs } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 
 describeEachDatabase("production build over HTTP", (ctx) => {
   let server: TestServer;

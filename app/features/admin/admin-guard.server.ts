@@ -1,8 +1,10 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { canEdit } from "~/lib/permissions";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { authorize } from "~/server/authorize.server";
-import { errorAnswer, throwRouteError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
+import type { Submission } from "~/lib/forms";
+import { errorAnswer, isAppError, throwRouteError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
+import { formFailure } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const ACCESS_DENIED = {
@@ -34,24 +36,22 @@ export async function requireActor(
   });
 }
 
-export interface ActionFailure {
-  ok: false;
-  error: string;
-  fieldErrors?: Record<string, string[]>;
-}
-
 /**
  * The failure of an admin action. A refusal (401/403, decided by the domain function) is thrown: the
  * error page says why, as the page's own guard would. Anything else is answered to the form.
  */
-export function adminFailure(error: unknown): ErrorAnswer {
-  const answer = errorAnswer(error);
-  if (answer.status === 401 || answer.status === 403) throwRouteError(error);
-  return answer;
+function throwRefusal(error: unknown): void {
+  if (isAppError(error) && (error.status === 401 || error.status === 403)) throwRouteError(error);
 }
 
-/** adminFailure as the `{ ok: false, error, fieldErrors }` the admin forms read. */
-export function actionFailure(error: unknown) {
-  const { status, message, fieldErrors, headers } = adminFailure(error);
-  return data<ActionFailure>({ ok: false, error: message, ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
+/** An admin action's failure as an answer (status, message) for a form that reads its own shape. */
+export function adminFailure(error: unknown): ErrorAnswer {
+  throwRefusal(error);
+  return errorAnswer(error);
+}
+
+/** An admin action's failure as the reply of the one form layer (form-reply.server). */
+export function adminFormFailure(error: unknown, submission?: Submission<unknown>) {
+  throwRefusal(error);
+  return formFailure(error, submission);
 }

@@ -17,8 +17,8 @@ interface SidebarState {
 const SidebarContext = createContext<SidebarState | null>(null);
 
 /** SPEC §9: narrower than 768 px is mobile. */
-export const MOBILE_QUERY = "(max-width: 767px)";
-export const ADMIN_LAYOUT_ROUTE_ID = "routes/admin/layout";
+const MOBILE_QUERY = "(max-width: 767px)";
+const ADMIN_LAYOUT_ROUTE_ID = "routes/admin/layout";
 
 export function AdminSidebarProvider({ children }: { children: ReactNode }) {
   const [open, setOpenState] = useState<boolean | null>(null);

@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { parseOrThrow, UnauthorizedError } from "~/server/errors.server";
@@ -8,25 +7,10 @@ import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { loginSchema } from "./auth-schema";
 import { createSession } from "./session.server";
 
-export const loginSchema = z.object(
-  {
-    email: z
-      .string({ error: "Email is required" })
-      .trim()
-      .toLowerCase()
-      .min(1, "Email is required")
-      .max(255, "Email must be less than 255 characters")
-      .pipe(z.email("Invalid email address")),
-    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password is too long"),
-    verificationToken: z.string({ error: "Please complete the security verification." }).optional(),
-  },
-  { error: "Send the email and password as a JSON object." },
-);
-export type LoginInput = z.infer<typeof loginSchema>;
-
-export const INVALID_LOGIN = "Invalid login credentials";
+const INVALID_LOGIN = "Invalid login credentials";
 
 // Per IP: LOGIN_RATE_LIMIT_PER_IP (default 10) attempts / 15 min; per account: 5 / 15 min (cleared on success).
 const LOGIN_WINDOW_SECONDS = 15 * 60;

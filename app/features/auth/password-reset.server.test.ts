@@ -1,7 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { solveChallenge } from "altcha-lib";
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { createUser } from "~/features/users/users.server";
@@ -10,41 +7,16 @@ import type { Db } from "~/server/db/client.server";
 import { verification } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
+import { solveAltcha } from "../../../tests/helpers/altcha";
+import { waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { parseMail, startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../../../tests/helpers/smtp";
 import { signIn } from "./auth.server";
-import { RESET_LINK_INVALID, requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on a free port; SMTP_URL points at it for these tests. */
-async function startSmtp() {
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { inbox, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { RESET_LINK_INVALID } from "./auth-schema";
+import { requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
 
 async function humanToken(db: Db): Promise<string> {
-  const c = await createAltchaChallenge(db);
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  if (!solution) throw new Error("unsolved");
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString("base64");
+  return solveAltcha(await createAltchaChallenge(db));
 }
 
 let ipCounter = 0;
@@ -52,26 +24,20 @@ function requestFrom(ip = `10.0.0.${++ipCounter}`) {
   return new Request("http://localhost/auth", { method: "POST", headers: { "x-app-client-ip": ip } });
 }
 
-async function waitForMail(inbox: Received[], to: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const found = inbox.find((m) => m.to.includes(to));
-    if (found) {
-      const text = found.raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-      const token = /#type=recovery&token=([\w%-]+)/.exec(text)?.[1];
-      if (!token) throw new Error(`no link in ${text}`);
-      return decodeURIComponent(token);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
+async function waitForMail(received: ReceivedMail[], to: string): Promise<string> {
+  const found = await waitFor(() => received.find((m) => m.to.includes(to)), 5_000, `mail to ${to}`);
+  const { text } = parseMail(found);
+  const token = /#type=recovery&token=([\w%-]+)/.exec(text)?.[1];
+  if (!token) throw new Error(`no link in ${text}`);
+  return decodeURIComponent(token);
 }
 
 describe("password reset", () => {
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: TestSmtpServer;
   const savedSmtp = process.env.SMTP_URL;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
+    smtp = await startSmtpServer();
+    process.env.SMTP_URL = smtp.url;
     resetEnvForTests();
   });
   afterAll(async () => {
@@ -93,7 +59,7 @@ describe("password reset", () => {
       const account = await newAccount();
       const cookie = (await createSession(ctx.db, account.id, requestFrom())).split(";")[0] ?? "";
       await requestPasswordReset(ctx.db, { email: account.email.toUpperCase(), verificationToken: await humanToken(ctx.db) }, requestFrom());
-      const token = await waitForMail(smtp.inbox, account.email);
+      const token = await waitForMail(smtp.received, account.email);
 
       const stored = await ctx.db.select({ identifier: verification.identifier, value: verification.value, expiresAt: verification.expiresAt }).from(verification).where(eq(verification.value, account.id));
       expect(stored).toHaveLength(1);
@@ -127,7 +93,7 @@ describe("password reset", () => {
     it("refuses an expired link, a mismatch and a missing verification token", async () => {
       const account = await newAccount();
       await requestPasswordReset(ctx.db, { email: account.email, verificationToken: await humanToken(ctx.db) }, requestFrom());
-      const token = await waitForMail(smtp.inbox, account.email);
+      const token = await waitForMail(smtp.received, account.email);
       await expect(
         updatePasswordWithToken(ctx.db, { token, password: "replacement phrase 456", confirmPassword: "other phrase 456", verificationToken: await humanToken(ctx.db) }, requestFrom()),
       ).rejects.toMatchObject({ status: 400, message: "Passwords don't match" });
@@ -142,13 +108,13 @@ describe("password reset", () => {
 
     it("answers an unknown address like a known one, sends nothing, and rate-limits per address", async () => {
       const unknown = `nobody-${Date.now()}@test.example`;
-      const before = smtp.inbox.length;
+      const before = smtp.received.length;
       for (let i = 0; i < 3; i++) {
         await expect(requestPasswordReset(ctx.db, { email: unknown, verificationToken: await humanToken(ctx.db) }, requestFrom())).resolves.toBeUndefined();
       }
       await expect(requestPasswordReset(ctx.db, { email: unknown, verificationToken: await humanToken(ctx.db) }, requestFrom())).rejects.toMatchObject({ status: 429 });
       await new Promise((r) => setTimeout(r, 300));
-      expect(smtp.inbox.slice(before).some((m) => m.to.includes(unknown))).toBe(false);
+      expect(smtp.received.slice(before).some((m) => m.to.includes(unknown))).toBe(false);
     });
 
     it("rate-limits requests per IP address", async () => {

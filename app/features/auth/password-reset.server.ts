@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, like, lt } from "drizzle-orm";
-import { z } from "zod";
-import { passwordProblem, PASSWORD_MAX_LENGTH } from "~/lib/password-policy";
+import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
@@ -10,35 +9,20 @@ import { logger } from "~/server/logger.server";
 import { sendMail } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
-import { PASSWORDS_DIFFER } from "./auth-messages";
+import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
-export const RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
-
-export const resetRequestSchema = z.object({
-  email: z.string({ error: "Email is required" }).trim().toLowerCase().min(1, "Email is required").pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters")),
-  verificationToken: z.string().optional(),
-});
-
-export const passwordUpdateSchema = z
-  .object({
-    token: z.string({ error: RESET_LINK_INVALID }).min(20, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
-    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX_LENGTH * 8, "Password is too long"),
-    confirmPassword: z.string({ error: "Please confirm the new password." }),
-    verificationToken: z.string().optional(),
-  })
-  .refine((v) => v.password === v.confirmPassword, { message: PASSWORDS_DIFFER.title, path: ["confirmPassword"] });
 
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
-export function resetLink(token: string): string {
+function resetLink(token: string): string {
   return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
 }
 

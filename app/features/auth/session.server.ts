@@ -90,8 +90,3 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
     return null;
   }
 }
-
-/** Ends every session of a user (after a password change). */
-export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(session).where(eq(session.userId, userId));
-}

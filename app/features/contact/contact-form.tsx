@@ -1,36 +1,20 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { FormField, SubmitButton, useSchemaForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { HumanVerification } from "~/features/verification/human-verification";
 import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
-import {
-  CONTACT_SEND_FAILED,
-  contactFieldErrors,
-  contactSchema,
-  firstName,
-  HONEYPOT_FIELD,
-  type ContactField,
-  type ContactFieldErrors,
-} from "./contact-schema";
+import type { Submission, SubmissionResult } from "~/lib/forms";
+import { CONTACT_SEND_FAILED, contactSchema, firstName, HONEYPOT_FIELD, type ContactInput } from "./contact-schema";
 import { newClientId } from "./client-id";
-
-export interface ContactValues {
-  name: string;
-  email: string;
-  message: string;
-}
 
 /** What the /contact action answers to a plain (no-JavaScript) form post. */
 export type ContactActionData =
   | { sent: true; firstName: string }
-  | { sent: false; values: ContactValues; fieldErrors: ContactFieldErrors; formError: { title: string; description: string } | null };
-
-const EMPTY: ContactValues = { name: "", email: "", message: "" };
-const FIELDS: ContactField[] = ["name", "email", "message"];
+  | { sent: false; result: SubmissionResult<string[]>; formError: { title: string; description: string } | null };
 
 export const THANK_YOU_TEXT = "Your message has been sent. I'll get back to you within 24-48 hours on business days.";
 
@@ -38,23 +22,19 @@ export function thankYouTitle(name: string): string {
   return `Thank you, ${name}!`;
 }
 
-const sendErrorBody = (value: unknown): { error?: string; fieldErrors?: ContactFieldErrors } => {
+/** The API's failure body: its message and, for a 400, field errors keyed like the form's fields. */
+const sendErrorBody = (value: unknown): { error?: string; fieldErrors?: Record<string, string[]> } => {
   if (!value || typeof value !== "object") return {};
   const error = "error" in value && typeof value.error === "string" ? value.error : undefined;
-  const parsed = "fieldErrors" in value ? contactFieldErrorsFrom(value.fieldErrors) : undefined;
-  return { error, fieldErrors: parsed };
-};
-
-function contactFieldErrorsFrom(value: unknown): ContactFieldErrors | undefined {
-  if (!value || typeof value !== "object") return undefined;
-  const result: ContactFieldErrors = {};
-  for (const field of FIELDS) {
-    const messages: unknown = Reflect.get(value, field);
-    if (Array.isArray(messages)) result[field] = messages.filter((m): m is string => typeof m === "string");
+  const fieldErrors: Record<string, string[]> = {};
+  const raw: unknown = "fieldErrors" in value ? value.fieldErrors : undefined;
+  if (raw && typeof raw === "object") {
+    for (const [field, messages] of Object.entries(raw)) {
+      if (Array.isArray(messages)) fieldErrors[field] = messages.filter((m): m is string => typeof m === "string");
+    }
   }
-  return result;
-}
-
+  return { error, fieldErrors };
+};
 
 /**
  * The contact form (SPEC §2, §4, §5). With JavaScript it validates with the shared schema, posts
@@ -71,9 +51,8 @@ export function ContactForm({
   actionData: ContactActionData | undefined;
 }) {
   const fromServer = actionData && !actionData.sent ? actionData : undefined;
-  const [values, setValues] = useState<ContactValues>(fromServer?.values ?? EMPTY);
-  const [errors, setErrors] = useState<ContactFieldErrors>(fromServer?.fieldErrors ?? {});
-  const [submitted, setSubmitted] = useState(Boolean(fromServer));
+  // The server's last word: the no-JavaScript post's reply, or the API's field errors after a send.
+  const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>(fromServer?.result);
   const [token, setToken] = useState<string | null>(null);
   const [resetKey, setResetKey] = useState(0);
   const [sending, setSending] = useState(false);
@@ -81,23 +60,8 @@ export function ContactForm({
   // One id per submission, kept across retries of it, so a retried send stores one message.
   const [clientId, setClientId] = useState(initialClientId);
   const [thanksName, setThanksName] = useState<string | null>(null);
-  const fieldRefs = useRef<Partial<Record<ContactField, HTMLInputElement | HTMLTextAreaElement | null>>>({});
 
   useEffect(() => setHydrated(true), []);
-
-  const update = (field: ContactField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (submitted) {
-      const result = contactSchema.safeParse(next);
-      setErrors(result.success ? {} : contactFieldErrors(result.error));
-    }
-  };
-
-  const focusFirstError = (fieldErrors: ContactFieldErrors) => {
-    const first = FIELDS.find((f) => fieldErrors[f]?.length);
-    if (first) fieldRefs.current[first]?.focus();
-  };
 
   const fail = (reason: unknown, message: { title: string; description: string } = CONTACT_SEND_FAILED) => {
     console.error("contact message could not be sent", reason);
@@ -107,30 +71,18 @@ export function ContactForm({
     setResetKey((k) => k + 1);
   };
 
-  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (sending) return;
-    setSubmitted(true);
-    const result = contactSchema.safeParse(values);
-    if (!result.success) {
-      const fieldErrors = contactFieldErrors(result.error);
-      setErrors(fieldErrors);
-      focusFirstError(fieldErrors);
-      return;
-    }
-    setErrors({});
+  const send = async (submission: Submission<ContactInput>, values: ContactInput, honeypot: FormDataEntryValue | null) => {
     if (!token) {
       toast.error(VERIFICATION_REQUIRED.title, { description: VERIFICATION_REQUIRED.description });
       return;
     }
-    const honeypot = new FormData(event.currentTarget).get(HONEYPOT_FIELD);
     setSending(true);
     try {
       const response = await fetch("/api/send-contact-email", {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({
-          ...result.data,
+          ...values,
           turnstileToken: token,
           clientId,
           [HONEYPOT_FIELD]: typeof honeypot === "string" ? honeypot : "",
@@ -138,19 +90,14 @@ export function ContactForm({
       });
       if (!response.ok) {
         const body = sendErrorBody(await response.json().catch(() => null));
-        if (body.fieldErrors && Object.keys(body.fieldErrors).length > 0) {
-          setErrors(body.fieldErrors);
-          focusFirstError(body.fieldErrors);
-        }
+        if (body.fieldErrors && Object.keys(body.fieldErrors).length > 0) setLastResult(submission.reply({ fieldErrors: body.fieldErrors }));
         if (response.status === 409) setClientId(newClientId());
         // 403: the token was refused (expired or already used) — ask for a fresh verification.
         fail(new Error(`HTTP ${response.status}: ${body.error ?? "no error message"}`), response.status === 403 ? VERIFICATION_REQUIRED : CONTACT_SEND_FAILED);
         return;
       }
-      setThanksName(firstName(result.data.name));
-      setValues(EMPTY);
-      setErrors({});
-      setSubmitted(false);
+      setThanksName(firstName(values.name));
+      form.reset();
       setClientId(newClientId());
       setToken(null);
       setResetKey((k) => k + 1);
@@ -161,33 +108,23 @@ export function ContactForm({
     }
   };
 
-  const field = (name: ContactField) => {
-    const message = errors[name]?.[0];
-    return {
-      id: `contact-${name}`,
-      name,
-      value: values[name],
-      "aria-invalid": message ? true : undefined,
-      "aria-describedby": message ? `contact-${name}-error` : undefined,
-      onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => update(name, e.target.value),
-      ref: (el: HTMLInputElement | HTMLTextAreaElement | null) => {
-        fieldRefs.current[name] = el;
-      },
-    };
-  };
-
-  const errorText = (name: ContactField) => {
-    const message = errors[name]?.[0];
-    return message ? (
-      <p id={`contact-${name}-error`} role="alert" className="text-sm font-medium text-destructive">
-        {message}
-      </p>
-    ) : null;
-  };
+  // SPEC §5: checked on submit, re-checked on change. With JavaScript the message goes to the JSON
+  // API (the thank-you dialog); without it, the form posts to /contact, which runs the same checks.
+  const [form, fields] = useSchemaForm({
+    id: "contact",
+    schema: contactSchema,
+    lastResult,
+    shouldValidate: "onSubmit",
+    onSubmit(event, { submission, formData }) {
+      event.preventDefault();
+      if (sending || submission?.status !== "success") return;
+      void send(submission, submission.value, formData.get(HONEYPOT_FIELD));
+    },
+  });
 
   return (
     <>
-      <form method="post" action="/contact" noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Contact form">
+      <form method="post" action="/contact" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="space-y-5" aria-label="Contact form">
         {fromServer?.formError ? (
           <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
             <p className="font-semibold text-destructive">{fromServer.formError.title}</p>
@@ -200,30 +137,24 @@ export function ContactForm({
           <label htmlFor={`contact-${HONEYPOT_FIELD}`}>Website</label>
           <input id={`contact-${HONEYPOT_FIELD}`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <div className="space-y-2">
-          <Label htmlFor="contact-name">Name</Label>
-          <Input type="text" autoComplete="name" {...field("name")} />
-          {errorText("name")}
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="contact-email">Email</Label>
-          <Input type="email" autoComplete="email" {...field("email")} />
-          {errorText("email")}
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="contact-message">Message</Label>
-          <Textarea rows={6} {...field("message")} />
-          {errorText("message")}
-        </div>
+        <FormField field={fields.name} label="Name">
+          {(props) => <Input {...props} type="text" autoComplete="name" />}
+        </FormField>
+        <FormField field={fields.email} label="Email">
+          {(props) => <Input {...props} type="email" autoComplete="email" />}
+        </FormField>
+        <FormField field={fields.message} label="Message">
+          {(props) => <Textarea {...props} rows={6} />}
+        </FormField>
         <HumanVerification config={verification} onToken={setToken} resetKey={resetKey} fieldName="turnstileToken" />
         <noscript>
           <p className="text-sm text-muted-foreground">
             The security check needs JavaScript. Without it, please write to me directly by email.
           </p>
         </noscript>
-        <Button type="submit" size="lg" disabled={hydrated && (sending || !token)} className="w-full sm:w-auto">
-          {sending ? "Sending..." : "Send Message"}
-        </Button>
+        <SubmitButton size="lg" pending={sending} pendingLabel="Sending..." disabled={hydrated && !token} className="w-full sm:w-auto">
+          Send Message
+        </SubmitButton>
       </form>
       <Dialog open={thanksName !== null} onOpenChange={(open) => !open && setThanksName(null)}>
         <DialogContent>

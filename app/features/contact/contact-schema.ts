@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { fieldErrorsOf } from "~/lib/field-errors";
+import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
 
 /** SPEC §9: contact limits. */
-export const CONTACT_LIMITS = { name: 100, email: 255, message: 1000 } as const;
+export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, message: 1000 } as const;
 
 /**
  * The contact form (SPEC §5), one schema for the browser and the server. Messages are quoted from
@@ -14,11 +15,7 @@ export const contactSchema = z.object({
     .trim()
     .min(1, "Name is required")
     .max(CONTACT_LIMITS.name, "Name must be less than 100 characters"),
-  email: z
-    .string()
-    .trim()
-    .max(CONTACT_LIMITS.email, "Email must be less than 255 characters")
-    .pipe(z.email("Invalid email address")),
+  email: emailSchema,
   message: z
     .string()
     .trim()

@@ -6,7 +6,9 @@ import { resetEnvForTests } from "~/server/env.server";
 import type { Actor } from "~/lib/permissions";
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { deliveredIds, easyVerificationToken, startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/contact";
+import { contactForm } from "../../../tests/helpers/factories";
+import { deliveredIds, easyVerificationToken } from "../../../tests/helpers/contact";
+import { startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp";
 import { deleteContactMessage, INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
 import { ContactOutbox } from "./outbox.server";
 
@@ -41,7 +43,6 @@ async function statusOf(promise: Promise<unknown>): Promise<{ status: number; fi
 }
 
 describeEachDatabase("contact messages", (ctx) => {
-  const valid = () => ({ name: "Ada Lovelace", email: "ada@example.com", message: `Hello ${randomUUID()}` });
   const count = async () => (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(contactMessages))[0]?.n ?? 0;
 
   it("refuses invalid input with per-field errors and stores nothing", async () => {
@@ -59,11 +60,11 @@ describeEachDatabase("contact messages", (ctx) => {
 
   it("needs a valid, unused verification token", async () => {
     const before = await count();
-    expect((await statusOf(submitContactMessage(ctx.db, valid(), freshIp()))).status).toBe(403);
-    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: "forged" }, freshIp()))).status).toBe(403);
+    expect((await statusOf(submitContactMessage(ctx.db, contactForm(), freshIp()))).status).toBe(403);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: "forged" }, freshIp()))).status).toBe(403);
     const token = await easyVerificationToken(ctx.db);
-    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: token }, freshIp()))).status).toBe(0);
-    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: token }, freshIp()))).status).toBe(403);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: token }, freshIp()))).status).toBe(0);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: token }, freshIp()))).status).toBe(403);
     expect(await count()).toBe(before + 1);
   });
 
@@ -81,7 +82,7 @@ describeEachDatabase("contact messages", (ctx) => {
 
   it("stores one message for a retried submission with the same client id", async () => {
     const clientId = randomUUID();
-    const body = { ...valid(), clientId };
+    const body = { ...contactForm(), clientId };
     const first = await submitContactMessage(ctx.db, { ...body, turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
     const retry = await submitContactMessage(ctx.db, { ...body, turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
     // A replay of the very same request (its token already spent) is answered from the stored row.
@@ -97,7 +98,7 @@ describeEachDatabase("contact messages", (ctx) => {
 
   it("stores one message when retries of one submission race", async () => {
     const clientId = randomUUID();
-    const body = { ...valid(), clientId };
+    const body = { ...contactForm(), clientId };
     const tokens = await Promise.all(Array.from({ length: 8 }, () => easyVerificationToken(ctx.db)));
     const results = await Promise.all(tokens.map((t) => submitContactMessage(ctx.db, { ...body, turnstileToken: t }, freshIp())));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
@@ -106,7 +107,7 @@ describeEachDatabase("contact messages", (ctx) => {
 
   it("drops a filled honeypot silently: same answer, nothing stored", async () => {
     const before = await count();
-    const result = await submitContactMessage(ctx.db, { ...valid(), website: "http://spam.example", turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    const result = await submitContactMessage(ctx.db, { ...contactForm(), website: "http://spam.example", turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
     expect(result.created).toBe(true);
     expect(result.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await count()).toBe(before);
@@ -115,15 +116,15 @@ describeEachDatabase("contact messages", (ctx) => {
   it("limits messages per IP (5 per 10 minutes by default), stored in the database", async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i++) {
-      expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(0);
+      expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(0);
     }
-    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(429);
-    expect((await statusOf(submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp()))).status).toBe(0);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(429);
+    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp()))).status).toBe(0);
   });
 
   it("outbox without SMTP: the message stays stored, marked skipped; retry queues it again", async () => {
     await ctx.db.delete(contactMessages);
-    const { id } = await submitContactMessage(ctx.db, { ...valid(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    const { id } = await submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
     const outbox = new ContactOutbox({ db: () => ctx.db });
     await outbox.drain();
     const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));

@@ -14,9 +14,9 @@ import { enforceRateLimits } from "~/server/rate-limit.server";
 import { contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
 import { nudgeOutbox } from "./outbox.server";
 
-export const CONTACT_INVALID = "Please correct the highlighted fields.";
-export const CONTACT_RATE_LIMITED = "You have sent several messages in a short time. Please try again later or email me directly.";
-export const CONTACT_ID_REUSED = "This submission id belongs to a different message. Please reload the page and try again.";
+const CONTACT_INVALID = "Please correct the highlighted fields.";
+const CONTACT_RATE_LIMITED = "You have sent several messages in a short time. Please try again later or email me directly.";
+const CONTACT_ID_REUSED = "This submission id belongs to a different message. Please reload the page and try again.";
 
 export interface SubmitResult {
   /** The stored message's id (a throwaway id for a dropped bot submission). */

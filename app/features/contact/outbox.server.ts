@@ -184,7 +184,7 @@ export class ContactOutbox {
 }
 
 /** The email to the owner: reply-to is the visitor, so answering goes straight back to them. */
-export function contactEmail(to: string, message: Pick<ClaimedMessage, "id" | "name" | "email" | "message" | "createdAt">) {
+function contactEmail(to: string, message: Pick<ClaimedMessage, "id" | "name" | "email" | "message" | "createdAt">) {
   const oneLineName = message.name.replace(/[\r\n]+/g, " ");
   return {
     to,

@@ -7,7 +7,7 @@ import type { FeedItem } from "./feed-item";
 import { fetchDocument } from "./fetch-document.server";
 import { parseFeedDocument } from "./parse-feed.server";
 
-export const FEED_MAX_BYTES = 2 * 1024 * 1024;
+const FEED_MAX_BYTES = 2 * 1024 * 1024;
 
 /** The JSON answer of the feed endpoints (SPEC §7): the item, cacheable for 5 minutes, or 502 `unavailable`. */
 export function feedItemResponse(item: FeedItem | null, unavailable: string): Response {

@@ -1,4 +1,4 @@
-export class FeedFetchError extends Error {
+class FeedFetchError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "FeedFetchError";

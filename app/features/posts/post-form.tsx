@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp, Star, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useBlocker, useFetcher } from "react-router";
 import { toast } from "sonner";
+import { FieldError, FormField, SubmitButton, useSchemaForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
@@ -9,9 +10,9 @@ import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/media/media";
 import { categoryPath, type Category } from "~/lib/categories";
+import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
-import { fieldErrorsOf } from "~/lib/field-errors";
-import { postInputSchema } from "./post-schema";
+import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
   mediaType: MediaKind;
@@ -34,25 +35,15 @@ interface Props {
   post: (FormValues & { id: string; slug: string }) | null;
 }
 
-type ActionData = { error: string; fieldErrors?: Record<string, string[]> };
 
 const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
 
-function FieldError({ id, messages }: { id: string; messages?: string[] }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className="text-sm text-destructive">
-      {messages[0]}
-    </p>
-  );
-}
-
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post }: Props) {
-  const fetcher = useFetcher<ActionData>();
+  const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? EMPTY);
   const [values, setValues] = useState<FormValues>(post ?? EMPTY);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
   const [mediaUrl, setMediaUrl] = useState("");
   const [mediaCaption, setMediaCaption] = useState("");
@@ -82,23 +73,28 @@ export function PostForm({ category, post }: Props) {
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data?.error) return;
     toast.error("Error", { description: fetcher.data.error });
-    setErrors(fetcher.data.fieldErrors ?? {});
   }, [fetcher.state, fetcher.data]);
+
+  // Picking or uploading a featured image changes the field without typing: check it again then.
+  const featuredChecked = fields.featuredImageUrl.errors !== undefined;
+  useEffect(() => {
+    if (featuredChecked) form.validate({ name: fields.featuredImageUrl.name });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new value needs a new check
+  }, [values.featuredImageUrl]);
 
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy || uploading) return;
-    const parsed = postInputSchema.safeParse({ ...values, category, media: values.media });
-    if (!parsed.success) {
-      const fieldErrors = fieldErrorsOf(parsed.error);
-      setErrors(fieldErrors);
-      toast.error("Error", { description: Object.values(fieldErrors)[0]?.[0] ?? "Please check the form." });
+    if (busy || uploading) {
+      event.preventDefault();
       return;
     }
-    setErrors({});
-    void fetcher.submit(event.currentTarget, { method: "post" });
+    // Conform checks the form with the shared schema and stops an invalid one here.
+    form.onSubmit(event);
+    if (event.defaultPrevented) {
+      const result = parseSubmission(new FormData(event.currentTarget), postFormSchema).reply();
+      toast.error("Error", { description: firstMessage(result) ?? "Please check the form." });
+    }
   }
 
   async function onFiles(files: FileList | null) {
@@ -168,41 +164,33 @@ export function PostForm({ category, post }: Props) {
   }
 
   const images = values.media.map((m, index) => ({ m, index })).filter(({ m }) => m.mediaType === "image");
-  const err = (name: string) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `${ids}-${name}-error` } : {});
+  const mediaErrors = Object.values(fields.media.allErrors).flat();
 
   return (
     <section className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
-      <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-title`}>Title</Label>
-          <Input id={`${ids}-title`} name="title" required maxLength={200} value={values.title} onChange={(e) => set("title", e.target.value)} {...err("title")} />
-          <FieldError id={`${ids}-title-error`} messages={errors.title} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-excerpt`}>Excerpt (optional)</Label>
-          <Textarea id={`${ids}-excerpt`} name="excerpt" rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} {...err("excerpt")} />
-          <FieldError id={`${ids}-excerpt-error`} messages={errors.excerpt} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-content`}>Content</Label>
-          <Textarea id={`${ids}-content`} name="content" required rows={12} value={values.content} onChange={(e) => set("content", e.target.value)} {...err("content")} />
-          <FieldError id={`${ids}-content-error`} messages={errors.content} />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${ids}-featured`}>Featured Image URL (optional)</Label>
-          <Input
-            id={`${ids}-featured`}
-            name="featuredImageUrl"
-            type="text"
-            inputMode="url"
-            placeholder="Or upload an image below"
-            value={values.featuredImageUrl}
-            onChange={(e) => set("featuredImageUrl", e.target.value)}
-            {...err("featuredImageUrl")}
-          />
-          <FieldError id={`${ids}-featuredImageUrl-error`} messages={errors.featuredImageUrl} />
-        </div>
+      <fetcher.Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
+        <FormField field={fields.title} label="Title" controlled>
+          {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
+        </FormField>
+        <FormField field={fields.excerpt} label="Excerpt (optional)" controlled>
+          {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
+        </FormField>
+        <FormField field={fields.content} label="Content" controlled>
+          {(props) => <Textarea {...props} rows={12} value={values.content} onChange={(e) => set("content", e.target.value)} />}
+        </FormField>
+        <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
+          {(props) => (
+            <Input
+              {...props}
+              type="text"
+              inputMode="url"
+              placeholder="Or upload an image below"
+              value={values.featuredImageUrl}
+              onChange={(e) => set("featuredImageUrl", e.target.value)}
+            />
+          )}
+        </FormField>
 
         <div className="space-y-3">
           <input
@@ -287,7 +275,7 @@ export function PostForm({ category, post }: Props) {
               {mediaError}
             </p>
           ) : null}
-          <FieldError id={`${ids}-media-list-error`} messages={errors.media} />
+          <FieldError id={`${ids}-media-list-error`} errors={mediaErrors} />
           {values.media.length > 0 ? (
             <ol className="space-y-2" aria-label="Media items in display order">
               {values.media.map((m, index) => (
@@ -332,9 +320,9 @@ export function PostForm({ category, post }: Props) {
         </div>
 
         <div className="flex gap-3">
-          <Button type="submit" disabled={busy || uploading}>
-            {busy ? "Saving..." : post ? "Update Post" : "Create Post"}
-          </Button>
+          <SubmitButton pending={busy} pendingLabel="Saving..." disabled={uploading}>
+            {post ? "Update Post" : "Create Post"}
+          </SubmitButton>
           <Button asChild variant="outline">
             <Link to={categoryPath(category)}>Cancel</Link>
           </Button>

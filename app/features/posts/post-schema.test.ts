@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { POST_MESSAGES, postInputFromFormData, postInputSchema } from "./post-schema";
+import { parseSubmission } from "~/lib/forms";
+import { POST_MESSAGES, postFormSchema, postInputSchema } from "./post-schema";
 
 const valid = { title: "Hello World", content: "Body", category: "Faith", published: true };
 
@@ -71,14 +72,25 @@ describe("post validation (SPEC §5)", () => {
     const form = new FormData();
     form.set("title", "T");
     form.set("content", "C");
-    form.set("category", "Fun");
     form.set("published", "on");
     form.set("media", JSON.stringify([{ mediaType: "vimeo", mediaUrl: "https://vimeo.com/1" }]));
-    expect(postInputSchema.parse(postInputFromFormData(form))).toMatchObject({ published: true, media: [{ mediaType: "vimeo" }] });
+    const read = (f: FormData) => parseSubmission(f, postFormSchema);
+    const parsed = read(form);
+    if (parsed.status !== "success") throw new Error("expected a valid form");
+    expect(parsed.value).toMatchObject({ published: true, media: [{ mediaType: "vimeo" }] });
+    // What the form yields is what the domain accepts.
+    expect(postInputSchema.parse({ ...parsed.value, category: "Fun" })).toMatchObject({ published: true, excerpt: null });
     form.set("media", "{not json");
-    expect(postInputSchema.safeParse(postInputFromFormData(form)).success).toBe(false);
+    expect(read(form).status).toBe("error");
     form.delete("published");
     form.delete("media");
-    expect(postInputSchema.parse(postInputFromFormData(form)).published).toBe(false);
+    const unticked = read(form);
+    expect(unticked.status === "success" && unticked.value.published).toBe(false);
+  });
+
+  it("speaks the schema's messages for empty fields (no coercion to undefined)", () => {
+    const result = parseSubmission(new FormData(), postFormSchema).reply();
+    expect(result.error?.title).toEqual([POST_MESSAGES.titleRequired]);
+    expect(result.error?.content).toEqual([POST_MESSAGES.contentRequired]);
   });
 });

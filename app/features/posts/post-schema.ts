@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CATEGORIES } from "~/lib/categories";
 import { slugify } from "~/lib/slug";
+import { formCheckbox, jsonField } from "~/lib/forms";
 import { isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
 
 export const TITLE_MAX = 200;
@@ -23,24 +24,24 @@ const optionalText = (max: number, message: string) =>
     .string()
     .trim()
     .max(max, message)
-    .optional()
+    .nullish()
     .transform((v) => (v ? v : null));
 
 /** SPEC §5 post form rules — one schema for the browser form and the server action. */
 export const postInputSchema = z.object({
   title: z
-    .string()
+    .string({ error: POST_MESSAGES.titleRequired })
     .trim()
     .min(1, POST_MESSAGES.titleRequired)
     .max(TITLE_MAX, POST_MESSAGES.titleTooLong)
     .refine((t) => slugify(t) !== "", POST_MESSAGES.titleNoSlug),
-  content: z.string().max(CONTENT_MAX, POST_MESSAGES.contentTooLong).refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
+  content: z.string({ error: POST_MESSAGES.contentRequired }).max(CONTENT_MAX, POST_MESSAGES.contentTooLong).refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
   excerpt: optionalText(EXCERPT_MAX, POST_MESSAGES.excerptTooLong),
   featuredImageUrl: z
     .string()
     .trim()
     .max(2000, POST_MESSAGES.featuredImageUrl)
-    .optional()
+    .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
   category: z.enum(CATEGORIES),
@@ -50,29 +51,13 @@ export const postInputSchema = z.object({
 
 export type PostInput = z.output<typeof postInputSchema>;
 
-/** Form fields as the browser sends them (checkbox 'on', media as JSON) → the schema's input shape. */
-export function postInputFromFormData(form: FormData): unknown {
-  const text = (name: string) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v : undefined;
-  };
-  let media: unknown = [];
-  const rawMedia = text("media");
-  if (rawMedia) {
-    try {
-      media = JSON.parse(rawMedia);
-    } catch {
-      media = "invalid";
-    }
-  }
-  return {
-    title: text("title") ?? "",
-    content: text("content") ?? "",
-    excerpt: text("excerpt"),
-    featuredImageUrl: text("featuredImageUrl"),
-    category: text("category"),
-    published: text("published") === "on" || text("published") === "true",
-    media,
-  };
-}
+/**
+ * The post form as the browser posts it (the switch sends "on", the media list travels as JSON; the
+ * category comes from the address): checked with the same rules by the form and by the action.
+ * Its output is a valid `postInputSchema` input once the category is added.
+ */
+export const postFormSchema = postInputSchema.omit({ category: true }).extend({
+  published: formCheckbox,
+  media: jsonField(postInputSchema.shape.media),
+});
 

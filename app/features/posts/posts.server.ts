@@ -29,8 +29,6 @@ const cardColumns = {
   createdAt: blogPosts.createdAt,
 };
 
-export type PostCard = Awaited<ReturnType<typeof listPublishedPosts>>["posts"][number];
-
 /** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
 export async function listPublishedPosts(db: Db, category: Category, page: number) {
   const where = and(eq(blogPosts.category, category), eq(blogPosts.published, true));

@@ -1,12 +1,7 @@
 import { CATEGORY_DESCRIPTIONS, postPath, type Category } from "~/lib/categories";
 import { SITE_NAME } from "~/lib/seo";
+import { escapeXml } from "~/lib/xml";
 import { postSummary } from "./summary";
-
-export function escapeXml(value: string): string {
-  // Characters XML 1.0 forbids are dropped; the five specials are escaped.
-  // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "").replace(/[<>&'"]/g, (c) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[c] ?? "amp"};`);
-}
 
 export interface FeedPost {
   title: string;

@@ -1,9 +1,7 @@
 import { z } from "zod";
+import { PROJECT_TYPES } from "~/lib/project-types";
+import { formCheckbox } from "~/lib/forms";
 
-/** Shared by the project form (browser) and project-admin.server.ts (server). */
-export const PROJECT_TYPE_VALUES = ["web", "other"] as const;
-export type ProjectType = (typeof PROJECT_TYPE_VALUES)[number];
-export const PROJECT_TYPE_LABELS: Record<ProjectType, string> = { web: "Web", other: "Other" };
 
 const optionalHttpUrl = (label: string) =>
   z
@@ -27,21 +25,14 @@ const optionalImageUrl = z
     message: "Image URL must start with http://, https:// or /",
   });
 
-/** Form checkboxes send "on" when ticked and nothing otherwise. */
-const checkbox = z
-  .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal(""), z.boolean()])
-  .optional()
-  .transform((v) => v === true || v === "on" || v === "true");
-
 export const projectInputSchema = z.object({
   title: z.string().trim().min(1, "Title is required").max(200, "Title must be less than 200 characters"),
   description: z.string().trim().max(2000, "Description must be less than 2000 characters").default(""),
   imageUrl: optionalImageUrl.default(""),
-  type: z.enum(PROJECT_TYPE_VALUES, { message: "Type must be Web or Other" }),
+  type: z.enum(PROJECT_TYPES, { message: "Type must be Web or Other" }),
   url: optionalHttpUrl("Project URL").default(""),
-  featured: checkbox,
+  featured: formCheckbox,
 });
-export type ProjectInput = z.output<typeof projectInputSchema>;
 
 export const projectIdSchema = z.uuid("Unknown project");
 export const moveDirectionSchema = z.enum(["up", "down"], { message: "Direction must be up or down" });

@@ -1,13 +1,14 @@
 import { asc, desc, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
+import type { ProjectType } from "~/lib/project-types";
 
 export interface PublicProject {
   id: string;
   title: string;
   description: string;
   imageUrl: string | null;
-  type: "web" | "other";
+  type: ProjectType;
   url: string | null;
   featured: boolean;
 }

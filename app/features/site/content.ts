@@ -60,7 +60,8 @@ export const TOOLS = [
   "Git & GitHub",
 ] as const;
 
-export interface Role {
+/** A job in the Recent Roles timeline ("role" in code means a user's permission role, lib/roles.ts). */
+export interface Position {
   title: string;
   company: string;
   period?: string;
@@ -69,7 +70,7 @@ export interface Role {
   bullets?: readonly string[];
 }
 
-export const ROLES: readonly Role[] = [
+export const POSITIONS: readonly Position[] = [
   {
     title: "Technical Product Manager",
     company: "Enterprise SaaS Platform",
@@ -111,7 +112,8 @@ export const ROLES: readonly Role[] = [
 
 export interface Testimonial {
   name: string;
-  role: string;
+  /** The person's job title. */
+  position: string;
   company?: string;
   date: string;
   text: string;
@@ -120,62 +122,62 @@ export interface Testimonial {
 export const TESTIMONIALS: readonly Testimonial[] = [
   {
     name: "Sarah Mitchell",
-    role: "VP of Engineering",
+    position: "VP of Engineering",
     company: "Enterprise SaaS Platform",
     date: "June 2025",
     text: "One of the rare product managers who is equally comfortable in a customer workshop and an architecture review. Our teams shipped more, with less drama.",
   },
   {
     name: "David Chen",
-    role: "Senior Software Engineer",
+    position: "Senior Software Engineer",
     company: "Enterprise SaaS Platform",
     date: "March 2025",
     text: "Requirements were always clear, priorities never changed mid-sprint without a reason, and the why behind every feature was written down. A joy to build with.",
   },
   {
     name: "Angela Brooks",
-    role: "Director of Clinical Operations",
+    position: "Director of Clinical Operations",
     company: "Regional Healthcare Network",
     date: "December 2021",
     text: "Our EHR roll-out touched twelve clinics and hundreds of staff. Careful planning and constant communication made it the smoothest go-live we have had.",
   },
   {
     name: "Marcus Johnson",
-    role: "Owner",
+    position: "Owner",
     company: "Johnson Family Dental",
     date: "August 2023",
     text: "The new booking site paid for itself within two months. Everything was explained in plain English and delivered exactly when promised.",
   },
   {
     name: "Priya Raman",
-    role: "Product Designer",
+    position: "Product Designer",
     date: "January 2024",
     text: "A true partner to design: research findings became roadmap decisions, and I always knew which problem we were solving and for whom.",
   },
   {
     name: "Tom Alvarez",
-    role: "IT Manager",
+    position: "IT Manager",
     company: "Coastal Logistics",
     date: "October 2022",
     text: "The project training for my team was practical from day one. Six months later we still use the templates and the knowledge-base guides every week.",
   },
   {
     name: "Rachel Green",
-    role: "Scrum Master",
+    position: "Scrum Master",
     company: "Enterprise SaaS Platform",
     date: "May 2023",
     text: "Calm under pressure and relentlessly focused on outcomes. Planning sessions became shorter and far more useful.",
   },
   {
     name: "Kevin O'Neil",
-    role: "Chief Operating Officer",
+    position: "Chief Operating Officer",
     company: "Brightpath Consulting",
     date: "February 2024",
     text: "We brought them in to rescue a stalled program. Within a month we had a realistic plan, an aligned leadership team and our first delivery back on track.",
   },
   {
     name: "Lisa Turner",
-    role: "Course Participant",
+    position: "Course Participant",
     date: "September 2024",
     text: "The best training I have taken: clear, honest and full of real examples. I passed my certification exam on the first attempt.",
   },

@@ -32,6 +32,3 @@ export const SOCIAL_LINKS = [
   { href: "https://github.com/portfolio-owner", label: "GitHub" },
   { href: "https://x.com/portfolio_owner", label: "X (Twitter)" },
 ] as const;
-
-/** Open Graph / Twitter card image for pages without one of their own. */
-export const DEFAULT_OG_IMAGE = "/images/og/default.jpg";

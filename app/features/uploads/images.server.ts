@@ -3,8 +3,8 @@ import { ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 
 /** Decompression-bomb guard: larger images are refused before their pixels are decoded. */
-export const MAX_IMAGE_PIXELS = 40_000_000;
-export const VARIANT_WIDTHS = [320, 640, 1024, 1600] as const;
+const MAX_IMAGE_PIXELS = 40_000_000;
+const VARIANT_WIDTHS = [320, 640, 1024, 1600] as const;
 
 const FORMATS = {
   jpeg: { ext: "jpg", contentType: "image/jpeg" },

@@ -11,7 +11,7 @@ import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
 export const BUCKET = "blog-images";
-export const UPLOAD_URL_PREFIX = "/uploads/";
+const UPLOAD_URL_PREFIX = "/uploads/";
 
 export interface UploadedImage {
   id: string;

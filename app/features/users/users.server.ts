@@ -1,23 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { z } from "zod";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { canManageUsers, type Actor } from "~/lib/permissions";
-import { roleFromStored, STORED_ROLES, type Role, type StoredRole } from "~/lib/roles";
+import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { generatePassword, hashPassword } from "~/server/password.server";
+import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "./user-schema";
 
-export const emailSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.email("Invalid email address").max(255, "Email must be less than 255 characters"));
-
-export function parseEmail(input: string): string {
-  const result = emailSchema.safeParse(input);
+function parseEmail(input: string): string {
+  const result = accountEmailSchema.safeParse(input);
   if (!result.success) throw new ValidationError(`Invalid email address: '${input}'`);
   return result.data;
 }
@@ -137,27 +132,10 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole): 
   });
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
-  return row?.n ?? 0;
-}
-
-export const USERS_FORBIDDEN = "Only administrators can manage users.";
-
-const newUserSchema = z.object({
-  email: z.string().min(1, "Email is required"),
-  password: z.string().max(1024, "Password is too long").optional().default(""),
-  role: z.enum(["user", ...STORED_ROLES], { message: "Choose a role: User, Moderator or Administrator" }),
-});
-const roleChangeSchema = z.object({
-  email: z.string().min(1, "Email is required"),
-  role: z.enum(STORED_ROLES, { message: "Unknown role" }),
-});
-
 /** The Users screen's create (admins only). An empty password is generated and handed back once, never stored in clear. */
 export async function addUser(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string; generatedPassword: string | null }> {
   authorize(actor, canManageUsers, USERS_FORBIDDEN);
-  const input = parseOrThrow(newUserSchema, raw);
+  const input = parseOrThrow(createUserSchema, raw);
   const generated = input.password === "";
   const password = generated ? generatePassword() : input.password;
   const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });

@@ -14,7 +14,7 @@ const CHALLENGE_TTL_MS = 10 * 60_000;
 // About 50,000 SHA-256 hashes on average: well under a second in a browser, costly at scale for bots.
 const ALTCHA_MAX_NUMBER = 100_000;
 
-export const VERIFICATION_FAILED = "Verification failed. Please complete the security verification again.";
+const VERIFICATION_FAILED = "Verification failed. Please complete the security verification again.";
 
 /** Which verifier is active, and what the browser needs to show it. */
 export function getVerificationConfig(): VerificationConfig {

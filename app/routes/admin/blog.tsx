@@ -3,7 +3,7 @@ import { Link, useNavigation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
-import { ADMIN_FILTERS, type AdminFilter } from "~/features/posts/admin-filters";
+import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/admin-filters";
 import { listAdminPosts } from "~/features/posts/posts.server";
 import { CATEGORIES, categoryPath, postPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
@@ -12,14 +12,9 @@ import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/blog";
 
-function filterParam(request: Request): AdminFilter {
-  const raw = new URL(request.url).searchParams.get("filter");
-  return ADMIN_FILTERS.find((f) => f === raw) ?? "all";
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaffPage(request);
-  const filter = filterParam(request);
+  const filter = adminFilterFrom(new URL(request.url));
   const result = await withRouteErrors(() => listAdminPosts(getDb(), filter, pageParam(request)));
   const now = new Date();
   return {

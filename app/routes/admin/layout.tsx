@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
-import { ADMIN_NAV, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
+import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
 import { useAdminSidebar } from "~/features/admin/sidebar-state";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     user: { email: actor.email, roleLabel: ROLE_LABELS[actor.role] },
     // Only the paths: the permission functions stay on the server, the list is filtered here.
-    nav: ADMIN_NAV.filter((item) => item.allowed(actor)).map((item) => item.to),
+    nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
   };
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { useIsSubmitting } from "~/components/forms";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -21,6 +22,7 @@ import {
 } from "~/features/contact/contact.server";
 import { adminFailure } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { parseSubmission } from "~/lib/forms";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -74,9 +76,9 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 export async function action({ request }: Route.ActionArgs) {
   const user = await getSessionUser(request);
   const form = await withRouteErrors(() => readForm(request));
-  const parsed = actionSchema.safeParse({ intent: form.get("intent"), id: form.get("id") });
-  if (!parsed.success) return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
-  const { intent, id } = parsed.data;
+  const parsed = parseSubmission(form, actionSchema);
+  if (parsed.status !== "success") return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
+  const { intent, id } = parsed.value;
   const db = getDb();
   try {
     if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, user, id, intent === "handled");
@@ -157,8 +159,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
 }
 
 function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDelete: boolean }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("id") === m.id;
+  const busy = useIsSubmitting({ id: m.id });
   const [confirming, setConfirming] = useState(false);
   return (
     <details className="group rounded-lg border bg-card" data-testid="contact-message">

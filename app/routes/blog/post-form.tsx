@@ -3,11 +3,13 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { PostForm } from "~/features/posts/post-form";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
-import { postInputFromFormData } from "~/features/posts/post-schema";
+import { postFormSchema } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
+import { parseSubmission, type Submission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
+import { NotFoundError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
+import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { LIMITS } from "~/server/limits.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
@@ -43,13 +45,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  let submission: Submission<unknown> | undefined;
   try {
     const category = parseCategory(params.category);
-    if (!category) return data({ error: "Unknown category", fieldErrors: undefined }, { status: 404 });
+    if (!category) throw new NotFoundError("Unknown category");
     const user = await getSessionUser(request);
     const slug = slugOf(params);
-    const raw = postInputFromFormData(await readForm(request, LIMITS.postForm));
-    const input = typeof raw === "object" && raw !== null ? { ...raw, category } : raw;
+    const parsed = parseSubmission(await readForm(request, LIMITS.postForm), postFormSchema);
+    submission = parsed;
+    if (parsed.status !== "success") return invalidSubmission(parsed);
+    const input = { ...parsed.value, category };
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
       return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
@@ -57,8 +62,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const created = await createPost(getDb(), user, input);
     return await redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
   } catch (error) {
-    const { status, message, fieldErrors } = errorAnswer(error);
-    return data({ error: message, fieldErrors }, { status });
+    return formFailure(error, submission);
   }
 }
 

@@ -16,17 +16,17 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
-import { DEFAULT_OG_IMAGE } from "~/features/site/site-links";
 import { isSafeImageUrl } from "~/features/media/media";
 import { longDate } from "~/features/posts/dates";
 import { PostContent } from "~/features/posts/post-content";
+import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
-import { publicUrlFromMatches, seoMeta, SITE_NAME } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
@@ -51,20 +51,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const srcSets = await srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]);
   const publicUrl = getEnv().publicUrl;
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
-  const jsonLd = {
-    "@context": "https://schema.org",
-    "@type": "BlogPosting",
-    headline: post.title,
-    description: postSummary(post, 300),
-    datePublished: post.createdAt.toISOString(),
-    dateModified: post.updatedAt.toISOString(),
-    articleSection: post.category,
-    url: `${publicUrl}${postPath(post.category, post.slug)}`,
-    mainEntityOfPage: { "@type": "WebPage", "@id": `${publicUrl}${postPath(post.category, post.slug)}` },
-    author: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
-    publisher: { "@type": "Organization", name: SITE_NAME, url: publicUrl },
-    ...(image ? { image: new URL(image, `${publicUrl}/`).toString() } : {}),
-  };
   return data(
     {
       found: true as const,
@@ -86,7 +72,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-      jsonLd,
+      jsonLd: blogPostingJsonLd(publicUrl, post, image),
     },
     // A draft (staff only) is never indexed nor stored by shared caches.
     { headers: post.published ? {} : NOT_PUBLIC },

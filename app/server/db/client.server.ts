@@ -27,7 +27,7 @@ export type DatabaseOptions =
   | { kind: "pglite"; dataDir: string }
   | { kind: "pglite-memory" };
 
-const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
+export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {

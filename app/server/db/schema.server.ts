@@ -12,6 +12,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "~/lib/categories";
+import { PROJECT_TYPES } from "~/lib/project-types";
+import { STORED_ROLES } from "~/lib/roles";
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
@@ -88,12 +90,12 @@ export const userRoles = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["admin", "moderator"] }).notNull(),
+    role: text("role", { enum: STORED_ROLES }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("user_roles_user_role_idx").on(t.userId, t.role),
-    check("user_roles_role_check", sql`${t.role} in ('admin', 'moderator')`),
+    check("user_roles_role_check", sql`${t.role} in (${inList(STORED_ROLES)})`),
   ],
 );
 
@@ -172,8 +174,6 @@ export const uploads = pgTable(
 );
 
 // ---- Projects ----
-
-export const PROJECT_TYPES = ["web", "other"] as const;
 
 export const projects = pgTable(
   "projects",

@@ -1,19 +1,9 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { solveChallenge } from "altcha-lib";
+import { altchaChallenge, solveAltcha } from "../../helpers/altcha";
 
 /** Solves the site's ALTCHA challenge the way the widget does, for requests made outside a page. */
 export async function solveVerification(request: APIRequestContext): Promise<string> {
-  const challenge = (await (await request.get("/api/verification/challenge")).json()) as {
-    algorithm: string;
-    challenge: string;
-    salt: string;
-    signature: string;
-    maxnumber?: number;
-  };
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  if (!solution) throw new Error("could not solve the verification challenge");
-  const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution.number, salt: challenge.salt, signature: challenge.signature };
-  return Buffer.from(JSON.stringify(payload)).toString("base64");
+  return solveAltcha(altchaChallenge.parse(await (await request.get("/api/verification/challenge")).json()));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CATEGORY_LINKS, CONTACT_LINK, EXTERNAL_LINKS, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS, SOCIAL_LINKS } from "~/features/site/site-links";
+import { CATEGORY_LINKS, CONTACT_LINK, EXTERNAL_LINKS, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS, SOCIAL_LINKS } from "./site-links";
 import { useOptionalUser } from "~/lib/use-user";
 
 const linkClass = "hover:text-primary hover:underline";

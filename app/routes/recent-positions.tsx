@@ -1,9 +1,9 @@
 import { Briefcase } from "lucide-react";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
-import { ROLES } from "~/features/site/content";
+import { POSITIONS } from "~/features/site/content";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
-import type { Route } from "./+types/recent-roles";
+import type { Route } from "./+types/recent-positions";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seoMeta(publicUrlFromMatches(matches), {
@@ -14,7 +14,7 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export default function RecentRoles() {
+export default function RecentPositions() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="flex flex-col items-center gap-8 md:flex-row">
@@ -35,21 +35,21 @@ export default function RecentRoles() {
       </div>
 
       <ol className="relative mt-12 space-y-10 border-l-2 border-primary/30 pl-8">
-        {ROLES.map((role) => (
-          <li key={`${role.title} ${role.company}`} className="relative">
+        {POSITIONS.map((position) => (
+          <li key={`${position.title} ${position.company}`} className="relative">
             <span aria-hidden className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground">
               <Briefcase className="size-3.5" />
             </span>
-            <Reveal aria-label={`${role.title}, ${role.company}`} className="rounded-xl border bg-card p-6 shadow-sm">
-              <h2 className="text-xl font-semibold">{role.title}</h2>
-              <p className="font-medium text-primary">{role.company}</p>
-              {role.period || role.location ? (
-                <p className="mt-1 text-sm text-muted-foreground">{[role.period, role.location].filter(Boolean).join(" · ")}</p>
+            <Reveal aria-label={`${position.title}, ${position.company}`} className="rounded-xl border bg-card p-6 shadow-sm">
+              <h2 className="text-xl font-semibold">{position.title}</h2>
+              <p className="font-medium text-primary">{position.company}</p>
+              {position.period || position.location ? (
+                <p className="mt-1 text-sm text-muted-foreground">{[position.period, position.location].filter(Boolean).join(" · ")}</p>
               ) : null}
-              <p className="mt-3">{role.description}</p>
-              {role.bullets && role.bullets.length > 0 ? (
+              <p className="mt-3">{position.description}</p>
+              {position.bullets && position.bullets.length > 0 ? (
                 <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-muted-foreground">
-                  {role.bullets.map((bullet) => (
+                  {position.bullets.map((bullet) => (
                     <li key={bullet}>{bullet}</li>
                   ))}
                 </ul>

@@ -5,10 +5,10 @@ import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
-import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS } from "~/features/site/site-links";
+import { RecoveryRedirect } from "~/components/recovery-redirect";
 import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
-import { RecoveryRedirect } from "./recovery-redirect";
+import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS } from "./site-links";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn("rounded-sm px-1 py-1 transition-colors hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2", isActive && "font-medium text-primary");

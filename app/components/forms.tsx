@@ -1,0 +1,159 @@
+import { useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import type * as React from "react";
+import { useNavigation } from "react-router";
+import type { z } from "zod";
+import { Button } from "~/components/ui/button";
+import { Label } from "~/components/ui/label";
+import { parseSubmission } from "~/lib/forms";
+import { cn } from "~/lib/utils";
+
+/**
+ * The one way a form is wired (issue 12): Conform with the shared zod schema. The browser checks a
+ * field when it loses focus and re-checks it on every keystroke once checked, so an error clears as
+ * soon as the field is valid; the server's reply (`lastResult`) lands in the same place, with the
+ * same messages, and is rendered on the server too, so a form works without JavaScript.
+ */
+export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>({
+  id,
+  schema,
+  lastResult,
+  defaultValue,
+  shouldValidate = "onBlur",
+  onSubmit,
+}: {
+  id: string;
+  schema: Schema;
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: Parameters<typeof useForm<z.input<Schema>, z.output<Schema>>>[0]["defaultValue"];
+  shouldValidate?: "onSubmit" | "onBlur";
+  onSubmit?: Parameters<typeof useForm<z.input<Schema>, z.output<Schema>>>[0]["onSubmit"];
+}) {
+  return useForm<z.input<Schema>, z.output<Schema>>({
+    id,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate,
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseSubmission(formData, schema),
+    onSubmit,
+  });
+}
+
+/** Props every form control gets from its field: name, label link, error state and description. */
+export interface ControlProps {
+  id: string;
+  name: string;
+  defaultValue?: string;
+  required?: boolean;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+export const errorIdOf = (controlId: string) => `${controlId}-error`;
+
+type AnyField = FieldMetadata<unknown>;
+
+/**
+ * The control's props. `id` defaults to `<form id>-<field name>` (stable, readable in tests);
+ * `controlled` leaves out defaultValue for inputs whose value the component keeps in state;
+ * `select` leaves out `required` (a select always sends one of its options, and HTML forbids
+ * `required` on one whose first option has a value).
+ */
+export function controlProps(
+  field: AnyField,
+  { id, controlled = false, select = false }: { id?: string; controlled?: boolean; select?: boolean } = {},
+): ControlProps {
+  const controlId = id ?? `${field.formId}-${field.name}`;
+  const invalid = Boolean(field.errors?.length);
+  return {
+    id: controlId,
+    name: field.name,
+    ...(controlled ? {} : { defaultValue: field.initialValue === undefined ? undefined : String(field.initialValue) }),
+    // Length limits stay out of the markup: `maxLength` would cut text silently instead of saying why.
+    ...(field.required && !select ? { required: true } : {}),
+    ...(invalid ? { "aria-invalid": true, "aria-describedby": errorIdOf(controlId) } : {}),
+  };
+}
+
+/** The first message of a field, in the one error style; nothing when the field is valid. */
+export function FieldError({ id, errors, className }: { id: string; errors: string[] | undefined; className?: string }) {
+  const message = errors?.[0];
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className={cn("text-sm font-medium text-destructive", className)}>
+      {message}
+    </p>
+  );
+}
+
+/** Label, control and error for one field. */
+export function FormField({
+  field,
+  label,
+  id,
+  controlled,
+  select,
+  hint,
+  className,
+  children,
+}: {
+  field: AnyField;
+  label: React.ReactNode;
+  id?: string;
+  controlled?: boolean;
+  select?: boolean;
+  hint?: React.ReactNode;
+  className?: string;
+  children: (props: ControlProps) => React.ReactNode;
+}) {
+  const props = controlProps(field, { id, controlled, select });
+  return (
+    // A new key after a reset or a server reply remounts the control with its new default value.
+    <div key={field.key} className={cn("grid gap-2", className)}>
+      <Label htmlFor={props.id}>{label}</Label>
+      {children(props)}
+      {hint}
+      <FieldError id={errorIdOf(props.id)} errors={field.errors} />
+    </div>
+  );
+}
+
+/** Errors that belong to the whole form (e.g. "This project no longer exists."). */
+export function FormErrors({ form, className }: { form: Pick<FormMetadata, "errors" | "errorId">; className?: string }) {
+  const message = form.errors?.[0];
+  if (!message) return null;
+  return (
+    <p id={form.errorId} role="alert" className={cn("rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive", className)}>
+      {message}
+    </p>
+  );
+}
+
+/**
+ * Whether this page is submitting a form (optionally: only the one with this `intent`, or for this
+ * record `id`). The one pending-state rule for navigation forms; fetcher forms pass
+ * `fetcher.state !== "idle"`.
+ */
+export function useIsSubmitting({ intent, id }: { intent?: string; id?: string } = {}): boolean {
+  const navigation = useNavigation();
+  if (navigation.state === "idle" || navigation.formMethod === undefined) return false;
+  if (intent !== undefined && navigation.formData?.get("intent") !== intent) return false;
+  return id === undefined || navigation.formData?.get("id") === id;
+}
+
+/** A submit button that is disabled and says so while its form is being sent. */
+export function SubmitButton({
+  pending,
+  pendingLabel,
+  disabled,
+  children,
+  ...props
+}: React.ComponentProps<typeof Button> & { pending: boolean; pendingLabel: React.ReactNode }) {
+  return (
+    <Button type="submit" disabled={pending || disabled} {...props}>
+      {pending ? pendingLabel : children}
+    </Button>
+  );
+}

@@ -1,0 +1,20 @@
+import { publicUploadUrl } from "~/features/uploads/uploads.server";
+import type { KnownImage } from "./markdown.server";
+
+/** An `uploads` row as stored (keys include the bucket), for building the renderer's image lookup. */
+export interface UploadRow {
+  storageKey: string;
+  width: number;
+  height: number;
+  variants: readonly { width: number; key: string }[];
+}
+
+/** The renderer's lookup from upload rows: site path → size and WebP variants. */
+export function knownImagesFromUploads(rows: readonly UploadRow[]): Map<string, KnownImage> {
+  return new Map(
+    rows.map((row) => [
+      publicUploadUrl(row.storageKey),
+      { width: row.width, height: row.height, variants: row.variants.map((v) => ({ width: v.width, url: publicUploadUrl(v.key) })) },
+    ]),
+  );
+}

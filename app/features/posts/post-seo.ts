@@ -1,0 +1,36 @@
+import { postPath, type Category } from "~/lib/categories";
+import { SITE_NAME } from "~/lib/seo";
+import { postSummary } from "./summary";
+
+export interface JsonLdPost {
+  title: string;
+  slug: string;
+  category: Category;
+  excerpt: string | null;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * schema.org BlogPosting for a post page. `image` is the featured image already judged safe to show
+ * (absolute or site-relative); the site is both author and publisher, as it has one owner.
+ */
+export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: string | null) {
+  const url = `${publicUrl}${postPath(post.category, post.slug)}`;
+  const site = { "@type": "Organization", name: SITE_NAME, url: publicUrl };
+  return {
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: post.title,
+    description: postSummary(post, 300),
+    datePublished: post.createdAt.toISOString(),
+    dateModified: post.updatedAt.toISOString(),
+    articleSection: post.category,
+    url,
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    author: site,
+    publisher: site,
+    ...(image ? { image: new URL(image, `${publicUrl}/`).toString() } : {}),
+  };
+}
