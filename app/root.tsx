@@ -18,11 +18,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   // cached and shared (server/page-handler.ts), and no database round trip.
   if (!request.headers.get("cookie")) return data({ user: null, toast: null, publicUrl: getEnv().publicUrl });
   const sessionUser = await getSessionUser(request);
-  const toast = readToast(request);
+  const toast = await readToast(request);
   const user = sessionUser
     ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
     : null;
-  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined);
+  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

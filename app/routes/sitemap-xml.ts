@@ -1,5 +1,5 @@
 import { getSitemapDates } from "~/features/posts/home-posts.server";
-import { buildSitemapIndex, sitemapMethodNotAllowed, sitemapResponse } from "~/features/site/sitemap";
+import { buildSitemapIndex, sitemapResponse } from "~/features/site/sitemap";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 
@@ -8,5 +8,3 @@ export async function loader() {
   const dates = await getSitemapDates(getDb());
   return sitemapResponse(buildSitemapIndex(getEnv().publicUrl, dates.count, dates.newest));
 }
-
-export const action = sitemapMethodNotAllowed;

@@ -3,7 +3,6 @@ import {
   buildPagesSitemap,
   buildPostsSitemap,
   SITEMAP_MAX_URLS,
-  sitemapMethodNotAllowed,
   sitemapPaths,
   sitemapResponse,
 } from "~/features/site/sitemap";
@@ -29,5 +28,3 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!sitemapPaths(count).includes(`/sitemaps/${params.file}`)) return notFound();
   return sitemapResponse(buildPostsSitemap(publicUrl, await listPublishedPostsForSitemap(db, Number(file), SITEMAP_MAX_URLS)));
 }
-
-export const action = sitemapMethodNotAllowed;

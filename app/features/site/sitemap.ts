@@ -66,8 +66,3 @@ export function buildPostsSitemap(publicUrl: string, posts: SitemapPost[]): stri
 export function sitemapResponse(xml: string): Response {
   return new Response(xml, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
 }
-
-/** Any other method: a plain 405 a person can read (instead of the framework's generic error). */
-export function sitemapMethodNotAllowed(): Response {
-  return new Response("Method not allowed: this address only answers GET.\n", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" } });
-}
