@@ -2,6 +2,7 @@ import "react-router";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { matchRoutes, type RouteObject } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+import { warmFeeds } from "~/features/feeds/feeds.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -32,6 +33,8 @@ export async function startup(): Promise<void> {
   await startContentVersion();
   startOutbox();
   await startJobRunner();
+  // The home page's feeds are read once now, in the background, so no visitor waits for them.
+  warmFeeds();
 }
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
@@ -199,7 +202,7 @@ app.use(async (req, res, next) => {
 });
 
 /** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
-export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000 });
+export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
 // Frees the old version's pages at once rather than at the next request.
 onContentVersionChange((version) => pageCache.useVersion(version));
 

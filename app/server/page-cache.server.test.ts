@@ -111,7 +111,7 @@ describe("PageCache", () => {
   };
 
   it("serves an entry only for the version it was rendered at, and empties on a new version", async () => {
-    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100 });
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
     expect(cache.get("/a", 1)).toBeUndefined();
     await cache.fill("/a", 1, () => rendered("one"));
     expect(cache.get("/a", 1)?.body.toString()).toBe("one");
@@ -120,7 +120,7 @@ describe("PageCache", () => {
   });
 
   it("does not store a page whose version moved while it rendered", async () => {
-    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100 });
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
     cache.useVersion(1);
     await cache.fill("/a", 1, async () => {
       cache.useVersion(2);
@@ -131,7 +131,7 @@ describe("PageCache", () => {
   });
 
   it("renders once for concurrent requests of one key", async () => {
-    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100 });
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
     cache.useVersion(1);
     let renders = 0;
     const render = async () => {
@@ -144,15 +144,24 @@ describe("PageCache", () => {
     expect(results.map((r) => r.own)).toEqual([true, false, false]);
   });
 
+  it("renders a page again once it is older than the maximum age", async () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 20 });
+    cache.useVersion(1);
+    await cache.fill("/a", 1, () => rendered("one"));
+    expect(cache.get("/a", 1)).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(cache.get("/a", 1)).toBeUndefined();
+  });
+
   it("never stores what may not be shared", async () => {
-    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100 });
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
     cache.useVersion(1);
     await cache.fill("/a", 1, () => rendered("private", false));
     expect(cache.get("/a", 1)).toBeUndefined();
   });
 
   it("is bounded by bytes", async () => {
-    const cache = new PageCache({ maxBytes: 3000, maxEntries: 100 });
+    const cache = new PageCache({ maxBytes: 3000, maxEntries: 100, maxAgeMs: 60_000 });
     cache.useVersion(1);
     for (const key of ["/a", "/b", "/c", "/d"]) await cache.fill(key, 1, () => rendered("x".repeat(500)));
     expect(cache.bytes).toBeLessThanOrEqual(3000);

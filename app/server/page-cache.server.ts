@@ -61,6 +61,8 @@ export interface CachedPage {
   hasNonce: boolean;
   gzip: Buffer | null;
   br: Buffer | null;
+  /** When it was rendered (ms): pages also show what no write announces (external feeds). */
+  renderedAt: number;
 }
 
 /** Response headers that describe one transfer, not the page. */
@@ -96,7 +98,7 @@ export async function createCachedPage(status: number, headers: Headers, body: B
       ])
     : [null, null];
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-  return { status, headers: kept, body, etag, hasNonce, gzip: gz, br };
+  return { status, headers: kept, body, etag, hasNonce, gzip: gz, br, renderedAt: Date.now() };
 }
 
 function sizeOf(page: CachedPage): number {
@@ -123,6 +125,8 @@ export interface RenderedPage {
 export interface PageCacheOptions {
   maxBytes: number;
   maxEntries: number;
+  /** An entry older than this is rendered again even if no write happened (the home page's feeds). */
+  maxAgeMs: number;
 }
 
 /** A byte-bounded LRU of rendered pages for one content version, with one render per key at a time. */
@@ -130,15 +134,22 @@ export class PageCache {
   private readonly lru: LruCache<CachedPage>;
   private readonly inFlight = new Map<string, Promise<RenderedPage>>();
   private version: number | undefined;
+  private readonly maxAgeMs: number;
 
   constructor(options: PageCacheOptions) {
+    this.maxAgeMs = options.maxAgeMs;
     this.lru = new LruCache<CachedPage>({ maxEntries: options.maxEntries, maxSize: options.maxBytes, sizeOf });
   }
 
   /** The entry for `key` rendered at `version`; entries of any other version are gone. */
   get(key: string, version: number): CachedPage | undefined {
     this.useVersion(version);
-    return this.lru.get(key);
+    const page = this.lru.get(key);
+    if (page && Date.now() - page.renderedAt > this.maxAgeMs) {
+      this.lru.delete(key);
+      return undefined;
+    }
+    return page;
   }
 
   /**
