@@ -10,14 +10,16 @@ import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { logger } from "~/server/logger.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
+import { securityHeaders } from "./security-headers";
 
-export { getEnv, logger };
+export { getEnv, logger, securityHeaders };
 
 let database: Database | undefined;
 
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
   const env = getEnv();
+  for (const warning of env.warnings) logger.warn(warning);
   const started = Date.now();
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
@@ -43,9 +45,20 @@ export async function shutdown(): Promise<void> {
 export const app = express();
 app.disable("x-powered-by");
 
+app.use(securityHeaders);
+
+// Read on the first request: the configuration is loaded by then (test servers set it just before).
+let trustConfigured = false;
 app.use((req, _res, next) => {
-  // The socket address, for rate limits; a value sent by the client is never trusted.
-  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  if (!trustConfigured) {
+    const trust = getEnv().TRUST_PROXY;
+    app.set("trust proxy", trust === false ? false : trust);
+    trustConfigured = true;
+  }
+  // The client address, once per request, for rate limits and logs: the socket address, or with
+  // TRUST_PROXY the X-Forwarded-For entry just before our trusted proxies. A client's own
+  // CLIENT_IP_HEADER is overwritten.
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();
 });
 

@@ -4,7 +4,7 @@ import { BUCKET } from "~/features/uploads/uploads.server";
 import { getStorage, STORAGE_KEY } from "~/server/storage.server";
 import type { Route } from "./+types/uploads-file";
 
-/** GET /uploads/blog-images/... — uploaded images, with their real type, nosniff and a year of caching (names never change). */
+/** GET /uploads/blog-images/... — uploaded images, with their real type and a year of caching (names never change); nosniff comes with every response (server/security-headers.ts), a sandbox policy with these. */
 export async function loader({ params }: Route.LoaderArgs) {
   const key = params["*"];
   const ext = key.split(".").pop() ?? "";
@@ -17,7 +17,6 @@ export async function loader({ params }: Route.LoaderArgs) {
       "Content-Type": type,
       "Content-Length": String(file.body.byteLength),
       "Cache-Control": "public, max-age=31536000, immutable",
-      "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; sandbox",
     },
   });
