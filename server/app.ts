@@ -1,6 +1,8 @@
 import "react-router";
+import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
@@ -48,6 +50,27 @@ export const app = express();
 app.disable("x-powered-by");
 
 app.use(securityHeaders);
+
+// One access log line per request: method, path (never the query string, which can carry a reset
+// token), status, duration and a request id (also sent back as X-Request-Id). No headers, no bodies.
+app.use(
+  pinoHttp({
+    logger,
+    genReqId: (_req, res) => {
+      const id = randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    serializers: {
+      req: (req: { id: unknown; method: unknown; url: unknown }) => ({ id: req.id, method: req.method, path: String(req.url).split("?")[0] }),
+      res: (res: { statusCode: unknown }) => ({ status: res.statusCode }),
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    customSuccessMessage: () => "request",
+    customErrorMessage: () => "request failed",
+    autoLogging: { ignore: (req) => req.url === "/healthz" },
+  }),
+);
 
 // Read on the first request: the configuration is loaded by then (test servers set it just before).
 let trustConfigured = false;

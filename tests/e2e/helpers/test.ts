@@ -9,7 +9,7 @@ export type { Locator, Page, TestInfo } from "@playwright/test";
  * the event cannot, e.g. a blocked worker or frame).
  */
 export const test = base.extend({
-  context: async ({ context }, use) => {
+  context: async ({ context }, run) => {
     const violations: string[] = [];
     await context.exposeBinding("__reportCspViolation", ({ page }, report: string) => {
       violations.push(`${page.url()}: ${report}`);
@@ -24,7 +24,7 @@ export const test = base.extend({
     context.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(`${message.page()?.url() ?? "?"}: ${message.text()}`);
     });
-    await use(context);
+    await run(context);
     expect(violations, "Content-Security-Policy violations").toEqual([]);
   },
 });
