@@ -4,6 +4,8 @@ import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
+// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
+import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
