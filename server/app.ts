@@ -10,6 +10,7 @@ import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import "~/server/housekeeping.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
