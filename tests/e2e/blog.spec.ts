@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import sharp from "sharp";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
