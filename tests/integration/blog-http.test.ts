@@ -90,6 +90,26 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(html).toContain('property="og:type" content="article"');
     });
 
+    it("shows the Markdown rendered at save; RSS carries it in content:encoded; reading time and articleBody use the text", async () => {
+      const words = "word ".repeat(230);
+      const post = await createPost(ctx.db, author(), {
+        title: `Markdown over HTTP ${Date.now()}`,
+        content: `## Why bother\n\nA **crisis** [averted](https://ok.example/a).\n\n\`\`\`ts\nconst x = 1;\n\`\`\`\n\n[${words}](https://ok.example/b)`,
+        category: "Fun",
+        published: true,
+      });
+      const html = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
+      expect(html).toMatch(/<div class="markdown-body[^"]*" data-testid="post-content"><h3 id="why-bother">Why bother<\/h3>/);
+      expect(html).toContain("<strong>crisis</strong>");
+      expect(html).not.toContain("**crisis**");
+      expect(html).toContain('<pre class="shiki');
+      // 233 words of text (the link's URL is markup, not words): 2 minutes.
+      expect(html).toContain("2 min read");
+      expect(html).toMatch(/"articleBody":"Why bother\\n\\nA crisis averted\./);
+      const rss = await (await server.fetch("/7fs/Fun/rss.xml")).text();
+      expect(rss).toContain("<content:encoded>&lt;h3 id=&quot;why-bother&quot;&gt;Why bother&lt;/h3&gt;");
+    });
+
     it("hides drafts from anonymous requests with a real 404, shows them to staff marked and noindex", async () => {
       const draft = await makePost(ctx.db, { authorId: staff.userId, title: "Unreleased Thoughts", content: "secret", category: "Faith", published: false });
       const anon = await server.fetch(`/7fs/Faith/${draft.slug}`);
