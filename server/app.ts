@@ -7,8 +7,8 @@ import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-rende
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
-import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
+import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
