@@ -1,10 +1,15 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { z } from "zod";
+import { canCreatePost, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts, uploads } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
+import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { knownImagesFromUploads } from "./markdown-images.server";
 import { renderMarkdown, renderMarkdownCached, uploadImageUrlsIn, type RenderedMarkdown } from "./markdown.server";
+import { CONTENT_MAX, POST_MESSAGES } from "./post-schema";
 
 const UPLOADS_PREFIX = "/uploads/";
 
@@ -32,6 +37,19 @@ export async function renderPostBody(db: Db, content: string, { cached = false }
   const siteUrl = getEnv().publicUrl;
   const options = { siteUrl, images: await knownImagesIn(db, content, siteUrl) };
   return cached ? renderMarkdownCached(content, options) : renderMarkdown(content, options);
+}
+
+const previewSchema = z.object({ content: z.string().max(CONTENT_MAX, POST_MESSAGES.contentTooLong) });
+
+/**
+ * The editor's Preview: the text rendered by the same renderer the save uses, so the preview is what
+ * the post page will show. Staff only (whoever may write posts); cached, as authors flip tabs often.
+ */
+export async function previewPostBody(db: Db, actor: Actor | null, input: unknown): Promise<{ html: string }> {
+  authorize(actor, canCreatePost, "You don't have permission to write posts.");
+  const { content } = parseOrThrow(previewSchema, input);
+  const rendered = await renderPostBody(db, content, { cached: true });
+  return { html: rendered.html };
 }
 
 /** The stored rendering, or (for a row the start-up backfill has not reached yet) one rendered now. */
