@@ -30,6 +30,7 @@ test.beforeEach(async ({ page }) => {
 
 test("toolbar buttons and shortcuts insert Markdown at the cursor or around the selection", async ({ page }) => {
   await page.goto("/7fs/Fun/new");
+  await expect(page.getByRole("switch", { name: "Feature on home page" })).not.toBeChecked();
   const content = page.getByLabel("Content");
   // 12 rows tall before anything is typed (it used to be about two lines).
   const lineHeight = await content.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));

@@ -150,6 +150,30 @@ describeEachDatabase("blog over HTTP", (ctx) => {
     expect(await (await server.fetch("/7fs/Faith/rss.xml")).text()).not.toContain("Fitness &amp;");
   });
 
+  describe("editor preview", () => {
+    const preview = (content: string, cookie?: string) =>
+      server.fetch("/api/posts/preview", { method: "POST", body: new URLSearchParams({ content }), headers: cookie ? { cookie } : {} });
+
+    it("renders the text with the server's renderer for staff only", async () => {
+      const r = await preview("## Hi\n\nA **b** <script>alert(1)</script>", staff.cookie);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("cache-control")).toContain("no-store");
+      expect(await r.json()).toEqual({ html: '<h3 id="hi">Hi</h3>\n<p>A <strong>b</strong> &#x3C;script>alert(1)&#x3C;/script></p>' });
+      expect((await preview("x")).status).toBe(401);
+      const reader = await signedInAs(ctx.db, "user");
+      expect((await preview("x", reader.cookie)).status).toBe(403);
+    });
+
+    it("refuses text over the content limit and non-form bodies with a message, and GET with 405", async () => {
+      const tooLong = await preview("x".repeat(100_001), staff.cookie);
+      expect(tooLong.status).toBe(400);
+      expect(await tooLong.json()).toMatchObject({ error: "Content must be less than 100,000 characters" });
+      const json = await server.fetch("/api/posts/preview", { method: "POST", body: "{}", headers: { cookie: staff.cookie, "content-type": "application/json" } });
+      expect(json.status).toBe(415);
+      expect((await server.fetch("/api/posts/preview")).status).toBe(405);
+    });
+  });
+
   describe("uploads", () => {
     async function upload(files: { bytes: Buffer; name: string; type: string }[]): Promise<Response> {
       const body = new FormData();

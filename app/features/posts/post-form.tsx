@@ -29,6 +29,7 @@ interface FormValues {
   content: string;
   featuredImageUrl: string;
   published: boolean;
+  featured: boolean;
   media: EditableMedia[];
 }
 
@@ -38,7 +39,7 @@ interface Props {
 }
 
 
-const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
+const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, featured: false, media: [] };
 
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post }: Props) {
@@ -300,6 +301,10 @@ export function PostForm({ category, post }: Props) {
         <div className="flex items-center gap-3">
           <Switch id={`${ids}-published`} name="published" checked={values.published} onCheckedChange={(checked) => set("published", checked)} />
           <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
+        </div>
+        <div className="flex items-center gap-3">
+          <Switch id={`${ids}-featured`} name="featured" checked={values.featured} onCheckedChange={(checked) => set("featured", checked)} />
+          <Label htmlFor={`${ids}-featured`}>Feature on home page</Label>
         </div>
 
         <div className="flex gap-3">

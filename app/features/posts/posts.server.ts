@@ -66,6 +66,7 @@ export async function getPostBySlug(db: Db, slug: string) {
       featuredImageUrl: blogPosts.featuredImageUrl,
       category: blogPosts.category,
       published: blogPosts.published,
+      featured: blogPosts.featured,
       authorId: blogPosts.authorId,
       createdAt: blogPosts.createdAt,
       updatedAt: blogPosts.updatedAt,
@@ -165,6 +166,7 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
             featuredImageUrl: input.featuredImageUrl,
             category: input.category,
             published: input.published,
+            featured: input.featured,
             authorId: author.id,
           })
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
@@ -204,6 +206,7 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
         featuredImageUrl: input.featuredImageUrl,
         category: input.category,
         published: input.published,
+        featured: input.featured,
         updatedAt: new Date(),
       })
       .where(eq(blogPosts.id, post.id));
