@@ -7,6 +7,7 @@ import { blogPosts, uploads } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import { warmUpHighlighter } from "./code-highlight.server";
 import { knownImagesFromUploads } from "./markdown-images.server";
 import { renderMarkdown, renderMarkdownCached, uploadImageUrlsIn, type RenderedMarkdown } from "./markdown.server";
 import { CONTENT_MAX, POST_MESSAGES } from "./post-schema";
@@ -85,10 +86,10 @@ export async function backfillRenderedPosts(db: Db): Promise<number> {
   return done;
 }
 
-/** The most common fences; each grammar compiles on first use, which a first save should not wait for. */
-const WARM_UP_SOURCE = ["```ts\nconst a = 1;\n```", "```js\nlet b = 2;\n```", "```bash\necho hi\n```"].join("\n\n");
-
-/** Loads the highlighter and its most used grammars at start-up, before a save or a preview needs them. */
+/**
+ * Loads the highlighter and compiles its grammars at start-up (off the request path), so neither the
+ * first save nor the first preview waits for them.
+ */
 export async function warmRenderer(): Promise<void> {
-  await renderMarkdown(WARM_UP_SOURCE, { siteUrl: getEnv().publicUrl });
+  await warmUpHighlighter({ compileGrammars: true });
 }
