@@ -90,3 +90,40 @@ console.log(`Process's first render (highlighter start + grammar compile): ${col
 console.log(`Warm-up compiling every grammar (one-off, at start): ${warm.toFixed(1)} ms`);
 console.log(`First render of new content (a save), warm:  ${stats(first)}  (goal < 100 ms)`);
 console.log(`Cached render (preview, LRU hit):             ${stats(cached)}  (goal < 5 ms; the miss took ${miss.toFixed(1)} ms)`);
+
+// The browser's side: gzip size of the JS a route loads (its module and imports, plus the entry), read
+// from React Router's client manifest. Run `npm run build` first; skipped without a build.
+const { readdirSync, readFileSync } = await import("node:fs");
+const { gzipSync } = await import("node:zlib");
+const assets = new URL("../build/client/assets/", import.meta.url);
+const manifestFile = (() => {
+  try {
+    return readdirSync(assets).find((f) => f.startsWith("manifest-") && f.endsWith(".js"));
+  } catch {
+    return undefined;
+  }
+})();
+if (!manifestFile) {
+  console.log("Route JS sizes: no build/client (run npm run build first)");
+} else {
+  const manifest: unknown = JSON.parse(readFileSync(new URL(manifestFile, assets), "utf8").replace(/^window\.__reactRouterManifest=/, "").replace(/;\s*$/, ""));
+  const routeOf = (id: string): { module: string; imports?: string[] } | undefined => {
+    if (!manifest || typeof manifest !== "object" || !("routes" in manifest) || !manifest.routes || typeof manifest.routes !== "object") return undefined;
+    const route: unknown = Reflect.get(manifest.routes, id);
+    return route && typeof route === "object" && "module" in route && typeof route.module === "string" ? { module: route.module, imports: "imports" in route && Array.isArray(route.imports) ? route.imports.filter((i): i is string => typeof i === "string") : [] } : undefined;
+  };
+  const gzipOf = (ids: string[]) => {
+    const files = new Set<string>();
+    for (const id of ["root", ...ids]) {
+      const route = routeOf(id);
+      if (!route) continue;
+      files.add(route.module);
+      for (const i of route.imports ?? []) files.add(i);
+    }
+    let bytes = 0;
+    for (const file of files) bytes += gzipSync(readFileSync(new URL(`.${file}`, new URL("../build/client/", import.meta.url)))).byteLength;
+    return `${(bytes / 1024).toFixed(1)} KiB gzip (${files.size} files)`;
+  };
+  console.log(`Editor route JS (post-edit + root):`.padEnd(48) + gzipOf(["post-edit"]));
+  for (const id of ["routes/home", "routes/blog/category", "routes/blog/post"]) console.log(`Public route JS (${id} + root):`.padEnd(48) + gzipOf([id]));
+}

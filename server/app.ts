@@ -7,6 +7,7 @@ import { matchRoutes, type RouteObject } from "react-router";
 // Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
 import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -22,6 +23,8 @@ import { securityHeaders } from "./security-headers";
 export { getEnv, logger, securityHeaders };
 
 let database: Database | undefined;
+/** Start-up rendering work that runs beside the first requests; shutdown waits for it. */
+let rendererWarmUp: Promise<void> = Promise.resolve();
 
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
@@ -38,11 +41,18 @@ export async function startup(): Promise<void> {
   await startContentVersion();
   startOutbox();
   await startJobRunner();
+  const db = database.db;
+  // Off the request path: the highlighter loads and older rows get their HTML while the server
+  // already answers (a row not rendered yet is rendered on demand by the post page).
+  rendererWarmUp = warmRenderer()
+    .then(() => backfillRenderedPosts(db))
+    .then(() => undefined)
+    .catch((error: unknown) => logger.error({ err: error }, "rendering stored posts failed"));
 }
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
 export async function shutdown(): Promise<void> {
-  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion()]);
+  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;
   setDatabase(undefined);

@@ -12,6 +12,8 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { ContentEditor } from "./editor/content-editor";
+import { uploadImageFiles } from "./editor/upload-images";
 import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
@@ -27,6 +29,7 @@ interface FormValues {
   content: string;
   featuredImageUrl: string;
   published: boolean;
+  featured: boolean;
   media: EditableMedia[];
 }
 
@@ -36,7 +39,7 @@ interface Props {
 }
 
 
-const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
+const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, featured: false, media: [] };
 
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post }: Props) {
@@ -98,32 +101,13 @@ export function PostForm({ category, post }: Props) {
   }
 
   async function onFiles(files: FileList | null) {
-    if (!files || files.length === 0) return;
-    const body = new FormData();
-    for (const file of Array.from(files)) body.append("files", file);
     setUploading(true);
     try {
-      const response = await fetch("/api/uploads", { method: "POST", body });
-      const json: unknown = await response.json().catch(() => null);
-      const error = json && typeof json === "object" && "error" in json && typeof json.error === "string" ? json.error : null;
-      if (response.status === 401) {
-        toast.error("You must be logged in to upload images");
-        return;
-      }
-      if (!response.ok || !json || typeof json !== "object" || !("images" in json) || !Array.isArray(json.images)) {
-        toast.error("Upload failed", { description: error ?? `The server answered ${response.status}.` });
-        return;
-      }
-      const uploaded: EditableMedia[] = [];
-      for (const img of json.images) {
-        if (img && typeof img === "object" && "url" in img && typeof img.url === "string" && "id" in img && typeof img.id === "string") {
-          uploaded.push({ mediaType: "image", mediaUrl: img.url, caption: "", uploadId: img.id });
-        }
-      }
-      setValues((v) => ({ ...v, media: [...v.media, ...uploaded], featuredImageUrl: v.featuredImageUrl || uploaded[0]?.mediaUrl || "" }));
-      toast.success("Success", { description: `${uploaded.length} image(s) uploaded successfully` });
-    } catch (error) {
-      toast.error("Upload failed", { description: error instanceof Error ? error.message : "Network error" });
+      const uploaded = await uploadImageFiles(Array.from(files ?? []));
+      if (!uploaded) return;
+      const media: EditableMedia[] = uploaded.map((img) => ({ mediaType: "image", mediaUrl: img.url, caption: "", uploadId: img.id }));
+      setValues((v) => ({ ...v, media: [...v.media, ...media], featuredImageUrl: v.featuredImageUrl || media[0]?.mediaUrl || "" }));
+      toast.success("Success", { description: `${media.length} image(s) uploaded successfully` });
     } finally {
       setUploading(false);
       if (fileInput.current) fileInput.current.value = "";
@@ -177,7 +161,7 @@ export function PostForm({ category, post }: Props) {
           {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
         </FormField>
         <FormField field={fields.content} label="Content" controlled>
-          {(props) => <Textarea {...props} rows={12} value={values.content} onChange={(e) => set("content", e.target.value)} />}
+          {(props) => <ContentEditor textareaProps={props} value={values.content} onChange={(content) => set("content", content)} onUploadingChange={setUploading} />}
         </FormField>
         <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
           {(props) => (
@@ -317,6 +301,10 @@ export function PostForm({ category, post }: Props) {
         <div className="flex items-center gap-3">
           <Switch id={`${ids}-published`} name="published" checked={values.published} onCheckedChange={(checked) => set("published", checked)} />
           <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
+        </div>
+        <div className="flex items-center gap-3">
+          <Switch id={`${ids}-featured`} name="featured" checked={values.featured} onCheckedChange={(checked) => set("featured", checked)} />
+          <Label htmlFor={`${ids}-featured`}>Feature on home page</Label>
         </div>
 
         <div className="flex gap-3">

@@ -46,6 +46,8 @@ export const postInputSchema = z.object({
     .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
   category: z.enum(CATEGORIES),
   published: z.boolean(),
+  /** 'Feature on home page': the featured-article query (SPEC §7) orders by it. */
+  featured: z.boolean().default(false),
   media: z.array(mediaItemSchema).max(MAX_MEDIA_ITEMS, POST_MESSAGES.tooManyMedia).default([]),
 });
 
@@ -58,6 +60,7 @@ export type PostInput = z.output<typeof postInputSchema>;
  */
 export const postFormSchema = postInputSchema.omit({ category: true }).extend({
   published: formCheckbox,
+  featured: formCheckbox,
   media: jsonField(postInputSchema.shape.media),
 });
 

@@ -22,6 +22,7 @@ describe("blogPostingJsonLd", () => {
       datePublished: "2024-01-02T03:04:05.000Z",
       dateModified: "2024-02-03T04:05:06.000Z",
       articleSection: "Finance",
+      articleBody: "Word ".repeat(100),
       url: "https://site.example/7fs/Finance/budgets-that-last",
       mainEntityOfPage: { "@type": "WebPage", "@id": "https://site.example/7fs/Finance/budgets-that-last" },
       author: { "@type": "Organization", name: "7 Fs Portfolio", url: "https://site.example" },

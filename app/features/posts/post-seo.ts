@@ -7,6 +7,7 @@ export interface JsonLdPost {
   slug: string;
   category: Category;
   excerpt: string | null;
+  /** The post's plain text (the rendered content's visible text, not its Markdown). */
   content: string;
   createdAt: Date;
   updatedAt: Date;
@@ -27,6 +28,7 @@ export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: st
     datePublished: post.createdAt.toISOString(),
     dateModified: post.updatedAt.toISOString(),
     articleSection: post.category,
+    articleBody: post.content,
     url,
     mainEntityOfPage: { "@type": "WebPage", "@id": url },
     author: site,

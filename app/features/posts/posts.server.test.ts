@@ -5,7 +5,8 @@ import type { Actor } from "~/lib/permissions";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { createPost, deletePost, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts, updatePost } from "./posts.server";
+import { getFeaturedArticle } from "./home-posts.server";
+import { createPost, deletePost, getPostBySlug, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts, updatePost } from "./posts.server";
 
 let n = 0;
 async function actor(db: Parameters<typeof createUser>[0], role: "admin" | "moderator" | "user"): Promise<Actor> {
@@ -134,5 +135,15 @@ describeEachDatabase("posts", (ctx) => {
     const other = await createPost(ctx.db, mod, { ...base, title: "Admin Deletes" });
     expect(await deletePost(ctx.db, admin, other.slug)).toEqual({ category: "Fitness" });
     expect(await getReadablePost(ctx.db, other.slug, admin)).toBeNull();
+  });
+
+  it("'Feature on home page' sets the featured flag the home page's featured article orders by; unsetting it lets go", async () => {
+    const featured = await createPost(ctx.db, mod, { ...base, title: `Featured pick ${Date.now()}`, featured: true });
+    await createPost(ctx.db, mod, { ...base, title: `Newer but plain ${Date.now()}` });
+    expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(true);
+    expect((await getFeaturedArticle(ctx.db))?.slug).toBe(featured.slug);
+    await updatePost(ctx.db, mod, featured.slug, { ...base, title: "Featured pick", featured: false });
+    expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(false);
+    expect((await getFeaturedArticle(ctx.db))?.slug).not.toBe(featured.slug);
   });
 });

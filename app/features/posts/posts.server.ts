@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
@@ -11,6 +11,7 @@ import { logger } from "~/server/logger.server";
 import { pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
+import { renderPostBody } from "./post-render.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
@@ -59,10 +60,13 @@ export async function getPostBySlug(db: Db, slug: string) {
       title: blogPosts.title,
       slug: blogPosts.slug,
       content: blogPosts.content,
+      contentHtml: blogPosts.contentHtml,
+      contentText: blogPosts.contentText,
       excerpt: blogPosts.excerpt,
       featuredImageUrl: blogPosts.featuredImageUrl,
       category: blogPosts.category,
       published: blogPosts.published,
+      featured: blogPosts.featured,
       authorId: blogPosts.authorId,
       createdAt: blogPosts.createdAt,
       updatedAt: blogPosts.updatedAt,
@@ -137,6 +141,7 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
   const existing = await findDuplicate(db, author.id, input);
   if (existing) return { ...existing, duplicate: true };
+  const body = await renderPostBody(db, input.content);
   for (let n = 1; n <= 1000; n++) {
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
@@ -155,10 +160,13 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
             title: input.title,
             slug,
             content: input.content,
+            contentHtml: body.html,
+            contentText: body.text,
             excerpt: input.excerpt,
             featuredImageUrl: input.featuredImageUrl,
             category: input.category,
             published: input.published,
+            featured: input.featured,
             authorId: author.id,
           })
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
@@ -185,16 +193,20 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
+  const body = await renderPostBody(db, input.content);
   await db.transaction(async (tx) => {
     await tx
       .update(blogPosts)
       .set({
         title: input.title,
         content: input.content,
+        contentHtml: body.html,
+        contentText: body.text,
         excerpt: input.excerpt,
         featuredImageUrl: input.featuredImageUrl,
         category: input.category,
         published: input.published,
+        featured: input.featured,
         updatedAt: new Date(),
       })
       .where(eq(blogPosts.id, post.id));
@@ -253,7 +265,16 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
 export async function listFeedPosts(db: Db, category: Category | null, limit = 50) {
   const where = category ? and(eq(blogPosts.published, true), eq(blogPosts.category, category)) : eq(blogPosts.published, true);
   return db
-    .select({ title: blogPosts.title, slug: blogPosts.slug, excerpt: blogPosts.excerpt, content: blogPosts.content, category: blogPosts.category, createdAt: blogPosts.createdAt })
+    .select({
+      id: blogPosts.id,
+      title: blogPosts.title,
+      slug: blogPosts.slug,
+      excerpt: blogPosts.excerpt,
+      content: sql<string>`coalesce(${blogPosts.contentText}, ${blogPosts.content})`,
+      contentHtml: blogPosts.contentHtml,
+      category: blogPosts.category,
+      createdAt: blogPosts.createdAt,
+    })
     .from(blogPosts)
     .where(where)
     .orderBy(desc(blogPosts.createdAt))

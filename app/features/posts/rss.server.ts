@@ -4,12 +4,27 @@ import { escapeXml } from "~/lib/xml";
 import { postSummary } from "./summary";
 
 export interface FeedPost {
+  id: string;
   title: string;
   slug: string;
   excerpt: string | null;
+  /** The post's plain text (for the summary). */
   content: string;
+  /** The stored rendering; null for a row not rendered yet (the item then has no content:encoded). */
+  contentHtml: string | null;
   category: Category;
   createdAt: Date;
+}
+
+/**
+ * Rendered post HTML for a feed reader, which resolves nothing against our site: site paths in href,
+ * src and srcset become absolute, and a fragment link points into the post's own page.
+ */
+export function absoluteContentHtml(html: string, publicUrl: string, postUrl: string): string {
+  return html
+    .replace(/ (href|src)="\/(?![/\\])/g, ` $1="${publicUrl}/`)
+    .replace(/ href="#/g, ` href="${postUrl}#`)
+    .replace(/ srcset="([^"]*)"/g, (_, set: string) => ` srcset="${set.replace(/(^|, )\/(?![/\\])/g, `$1${publicUrl}/`)}"`);
 }
 
 /** RSS 2.0 of published posts; every link absolute from PUBLIC_URL. */
@@ -21,6 +36,7 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
   const items = posts
     .map((p) => {
       const url = `${publicUrl}${postPath(p.category, p.slug)}`;
+      const encoded = p.contentHtml === null ? [] : [`      <content:encoded>${escapeXml(absoluteContentHtml(p.contentHtml, publicUrl, url))}</content:encoded>`];
       return [
         "    <item>",
         `      <title>${escapeXml(p.title)}</title>`,
@@ -29,13 +45,14 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
         `      <category>${escapeXml(p.category)}</category>`,
         `      <pubDate>${p.createdAt.toUTCString()}</pubDate>`,
         `      <description>${escapeXml(postSummary(p, 300))}</description>`,
+        ...encoded,
         "    </item>",
       ].join("\n");
     })
     .join("\n");
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/">',
     "  <channel>",
     `    <title>${escapeXml(title)}</title>`,
     `    <link>${escapeXml(link)}</link>`,

@@ -39,6 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       excerpt: post.excerpt ?? "",
       featuredImageUrl: post.featuredImageUrl ?? "",
       published: post.published,
+      featured: post.featured,
       media: post.media.map((m) => ({ mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? "", uploadId: m.uploadId ?? undefined })),
     },
   };

@@ -18,7 +18,8 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
 import { isSafeImageUrl } from "~/features/media/media";
 import { longDate } from "~/features/posts/dates";
-import { PostContent } from "~/features/posts/post-content";
+import { PostBody } from "~/features/posts/post-body";
+import { postBodyOf } from "~/features/posts/post-render.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
@@ -48,7 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const post = await getReadablePost(db, params.slug, user);
   if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
-  const srcSets = await srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]);
+  const [srcSets, body] = await Promise.all([srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]), postBodyOf(db, post)]);
   const publicUrl = getEnv().publicUrl;
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   return data(
@@ -58,7 +59,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       post: {
         title: post.title,
         slug: post.slug,
-        content: post.content,
+        html: body.html,
+        summary: postSummary({ excerpt: post.excerpt, content: body.text }),
         excerpt: post.excerpt,
         published: post.published,
         image,
@@ -66,13 +68,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         date: longDate(post.createdAt),
         createdAt: post.createdAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
-        readingTime: readingTimeLabel(post.content),
+        readingTime: readingTimeLabel(body.text),
         media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
       },
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-      jsonLd: blogPostingJsonLd(publicUrl, post, image),
+      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image),
     },
     // A draft (staff only) is never indexed nor stored by shared caches.
     { headers: post.published ? {} : NOT_PUBLIC },
@@ -98,7 +100,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   return [
     ...seoMeta(publicUrlFromMatches(matches), {
       title: post.title,
-      description: postSummary(post),
+      description: post.summary,
       path: postPath(category, post.slug),
       // A post without a featured image still gets a card image (the site default).
       image: post.image ?? DEFAULT_OG_IMAGE,
@@ -202,7 +204,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
         />
       ) : null}
       <div className="mt-8">
-        <PostContent content={post.content} />
+        <PostBody html={post.html} />
       </div>
       <MediaList items={post.media} title={post.title} />
     </article>

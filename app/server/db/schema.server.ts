@@ -109,6 +109,10 @@ export const blogPosts = pgTable(
     title: text("title").notNull(),
     slug: text("slug").notNull().unique(),
     content: text("content").notNull(),
+    /** `content` rendered from Markdown at save; null until the start-up backfill renders an older row. */
+    contentHtml: text("content_html"),
+    /** The rendered post's visible text: reading time, summaries, JSON-LD articleBody. */
+    contentText: text("content_text"),
     excerpt: text("excerpt"),
     featuredImageUrl: text("featured_image_url"),
     category: text("category", { enum: CATEGORIES }).notNull(),
