@@ -3,6 +3,8 @@ import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { matchPath } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+// Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
+import "~/features/posts/scheduling.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";

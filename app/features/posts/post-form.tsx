@@ -12,6 +12,7 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { ScheduleField } from "./editor/schedule-field";
 import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
@@ -28,18 +29,23 @@ interface FormValues {
   featuredImageUrl: string;
   published: boolean;
   media: EditableMedia[];
+  schedule: boolean;
+  /** 'Publish at' as a datetime-local value in the site's time zone. */
+  publishAt: string;
 }
 
 interface Props {
   category: Category;
-  post: (FormValues & { id: string; slug: string }) | null;
+  post: (FormValues & { id: string; slug: string; version: number }) | null;
+  /** The site's time zone, in which 'Publish at' is entered. */
+  timeZone: string;
 }
 
 
-const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
+const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [], schedule: false, publishAt: "" };
 
 /** SPEC §2 Post form, create and edit modes. */
-export function PostForm({ category, post }: Props) {
+export function PostForm({ category, post, timeZone }: Props) {
   const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? EMPTY);
   const [values, setValues] = useState<FormValues>(post ?? EMPTY);
@@ -315,9 +321,23 @@ export function PostForm({ category, post }: Props) {
         </fieldset>
 
         <div className="flex items-center gap-3">
-          <Switch id={`${ids}-published`} name="published" checked={values.published} onCheckedChange={(checked) => set("published", checked)} />
+          <Switch
+            id={`${ids}-published`}
+            name="published"
+            checked={values.published}
+            onCheckedChange={(checked) => setValues((v) => ({ ...v, published: checked, schedule: checked ? false : v.schedule }))}
+          />
           <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
         </div>
+        <ScheduleField
+          schedule={values.schedule}
+          publishAt={values.publishAt}
+          timeZone={timeZone}
+          field={fields.publishAt}
+          onScheduleChange={(checked) => setValues((v) => ({ ...v, schedule: checked, published: checked ? false : v.published }))}
+          onPublishAtChange={(value) => set("publishAt", value)}
+        />
+        {post ? <input type="hidden" name="version" value={post.version} /> : null}
 
         <div className="flex gap-3">
           <SubmitButton pending={busy} pendingLabel="Saving..." disabled={uploading}>

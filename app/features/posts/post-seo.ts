@@ -8,7 +8,7 @@ export interface JsonLdPost {
   category: Category;
   excerpt: string | null;
   content: string;
-  createdAt: Date;
+  publishedAt: Date;
   updatedAt: Date;
 }
 
@@ -24,7 +24,7 @@ export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: st
     "@type": "BlogPosting",
     headline: post.title,
     description: postSummary(post, 300),
-    datePublished: post.createdAt.toISOString(),
+    datePublished: post.publishedAt.toISOString(),
     dateModified: post.updatedAt.toISOString(),
     articleSection: post.category,
     url,

@@ -1,20 +1,35 @@
-import { and, asc, count, desc, eq, gt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { canDeletePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { slugCandidate, slugify } from "~/lib/slug";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import type { AdminFilter } from "./admin-filters";
 import { fieldErrorsOf, POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
+import { recordRevision, type RevisionKind } from "./revisions.server";
+import { syncPublishJob } from "./scheduling.server";
 
 export const POSTS_PER_PAGE = 12;
 /** Slugs that would collide with our own routes under /7fs/{category}/. */
 const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
 /** A second identical submission by the same author within this window returns the first post. */
 const DUPLICATE_WINDOW_MS = 30_000;
+
+/**
+ * The date readers see and listings order by: when the post was first published (created_at for
+ * rows from before published_at existed; the migration backfills them, this keeps the type a Date).
+ */
+export function shownDate() {
+  return sql<Date>`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`.mapWith(blogPosts.createdAt);
+}
+
+/** Newest first by that date; NULLS LAST matches the indexes (published rows always have one). */
+export function newestPublishedFirst() {
+  return sql`${blogPosts.publishedAt} desc nulls last`;
+}
 
 const cardColumns = {
   id: blogPosts.id,
@@ -23,7 +38,7 @@ const cardColumns = {
   excerpt: blogPosts.excerpt,
   featuredImageUrl: blogPosts.featuredImageUrl,
   category: blogPosts.category,
-  createdAt: blogPosts.createdAt,
+  publishedAt: shownDate(),
 };
 
 /** Published posts of one category, newest first, one page at a time. */
@@ -36,7 +51,7 @@ export async function listPublishedPosts(db: Db, category: Category, page: numbe
     .select(cardColumns)
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .orderBy(newestPublishedFirst(), desc(blogPosts.id))
     .limit(POSTS_PER_PAGE)
     .offset((page - 1) * POSTS_PER_PAGE);
   return { posts, total, page, pageCount };
@@ -61,6 +76,9 @@ export async function getPostBySlug(db: Db, slug: string) {
       published: blogPosts.published,
       authorId: blogPosts.authorId,
       createdAt: blogPosts.createdAt,
+      publishedAt: shownDate(),
+      scheduledAt: blogPosts.scheduledAt,
+      version: blogPosts.version,
       updatedAt: blogPosts.updatedAt,
     })
     .from(blogPosts)
@@ -134,6 +152,8 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
  */
 export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
   const input = parsePostInput(raw);
+  const now = new Date();
+  const scheduledAt = scheduleOf(input, now);
   const base = slugify(input.title);
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
   const existing = await findDuplicate(db, author.id, input);
@@ -155,11 +175,17 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
             featuredImageUrl: input.featuredImageUrl,
             category: input.category,
             published: input.published,
+            publishedAt: input.published ? now : null,
+            scheduledAt,
             authorId: author.id,
+            createdAt: now,
+            updatedAt: now,
           })
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
+        await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
+        await syncPublishJob(tx, row.id, null, scheduledAt);
         await bumpContentVersion(tx);
         return row;
       });
@@ -174,14 +200,42 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
   throw new ValidationError("Could not find a free address for this title; please change the title.");
 }
 
-/** Updates a post found by its slug; the slug never changes (SPEC §4). */
+/** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
+function scheduleOf(input: PostInput, now: Date): Date | null {
+  if (input.published || !input.publishAt) return null;
+  if (input.publishAt.getTime() <= now.getTime()) throw new ValidationError(POST_MESSAGES.publishAtPast, { publishAt: [POST_MESSAGES.publishAtPast] });
+  return input.publishAt;
+}
+
+function revisionOf(postId: string, input: PostInput, actor: Actor) {
+  return { postId, title: input.title, excerpt: input.excerpt, content: input.content, featuredImageUrl: input.featuredImageUrl, authorId: actor.id };
+}
+
+function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Date | null): RevisionKind {
+  if (scheduledAt) return "schedule";
+  if (published !== wasPublished) return published ? "publish" : "unpublish";
+  return "save";
+}
+
+/**
+ * Updates a post found by its slug; the slug never changes (SPEC §4). With `version` (the editor
+ * sends the one it loaded) a save based on an older version is refused: the UPDATE only matches the
+ * version it read, so two concurrent saves cannot both win.
+ */
 export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
-  const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
+  const [post] = await db
+    .select({ id: blogPosts.id, version: blogPosts.version, published: blogPosts.published, scheduledAt: blogPosts.scheduledAt })
+    .from(blogPosts)
+    .where(eq(blogPosts.slug, slug))
+    .limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
+  if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
+  const now = new Date();
+  const scheduledAt = scheduleOf(input, now);
   await db.transaction(async (tx) => {
-    await tx
+    const updated = await tx
       .update(blogPosts)
       .set({
         title: input.title,
@@ -190,10 +244,17 @@ export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknow
         featuredImageUrl: input.featuredImageUrl,
         category: input.category,
         published: input.published,
-        updatedAt: new Date(),
+        publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
+        scheduledAt,
+        version: sql`${blogPosts.version} + 1`,
+        updatedAt: now,
       })
-      .where(eq(blogPosts.id, post.id));
+      .where(and(eq(blogPosts.id, post.id), eq(blogPosts.version, post.version)))
+      .returning({ id: blogPosts.id });
+    if (updated.length === 0) throw new ConflictError(POST_MESSAGES.conflict);
     await replaceMedia(tx, post.id, input.media);
+    await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
+    await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
     await bumpContentVersion(tx);
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
@@ -219,11 +280,27 @@ export const ADMIN_POSTS_PER_PAGE = 50;
 
 /** Blog management: every post, most recently updated first, with the filter counts. */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
-  const rows = await db.select({ published: blogPosts.published, n: count() }).from(blogPosts).groupBy(blogPosts.published);
-  const published = rows.find((r) => r.published)?.n ?? 0;
-  const drafts = rows.find((r) => !r.published)?.n ?? 0;
-  const where = filter === "published" ? eq(blogPosts.published, true) : filter === "drafts" ? eq(blogPosts.published, false) : undefined;
-  const total = filter === "published" ? published : filter === "drafts" ? drafts : published + drafts;
+  const scheduled = isNotNull(blogPosts.scheduledAt);
+  const rows = await db
+    .select({ published: blogPosts.published, scheduled: sql<boolean>`${scheduled}`.mapWith(Boolean), n: count() })
+    .from(blogPosts)
+    .groupBy(blogPosts.published, scheduled);
+  const sum = (match: (r: { published: boolean; scheduled: boolean }) => boolean) => rows.filter(match).reduce((n, r) => n + r.n, 0);
+  const counts = {
+    published: sum((r) => r.published),
+    drafts: sum((r) => !r.published && !r.scheduled),
+    scheduled: sum((r) => !r.published && r.scheduled),
+  };
+  const all = counts.published + counts.drafts + counts.scheduled;
+  const where =
+    filter === "published"
+      ? eq(blogPosts.published, true)
+      : filter === "drafts"
+        ? and(eq(blogPosts.published, false), isNull(blogPosts.scheduledAt))
+        : filter === "scheduled"
+          ? and(eq(blogPosts.published, false), scheduled)
+          : undefined;
+  const total = filter === "all" ? all : counts[filter];
   const posts = await db
     .select({
       id: blogPosts.id,
@@ -231,6 +308,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
       category: blogPosts.category,
       slug: blogPosts.slug,
       published: blogPosts.published,
+      scheduledAt: blogPosts.scheduledAt,
       createdAt: blogPosts.createdAt,
       updatedAt: blogPosts.updatedAt,
     })
@@ -239,17 +317,17 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     .orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id))
     .limit(ADMIN_POSTS_PER_PAGE)
     .offset((page - 1) * ADMIN_POSTS_PER_PAGE);
-  return { posts, counts: { all: published + drafts, published, drafts }, page, pageCount: Math.max(1, Math.ceil(total / ADMIN_POSTS_PER_PAGE)) };
+  return { posts, counts: { all, ...counts }, page, pageCount: Math.max(1, Math.ceil(total / ADMIN_POSTS_PER_PAGE)) };
 }
 
 /** Newest published posts for RSS, of one category or of the whole blog. */
 export async function listFeedPosts(db: Db, category: Category | null, limit = 50) {
   const where = category ? and(eq(blogPosts.published, true), eq(blogPosts.category, category)) : eq(blogPosts.published, true);
   return db
-    .select({ title: blogPosts.title, slug: blogPosts.slug, excerpt: blogPosts.excerpt, content: blogPosts.content, category: blogPosts.category, createdAt: blogPosts.createdAt })
+    .select({ title: blogPosts.title, slug: blogPosts.slug, excerpt: blogPosts.excerpt, content: blogPosts.content, category: blogPosts.category, publishedAt: shownDate() })
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt))
+    .orderBy(newestPublishedFirst())
     .limit(limit);
 }
 

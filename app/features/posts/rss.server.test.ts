@@ -4,7 +4,7 @@ import { buildRss } from "./rss.server";
 describe("RSS", () => {
   it("builds RSS 2.0 with absolute links", () => {
     const xml = buildRss("https://site.example", "Faith", [
-      { title: "A <b>&</b> post", slug: "a-b-post", excerpt: null, content: "Body </description><script>", category: "Faith", createdAt: new Date("2026-01-02T03:04:05Z") },
+      { title: "A <b>&</b> post", slug: "a-b-post", excerpt: null, content: "Body </description><script>", category: "Faith", publishedAt: new Date("2026-01-02T03:04:05Z") },
     ]);
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<rss version="2.0"/);
     expect(xml).toContain("<title>A &lt;b&gt;&amp;&lt;/b&gt; post</title>");

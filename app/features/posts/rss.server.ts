@@ -9,7 +9,7 @@ export interface FeedPost {
   excerpt: string | null;
   content: string;
   category: Category;
-  createdAt: Date;
+  publishedAt: Date;
 }
 
 /** RSS 2.0 of published posts; every link absolute from PUBLIC_URL. */
@@ -27,7 +27,7 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
         `      <link>${escapeXml(url)}</link>`,
         `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
         `      <category>${escapeXml(p.category)}</category>`,
-        `      <pubDate>${p.createdAt.toUTCString()}</pubDate>`,
+        `      <pubDate>${p.publishedAt.toUTCString()}</pubDate>`,
         `      <description>${escapeXml(postSummary(p, 300))}</description>`,
         "    </item>",
       ].join("\n");
@@ -42,7 +42,7 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
     `    <description>${escapeXml(description)}</description>`,
     "    <language>en-us</language>",
     `    <atom:link href="${escapeXml(publicUrl + selfPath)}" rel="self" type="application/rss+xml"/>`,
-    ...(posts[0] ? [`    <lastBuildDate>${posts[0].createdAt.toUTCString()}</lastBuildDate>`] : []),
+    ...(posts[0] ? [`    <lastBuildDate>${posts[0].publishedAt.toUTCString()}</lastBuildDate>`] : []),
     items,
     "  </channel>",
     "</rss>",

@@ -4,11 +4,13 @@ import { PostForm } from "~/features/posts/post-form";
 import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
-import { postFormSchema } from "~/features/posts/post-schema";
+import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { canCreatePost, canUpdatePost } from "~/lib/permissions";
+import { utcToZonedLocal } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
 import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -25,12 +27,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireStaffPage(request);
   const slug = slugOf(params);
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
-  if (!slug) return { category, post: null };
+  const timeZone = getEnv().SITE_TIME_ZONE;
+  if (!slug) return { category, timeZone, post: null };
   const post = await getPostBySlug(getDb(), slug);
   if (!post) throw data("Oops! Page not found", { status: 404 });
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
   return {
     category,
+    timeZone,
     post: {
       id: post.id,
       slug: post.slug,
@@ -39,6 +43,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       excerpt: post.excerpt ?? "",
       featuredImageUrl: post.featuredImageUrl ?? "",
       published: post.published,
+      schedule: post.scheduledAt !== null && !post.published,
+      publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
+      version: post.version,
       media: post.media.map((m) => ({ mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? "", uploadId: m.uploadId ?? undefined })),
     },
   };
@@ -56,7 +63,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const parsed = parseSubmission(await readForm(request), postFormSchema);
     submission = parsed;
     if (parsed.status !== "success") return invalidSubmission(parsed);
-    const input = { ...parsed.value, category };
+    const input = postInputFromForm(parsed.value, category, getEnv().SITE_TIME_ZONE);
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
       return redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
@@ -74,5 +81,5 @@ export function meta({ data: d }: Route.MetaArgs) {
 }
 
 export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
-  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} />;
+  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} timeZone={loaderData.timeZone} />;
 }
