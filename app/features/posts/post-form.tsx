@@ -12,6 +12,7 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { RevisionsDialog } from "./editor/revisions-dialog";
 import { ScheduleField } from "./editor/schedule-field";
 import { postFormSchema } from "./post-schema";
 
@@ -346,6 +347,13 @@ export function PostForm({ category, post, timeZone }: Props) {
           <Button asChild variant="outline">
             <Link to={categoryPath(category)}>Cancel</Link>
           </Button>
+          {post ? (
+            <RevisionsDialog
+              postId={post.id}
+              current={values}
+              onRestore={(r) => setValues((v) => ({ ...v, title: r.title, excerpt: r.excerpt ?? "", content: r.content, featuredImageUrl: r.featuredImageUrl ?? "" }))}
+            />
+          ) : null}
         </div>
       </fetcher.Form>
     </section>
