@@ -35,6 +35,7 @@ export default [
   route("7fs/:category/:slug", "routes/blog/post.tsx"),
   route("7fs/:category/:slug/edit", "routes/blog/post-form.tsx", { id: "post-edit" }),
   route("api/uploads", "routes/api/uploads.ts"),
+  route("api/posts/autosave", "routes/api/post-autosave.ts"),
   route("api/posts/:postId/revisions", "routes/api/post-revisions.ts"),
   route("uploads/*", "routes/uploads-file.ts"),
   route("*", "routes/not-found.tsx"),

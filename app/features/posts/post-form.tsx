@@ -12,7 +12,11 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { AutosaveRestore } from "./editor/autosave-restore";
+import { AutosaveStatusText } from "./editor/autosave-status";
+import { LeaveConfirmation } from "./editor/leave-confirmation";
 import { RevisionsDialog } from "./editor/revisions-dialog";
+import { useAutosave, type AutosaveFields } from "./editor/use-autosave";
 import { ScheduleField } from "./editor/schedule-field";
 import { postFormSchema } from "./post-schema";
 
@@ -40,13 +44,15 @@ interface Props {
   post: (FormValues & { id: string; slug: string; version: number }) | null;
   /** The site's time zone, in which 'Publish at' is entered. */
   timeZone: string;
+  /** Unsaved text newer than the post, offered as 'Restore unsaved changes'. */
+  autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
 }
 
 
 const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [], schedule: false, publishAt: "" };
 
 /** SPEC §2 Post form, create and edit modes. */
-export function PostForm({ category, post, timeZone }: Props) {
+export function PostForm({ category, post, timeZone, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? EMPTY);
   const [values, setValues] = useState<FormValues>(post ?? EMPTY);
@@ -61,13 +67,11 @@ export function PostForm({ category, post, timeZone }: Props) {
   const busyRef = useRef(false);
   busyRef.current = busy;
   const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
+  const [offer, setOffer] = useState(autosave);
+  const autosaveFields: AutosaveFields = { title: values.title, excerpt: values.excerpt, content: values.content, featuredImageUrl: values.featuredImageUrl };
+  const { status: autosaveStatus, markSaved } = useAutosave({ postId: post?.id, category, baseVersion: post?.version, fields: autosaveFields, enabled: !busy });
 
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm("You have unsaved changes. Leave this page and lose them?")) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -176,6 +180,22 @@ export function PostForm({ category, post, timeZone }: Props) {
   return (
     <section className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
+      <LeaveConfirmation blocker={blocker} />
+      {offer ? (
+        <AutosaveRestore
+          savedAt={offer.savedAt}
+          savedAtLabel={offer.savedAtLabel}
+          postId={post?.id}
+          category={category}
+          onRestore={() => {
+            const restored = { title: offer.title, excerpt: offer.excerpt, content: offer.content, featuredImageUrl: offer.featuredImageUrl };
+            setValues((v) => ({ ...v, ...restored }));
+            markSaved(restored);
+            setOffer(null);
+          }}
+          onDiscard={() => setOffer(null)}
+        />
+      ) : null}
       <fetcher.Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
         <FormField field={fields.title} label="Title" controlled>
           {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
@@ -347,6 +367,7 @@ export function PostForm({ category, post, timeZone }: Props) {
           <Button asChild variant="outline">
             <Link to={categoryPath(category)}>Cancel</Link>
           </Button>
+          <AutosaveStatusText status={autosaveStatus} />
           {post ? (
             <RevisionsDialog
               postId={post.id}

@@ -9,6 +9,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~
 import { logger } from "~/server/logger.server";
 import type { AdminFilter } from "./admin-filters";
 import { fieldErrorsOf, POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
+import { discardAutosave } from "./autosave.server";
 import { recordRevision, type RevisionKind } from "./revisions.server";
 import { syncPublishJob } from "./scheduling.server";
 
@@ -186,6 +187,7 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
         await replaceMedia(tx, row.id, input.media);
         await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
         await syncPublishJob(tx, row.id, null, scheduledAt);
+        await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
         return row;
       });
@@ -255,6 +257,7 @@ export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknow
     await replaceMedia(tx, post.id, input.media);
     await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
     await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
+    await discardAutosave(tx, actor.id, { postId: post.id });
     await bumpContentVersion(tx);
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");

@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
+import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
 import { PostForm } from "~/features/posts/post-form";
 import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
@@ -8,7 +9,7 @@ import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema"
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { canCreatePost, canUpdatePost } from "~/lib/permissions";
-import { utcToZonedLocal } from "~/lib/time-zone";
+import { formatInZone, utcToZonedLocal } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
@@ -24,17 +25,21 @@ function slugOf(params: { slug?: string }): string | null {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category) throw data("Oops! Page not found", { status: 404 });
-  await requireStaffPage(request);
+  const user = await requireStaffPage(request);
   const slug = slugOf(params);
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
   const timeZone = getEnv().SITE_TIME_ZONE;
-  if (!slug) return { category, timeZone, post: null };
+  const offer = (saved: StoredAutosave | null) =>
+    saved ? { title: saved.title, excerpt: saved.excerpt, content: saved.content, featuredImageUrl: saved.featuredImageUrl, savedAt: saved.savedAt.toISOString(), savedAtLabel: formatInZone(saved.savedAt, timeZone) } : null;
+  if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
   const post = await getPostBySlug(getDb(), slug);
   if (!post) throw data("Oops! Page not found", { status: 404 });
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
+  const editable = { title: post.title, excerpt: post.excerpt ?? "", content: post.content, featuredImageUrl: post.featuredImageUrl ?? "", updatedAt: post.updatedAt };
   return {
     category,
     timeZone,
+    autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
     post: {
       id: post.id,
       slug: post.slug,
@@ -81,5 +86,5 @@ export function meta({ data: d }: Route.MetaArgs) {
 }
 
 export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
-  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} timeZone={loaderData.timeZone} />;
+  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} timeZone={loaderData.timeZone} autosave={loaderData.autosave} />;
 }

@@ -30,6 +30,7 @@ export function ScheduleField({ schedule, publishAt, timeZone, field, onSchedule
               <Input
                 {...props}
                 type="datetime-local"
+                step={1}
                 className="w-auto"
                 value={publishAt}
                 onChange={(e) => onPublishAtChange(e.target.value)}
