@@ -121,3 +121,54 @@ test("revisions list newest first with a word diff, and 'Restore this revision' 
   await page.getByRole("button", { name: "Update Post" }).click();
   await expect(page.getByText("The quick brown fox jumps.")).toBeVisible();
 });
+
+test("autosave keeps typed text without publishing it; reopening offers 'Restore unsaved changes' or 'Discard'", async ({
+  page,
+  request,
+}) => {
+  const title = `E2E Autosaved ${Date.now()}`;
+  const slug = slugOf(title);
+  await loginAs(page, E2E_ADMIN);
+  await createPost(page, "Friends", title, "The live text.");
+  const editUrl = `/7fs/Friends/${slug}/edit`;
+  await page.goto(editUrl);
+  const status = page.getByTestId("autosave-status");
+  await page.getByLabel("Content").fill("A pending draft, not yet live.");
+  await expect(status).toHaveText("Saving…");
+  await expect(status).toHaveText("Saved");
+  // The published post still shows its live text.
+  expect(await (await request.get(`/7fs/Friends/${slug}`)).text()).toContain("The live text.");
+
+  // Reload (the leave confirmation is for unsaved text; this text is saved on the server).
+  page.once("dialog", (d) => void d.accept());
+  await page.reload();
+  const offer = page.getByRole("region", { name: "Unsaved changes" });
+  await expect(offer).toContainText(/You have unsaved changes from .+\(UTC\)/);
+  await expect(page.getByLabel("Content")).toHaveValue("The live text.");
+  await offer.getByRole("button", { name: "Restore unsaved changes" }).click();
+  await expect(offer).toBeHidden();
+  await expect(page.getByLabel("Content")).toHaveValue("A pending draft, not yet live.");
+
+  // Discard: gone for good, also after another reload.
+  page.once("dialog", (d) => void d.accept());
+  await page.reload();
+  const discardResponse = page.waitForResponse((r) => r.url().endsWith("/api/posts/autosave") && r.request().method() === "POST");
+  await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Discard" }).click();
+  expect((await discardResponse).ok()).toBe(true);
+  await page.reload();
+  await expect(page.getByLabel("Content")).toHaveValue("The live text.");
+  await expect(page.getByRole("region", { name: "Unsaved changes" })).toHaveCount(0);
+});
+
+test("autosave says 'Not saved, retrying' while the server cannot be reached, then saves", async ({ page }) => {
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/7fs/Figurehead/new");
+  let failing = true;
+  await page.route("**/api/posts/autosave", (route) => (failing ? route.abort() : route.continue()));
+  await page.getByLabel("Title").fill(`E2E Offline ${Date.now()}`);
+  const status = page.getByTestId("autosave-status");
+  await expect(status).toHaveText("Not saved, retrying");
+  await expect(status).toHaveAttribute("role", "status");
+  failing = false;
+  await expect(status).toHaveText("Saved", { timeout: 15_000 });
+});

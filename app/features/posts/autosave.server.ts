@@ -16,8 +16,14 @@ export const autosaveInputSchema = z.object({
   postId: z.uuid().optional(),
   category: z.enum(CATEGORIES),
   // No "required" rules here: a half-typed post is exactly what autosave is for. Only the limits hold.
-  title: z.string().max(TITLE_MAX * 4).default(""),
-  excerpt: z.string().max(EXCERPT_MAX * 4).default(""),
+  title: z
+    .string()
+    .max(TITLE_MAX * 4)
+    .default(""),
+  excerpt: z
+    .string()
+    .max(EXCERPT_MAX * 4)
+    .default(""),
   content: z.string().max(CONTENT_MAX).default(""),
   featuredImageUrl: z.string().max(2000).default(""),
   baseVersion: z.coerce.number().int().min(1).optional(),
@@ -55,16 +61,31 @@ export async function saveAutosave(db: Db, actor: Actor, raw: unknown): Promise<
     baseVersion: input.baseVersion ?? null,
     updatedAt: now,
   };
-  const set = { title: values.title, excerpt: values.excerpt, content: values.content, featuredImageUrl: values.featuredImageUrl, baseVersion: values.baseVersion, updatedAt: now };
+  const set = {
+    title: values.title,
+    excerpt: values.excerpt,
+    content: values.content,
+    featuredImageUrl: values.featuredImageUrl,
+    baseVersion: values.baseVersion,
+    updatedAt: now,
+  };
   await (input.postId
     ? db
         .insert(postAutosaves)
         .values(values)
-        .onConflictDoUpdate({ target: [postAutosaves.authorId, postAutosaves.postId], targetWhere: sql`${postAutosaves.postId} is not null`, set })
+        .onConflictDoUpdate({
+          target: [postAutosaves.authorId, postAutosaves.postId],
+          targetWhere: sql`${postAutosaves.postId} is not null`,
+          set,
+        })
     : db
         .insert(postAutosaves)
         .values(values)
-        .onConflictDoUpdate({ target: [postAutosaves.authorId, postAutosaves.category], targetWhere: sql`${postAutosaves.postId} is null`, set }));
+        .onConflictDoUpdate({
+          target: [postAutosaves.authorId, postAutosaves.category],
+          targetWhere: sql`${postAutosaves.postId} is null`,
+          set,
+        }));
   return { savedAt: now };
 }
 
@@ -110,6 +131,10 @@ export async function autosaveToOffer(
   const saved = await getAutosave(db, authorId, target);
   if (!saved) return null;
   if (!post) return saved.title || saved.content || saved.excerpt ? saved : null;
-  const same = saved.title === post.title && saved.excerpt === post.excerpt && saved.content === post.content && saved.featuredImageUrl === post.featuredImageUrl;
+  const same =
+    saved.title === post.title &&
+    saved.excerpt === post.excerpt &&
+    saved.content === post.content &&
+    saved.featuredImageUrl === post.featuredImageUrl;
   return !same && saved.savedAt > post.updatedAt ? saved : null;
 }

@@ -18,7 +18,9 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const user = await requireSessionUser(request);
     const form = await readForm(request);
-    const fields = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== ""));
+    const fields = Object.fromEntries(
+      [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== ""),
+    );
     if (fields.intent === "discard") {
       const target = discardTarget.safeParse(fields);
       if (!target.success) throw new ValidationError("Say which autosave to discard.");

@@ -22,7 +22,11 @@ export function AutosaveRestore({ savedAtLabel, savedAt, postId, category, onRes
     onDiscard();
   }
   return (
-    <div role="region" aria-label="Unsaved changes" className="flex flex-wrap items-center gap-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-50">
+    <div
+      role="region"
+      aria-label="Unsaved changes"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-50"
+    >
       <p className="flex-1">
         You have unsaved changes from <time dateTime={savedAt}>{savedAtLabel}</time>.
       </p>

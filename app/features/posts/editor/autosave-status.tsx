@@ -5,7 +5,11 @@ const TEXT: Record<AutosaveStatus, string> = { idle: "", saving: "Saving…", sa
 /** The autosave state, announced politely: 'Saving…', 'Saved' or 'Not saved, retrying'. */
 export function AutosaveStatusText({ status }: { status: AutosaveStatus }) {
   return (
-    <p role="status" data-testid="autosave-status" className={status === "retrying" ? "text-sm text-destructive" : "text-sm text-muted-foreground"}>
+    <p
+      role="status"
+      data-testid="autosave-status"
+      className={status === "retrying" ? "text-sm text-destructive" : "text-sm text-muted-foreground"}
+    >
       {TEXT[status]}
     </p>
   );
