@@ -4,7 +4,8 @@ import { CATEGORIES, type Category } from "~/lib/categories";
 import { canCreatePost, canUpdatePost, type Actor } from "~/lib/permissions";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts, postAutosaves } from "~/server/db/schema.server";
-import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { authorize } from "~/server/authorize.server";
+import { NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { CONTENT_MAX, EXCERPT_MAX, TITLE_MAX } from "./post-schema";
 
 /**
@@ -32,6 +33,7 @@ export const autosaveInputSchema = z.object({
 export type AutosaveInput = z.input<typeof autosaveInputSchema>;
 
 type Target = { postId: string } | { category: Category };
+const SAVE_FORBIDDEN = "You don't have permission to save posts.";
 
 function whereOf(authorId: string, target: Target) {
   return "postId" in target
@@ -40,11 +42,10 @@ function whereOf(authorId: string, target: Target) {
 }
 
 /** Stores (or replaces) the actor's autosave for a post or a new post in a category; returns when it was saved. */
-export async function saveAutosave(db: Db, actor: Actor, raw: unknown): Promise<{ savedAt: Date }> {
-  const parsed = autosaveInputSchema.safeParse(raw);
-  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "The autosave could not be read.");
-  const input = parsed.data;
-  if (!(input.postId ? canUpdatePost(actor) : canCreatePost(actor))) throw new ForbiddenError("You don't have permission to save posts.");
+export async function saveAutosave(db: Db, actor: Actor | null, raw: unknown): Promise<{ savedAt: Date }> {
+  authorize(actor, (a) => canCreatePost(a) || canUpdatePost(a), SAVE_FORBIDDEN);
+  const input = parseOrThrow(autosaveInputSchema, raw, "The autosave could not be read.");
+  authorize(actor, input.postId ? canUpdatePost : canCreatePost, SAVE_FORBIDDEN);
   if (input.postId) {
     const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, input.postId)).limit(1);
     if (!post) throw new NotFoundError("That post no longer exists.");
@@ -113,7 +114,15 @@ export async function getAutosave(db: Db, authorId: string, target: Target): Pro
   return row ?? null;
 }
 
-/** Drops the actor's autosave ('Discard', or the post was saved). */
+const discardTargetSchema = z.union([z.object({ postId: z.uuid() }), z.object({ category: z.enum(CATEGORIES) })]);
+
+/** 'Discard': drops the signed-in author's own autosave for a post or a new post in a category. */
+export async function discardOwnAutosave(db: Db, actor: Actor | null, raw: unknown): Promise<void> {
+  authorize(actor, () => true);
+  await discardAutosave(db, actor.id, parseOrThrow(discardTargetSchema, raw, "Say which autosave to discard."));
+}
+
+/** Drops an author's autosave (discarded, or the post was saved: in the save's transaction). */
 export async function discardAutosave(db: Db, authorId: string, target: Target): Promise<void> {
   await db.delete(postAutosaves).where(whereOf(authorId, target));
 }

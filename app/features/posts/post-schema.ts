@@ -95,12 +95,3 @@ export function postInputFromForm(value: PostFormValue, category: PostInput["cat
   return { ...rest, category, publishAt: at };
 }
 
-/** First message per field, for showing next to inputs. */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    (out[key] ??= []).push(issue.message);
-  }
-  return out;
-}

@@ -3,7 +3,9 @@ import { canUpdatePost, type Actor } from "~/lib/permissions";
 import type { Db } from "~/server/db/client.server";
 import { postRevisions, REVISION_KINDS, user } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ForbiddenError } from "~/server/errors.server";
+import { z } from "zod";
+import { authorize } from "~/server/authorize.server";
+import { NotFoundError } from "~/server/errors.server";
 
 export type RevisionKind = (typeof REVISION_KINDS)[number];
 
@@ -43,8 +45,9 @@ export interface RevisionListItem {
 }
 
 /** A post's revisions, newest first, for its editors (the same people who may update it). */
-export async function listRevisions(db: Db, actor: Actor, postId: string): Promise<RevisionListItem[]> {
-  if (!canUpdatePost(actor)) throw new ForbiddenError("You don't have permission to see this post's revisions.");
+export async function listRevisions(db: Db, actor: Actor | null, postId: string): Promise<RevisionListItem[]> {
+  authorize(actor, canUpdatePost, "You don't have permission to see this post's revisions.");
+  if (!z.uuid().safeParse(postId).success) throw new NotFoundError("That post no longer exists.");
   return db
     .select({
       id: postRevisions.id,
