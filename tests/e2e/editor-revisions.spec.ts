@@ -111,8 +111,8 @@ test("revisions list newest first with a word diff, and 'Restore this revision' 
 
   await items.nth(1).getByRole("button").click();
   const diff = dialog.getByTestId("revision-diff");
-  await expect(diff.locator("del")).toContainText(["brown", "jumps."]);
-  await expect(diff.locator("ins")).toContainText(["red", "leaps."]);
+  await expect(diff.locator("del")).toHaveText(["brown", "jumps"]);
+  await expect(diff.locator("ins")).toHaveText(["red", "leaps"]);
   await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
   await dialog.getByRole("button", { name: "Restore this revision" }).click();
   await expect(dialog).toBeHidden();
@@ -133,9 +133,18 @@ test("autosave keeps typed text without publishing it; reopening offers 'Restore
   const editUrl = `/7fs/Friends/${slug}/edit`;
   await page.goto(editUrl);
   const status = page.getByTestId("autosave-status");
+  // Hold the autosave request until 'Saving…' has been seen, so the test does not race it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/posts/autosave", async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByLabel("Content").fill("A pending draft, not yet live.");
   await expect(status).toHaveText("Saving…");
+  release();
   await expect(status).toHaveText("Saved");
+  await page.unroute("**/api/posts/autosave");
   // The published post still shows its live text.
   expect(await (await request.get(`/7fs/Friends/${slug}`)).text()).toContain("The live text.");
 
