@@ -8,6 +8,8 @@ import { matchRoutes, type RouteObject } from "react-router";
 import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
+// Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
+import "~/features/posts/scheduling.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
+import { isValidTimeZone } from "~/lib/time-zone";
 
 const bool = (fallback: boolean) =>
   z
@@ -87,6 +88,12 @@ const envSchema = z.object({
   // Background jobs (app/server/jobs) and the content version (app/server/content-version.server.ts)
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   CONTENT_VERSION_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  // Blog editor: the zone 'Publish at' is typed in (IANA name; stored in UTC) and revisions kept per post
+  SITE_TIME_ZONE: z
+    .string()
+    .default("UTC")
+    .refine((v) => isValidTimeZone(v), "must be an IANA time zone such as Europe/Berlin"),
+  POST_REVISIONS_KEEP: z.coerce.number().int().min(1).max(10_000).default(50),
   // Human verification (ALTCHA by default; Turnstile when both keys are set)
   TURNSTILE_SITE_KEY: optionalString,
   TURNSTILE_SECRET_KEY: optionalString,

@@ -76,6 +76,7 @@ export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" |
           published: post.published,
           featured: post.featured,
           authorId: adminId,
+          publishedAt: post.published ? at : null,
           createdAt: at,
           updatedAt: at,
         });

@@ -109,14 +109,22 @@ test("leaving the form with unsaved changes asks first", async ({ page }) => {
   await loginAs(page, E2E_ADMIN);
   await page.goto("/7fs/Fun/new");
   await page.getByLabel("Title").fill("Unsaved thoughts");
-  let asked = false;
+  // In-app navigation: an accessible dialog; 'Stay' keeps the editor and its text.
+  await page.getByRole("link", { name: "Cancel" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Leave without saving?" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Stay" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page).toHaveURL(/\/7fs\/Fun\/new$/);
+  await expect(page.getByLabel("Title")).toHaveValue("Unsaved thoughts");
+  // Closing the tab: the browser's own beforeunload prompt.
+  let asked = "";
   page.once("dialog", (d) => {
-    asked = true;
+    asked = d.type();
     void d.dismiss();
   });
-  await page.getByRole("link", { name: "Cancel" }).click();
-  await expect.poll(() => asked).toBe(true);
-  await expect(page).toHaveURL(/\/7fs\/Fun\/new$/);
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => asked).toBe("beforeunload");
 });
 
 test("visitors and plain users cannot reach the editor", async ({ page }) => {

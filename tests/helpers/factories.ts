@@ -48,12 +48,14 @@ export async function signedInAs(db: Db, role: Role = "user"): Promise<TestUser 
   return { ...made, userId: made.id, cookie: setCookie.split(";")[0] ?? "" };
 }
 
-/** A published post in Fun; the slug follows the title unless given. */
+/** A published post in Fun; the slug follows the title unless given; a published one was published when created unless told. */
 export async function makePost(db: Db, overrides: Partial<typeof blogPosts.$inferInsert> = {}) {
   const title = overrides.title ?? `Test post ${unique()}`;
+  const createdAt = overrides.createdAt ?? new Date();
+  const publishedAt = (overrides.published ?? true) ? createdAt : null;
   const [row] = await db
     .insert(blogPosts)
-    .values({ content: "Body", category: "Fun", published: true, ...overrides, title, slug: overrides.slug ?? slugify(title) })
+    .values({ content: "Body", category: "Fun", published: true, createdAt, publishedAt, ...overrides, title, slug: overrides.slug ?? slugify(title) })
     .returning();
   if (!row) throw new Error("post insert returned no row");
   return row;

@@ -14,6 +14,12 @@ import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { ContentEditor } from "./editor/content-editor";
 import { uploadImageFiles } from "./editor/upload-images";
+import { AutosaveRestore } from "./editor/autosave-restore";
+import { AutosaveStatusText } from "./editor/autosave-status";
+import { LeaveConfirmation } from "./editor/leave-confirmation";
+import { RevisionsDialog } from "./editor/revisions-dialog";
+import { useAutosave, type AutosaveFields } from "./editor/use-autosave";
+import { ScheduleField } from "./editor/schedule-field";
 import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
@@ -31,18 +37,25 @@ interface FormValues {
   published: boolean;
   featured: boolean;
   media: EditableMedia[];
+  schedule: boolean;
+  /** 'Publish at' as a datetime-local value in the site's time zone. */
+  publishAt: string;
 }
 
 interface Props {
   category: Category;
-  post: (FormValues & { id: string; slug: string }) | null;
+  post: (FormValues & { id: string; slug: string; version: number }) | null;
+  /** The site's time zone, in which 'Publish at' is entered. */
+  timeZone: string;
+  /** Unsaved text newer than the post, offered as 'Restore unsaved changes'. */
+  autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
 }
 
 
-const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, featured: false, media: [] };
+const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, featured: false, media: [], schedule: false, publishAt: "" };
 
 /** SPEC §2 Post form, create and edit modes. */
-export function PostForm({ category, post }: Props) {
+export function PostForm({ category, post, timeZone, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? EMPTY);
   const [values, setValues] = useState<FormValues>(post ?? EMPTY);
@@ -57,13 +70,11 @@ export function PostForm({ category, post }: Props) {
   const busyRef = useRef(false);
   busyRef.current = busy;
   const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
+  const [offer, setOffer] = useState(autosave);
+  const autosaveFields: AutosaveFields = { title: values.title, excerpt: values.excerpt, content: values.content, featuredImageUrl: values.featuredImageUrl };
+  const { status: autosaveStatus, markSaved } = useAutosave({ postId: post?.id, category, baseVersion: post?.version, fields: autosaveFields, enabled: !busy });
 
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm("You have unsaved changes. Leave this page and lose them?")) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -153,6 +164,22 @@ export function PostForm({ category, post }: Props) {
   return (
     <section className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
+      <LeaveConfirmation blocker={blocker} />
+      {offer ? (
+        <AutosaveRestore
+          savedAt={offer.savedAt}
+          savedAtLabel={offer.savedAtLabel}
+          postId={post?.id}
+          category={category}
+          onRestore={() => {
+            const restored = { title: offer.title, excerpt: offer.excerpt, content: offer.content, featuredImageUrl: offer.featuredImageUrl };
+            setValues((v) => ({ ...v, ...restored }));
+            markSaved(restored);
+            setOffer(null);
+          }}
+          onDiscard={() => setOffer(null)}
+        />
+      ) : null}
       <fetcher.Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
         <FormField field={fields.title} label="Title" controlled>
           {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
@@ -299,13 +326,27 @@ export function PostForm({ category, post }: Props) {
         </fieldset>
 
         <div className="flex items-center gap-3">
-          <Switch id={`${ids}-published`} name="published" checked={values.published} onCheckedChange={(checked) => set("published", checked)} />
+          <Switch
+            id={`${ids}-published`}
+            name="published"
+            checked={values.published}
+            onCheckedChange={(checked) => setValues((v) => ({ ...v, published: checked, schedule: checked ? false : v.schedule }))}
+          />
           <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
         </div>
         <div className="flex items-center gap-3">
           <Switch id={`${ids}-featured`} name="featured" checked={values.featured} onCheckedChange={(checked) => set("featured", checked)} />
           <Label htmlFor={`${ids}-featured`}>Feature on home page</Label>
         </div>
+        <ScheduleField
+          schedule={values.schedule}
+          publishAt={values.publishAt}
+          timeZone={timeZone}
+          field={fields.publishAt}
+          onScheduleChange={(checked) => setValues((v) => ({ ...v, schedule: checked, published: checked ? false : v.published }))}
+          onPublishAtChange={(value) => set("publishAt", value)}
+        />
+        {post ? <input type="hidden" name="version" value={post.version} /> : null}
 
         <div className="flex gap-3">
           <SubmitButton pending={busy} pendingLabel="Saving..." disabled={uploading}>
@@ -314,6 +355,14 @@ export function PostForm({ category, post }: Props) {
           <Button asChild variant="outline">
             <Link to={categoryPath(category)}>Cancel</Link>
           </Button>
+          <AutosaveStatusText status={autosaveStatus} />
+          {post ? (
+            <RevisionsDialog
+              postId={post.id}
+              current={values}
+              onRestore={(r) => setValues((v) => ({ ...v, title: r.title, excerpt: r.excerpt ?? "", content: r.content, featuredImageUrl: r.featuredImageUrl ?? "" }))}
+            />
+          ) : null}
         </div>
       </fetcher.Form>
     </section>

@@ -7,7 +7,7 @@ const post = {
   category: "Finance" as const,
   excerpt: null,
   content: "Word ".repeat(100),
-  createdAt: new Date("2024-01-02T03:04:05Z"),
+  publishedAt: new Date("2024-01-02T03:04:05Z"),
   updatedAt: new Date("2024-02-03T04:05:06Z"),
 };
 

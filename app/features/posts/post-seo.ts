@@ -9,7 +9,7 @@ export interface JsonLdPost {
   excerpt: string | null;
   /** The post's plain text (the rendered content's visible text, not its Markdown). */
   content: string;
-  createdAt: Date;
+  publishedAt: Date;
   updatedAt: Date;
 }
 
@@ -25,7 +25,7 @@ export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: st
     "@type": "BlogPosting",
     headline: post.title,
     description: postSummary(post, 300),
-    datePublished: post.createdAt.toISOString(),
+    datePublished: post.publishedAt.toISOString(),
     dateModified: post.updatedAt.toISOString(),
     articleSection: post.category,
     articleBody: post.content,

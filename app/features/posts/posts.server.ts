@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
@@ -6,12 +6,15 @@ import { slugCandidate, slugify } from "~/lib/slug";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { renderPostBody } from "./post-render.server";
+import { discardAutosave } from "./autosave.server";
+import { recordRevision, type RevisionKind } from "./revisions.server";
+import { syncPublishJob } from "./scheduling.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
@@ -21,6 +24,19 @@ const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
 /** A second identical submission by the same author within this window returns the first post. */
 const DUPLICATE_WINDOW_MS = 30_000;
 
+/**
+ * The date readers see and listings order by: when the post was first published (created_at for
+ * rows from before published_at existed; the migration backfills them, this keeps the type a Date).
+ */
+export function shownDate() {
+  return sql<Date>`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`.mapWith(blogPosts.createdAt);
+}
+
+/** Newest first by that date; NULLS LAST matches the indexes (published rows always have one). */
+export function newestPublishedFirst() {
+  return sql`${blogPosts.publishedAt} desc nulls last`;
+}
+
 const cardColumns = {
   id: blogPosts.id,
   title: blogPosts.title,
@@ -28,7 +44,7 @@ const cardColumns = {
   excerpt: blogPosts.excerpt,
   featuredImageUrl: blogPosts.featuredImageUrl,
   category: blogPosts.category,
-  createdAt: blogPosts.createdAt,
+  publishedAt: shownDate(),
 };
 
 /** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
@@ -41,7 +57,7 @@ export async function listPublishedPosts(db: Db, category: Category, page: numbe
     .select(cardColumns)
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .orderBy(newestPublishedFirst(), desc(blogPosts.id))
     .limit(window.limit)
     .offset(window.offset);
   return { posts, total, page: window.page, pageCount: window.pageCount };
@@ -69,6 +85,9 @@ export async function getPostBySlug(db: Db, slug: string) {
       featured: blogPosts.featured,
       authorId: blogPosts.authorId,
       createdAt: blogPosts.createdAt,
+      publishedAt: shownDate(),
+      scheduledAt: blogPosts.scheduledAt,
+      version: blogPosts.version,
       updatedAt: blogPosts.updatedAt,
     })
     .from(blogPosts)
@@ -137,6 +156,8 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
 export async function createPost(db: Db, author: Actor | null, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
   authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
+  const now = new Date();
+  const scheduledAt = scheduleOf(input, now);
   const base = slugify(input.title);
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
   const existing = await findDuplicate(db, author.id, input);
@@ -167,11 +188,18 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
             category: input.category,
             published: input.published,
             featured: input.featured,
+            publishedAt: input.published ? now : null,
+            scheduledAt,
             authorId: author.id,
+            createdAt: now,
+            updatedAt: now,
           })
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
+        await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
+        await syncPublishJob(tx, row.id, null, scheduledAt);
+        await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
         return row;
       });
@@ -186,16 +214,44 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
   throw new ValidationError("Could not find a free address for this title; please change the title.");
 }
 
-/** Updates a post found by its slug; the slug never changes (SPEC §4). */
+/** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
+function scheduleOf(input: PostInput, now: Date): Date | null {
+  if (input.published || !input.publishAt) return null;
+  if (input.publishAt.getTime() <= now.getTime()) throw new ValidationError(POST_MESSAGES.publishAtPast, { publishAt: [POST_MESSAGES.publishAtPast] });
+  return input.publishAt;
+}
+
+function revisionOf(postId: string, input: PostInput, actor: Actor) {
+  return { postId, title: input.title, excerpt: input.excerpt, content: input.content, featuredImageUrl: input.featuredImageUrl, authorId: actor.id };
+}
+
+function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Date | null): RevisionKind {
+  if (scheduledAt) return "schedule";
+  if (published !== wasPublished) return published ? "publish" : "unpublish";
+  return "save";
+}
+
+/**
+ * Updates a post found by its slug; the slug never changes (SPEC §4). With `version` (the editor
+ * sends the one it loaded) a save based on an older version is refused: the UPDATE only matches the
+ * version it read, so two concurrent saves cannot both win.
+ */
 export async function updatePost(db: Db, actor: Actor | null, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
   authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
-  const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
+  const [post] = await db
+    .select({ id: blogPosts.id, version: blogPosts.version, published: blogPosts.published, scheduledAt: blogPosts.scheduledAt })
+    .from(blogPosts)
+    .where(eq(blogPosts.slug, slug))
+    .limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
   const body = await renderPostBody(db, input.content);
+  if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
+  const now = new Date();
+  const scheduledAt = scheduleOf(input, now);
   await db.transaction(async (tx) => {
-    await tx
+    const updated = await tx
       .update(blogPosts)
       .set({
         title: input.title,
@@ -207,10 +263,18 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
         category: input.category,
         published: input.published,
         featured: input.featured,
-        updatedAt: new Date(),
+        publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
+        scheduledAt,
+        version: sql`${blogPosts.version} + 1`,
+        updatedAt: now,
       })
-      .where(eq(blogPosts.id, post.id));
+      .where(and(eq(blogPosts.id, post.id), eq(blogPosts.version, post.version)))
+      .returning({ id: blogPosts.id });
+    if (updated.length === 0) throw new ConflictError(POST_MESSAGES.conflict);
     await replaceMedia(tx, post.id, input.media);
+    await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
+    await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
+    await discardAutosave(tx, actor.id, { postId: post.id });
     await bumpContentVersion(tx);
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
@@ -237,11 +301,27 @@ export const ADMIN_POSTS_PER_PAGE = 50;
 
 /** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
-  const rows = await db.select({ published: blogPosts.published, n: count() }).from(blogPosts).groupBy(blogPosts.published);
-  const published = rows.find((r) => r.published)?.n ?? 0;
-  const drafts = rows.find((r) => !r.published)?.n ?? 0;
-  const where = filter === "published" ? eq(blogPosts.published, true) : filter === "drafts" ? eq(blogPosts.published, false) : undefined;
-  const total = filter === "published" ? published : filter === "drafts" ? drafts : published + drafts;
+  const scheduled = isNotNull(blogPosts.scheduledAt);
+  const rows = await db
+    .select({ published: blogPosts.published, scheduled: sql<boolean>`${scheduled}`.mapWith(Boolean), n: count() })
+    .from(blogPosts)
+    .groupBy(blogPosts.published, scheduled);
+  const sum = (match: (r: { published: boolean; scheduled: boolean }) => boolean) => rows.filter(match).reduce((n, r) => n + r.n, 0);
+  const counts = {
+    published: sum((r) => r.published),
+    drafts: sum((r) => !r.published && !r.scheduled),
+    scheduled: sum((r) => !r.published && r.scheduled),
+  };
+  const all = counts.published + counts.drafts + counts.scheduled;
+  const where =
+    filter === "published"
+      ? eq(blogPosts.published, true)
+      : filter === "drafts"
+        ? and(eq(blogPosts.published, false), isNull(blogPosts.scheduledAt))
+        : filter === "scheduled"
+          ? and(eq(blogPosts.published, false), scheduled)
+          : undefined;
+  const total = filter === "all" ? all : counts[filter];
   const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
   const posts = await db
     .select({
@@ -250,6 +330,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
       category: blogPosts.category,
       slug: blogPosts.slug,
       published: blogPosts.published,
+      scheduledAt: blogPosts.scheduledAt,
       createdAt: blogPosts.createdAt,
       updatedAt: blogPosts.updatedAt,
     })
@@ -258,7 +339,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     .orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id))
     .limit(window.limit)
     .offset(window.offset);
-  return { posts, counts: { all: published + drafts, published, drafts }, page: window.page, pageCount: window.pageCount };
+  return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
 }
 
 /** Newest published posts for RSS, of one category or of the whole blog. */
@@ -273,11 +354,11 @@ export async function listFeedPosts(db: Db, category: Category | null, limit = 5
       content: sql<string>`coalesce(${blogPosts.contentText}, ${blogPosts.content})`,
       contentHtml: blogPosts.contentHtml,
       category: blogPosts.category,
-      createdAt: blogPosts.createdAt,
+      publishedAt: shownDate(),
     })
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt))
+    .orderBy(newestPublishedFirst())
     .limit(limit);
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { absoluteContentHtml, buildRss } from "./rss.server";
 
-const base = { id: "0b0e5f8e-1f7e-4a4b-9c55-5a1b9b0a7c11", contentHtml: null, category: "Faith" as const, createdAt: new Date("2026-01-02T03:04:05Z") };
+const base = { id: "0b0e5f8e-1f7e-4a4b-9c55-5a1b9b0a7c11", contentHtml: null, category: "Faith" as const, publishedAt: new Date("2026-01-02T03:04:05Z") };
 
 describe("RSS", () => {
   it("builds RSS 2.0 with absolute links", () => {

@@ -13,7 +13,7 @@ export interface FeedPost {
   /** The stored rendering; null for a row not rendered yet (the item then has no content:encoded). */
   contentHtml: string | null;
   category: Category;
-  createdAt: Date;
+  publishedAt: Date;
 }
 
 /**
@@ -43,7 +43,7 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
         `      <link>${escapeXml(url)}</link>`,
         `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
         `      <category>${escapeXml(p.category)}</category>`,
-        `      <pubDate>${p.createdAt.toUTCString()}</pubDate>`,
+        `      <pubDate>${p.publishedAt.toUTCString()}</pubDate>`,
         `      <description>${escapeXml(postSummary(p, 300))}</description>`,
         ...encoded,
         "    </item>",
@@ -59,7 +59,7 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
     `    <description>${escapeXml(description)}</description>`,
     "    <language>en-us</language>",
     `    <atom:link href="${escapeXml(publicUrl + selfPath)}" rel="self" type="application/rss+xml"/>`,
-    ...(posts[0] ? [`    <lastBuildDate>${posts[0].createdAt.toUTCString()}</lastBuildDate>`] : []),
+    ...(posts[0] ? [`    <lastBuildDate>${posts[0].publishedAt.toUTCString()}</lastBuildDate>`] : []),
     items,
     "  </channel>",
     "</rss>",

@@ -30,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       slug: p.slug,
       title: p.title,
       excerpt: p.excerpt,
-      date: shortDate(p.createdAt),
+      date: shortDate(p.publishedAt),
       image: p.featuredImageUrl && isSafeImageUrl(p.featuredImageUrl) ? p.featuredImageUrl : null,
       srcSet: p.featuredImageUrl ? srcSets[p.featuredImageUrl] : undefined,
     })),

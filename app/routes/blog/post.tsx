@@ -65,8 +65,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         published: post.published,
         image,
         imageSrcSet: image ? srcSets[image] : undefined,
-        date: longDate(post.createdAt),
-        createdAt: post.createdAt.toISOString(),
+        date: longDate(post.publishedAt),
+        publishedAt: post.publishedAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
         readingTime: readingTimeLabel(body.text),
         media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
@@ -106,7 +106,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       image: post.image ?? DEFAULT_OG_IMAGE,
       type: "article",
       noindex: !post.published,
-      publishedTime: post.createdAt,
+      publishedTime: post.publishedAt,
       modifiedTime: post.updatedAt,
     }),
     { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${category} — 7 Fs Framework`, href: `${categoryPath(category)}/rss.xml` },
@@ -177,7 +177,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
         </div>
         <h1 className="mt-4 text-4xl font-bold tracking-tight break-words">{post.title}</h1>
         <p className="mt-3 text-muted-foreground">
-          <time dateTime={post.createdAt}>{post.date}</time> · {post.readingTime}
+          <time dateTime={post.publishedAt}>{post.date}</time> · {post.readingTime}
         </p>
         {canEditPost || canDelete ? (
           <div className="mt-6 flex gap-3">

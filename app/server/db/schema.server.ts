@@ -119,15 +119,23 @@ export const blogPosts = pgTable(
     published: boolean("published").notNull().default(false),
     featured: boolean("featured").notNull().default(false),
     authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    // When the post was first published: what readers see and listings order by (kept on unpublish).
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    // A draft waiting for the posts.publish job; null when not scheduled.
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
+    // Optimistic concurrency: every save must name the version it was based on.
+    version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("blog_posts_category_check", sql`${t.category} in (${inList(CATEGORIES)})`),
     // Category listing: published posts of one category, newest first.
-    index("blog_posts_category_published_created_idx").on(t.category, t.published, t.createdAt.desc()),
+    index("blog_posts_category_published_at_idx").on(t.category, t.published, t.publishedAt.desc()),
     // Featured article and teaser: published, featured first, newest first.
-    index("blog_posts_published_featured_created_idx").on(t.published, t.featured.desc(), t.createdAt.desc()),
+    index("blog_posts_published_featured_at_idx").on(t.published, t.featured.desc(), t.publishedAt.desc()),
+    // Blog management's 'Scheduled' filter and count.
+    index("blog_posts_scheduled_idx").on(t.scheduledAt).where(sql`${t.scheduledAt} is not null`),
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
@@ -153,6 +161,57 @@ export const blogMedia = pgTable(
   (t) => [
     check("blog_media_type_check", sql`${t.mediaType} in (${inList(MEDIA_TYPES)})`),
     index("blog_media_post_order_idx").on(t.postId, t.displayOrder),
+  ],
+);
+
+export const REVISION_KINDS = ["save", "publish", "unpublish", "schedule"] as const;
+
+/** A post as it was after one save, publish or unpublish (the newest POST_REVISIONS_KEEP per post are kept). */
+export const postRevisions = pgTable(
+  "post_revisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: REVISION_KINDS }).notNull(),
+    title: text("title").notNull(),
+    excerpt: text("excerpt"),
+    content: text("content").notNull(),
+    featuredImageUrl: text("featured_image_url"),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("post_revisions_kind_check", sql`${t.kind} in (${inList(REVISION_KINDS)})`),
+    index("post_revisions_post_created_idx").on(t.postId, t.createdAt.desc()),
+  ],
+);
+
+/**
+ * Unsaved editor text, one row per author and post (edit mode) or per author and category (create
+ * mode, post_id null): never the live post, until the author saves.
+ */
+export const postAutosaves = pgTable(
+  "post_autosaves",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    authorId: text("author_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    postId: uuid("post_id").references(() => blogPosts.id, { onDelete: "cascade" }),
+    category: text("category", { enum: CATEGORIES }).notNull(),
+    title: text("title").notNull(),
+    excerpt: text("excerpt").notNull(),
+    content: text("content").notNull(),
+    featuredImageUrl: text("featured_image_url").notNull(),
+    // The post version the text was typed over (edit mode).
+    baseVersion: integer("base_version"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("post_autosaves_author_post_idx").on(t.authorId, t.postId).where(sql`${t.postId} is not null`),
+    uniqueIndex("post_autosaves_author_category_new_idx").on(t.authorId, t.category).where(sql`${t.postId} is null`),
   ],
 );
 
