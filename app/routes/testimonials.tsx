@@ -1,10 +1,10 @@
 import { Quote } from "lucide-react";
 import { TESTIMONIALS } from "~/features/site/content";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Testimonials — What Colleagues and Clients Say",
     description: "What colleagues and clients say about working with me.",
     path: "/testimonials",

@@ -11,6 +11,7 @@ import { enforceRateLimits } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
@@ -54,7 +55,9 @@ export async function requestPasswordReset(db: Db, input: unknown, request: Requ
     value: found.id,
     expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
   });
+  const { siteName } = await readSiteSettings(db);
   void sendMail({
+    senderName: siteName,
     to: found.email,
     subject: "Reset your password",
     text: [
