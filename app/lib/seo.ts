@@ -65,9 +65,10 @@ export function seoMeta(context: SeoContext, input: SeoInput): MetaDescriptor[] 
   return tags;
 }
 
-/** The browser tab's title: the page's own, then the site name ("About Me | 7 Fs Portfolio"). */
+/** The browser tab's title: the page's own, then the site name ("About Me | 7 Fs Portfolio"), unless it already leads with it. */
 export function pageTitle(title: string, siteName: string): string {
-  return !title || title === siteName ? siteName : `${title} | ${siteName}`;
+  if (!title) return siteName;
+  return title.startsWith(siteName) ? title : `${title} | ${siteName}`;
 }
 
 const FALLBACK_CONTEXT: SeoContext = { publicUrl: "http://localhost:3000", siteName: "Portfolio", socialImageUrl: "" };
