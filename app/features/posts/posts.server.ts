@@ -141,7 +141,12 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
     const [taken] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
-    if (taken) continue;
+    if (taken) {
+      // A concurrent double submit may have committed between the first duplicate check and this read.
+      const dup = await findDuplicate(db, author.id, input);
+      if (dup) return { ...dup, duplicate: true };
+      continue;
+    }
     try {
       const created = await db.transaction(async (tx) => {
         const [row] = await tx

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { bumpContentVersion } from "~/server/content-version.server";
 import { canManageProjects, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
-import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
 import { NotFoundError, parseOrThrow as parse } from "~/server/errors.server";

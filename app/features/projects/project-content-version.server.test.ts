@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
-import type { Actor } from "~/lib/permissions";
 import { readContentVersion } from "~/server/content-version.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
+import type { Actor } from "~/lib/permissions";
 import { createProject, deleteProject, moveProject, updateProject } from "./project-admin.server";
 
-const ADMIN: Actor = { id: "admin-id", role: "admin" };
+const ADMIN: Actor = { id: "00000000-0000-4000-8000-000000000001", role: "admin" };
 
 describeEachDatabase("project writes bump the content version", (ctx) => {
   it("create, update, move and delete each bump it once; a refused write does not", async () => {
