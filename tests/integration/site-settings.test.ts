@@ -71,4 +71,38 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
     const rss = await (await server.fetch("/rss.xml")).text();
     expect(rss).toContain("<title>7 Fs Framework — Jo Doe Consulting</title>");
   });
+
+  it("a moderator edits the testimonials, and the public page follows", async () => {
+    const added = await server.fetch("/admin/testimonials", {
+      method: "POST",
+      headers: { origin: server.url, cookie: moderator },
+      body: new URLSearchParams({
+        intent: "create",
+        name: "Grace Hopper",
+        position: "Rear Admiral",
+        company: "",
+        date: "1986",
+        text: "It is easier to ask forgiveness.",
+      }),
+    });
+    expect(added.status).toBe(302);
+    expect(await (await server.fetch("/testimonials")).text()).toContain("It is easier to ask forgiveness.");
+    const invalid = await server.fetch("/admin/testimonials", {
+      method: "POST",
+      headers: { origin: server.url, cookie: moderator },
+      body: new URLSearchParams({ intent: "create", name: "", position: "X", text: "Y" }),
+    });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).toContain("Name is required");
+    const user = (await signedInAs(ctx.db, "user")).cookie;
+    // A plain user is sent away from the admin area, and the domain function refuses their write.
+    expect((await server.fetch("/admin/testimonials", { headers: { cookie: user } })).headers.get("location")).toBe("/");
+    const refused = await server.fetch("/admin/testimonials", {
+      method: "POST",
+      headers: { origin: server.url, cookie: user },
+      body: new URLSearchParams({ intent: "create", name: "Mallory", position: "X", text: "Y" }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await (await server.fetch("/testimonials")).text()).not.toContain("Mallory");
+  });
 });
