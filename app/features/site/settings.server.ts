@@ -18,11 +18,12 @@ export const SITE_SETTINGS_KEY = "site_settings";
  * from the environment, as before settings existed), otherwise a neutral, empty site.
  */
 export function defaultSiteSettings(env: Env): SiteSettings {
+  const contactEmail = env.CONTACT_PUBLIC_EMAIL ?? env.CONTACT_TO;
   const fromEnv = {
-    contactEmail: env.CONTACT_PUBLIC_EMAIL ?? env.CONTACT_TO ?? "",
-    substackUrl: env.SUBSTACK_URL ?? "",
-    tspBlogUrl: env.TSP_BLOG_URL ?? "",
-    tspKbUrl: env.TSP_KB_URL ?? "",
+    ...(contactEmail ? { contactEmail } : {}),
+    ...(env.SUBSTACK_URL ? { substackUrl: env.SUBSTACK_URL } : {}),
+    ...(env.TSP_BLOG_URL ? { tspBlogUrl: env.TSP_BLOG_URL } : {}),
+    ...(env.TSP_KB_URL ? { tspKbUrl: env.TSP_KB_URL } : {}),
   };
   if (env.SEED_DEMO_CONTENT) return { ...DEMO_SITE_SETTINGS, ...fromEnv };
   return {
@@ -33,11 +34,15 @@ export function defaultSiteSettings(env: Env): SiteSettings {
     bio: "",
     portraitUrl: "",
     socialImageUrl: "",
+    contactEmail: "",
     resumeUrl: "",
     socialLinks: [],
     serviceLinks: [],
     newsletterUrl: "",
     schedulingUrl: "",
+    substackUrl: "",
+    tspBlogUrl: "",
+    tspKbUrl: "",
     ...fromEnv,
   };
 }

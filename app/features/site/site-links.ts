@@ -13,7 +13,7 @@ export const DEMO_SITE_SETTINGS: SiteSettings = {
   bio: "For more than a decade I have helped organisations turn messy problems into products people use — first as a systems project consultant in healthcare, then as a technical product manager for an enterprise SaaS platform, and today through my own consulting and training businesses. I write code too, which keeps my plans honest.",
   portraitUrl: "",
   socialImageUrl: "",
-  contactEmail: "",
+  contactEmail: "hello@example.com",
   resumeUrl: "/resume.pdf",
   socialLinks: [
     { url: "https://www.linkedin.com/in/portfolio-owner", label: "LinkedIn" },
