@@ -8,6 +8,7 @@ import { AdminSidebarProvider } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
+import { getSiteSettings } from "./features/site/settings.server";
 import { getEnv } from "./server/env.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
@@ -20,7 +21,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = sessionUser
     ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
     : null;
-  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
+  const site = await getSiteSettings();
+  const publicUrl = getEnv().publicUrl;
+  return data(
+    { user, toast, publicUrl, site, seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl } },
+    toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

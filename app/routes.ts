@@ -26,6 +26,8 @@ export default [
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    route("settings", "routes/admin/settings.tsx"),
+    route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),

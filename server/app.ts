@@ -10,6 +10,7 @@ import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
+import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -38,6 +39,8 @@ export async function startup(): Promise<void> {
     : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
   await migrateDatabase(database);
   await seedIfEmpty(database.db, env);
+  // Page content added after a site was first seeded is seeded on its own (once, by its own marker).
+  await seedDemoTestimonials(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
   await startContentVersion();

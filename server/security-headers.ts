@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
-import { EXTERNAL_LINKS } from "~/features/site/site-links";
+import { lastKnownSiteSettings } from "~/features/site/settings.server";
+import { DEMO_SITE_SETTINGS } from "~/features/site/site-links";
 import type { Env } from "~/server/env.server";
 import { getEnv } from "~/server/env.server";
 import { createNonce, NONCE_HEADER } from "~/server/nonce.server";
@@ -39,7 +40,8 @@ const nonceSource: Source = (req) => `'nonce-${String(req.headers[NONCE_HEADER] 
 
 export function cspDirectives(env: Env): Record<string, Source[]> {
   const turnstile = env.TURNSTILE_SITE_KEY ? [TURNSTILE] : [];
-  const scheduling = originOf(EXTERNAL_LINKS.scheduling);
+  // The scheduling widget's address is a site setting: read per response from the settings last loaded.
+  const scheduling: Source = () => originOf((lastKnownSiteSettings() ?? DEMO_SITE_SETTINGS).schedulingUrl) ?? "'self'";
   const directives: Record<string, Source[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", nonceSource, ...turnstile],
@@ -52,7 +54,7 @@ export function cspDirectives(env: Env): Record<string, Source[]> {
     "connect-src": ["'self'", ...turnstile],
     // The ALTCHA widget solves its proof of work in a worker made from a blob.
     "worker-src": ["'self'", "blob:"],
-    "frame-src": [...VIDEO_PLAYERS, ...(scheduling ? [scheduling] : []), ...turnstile],
+    "frame-src": [...VIDEO_PLAYERS, scheduling, ...turnstile],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "form-action": ["'self'"],

@@ -15,7 +15,7 @@ import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verif
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { firstMessage, parseSubmission, type Submission, type SubmissionResult } from "~/lib/forms";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { readForm } from "~/server/form.server";
 import { failureReply } from "~/server/form-reply.server";
@@ -23,7 +23,7 @@ import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/auth";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Admin Login",
     description: "Sign in to manage the site.",
     path: "/auth",

@@ -3,11 +3,11 @@ import { Link } from "react-router";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { HERO_OPTIONS } from "~/features/site/content";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/hero-mockups";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Hero Section Options",
     description: "Five design options for the home page hero section, with the benefits of each.",
     path: "/hero-mockups",

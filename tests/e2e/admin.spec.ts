@@ -18,7 +18,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   const sidebar = await adminSidebar(page);
   await expect(sidebar.getByText("Admin Panel")).toBeVisible();
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
-  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Projects", "Users", "Messages"]);
+  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Projects", "Users", "Messages", "Testimonials", "Settings"]);
   await expect(sidebar.getByText("AD", { exact: true })).toBeVisible();
   await expect(sidebar.getByText(E2E_ADMIN.email)).toBeVisible();
   await expect(sidebar.getByText("Administrator", { exact: true })).toBeVisible();
@@ -111,6 +111,9 @@ test("a moderator sees no Projects entry and gets 403 from project endpoints", a
   await expect(nav.getByRole("link", { name: "Blog Management" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Projects" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
+  // Page content is theirs to edit; the site settings are not.
+  await expect(nav.getByRole("link", { name: "Testimonials" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(0);
 
   const page403 = await page.goto("/admin/projects");
   expect(page403?.status()).toBe(403);

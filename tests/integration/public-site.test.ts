@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
 import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
+import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
 import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
@@ -35,6 +36,8 @@ describeEachDatabase("public site", (ctx) => {
     await makeProject(ctx.db, { title: "Second Web", displayOrder: 2, createdAt: new Date(now) });
     await makeProject(ctx.db, { title: "Featured Web", displayOrder: 3, featured: true, createdAt: new Date(now - 9 * day), imageUrl: "/images/projects/launch-kit-800.webp" });
     await makeProject(ctx.db, { title: "Other Thing", type: "other", displayOrder: 1, featured: true, createdAt: new Date(now) });
+    // The nine demo testimonials, as a first start with SEED_DEMO_CONTENT seeds them.
+    await seedDemoTestimonials(ctx.db, true);
     server = await startTestServer();
     // Warm the server (first render loads modules) so timings below measure the page, not the start.
     await (await server.fetch("/about")).text();

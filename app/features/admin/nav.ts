@@ -1,5 +1,5 @@
-import { FileText, FolderKanban, LayoutDashboard, Mail, Users, type LucideIcon } from "lucide-react";
-import { canEdit, canManageProjects, canManageUsers, canReadMessages, type Actor } from "~/lib/permissions";
+import { FileText, FolderKanban, LayoutDashboard, Mail, MessageSquareQuote, Settings, Users, type LucideIcon } from "lucide-react";
+import { canEdit, canEditPageContent, canManageProjects, canManageSettings, canManageUsers, canReadMessages, type Actor } from "~/lib/permissions";
 
 /** The admin sidebar, in order. Each entry is shown only to actors its permission allows. */
 export interface AdminNavItem {
@@ -17,6 +17,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/projects", label: "Projects", icon: FolderKanban, allowed: canManageProjects },
   { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
+  { to: "/admin/testimonials", label: "Testimonials", icon: MessageSquareQuote, allowed: canEditPageContent },
+  { to: "/admin/settings", label: "Settings", icon: Settings, allowed: canManageSettings },
 ];
 
 export function adminNavFor(actor: Actor): AdminNavItem[] {

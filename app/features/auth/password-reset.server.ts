@@ -13,6 +13,7 @@ import { enforceRateLimits } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
@@ -73,6 +74,7 @@ export const passwordResetEmailJob = defineJob(
       });
     });
     const result = await sendMail({
+      senderName: (await readSiteSettings(db)).siteName,
       to: found.email,
       subject: "Reset your password",
       text: [

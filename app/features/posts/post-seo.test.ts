@@ -13,7 +13,7 @@ const post = {
 
 describe("blogPostingJsonLd", () => {
   it("describes the post with absolute addresses", () => {
-    const ld = blogPostingJsonLd("https://site.example", post, "/uploads/blog-images/u/1.webp");
+    const ld = blogPostingJsonLd("https://site.example", post, "/uploads/blog-images/u/1.webp", "7 Fs Portfolio");
     expect(ld).toEqual({
       "@context": "https://schema.org",
       "@type": "BlogPosting",
@@ -33,7 +33,7 @@ describe("blogPostingJsonLd", () => {
   });
 
   it("leaves the image out when the post has none to show, and prefers the excerpt", () => {
-    const ld = blogPostingJsonLd("https://site.example", { ...post, excerpt: "Short and sweet." }, null);
+    const ld = blogPostingJsonLd("https://site.example", { ...post, excerpt: "Short and sweet." }, null, "7 Fs Portfolio");
     expect(ld).not.toHaveProperty("image");
     expect(ld.description).toBe("Short and sweet.");
   });

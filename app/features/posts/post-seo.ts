@@ -1,5 +1,4 @@
 import { postPath, type Category } from "~/lib/categories";
-import { SITE_NAME } from "~/lib/seo";
 import { postSummary } from "./summary";
 
 export interface JsonLdPost {
@@ -17,9 +16,9 @@ export interface JsonLdPost {
  * schema.org BlogPosting for a post page. `image` is the featured image already judged safe to show
  * (absolute or site-relative); the site is both author and publisher, as it has one owner.
  */
-export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: string | null) {
+export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: string | null, siteName: string) {
   const url = `${publicUrl}${postPath(post.category, post.slug)}`;
-  const site = { "@type": "Organization", name: SITE_NAME, url: publicUrl };
+  const site = { "@type": "Organization", name: siteName, url: publicUrl };
   return {
     "@context": "https://schema.org",
     "@type": "BlogPosting",

@@ -1,5 +1,4 @@
 import { CATEGORY_DESCRIPTIONS, postPath, type Category } from "~/lib/categories";
-import { SITE_NAME } from "~/lib/seo";
 import { escapeXml } from "~/lib/xml";
 import { postSummary } from "./summary";
 
@@ -28,10 +27,10 @@ export function absoluteContentHtml(html: string, publicUrl: string, postUrl: st
 }
 
 /** RSS 2.0 of published posts; every link absolute from PUBLIC_URL. */
-export function buildRss(publicUrl: string, category: Category | null, posts: FeedPost[]): string {
+export function buildRss(publicUrl: string, category: Category | null, posts: FeedPost[], siteName: string): string {
   const selfPath = category ? `/7fs/${category}/rss.xml` : "/rss.xml";
   const link = category ? `${publicUrl}/7fs/${category}` : publicUrl;
-  const title = category ? `${category} — 7 Fs Framework — ${SITE_NAME}` : `7 Fs Framework — ${SITE_NAME}`;
+  const title = category ? `${category} — 7 Fs Framework — ${siteName}` : `7 Fs Framework — ${siteName}`;
   const description = category ? CATEGORY_DESCRIPTIONS[category] : "Faith, Finance, Fitness, Fun, Friends, Family and Figurehead: the 7 Fs Framework blog.";
   const items = posts
     .map((p) => {

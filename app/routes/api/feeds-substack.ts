@@ -1,4 +1,5 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { toResponse } from "~/server/errors.server";
 import { readBodyUpTo } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
@@ -6,7 +7,7 @@ import type { Route } from "./+types/feeds-substack";
 
 
 async function answer(substackUrl: unknown) {
-  const feeds = getFeedService();
+  const feeds = getFeedService(await getSiteSettings());
   try {
     const url = substackUrl === undefined || substackUrl === null || substackUrl === "" ? undefined : feeds.parseSubstackUrl(substackUrl);
     return feedItemResponse(await feeds.fetchSubstack(url), "The newsletter feed is unavailable right now.");

@@ -8,7 +8,7 @@ import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media";
 import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canCreatePost } from "~/lib/permissions";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
@@ -44,7 +44,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d) return [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
   const path = d.page > 1 ? `${categoryPath(d.category)}?page=${d.page}` : categoryPath(d.category);
   return [
-    ...seoMeta(publicUrlFromMatches(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
+    ...seoMeta(seoContext(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
     { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${d.category} — 7 Fs Framework`, href: `${categoryPath(d.category)}/rss.xml` },
   ];
 }

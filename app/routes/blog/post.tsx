@@ -21,13 +21,14 @@ import { longDate } from "~/features/posts/dates";
 import { PostBody } from "~/features/posts/post-body";
 import { postBodyOf } from "~/features/posts/post-render.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
@@ -74,7 +75,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image),
+      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image, (await getSiteSettings()).siteName),
     },
     // A draft (staff only) is never indexed nor stored by shared caches.
     { headers: post.published ? {} : NOT_PUBLIC },
@@ -98,7 +99,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d || !d.found) return [{ title: "Article Not Found" }, { name: "robots", content: "noindex" }];
   const { post, category } = d;
   return [
-    ...seoMeta(publicUrlFromMatches(matches), {
+    ...seoMeta(seoContext(matches), {
       title: post.title,
       description: post.summary,
       path: postPath(category, post.slug),

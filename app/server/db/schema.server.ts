@@ -375,3 +375,24 @@ export const contentVersion = pgTable(
   },
   (t) => [check("content_version_single_row", sql`${t.id} = 1`)],
 );
+
+// ---- Page content edited in the admin (issue 16) ----
+
+/** The Testimonials page's cards, in display order; hidden ones stay in the admin only. */
+export const testimonials = pgTable(
+  "testimonials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    /** The person's job title ("role" in code means a permission role). */
+    position: text("position").notNull(),
+    company: text("company"),
+    date: text("date").notNull().default(""),
+    text: text("text").notNull(),
+    hidden: boolean("hidden").notNull().default(false),
+    displayOrder: integer("display_order").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("testimonials_display_order_idx").on(t.displayOrder)],
+);
