@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
+import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
 import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
@@ -103,6 +104,9 @@ function MobileMenu() {
           <SheetDescription>Pages, services and the 7 Fs Framework blog</SheetDescription>
         </SheetHeader>
         <nav aria-label="Mobile" className="flex flex-col gap-4 px-4 pb-6 text-sm">
+          <div className="px-3">
+            <SearchForm label="Search" onSearch={close} />
+          </div>
           <ul className="flex flex-col">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
@@ -197,6 +201,7 @@ function PageLoadingSpinner() {
 
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
+  useSearchShortcut();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <RecoveryRedirect />
@@ -207,7 +212,8 @@ export function SiteHeader() {
           Portfolio
         </Link>
         <PageLoadingSpinner />
-        <nav aria-label="Main" className="ml-auto hidden lg:block">
+        <SearchForm label="Search" shortcut className="ml-auto hidden w-44 lg:block xl:w-56" />
+        <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
