@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { shortDate } from "~/features/posts/dates";
 import { highlightSegments, type HighlightSegment } from "~/features/search/highlight";
@@ -9,8 +9,8 @@ import { CATEGORY_LINKS } from "~/features/site/site-links";
 import { postPath } from "~/lib/categories";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { NotFoundError } from "~/server/errors.server";
-import { pageParam, PAGE_NOT_FOUND } from "~/server/pagination.server";
+import { withRouteErrors } from "~/server/errors.server";
+import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/search";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -19,26 +19,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   // What the reader typed, shown back in the empty state (capped: a 1,000-character query is not echoed whole).
   const shown = (raw ?? "").trim().slice(0, 100);
   if (!query) return { shown, query: "", hits: [], page: 1, pageCount: 1 };
-  try {
-    const results = await searchPosts(getDb(), query, pageParam(request));
-    return {
-      shown,
-      query,
-      page: results.page,
-      pageCount: results.pageCount,
-      hits: results.hits.map((hit) => ({
-        path: postPath(hit.category, hit.slug),
-        category: hit.category,
-        title: highlightSegments(hit.titleHighlight),
-        snippet: highlightSegments(hit.snippet),
-        date: shortDate(hit.createdAt),
-        createdAt: hit.createdAt.toISOString(),
-      })),
-    };
-  } catch (error) {
-    if (error instanceof NotFoundError) throw data(PAGE_NOT_FOUND, { status: 404 });
-    throw error;
-  }
+  const results = await withRouteErrors(() => searchPosts(getDb(), query, pageParam(request)));
+  return {
+    shown,
+    query,
+    page: results.page,
+    pageCount: results.pageCount,
+    hits: results.hits.map((hit) => ({
+      path: postPath(hit.category, hit.slug),
+      category: hit.category,
+      title: highlightSegments(hit.titleHighlight),
+      snippet: highlightSegments(hit.snippet),
+      date: shortDate(hit.createdAt),
+      createdAt: hit.createdAt.toISOString(),
+    })),
+  };
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

@@ -1,4 +1,4 @@
-import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft } from "lucide-react";
+import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft, Search as SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -7,6 +7,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTr
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
 import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { ThemeToggle } from "~/components/theme-toggle";
 import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS } from "./site-links";
@@ -212,7 +213,13 @@ export function SiteHeader() {
           Portfolio
         </Link>
         <PageLoadingSpinner />
-        <SearchForm label="Search" shortcut className="ml-auto hidden w-44 lg:block xl:w-56" />
+        <SearchForm label="Search" shortcut className="ml-auto hidden w-56 xl:block" />
+        {/* Between lg and xl the links fill the bar: a link to the search page stands in for the field. */}
+        <Button asChild variant="ghost" size="icon" className="ml-auto hidden lg:inline-flex xl:hidden">
+          <Link to="/search" aria-label="Search">
+            <SearchIcon aria-hidden className="size-5" />
+          </Link>
+        </Button>
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (
@@ -243,8 +250,11 @@ export function SiteHeader() {
             </li>
           </ul>
         </nav>
-        <div className="ml-auto lg:hidden">
-          <MobileMenu />
+        <div className="ml-auto flex items-center gap-1 lg:ml-0">
+          <ThemeToggle />
+          <div className="lg:hidden">
+            <MobileMenu />
+          </div>
         </div>
       </div>
     </header>
