@@ -1,6 +1,6 @@
 import "./lib/zod-csp";
 import { useEffect } from "react";
-import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { toast as showToast, Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -9,7 +9,9 @@ import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
 import { getSiteSettings } from "./features/site/settings.server";
+import { THEME_SCRIPT } from "./lib/theme";
 import { getEnv } from "./server/env.server";
+import { requestNonce } from "./server/nonce.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
 /** Feed discovery on every page: the whole blog's RSS (category pages add their own feed). */
@@ -24,15 +26,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   const site = await getSiteSettings();
   const publicUrl = getEnv().publicUrl;
   return data(
-    { user, toast, publicUrl, site, seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl } },
+    // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
+    { user, toast, publicUrl, site, nonce: requestNonce(request), seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl } },
     toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
 }
 
+/** Sets the theme class before the first paint (see lib/theme.ts); first in <head> so nothing paints before it. */
+function ThemeScript({ nonce }: { nonce?: string }) {
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en">
+    // The head script may add the dark class before React hydrates: that difference is expected.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        <ThemeScript nonce={rootData?.nonce} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />

@@ -17,6 +17,7 @@ export default [
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
   route("contact", "routes/contact.tsx"),
+  route("search", "routes/search.tsx"),
   route("api/send-contact-email", "routes/api/send-contact-email.ts"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),

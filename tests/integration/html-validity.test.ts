@@ -78,7 +78,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const anonymous = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Fun", "/7fs/Faith/valid-markup", "/7fs/Faith/missing-post", "/no-such-page"];
+  const anonymous = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Fun", "/7fs/Faith/valid-markup", "/7fs/Faith/missing-post", "/no-such-page", "/search", "/search?q=paragraph", "/search?q=nothing-matches-this"];
   const signedIn = ["/", "/7fs/Faith/valid-markup", "/7fs/Faith/new", "/7fs/Faith/valid-markup/edit", "/admin", "/admin/blog", "/admin/projects", "/admin/projects?new", "/admin/users", "/admin/messages"];
 
   // The checker runs once (JVM start ~3 s); the second database run adds nothing to what is checked.
@@ -121,7 +121,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
 
   it.runIf(ctx.kind === "pglite")("every indexable page has a canonical URL and absolute Open Graph / Twitter tags (open-graph-scraper)", async () => {
     const base = "https://portfolio.example.test";
-    for (const pagePath of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Faith/valid-markup"]) {
+    for (const pagePath of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Faith/valid-markup", "/search"]) {
       if (!server) throw new Error("no server");
       const html = await (await server.fetch(pagePath, { headers: { "user-agent": BROWSER_UA } })).text();
       const { result } = await ogs({ html });

@@ -1,11 +1,13 @@
-import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft } from "lucide-react";
+import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft, Search as SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
+import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { ThemeToggle } from "~/components/theme-toggle";
 import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
@@ -107,6 +109,9 @@ function MobileMenu() {
           <SheetDescription>Pages, services and the 7 Fs Framework blog</SheetDescription>
         </SheetHeader>
         <nav aria-label="Mobile" className="flex flex-col gap-4 px-4 pb-6 text-sm">
+          <div className="px-3">
+            <SearchForm label="Search" onSearch={close} />
+          </div>
           <ul className="flex flex-col">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
@@ -216,6 +221,7 @@ export function siteMark(siteName: string): string {
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   const site = useSite();
+  useSearchShortcut();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <RecoveryRedirect />
@@ -226,7 +232,14 @@ export function SiteHeader() {
           {site.siteName}
         </Link>
         <PageLoadingSpinner />
-        <nav aria-label="Main" className="ml-auto hidden lg:block">
+        <SearchForm label="Search" shortcut className="ml-auto hidden w-56 xl:block" />
+        {/* Between lg and xl the links fill the bar: a link to the search page stands in for the field. */}
+        <Button asChild variant="ghost" size="icon" className="ml-auto hidden lg:inline-flex xl:hidden">
+          <Link to="/search" aria-label="Search">
+            <SearchIcon aria-hidden className="size-5" />
+          </Link>
+        </Button>
+        <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
@@ -258,8 +271,11 @@ export function SiteHeader() {
             </li>
           </ul>
         </nav>
-        <div className="ml-auto lg:hidden">
-          <MobileMenu />
+        <div className="ml-auto flex items-center gap-1 lg:ml-0">
+          <ThemeToggle />
+          <div className="lg:hidden">
+            <MobileMenu />
+          </div>
         </div>
       </div>
     </header>

@@ -17,15 +17,16 @@ import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
 import { isSafeImageUrl } from "~/features/media/media";
-import { longDate } from "~/features/posts/dates";
+import { longDate, shortDate } from "~/features/posts/dates";
 import { PostBody } from "~/features/posts/post-body";
 import { postBodyOf } from "~/features/posts/post-render.server";
+import { aroundPost } from "~/features/posts/around-post.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
-import { categoryPath, parseCategory, postPath } from "~/lib/categories";
+import { categoryPath, parseCategory, postPath, type Category } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
@@ -50,7 +51,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const post = await getReadablePost(db, params.slug, user);
   if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
-  const [srcSets, body] = await Promise.all([srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]), postBodyOf(db, post)]);
+  const [srcSets, body, around] = await Promise.all([
+    srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
+    postBodyOf(db, post),
+    aroundPost(db, post),
+  ]);
+  const toLink = (p: { slug: string; title: string; category: Category; createdAt: Date }) => ({ path: postPath(p.category, p.slug), title: p.title, date: shortDate(p.createdAt), createdAt: p.createdAt.toISOString() });
   const publicUrl = getEnv().publicUrl;
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   return data(
@@ -72,6 +78,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         readingTime: readingTimeLabel(body.text),
         media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
       },
+      related: around.related.map(toLink),
+      previous: around.previous ? toLink(around.previous) : null,
+      next: around.next ? toLink(around.next) : null,
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
@@ -153,6 +162,58 @@ function DeletePostButton() {
   );
 }
 
+interface PostLinkView {
+  path: string;
+  title: string;
+  date: string;
+  createdAt: string;
+}
+
+/** Issue 18 "Around a post": previous/next in the category, then up to three related posts. */
+function AroundThePost({ category, related, previous, next }: { category: Category; related: PostLinkView[]; previous: PostLinkView | null; next: PostLinkView | null }) {
+  return (
+    <footer className="mt-16 border-t pt-10">
+      {previous || next ? (
+        <nav aria-label={`More in ${category}`} className="grid gap-4 sm:grid-cols-2">
+          {previous ? (
+            <Link rel="prev" to={previous.path} className="rounded-lg border p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
+              <span className="block text-sm text-muted-foreground">← Previous post</span>
+              <span className="mt-1 block font-medium break-words">{previous.title}</span>
+            </Link>
+          ) : (
+            <span aria-hidden className="hidden sm:block" />
+          )}
+          {next ? (
+            <Link rel="next" to={next.path} className="rounded-lg border p-4 text-right hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
+              <span className="block text-sm text-muted-foreground">Next post →</span>
+              <span className="mt-1 block font-medium break-words">{next.title}</span>
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+      {related.length > 0 ? (
+        <section aria-labelledby="related-posts" className="mt-10">
+          <h2 id="related-posts" className="text-2xl font-semibold">
+            Related posts
+          </h2>
+          <ul className="mt-4 grid gap-4 sm:grid-cols-3">
+            {related.map((item) => (
+              <li key={item.path}>
+                <Link to={item.path} className="block h-full rounded-lg border bg-card p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
+                  <time dateTime={item.createdAt} className="block text-sm text-muted-foreground">
+                    {item.date}
+                  </time>
+                  <span className="mt-1 block font-medium break-words">{item.title}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </footer>
+  );
+}
+
 export default function PostDetail({ loaderData }: Route.ComponentProps) {
   if (!loaderData.found) {
     return (
@@ -165,7 +226,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
       </section>
     );
   }
-  const { post, category, canEditPost, canDelete } = loaderData;
+  const { post, category, canEditPost, canDelete, related, previous, next } = loaderData;
   return (
     <article className="mx-auto max-w-3xl px-4 py-16">
       <Link to={categoryPath(category)} className="text-sm text-primary underline hover:no-underline">
@@ -208,6 +269,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
         <PostBody html={post.html} />
       </div>
       <MediaList items={post.media} title={post.title} />
+      <AroundThePost category={category} related={related} previous={previous} next={next} />
     </article>
   );
 }

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -15,6 +16,9 @@ import {
 import { CATEGORIES } from "~/lib/categories";
 import { PROJECT_TYPES } from "~/lib/project-types";
 import { STORED_ROLES } from "~/lib/roles";
+
+/** PostgreSQL's full-text document type; drizzle has no built-in for it. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
@@ -127,6 +131,13 @@ export const blogPosts = pgTable(
     version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // Search (issue 18): stored, so ranking reads it instead of parsing every matching post again.
+    // Title weighs most (A), then excerpt (B), then the body (C); English stemming.
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("excerpt", '')), 'B') || setweight(to_tsvector('english', coalesce("content", '')), 'C')`,
+      ),
   },
   (t) => [
     check("blog_posts_category_check", sql`${t.category} in (${inList(CATEGORIES)})`),
@@ -139,6 +150,7 @@ export const blogPosts = pgTable(
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
+    index("blog_posts_search_idx").using("gin", t.searchVector),
   ],
 );
 
