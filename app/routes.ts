@@ -26,6 +26,7 @@ export default [
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),

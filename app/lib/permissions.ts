@@ -53,3 +53,8 @@ export function canReadMessages(actor: Actor | null | undefined): boolean {
 export function canDeleteMessages(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
 }
+
+/** The audit log (/admin/audit) names who did what from where: administrators only. */
+export function canViewAuditLog(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}

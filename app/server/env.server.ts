@@ -35,6 +35,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   /** Sign-in attempts allowed per IP address in 15 minutes (raise it for end-to-end test runs). */
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** How long audit log entries are kept (app/server/audit.server.ts). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   // Mail
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Portfolio <no-reply@localhost>"),

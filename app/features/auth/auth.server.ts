@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
-import { parseOrThrow, UnauthorizedError } from "~/server/errors.server";
+import { recordAudit } from "~/server/audit.server";
+import { parseOrThrow, RateLimitError, UnauthorizedError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
@@ -27,10 +28,15 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   const { email, password, verificationToken } = parseOrThrow(loginSchema, input);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
-  await enforceRateLimits(db, [
-    { key: `login:ip:${ip}`, limit: getEnv().LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
-    { key: `login:account:${email}`, limit: 5, windowSeconds: LOGIN_WINDOW_SECONDS },
-  ]);
+  try {
+    await enforceRateLimits(db, [
+      { key: `login:ip:${ip}`, limit: getEnv().LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
+      { key: `login:account:${email}`, limit: 5, windowSeconds: LOGIN_WINDOW_SECONDS },
+    ]);
+  } catch (error) {
+    if (error instanceof RateLimitError) await recordAudit(db, { actor: null, email, ip, action: "auth.sign-in.locked", summary: error.message });
+    throw error;
+  }
   const [row] = await db
     .select({ id: user.id, passwordHash: account.password })
     .from(user)
@@ -39,7 +45,11 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
     .limit(1);
   dummyHash ??= hashPassword("dummy password for timing");
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyHash), password);
-  if (!row || !ok) throw new UnauthorizedError(INVALID_LOGIN);
+  if (!row || !ok) {
+    await recordAudit(db, { actor: row ? { id: row.id, email } : null, email, ip, action: "auth.sign-in.failed", summary: row ? "wrong password" : "unknown email" });
+    throw new UnauthorizedError(INVALID_LOGIN);
+  }
   await resetRateLimit(db, `login:account:${email}`);
+  await recordAudit(db, { actor: { id: row.id, email, ip }, action: "auth.sign-in", summary: "password" });
   return { userId: row.id, setCookie: await createSession(db, row.id, request) };
 }
