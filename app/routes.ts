@@ -27,6 +27,7 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),
     route("audit", "routes/admin/audit.tsx"),
+    route("account", "routes/admin/account.tsx"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),
