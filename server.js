@@ -39,14 +39,10 @@ const env = mod.getEnv();
 const logger = mod.logger;
 const server = express();
 server.disable("x-powered-by");
-if (env.TRUST_PROXY) server.set("trust proxy", true);
 server.use(compression());
-server.use((_req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "SAMEORIGIN");
-  next();
-});
+// The same headers on static files as on pages (server/security-headers.ts); the app's trust proxy
+// setting (TRUST_PROXY) is its own.
+server.use(mod.securityHeaders);
 
 if (vite) {
   server.use(vite.middlewares);

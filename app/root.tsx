@@ -1,3 +1,4 @@
+import "./lib/zod-csp";
 import { useEffect } from "react";
 import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { toast as showToast, Toaster } from "sonner";

@@ -1,11 +1,16 @@
 import "react-router";
+import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
+// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
+import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import "~/server/housekeeping.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 // Registers the audit.prune recurring task with the runner.
 import "~/server/audit.server";
@@ -14,14 +19,16 @@ import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
+import { securityHeaders } from "./security-headers";
 
-export { getEnv, logger };
+export { getEnv, logger, securityHeaders };
 
 let database: Database | undefined;
 
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
   const env = getEnv();
+  for (const warning of env.warnings) logger.warn(warning);
   const started = Date.now();
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
@@ -47,9 +54,41 @@ export async function shutdown(): Promise<void> {
 export const app = express();
 app.disable("x-powered-by");
 
+app.use(securityHeaders);
+
+// One access log line per request: method, path (never the query string, which can carry a reset
+// token), status, duration and a request id (also sent back as X-Request-Id). No headers, no bodies.
+app.use(
+  pinoHttp({
+    logger,
+    genReqId: (_req, res) => {
+      const id = randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    serializers: {
+      req: (req: { id: unknown; method: unknown; url: unknown }) => ({ id: req.id, method: req.method, path: String(req.url).split("?")[0] }),
+      res: (res: { statusCode: unknown }) => ({ status: res.statusCode }),
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    customSuccessMessage: () => "request",
+    customErrorMessage: () => "request failed",
+    autoLogging: { ignore: (req) => req.url === "/healthz" },
+  }),
+);
+
+// Read on the first request: the configuration is loaded by then (test servers set it just before).
+let trustConfigured = false;
 app.use((req, _res, next) => {
-  // The socket address, for rate limits; a value sent by the client is never trusted.
-  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  if (!trustConfigured) {
+    const trust = getEnv().TRUST_PROXY;
+    app.set("trust proxy", trust === false ? false : trust);
+    trustConfigured = true;
+  }
+  // The client address, once per request, for rate limits and logs: the socket address, or with
+  // TRUST_PROXY the X-Forwarded-For entry just before our trusted proxies. A client's own
+  // CLIENT_IP_HEADER is overwritten.
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();
 });
 

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
@@ -11,6 +12,40 @@ const bool = (fallback: boolean) =>
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Who may tell us the client's address (X-Forwarded-For, read from the right): false (nobody, the
+ * socket address counts), the number of proxies in front, or the proxies' addresses/CIDRs.
+ * "true" keeps its old meaning, one proxy, with a start-up warning.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? "").trim().toLowerCase())
+  .pipe(
+    z.union([
+      z.enum(["", "false", "no", "0"]).transform((): false => false),
+      z.enum(["true", "yes"]).transform(() => 1),
+      z
+        .string()
+        .regex(/^\d+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(10)),
+      z
+        .string()
+        .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
+        .pipe(z.array(z.string().refine(isAddressOrCidr)).min(1)),
+    ], { error: "must be false, the number of proxies in front (1-10) or a comma-separated list of proxy addresses/CIDRs" }),
+  );
 
 /** Every variable the app reads, with its default. `.env.example` lists the same set. */
 const envSchema = z.object({
@@ -32,11 +67,13 @@ const envSchema = z.object({
   SEED_DEMO_CONTENT: bool(true),
   /** Signs session cookies. Generated and stored in the database when unset. */
   AUTH_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: trustProxy,
   /** Sign-in attempts allowed per IP address in 15 minutes (raise it for end-to-end test runs). */
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
   /** How long audit log entries are kept (app/server/audit.server.ts). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  /** Sign-in attempts on one account in an hour, from all addresses, before each one is slowed down. */
+  LOGIN_ACCOUNT_SLOWDOWN_AFTER: z.coerce.number().int().min(1).default(20),
   // Mail
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Portfolio <no-reply@localhost>"),
@@ -72,7 +109,12 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
+export type Env = z.infer<typeof envSchema> & {
+  dataDir: string;
+  publicUrl: string;
+  /** Problems worth a line in the log at start-up that do not stop it. */
+  warnings: string[];
+};
 
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
@@ -93,8 +135,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (Boolean(parsed.TURNSTILE_SITE_KEY) !== Boolean(parsed.TURNSTILE_SECRET_KEY)) {
     throw new EnvError(["TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together"]);
   }
+  const warnings = /^(true|yes)$/i.test(source.TRUST_PROXY?.trim() ?? "")
+    ? ["TRUST_PROXY=true is read as one proxy in front: set it to the number of proxies, or their addresses"]
+    : [];
   return {
     ...parsed,
+    warnings,
     dataDir: path.resolve(parsed.DATA_DIR),
     publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
   };

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "./helpers/test";
 import { E2E_ADMIN, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";

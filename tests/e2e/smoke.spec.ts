@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 test("home page is server-rendered and accessible", async ({ page, request }) => {

@@ -193,6 +193,16 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(file.headers.get("cache-control")).toContain("immutable");
       const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
       expect(meta.exif).toBeUndefined();
+      // Range requests (video players, resumed downloads): 206 with Content-Range, 416 past the end.
+      const size = Number(file.headers.get("content-length"));
+      expect(file.headers.get("accept-ranges")).toBe("bytes");
+      const part = await server.fetch(images[0]!.url, { headers: { range: "bytes=0-9" } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get("content-range")).toBe(`bytes 0-9/${size}`);
+      expect((await part.arrayBuffer()).byteLength).toBe(10);
+      const past = await server.fetch(images[0]!.url, { headers: { range: `bytes=${size}-` } });
+      expect(past.status).toBe(416);
+      expect(past.headers.get("content-range")).toBe(`bytes */${size}`);
       const variant = images[0]!.srcSet.split(", ")[0]!.split(" ")[0]!;
       const v = await server.fetch(variant);
       expect(v.headers.get("content-type")).toBe("image/webp");

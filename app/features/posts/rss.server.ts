@@ -54,6 +54,6 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
 
 export function rssResponse(xml: string): Response {
   return new Response(xml, {
-    headers: { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" },
+    headers: { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
   });
 }

@@ -1,0 +1,29 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * The request header through which server/app.ts hands the response's CSP nonce to the renderer
+ * (app/entry.server.tsx). It is overwritten on every request, so a value sent by a client never counts.
+ */
+export const NONCE_HEADER = "x-app-csp-nonce";
+
+/**
+ * Rendered in place of the nonce when a page is rendered once and served many times (the page cache):
+ * each serve stamps a fresh nonce with `stampNonce`. Long and odd enough never to occur in content;
+ * Markdown is sanitized, so it could not carry a script attribute anyway.
+ */
+export const NONCE_PLACEHOLDER = "__csp_nonce_8c1f6e2a9b__";
+
+/** A fresh nonce for one response: 128 random bits, base64 (the CSP nonce-source grammar). */
+export function createNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** Replaces every placeholder in a rendered page with this response's nonce. */
+export function stampNonce(body: string, nonce: string): string {
+  return body.replaceAll(NONCE_PLACEHOLDER, nonce);
+}
+
+/** The nonce server/app.ts assigned to this request ("" outside the server, e.g. in unit tests). */
+export function requestNonce(request: Request): string {
+  return request.headers.get(NONCE_HEADER) ?? "";
+}
