@@ -18,6 +18,14 @@ import { describeUserAgent, passwordChangeSchema, sessionIdSchema } from "./acco
 export const ACCOUNT_FORBIDDEN = "You don't have permission to access the admin area.";
 const WRONG_CURRENT = "Your current password is not correct.";
 
+/** Every session of the actor but the one making this request. */
+function endOtherSessions(tx: Db, actor: SessionUser) {
+  return tx
+    .delete(session)
+    .where(and(eq(session.userId, actor.id), ne(session.id, actor.sessionId)))
+    .returning({ id: session.id });
+}
+
 export interface ActiveSession {
   id: string;
   browser: string;
@@ -74,10 +82,7 @@ export async function changeOwnPassword(db: Db, actor: SessionUser | null, raw: 
       .update(account)
       .set({ password: hash, updatedAt: new Date() })
       .where(and(eq(account.userId, actor.id), eq(account.providerId, "credential")));
-    const ended = await tx
-      .delete(session)
-      .where(and(eq(session.userId, actor.id), ne(session.id, actor.sessionId)))
-      .returning({ id: session.id });
+    const ended = await endOtherSessions(tx, actor);
     await recordAudit(tx, {
       actor,
       action: "account.password.change",
@@ -115,10 +120,7 @@ export async function revokeOwnSession(db: Db, actor: SessionUser | null, raw: u
 export async function revokeOtherSessions(db: Db, actor: SessionUser | null): Promise<number> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   return db.transaction(async (tx) => {
-    const ended = await tx
-      .delete(session)
-      .where(and(eq(session.userId, actor.id), ne(session.id, actor.sessionId)))
-      .returning({ id: session.id });
+    const ended = await endOtherSessions(tx, actor);
     await recordAudit(tx, {
       actor,
       action: "account.session.revoke-others",
