@@ -29,6 +29,8 @@ export default [
     route("messages", "routes/admin/messages.tsx"),
     route("settings", "routes/admin/settings.tsx"),
     route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
+    route("audit", "routes/admin/audit.tsx"),
+    route("account", "routes/admin/account.tsx"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),

@@ -16,6 +16,8 @@ import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database 
 import { getEnv } from "~/server/env.server";
 import "~/server/housekeeping.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
+// Registers the audit.prune recurring task with the runner.
+import "~/server/audit.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";

@@ -63,3 +63,8 @@ export function canManageSettings(actor: Actor | null | undefined): boolean {
 export function canEditPageContent(actor: Actor | null | undefined): boolean {
   return canEdit(actor);
 }
+
+/** The audit log (/admin/audit) names who did what from where: administrators only. */
+export function canViewAuditLog(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}

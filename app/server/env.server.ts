@@ -71,6 +71,8 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy,
   /** Sign-in attempts allowed per IP address in 15 minutes (raise it for end-to-end test runs). */
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** How long audit log entries are kept (app/server/audit.server.ts). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   /** Sign-in attempts on one account in an hour, from all addresses, before each one is slowed down. */
   LOGIN_ACCOUNT_SLOWDOWN_AFTER: z.coerce.number().int().min(1).default(20),
   // Mail

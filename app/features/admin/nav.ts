@@ -1,5 +1,5 @@
-import { FileText, FolderKanban, LayoutDashboard, Mail, MessageSquareQuote, Settings, Users, type LucideIcon } from "lucide-react";
-import { canEdit, canEditPageContent, canManageProjects, canManageSettings, canManageUsers, canReadMessages, type Actor } from "~/lib/permissions";
+import { FileText, FolderKanban, LayoutDashboard, Mail, MessageSquareQuote, ScrollText, Settings, UserCog, Users, type LucideIcon } from "lucide-react";
+import { canEdit, canEditPageContent, canManageProjects, canManageSettings, canManageUsers, canReadMessages, canViewAuditLog, type Actor } from "~/lib/permissions";
 
 /** The admin sidebar, in order. Each entry is shown only to actors its permission allows. */
 export interface AdminNavItem {
@@ -19,6 +19,9 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
   { to: "/admin/testimonials", label: "Testimonials", icon: MessageSquareQuote, allowed: canEditPageContent },
   { to: "/admin/settings", label: "Settings", icon: Settings, allowed: canManageSettings },
+  { to: "/admin/audit", label: "Audit log", icon: ScrollText, allowed: canViewAuditLog },
+  // Every staff member's own account; the whole admin area (this page included) needs canEdit.
+  { to: "/admin/account", label: "Account", icon: UserCog, allowed: canEdit },
 ];
 
 export function adminNavFor(actor: Actor): AdminNavItem[] {

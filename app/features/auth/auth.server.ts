@@ -2,7 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
-import { parseOrThrow, UnauthorizedError } from "~/server/errors.server";
+import { recordAudit } from "~/server/audit.server";
+import { parseOrThrow, RateLimitError, UnauthorizedError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, hitRateLimit, resetRateLimit } from "~/server/rate-limit.server";
@@ -48,10 +49,15 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   await verifyHumanToken(db, verificationToken, ip);
   const env = getEnv();
   const accountIpKey = `login:account-ip:${email}|${ip}`;
-  await enforceRateLimits(db, [
-    { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
-    { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
-  ]);
+  try {
+    await enforceRateLimits(db, [
+      { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
+      { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
+    ]);
+  } catch (error) {
+    if (error instanceof RateLimitError) await recordAudit(db, { actor: null, email, ip, action: "auth.sign-in.locked", summary: error.message });
+    throw error;
+  }
   // Counted, never refused: the ceiling only slows every address down.
   const onAccount = await hitRateLimit(db, { key: `login:account:${email}`, limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER, windowSeconds: ACCOUNT_WINDOW_SECONDS });
   const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
@@ -64,7 +70,11 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
     .limit(1);
   dummyHash ??= hashPassword("dummy password for timing");
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyHash), password);
-  if (!row || !ok) throw new UnauthorizedError(INVALID_LOGIN);
+  if (!row || !ok) {
+    await recordAudit(db, { actor: row ? { id: row.id, email } : null, email, ip, action: "auth.sign-in.failed", summary: row ? "wrong password" : "unknown email" });
+    throw new UnauthorizedError(INVALID_LOGIN);
+  }
   await resetRateLimit(db, accountIpKey);
+  await recordAudit(db, { actor: { id: row.id, email, ip }, action: "auth.sign-in", summary: "password" });
   return { userId: row.id, setCookie: await createSession(db, row.id, request) };
 }

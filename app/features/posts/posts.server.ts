@@ -3,6 +3,7 @@ import type { Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
+import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
@@ -201,6 +202,7 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
         await syncPublishJob(tx, row.id, null, scheduledAt);
         await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
+        await recordAudit(tx, { actor: author, action: "post.create", target: { type: "post", id: row.id }, summary: `${input.title} (/7fs/${input.category}/${slug})` });
         return row;
       });
       logger.info({ postId: created.id, slug, authorId: author.id }, "post created");
@@ -276,6 +278,7 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
     await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
     await discardAutosave(tx, actor.id, { postId: post.id });
     await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "post.update", target: { type: "post", id: post.id }, summary: `${input.title} (${input.published ? "published" : "draft"})` });
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
   return { id: post.id, slug, category: input.category };
@@ -292,6 +295,7 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
     await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "post.delete", target: { type: "post", id: post.id }, summary: `/7fs/${post.category}/${slug}` });
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post deleted");
   return { category: post.category };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { canUploadImages, type Actor } from "~/lib/permissions";
+import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { uploads } from "~/server/db/schema.server";
@@ -63,7 +64,8 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
       await storage.put(variantKey, v.body, "image/webp");
       variants.push({ width: v.width, key: variantKey, byteSize: v.body.byteLength });
     }
-    const [row] = await db
+    const [row] = await db.transaction(async (tx) => {
+      const rows = await tx
       .insert(uploads)
       .values({
         userId,
@@ -77,6 +79,9 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
         originalName: file.name.slice(0, 255) || null,
       })
       .returning({ id: uploads.id });
+      await recordAudit(tx, { actor, action: "upload.create", target: { type: "upload", id: rows[0]?.id }, summary: `${key} (${image.body.byteLength} bytes)` });
+      return rows;
+    });
     if (!row) throw new Error("upload row not returned");
     logger.info({ userId, key, bytes: image.body.byteLength }, "image uploaded");
     results.push({ id: row.id, url: publicUploadUrl(key), srcSet: srcSetOf(variants, { key, width: image.width }), width: image.width, height: image.height });

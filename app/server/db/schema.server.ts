@@ -44,6 +44,8 @@ export const session = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** Refreshed at most once a minute by getSessionUser, for the sessions list on /admin/account. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -407,4 +409,31 @@ export const testimonials = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("testimonials_display_order_idx").on(t.displayOrder)],
+);
+
+// ---- Audit log (app/server/audit.server.ts; docs/decisions/015-audit-log.md) ----
+
+/**
+ * One row per staff write, sign-in outcome and account-security change. The actor's email is copied
+ * at the time (a later rename or deletion does not rewrite history), so there is no foreign key.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    /** Insertion order: timestamps can tie, the list must not reorder between pages. */
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    summary: text("summary").notNull().default(""),
+    ip: text("ip"),
+  },
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_actor_idx").on(sql`lower(${t.actorEmail})`, t.id.desc()),
+    index("audit_log_action_idx").on(t.action, t.id.desc()),
+  ],
 );
