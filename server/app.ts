@@ -1,15 +1,18 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { matchPath } from "react-router";
+import { matchPath, matchRoutes, type RouteObject } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { logger } from "~/server/logger.server";
+import { isMetricsTokenValid, recordRequest, renderMetrics } from "~/server/metrics.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
+import { getStorage } from "~/server/storage.server";
 
 export { getEnv, logger };
 
@@ -75,13 +78,68 @@ app.use((req, res, next) => {
   next();
 });
 
-app.get("/healthz", async (_req, res) => {
+// ---- Operations (docs/decisions/17-ops.md): liveness, readiness and Prometheus metrics.
+
+let routePatterns: RouteObject[] | undefined;
+/** Every route's full pattern ("/7fs/:category/:slug"), so metrics are labelled by route, never by raw URL. */
+async function getRoutePatterns(): Promise<RouteObject[]> {
+  if (routePatterns) return routePatterns;
+  const build = await import("virtual:react-router/server-build");
+  const fullPath = (id: string | undefined): string[] => {
+    const route = id ? build.routes[id] : undefined;
+    if (!route) return [];
+    return [...fullPath(route.parentId), ...(route.path ? [route.path] : [])];
+  };
+  routePatterns = Object.keys(build.routes).map((id) => ({ id, path: `/${fullPath(id).join("/")}` }));
+  return routePatterns;
+}
+
+function routePatternOf(patterns: RouteObject[], pathname: string): string {
+  // React Router's data requests (/x.data) run the loaders of /x.
+  const data = pathname.endsWith(".data");
+  const page = data ? pathname.slice(0, -".data".length) || "/" : pathname;
+  const pattern = matchRoutes(patterns, page)?.at(-1)?.route.path ?? "unmatched";
+  return data ? `${pattern}.data` : pattern;
+}
+
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+app.use(async (req, res, next) => {
+  const started = process.hrtime.bigint();
   try {
-    await getDatabase().ping();
-    res.status(200).json({ status: "ok", database: "ok" });
+    const route = OPERATIONS_PATHS.has(req.path) ? req.path : routePatternOf(await getRoutePatterns(), req.path);
+    res.once("finish", () => recordRequest(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    next();
   } catch (error) {
-    logger.error({ err: error }, "health check failed");
-    res.status(503).json({ status: "unavailable", database: "down" });
+    next(error);
+  }
+});
+
+// Alive: answers without touching the database, so a database outage never restarts every instance.
+app.get("/healthz", (_req, res) => {
+  res.status(200).json({ status: "ok" });
+});
+
+app.get("/readyz", async (_req, res) => {
+  let database: Database | undefined;
+  try {
+    database = getDatabase();
+  } catch {
+    database = undefined;
+  }
+  const readiness = await checkReadiness(database, getStorage);
+  res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? "ready" : "unavailable", ...readiness.checks });
+});
+
+app.get("/metrics", async (req, res, next) => {
+  const token = getEnv().METRICS_TOKEN;
+  // Off unless configured, and indistinguishable from any unknown address without the token.
+  if (!token || !isMetricsTokenValid(req.headers.authorization, token)) return next();
+  try {
+    const { body, contentType } = await renderMetrics();
+    res.status(200).type(contentType).set("Cache-Control", "no-store").send(body);
+  } catch (error) {
+    next(error);
   }
 });
 

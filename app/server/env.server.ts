@@ -68,6 +68,9 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: bool(true),
+  // Operations
+  /** GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it is off (404). */
+  METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
