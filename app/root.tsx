@@ -15,11 +15,11 @@ export const links: Route.LinksFunction = () => [{ rel: "alternate", type: "appl
 
 export async function loader({ request }: Route.LoaderArgs) {
   const sessionUser = await getSessionUser(request);
-  const toast = readToast(request);
+  const toast = await readToast(request);
   const user = sessionUser
     ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
     : null;
-  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined);
+  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

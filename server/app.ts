@@ -1,13 +1,15 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { matchPath, matchRoutes, type RouteObject } from "react-router";
+import { matchRoutes, type RouteObject } from "react-router";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
+import { UNEXPECTED_ERROR } from "~/server/errors.server";
+import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { isMetricsTokenValid, recordRequest, renderMetrics } from "~/server/metrics.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
@@ -80,25 +82,13 @@ app.use((req, res, next) => {
 
 // ---- Operations (docs/decisions/17-ops.md): liveness, readiness and Prometheus metrics.
 
-let routePatterns: RouteObject[] | undefined;
-/** Every route's full pattern ("/7fs/:category/:slug"), so metrics are labelled by route, never by raw URL. */
-async function getRoutePatterns(): Promise<RouteObject[]> {
-  if (routePatterns) return routePatterns;
-  const build = await import("virtual:react-router/server-build");
-  const fullPath = (id: string | undefined): string[] => {
-    const route = id ? build.routes[id] : undefined;
-    if (!route) return [];
-    return [...fullPath(route.parentId), ...(route.path ? [route.path] : [])];
-  };
-  routePatterns = Object.keys(build.routes).map((id) => ({ id, path: `/${fullPath(id).join("/")}` }));
-  return routePatterns;
-}
-
-function routePatternOf(patterns: RouteObject[], pathname: string): string {
+/** The matched route's pattern ("/7fs/:category/:slug"): metrics are labelled by route, never by raw URL. */
+function routePatternOf(table: RouteTable, pathname: string): string {
   // React Router's data requests (/x.data) run the loaders of /x.
   const data = pathname.endsWith(".data");
   const page = data ? pathname.slice(0, -".data".length) || "/" : pathname;
-  const pattern = matchRoutes(patterns, page)?.at(-1)?.route.path ?? "unmatched";
+  const matches = matchRoutes(table.tree, page);
+  const pattern = matches ? `/${matches.flatMap((m) => (m.route.path ? [m.route.path] : [])).join("/")}` : "unmatched";
   return data ? `${pattern}.data` : pattern;
 }
 
@@ -107,7 +97,7 @@ const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 app.use(async (req, res, next) => {
   const started = process.hrtime.bigint();
   try {
-    const route = OPERATIONS_PATHS.has(req.path) ? req.path : routePatternOf(await getRoutePatterns(), req.path);
+    const route = OPERATIONS_PATHS.has(req.path) ? req.path : routePatternOf(await getRouteTable(), req.path);
     res.once("finish", () => recordRequest(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
     next();
   } catch (error) {
@@ -146,10 +136,10 @@ app.get("/metrics", async (req, res, next) => {
 // ---- Robustness for raw HTTP (docs/decisions/107c-http-robustness.md): bad input gets a 4xx with a
 // message a person can act on — JSON under /api — before it can reach a route and become a 500.
 
-/** Bodies of forms and JSON calls; image uploads (/api/uploads) check their own, larger limit. */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
+const READ_ONLY_MESSAGE = "Method not allowed. This address only answers GET requests.";
+const NO_ACTION_MESSAGE = "Method not allowed. This page does not accept that kind of request. Open it with a normal link instead.";
 
 function refuse(req: Request, res: Response, status: number, error: string, headers: Record<string, string> = {}): void {
   res.set(headers);
@@ -161,21 +151,50 @@ function hasBody(req: Request): boolean {
   return Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
 }
 
-interface ApiRoute {
-  path: string;
+interface RouteInfo {
   loader: boolean;
   action: boolean;
+  /** A route without a component answers with its own Response (feeds, files, /api). */
+  resource: boolean;
 }
-let apiRoutes: ApiRoute[] | undefined;
-async function getApiRoutes(): Promise<ApiRoute[]> {
-  if (apiRoutes) return apiRoutes;
+interface RouteTable {
+  tree: RouteObject[];
+  info: Map<string, RouteInfo>;
+}
+let routeTable: RouteTable | undefined;
+/** The app's routes as React Router matches them, with what each one answers. */
+async function getRouteTable(): Promise<RouteTable> {
+  if (routeTable) return routeTable;
   const build = await import("virtual:react-router/server-build");
-  apiRoutes = Object.values(build.routes).flatMap((route) =>
-    route?.path?.startsWith("api/")
-      ? [{ path: `/${route.path}`, loader: typeof route.module.loader === "function", action: typeof route.module.action === "function" }]
-      : [],
-  );
-  return apiRoutes;
+  const entries = Object.values(build.routes).flatMap((route) => (route ? [route] : []));
+  const info = new Map<string, RouteInfo>();
+  for (const route of entries) {
+    const m = route.module;
+    info.set(route.id, { loader: typeof m.loader === "function", action: typeof m.action === "function", resource: typeof m.default !== "function" });
+  }
+  const childrenOf = (parentId: string | undefined): RouteObject[] =>
+    entries
+      .filter((route) => route.parentId === parentId)
+      .map((route): RouteObject =>
+        route.index
+          ? { id: route.id, index: true, path: route.path, caseSensitive: route.caseSensitive }
+          : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: childrenOf(route.id) },
+      );
+  routeTable = { tree: childrenOf(undefined), info };
+  return routeTable;
+}
+
+/**
+ * The route a request runs, by React Router's rule for submissions: the deepest route with a path of
+ * its own (or the root), or an index route when the URL says ?index.
+ */
+function targetRoute(table: RouteTable, pathname: string, search: string): RouteInfo | undefined {
+  const matches = matchRoutes(table.tree, pathname);
+  if (!matches) return undefined;
+  const last = matches[matches.length - 1];
+  const nakedIndex = new URLSearchParams(search).getAll("index").includes("");
+  const target = last?.route.index && nakedIndex ? last : matches.filter((m, i) => i === 0 || Boolean(m.route.path)).pop();
+  return target?.route.id ? table.info.get(target.route.id) : undefined;
 }
 
 app.use(async (req, res, next) => {
@@ -186,15 +205,16 @@ app.use(async (req, res, next) => {
     }
     const length = Number(req.headers["content-length"] ?? 0);
     if (req.path !== "/api/uploads") {
-      if (length > MAX_BODY_BYTES) return refuse(req, res, 413, `The request is too large (at most ${MAX_BODY_BYTES / 1024 / 1024} MB).`);
+      if (length > LIMITS.body) return refuse(req, res, 413, `The request is too large (at most ${formatBytes(LIMITS.body)}).`);
       // A body of unannounced size (chunked) could be any size; browsers always announce theirs.
       if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined) {
         return refuse(req, res, 411, "Please send the request with a Content-Length header.");
       }
     }
+    const query = req.originalUrl.indexOf("?");
+    const route = targetRoute(await getRouteTable(), req.path, query === -1 ? "" : req.originalUrl.slice(query));
     if (req.path.startsWith("/api/")) {
-      const route = (await getApiRoutes()).find((r) => matchPath({ path: r.path, end: true }, req.path));
-      if (!route) return refuse(req, res, 404, "There is no such API endpoint.");
+      if (!route?.resource) return refuse(req, res, 404, "There is no such API endpoint.");
       const allowed = [...(route.loader ? ["GET", "HEAD"] : []), ...(route.action ? ["POST"] : [])];
       if (!allowed.includes(req.method)) {
         return refuse(req, res, 405, `Method not allowed. Use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`, { Allow: allowed.join(", ") });
@@ -210,6 +230,12 @@ app.use(async (req, res, next) => {
       if (!FORM_TYPES.includes(type)) {
         return refuse(req, res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.");
       }
+    }
+    // A POST to an address without an action: answered here, so no route needs a stub and React
+    // Router's developer message never reaches the page. (Its own data requests, *.data, are left to
+    // it: the root error boundary shows those.)
+    if (req.method === "POST" && route && !route.action && !req.path.endsWith(".data")) {
+      return refuse(req, res, 405, route.resource ? READ_ONLY_MESSAGE : NO_ACTION_MESSAGE, { Allow: "GET, HEAD" });
     }
     next();
   } catch (error) {
@@ -228,5 +254,5 @@ app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
   if (res.headersSent) return next(error);
   const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
   if (status >= 500) logger.error({ err: error, path: req.path }, "request failed");
-  refuse(req, res, status, status >= 500 ? "Something went wrong on our side. Please try again." : "The request could not be read.");
+  refuse(req, res, status, status >= 500 ? UNEXPECTED_ERROR : "The request could not be read.");
 });

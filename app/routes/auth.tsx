@@ -50,8 +50,8 @@ const SECRET_FIELDS = ["password", "confirmPassword", "token", "verificationToke
 
 function failure(intent: Mode, error: unknown, submission?: Submission<unknown>) {
   // The message is the toast's; the form shows only field errors.
-  const { status, error: description, result } = failureReply(error, submission, { formError: false, hideFields: SECRET_FIELDS });
-  return data<AuthActionResult>({ intent, title: "Error", description, result }, { status });
+  const { status, headers, error: description, result } = failureReply(error, submission, { formError: false, hideFields: SECRET_FIELDS });
+  return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
 }
 
 /** The toast for a submission the schema refused: the spec's mismatch toast, or the first message. */
@@ -86,11 +86,11 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (intent === "login") {
       const { setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
-      return redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
+      return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
     }
     if (intent === "forgot") {
       await requestPasswordReset(db, { email: field("email"), verificationToken }, request);
-      return redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
+      return await redirectWithToast("/auth", { ...RESET_EMAIL_SENT, type: "success" });
     }
     await updatePasswordWithToken(
       db,
@@ -98,7 +98,7 @@ export async function action({ request }: Route.ActionArgs) {
       request,
     );
     // Every session of the user has ended; clear this browser's cookie too and go back to login.
-    return redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+    return await redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
   } catch (error) {
     return failure(intent, error, submission);
   }

@@ -10,9 +10,8 @@ import { parseSubmission } from "~/lib/forms";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
-import { AppError, ForbiddenError, ValidationError } from "~/server/errors.server";
-import { logger } from "~/server/logger.server";
-import { readFormOrRespond } from "~/server/form.server";
+import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
 
@@ -36,7 +35,7 @@ export function loader() {
 
 /** The plain form post (no JavaScript): the same server function as /api/send-contact-email. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await readFormOrRespond(request);
+  const form = await withRouteErrors(() => readForm(request));
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" ? value : "";
@@ -55,15 +54,13 @@ export async function action({ request }: Route.ActionArgs) {
     return data<ContactActionData>({ sent: true, firstName: firstName(values.name) });
   } catch (error) {
     // The form comes back filled in, with the server's field errors under their fields.
-    if (error instanceof ValidationError) {
-      return data<ContactActionData>({ sent: false, result: submission.reply({ fieldErrors: error.fieldErrors ?? {} }), formError: null }, { status: 400 });
+    const { status, message, fieldErrors, headers } = errorAnswer(error);
+    if (status === 400) {
+      return data<ContactActionData>({ sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null }, { status, headers });
     }
-    const failed = (formError: { title: string; description: string }, status: number) =>
-      data<ContactActionData>({ sent: false, result: submission.reply({ formErrors: [formError.description] }), formError }, { status });
-    if (error instanceof ForbiddenError) return failed({ ...VERIFICATION_REQUIRED }, 403);
-    if (error instanceof AppError) return failed({ title: CONTACT_SEND_FAILED.title, description: error.message }, error.status);
-    logger.error({ err: error }, "contact form post failed");
-    return failed({ ...CONTACT_SEND_FAILED }, 500);
+    const formError =
+      status === 403 ? { ...VERIFICATION_REQUIRED } : status >= 500 ? { ...CONTACT_SEND_FAILED } : { title: CONTACT_SEND_FAILED.title, description: message };
+    return data<ContactActionData>({ sent: false, result: submission.reply({ formErrors: [formError.description] }), formError }, { status, headers });
   }
 }
 

@@ -14,7 +14,7 @@ export function loader() {
 export async function action({ request }: Route.ActionArgs) {
   try {
     const setCookie = await destroySession(request, getDb());
-    return redirectWithToast(
+    return await redirectWithToast(
       "/",
       { ...LOGGED_OUT, type: "success" },
       { headers: { "Set-Cookie": setCookie } },

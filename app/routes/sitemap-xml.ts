@@ -8,8 +8,3 @@ export async function loader() {
   const body = buildSitemap(getEnv().publicUrl, await listPublishedPostsForSitemap(getDb()));
   return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
 }
-
-/** Any other method: a plain 405 a person can read (instead of the framework's generic error). */
-export function action() {
-  return new Response("Method not allowed: this address only answers GET.\n", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" } });
-}

@@ -1,5 +1,4 @@
 import { contentTypeForExt } from "~/features/uploads/images.server";
-import { methodNotAllowedJson } from "~/features/posts/http.server";
 import { BUCKET } from "~/features/uploads/uploads.server";
 import { getStorage, STORAGE_KEY } from "~/server/storage.server";
 import type { Route } from "./+types/uploads-file";
@@ -21,9 +20,4 @@ export async function loader({ params }: Route.LoaderArgs) {
       "Content-Security-Policy": "default-src 'none'; sandbox",
     },
   });
-}
-
-/** Feeds and files are read-only: other methods get a 405 with a message, not a server error. */
-export function action() {
-  return methodNotAllowedJson();
 }

@@ -1,11 +1,14 @@
+import { data } from "react-router";
+import type { z } from "zod";
+import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
 import { logger } from "./logger.server";
 
-/** Typed errors that domain code throws; `toResponse` maps them to status codes in one place. */
+/** Typed errors that domain code throws; `errorAnswer` (below) maps them to answers in one place. */
 export class AppError extends Error {
   constructor(
     message: string,
     public readonly status: number,
-    public readonly fieldErrors?: Record<string, string[]>,
+    public readonly fieldErrors?: FieldErrors,
   ) {
     super(message);
     this.name = new.target.name;
@@ -13,17 +16,30 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, fieldErrors?: Record<string, string[]>) {
+  constructor(message: string, fieldErrors?: FieldErrors) {
     super(message, 400, fieldErrors);
   }
 }
+
+/**
+ * Parses domain input or throws a ValidationError: the field errors of `fieldErrorsOf` and, as its
+ * message, `message` or else the first issue's.
+ */
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, message?: string): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ValidationError(message ?? result.error.issues[0]?.message ?? "Please check the form.", fieldErrorsOf(result.error));
+}
+export const NOT_SIGNED_IN = "You must be logged in";
+export const NOT_PERMITTED = "You don't have permission to do that.";
+
 export class UnauthorizedError extends AppError {
-  constructor(message = "You must be logged in") {
+  constructor(message = NOT_SIGNED_IN) {
     super(message, 401);
   }
 }
 export class ForbiddenError extends AppError {
-  constructor(message = "You don't have permission to do that.") {
+  constructor(message = NOT_PERMITTED) {
     super(message, 403);
   }
 }
@@ -50,11 +66,64 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
-/** JSON body and status for an error; unknown errors become a plain 500 without details. */
-export function errorBody(error: unknown): { status: number; body: { error: string; fieldErrors?: Record<string, string[]> } } {
+/** What any caller answers for an error: status, a sentence a person can act on, field errors, headers. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  fieldErrors?: FieldErrors;
+  headers: Record<string, string>;
+}
+
+export const UNEXPECTED_ERROR = "Something went wrong on our side. Please try again.";
+
+/**
+ * THE mapping from an error to an answer; every adapter below and every route that renders its own
+ * failure uses it. Unknown errors are logged here (once) and become a plain 500 without details.
+ */
+export function errorAnswer(error: unknown): ErrorAnswer {
   if (isAppError(error)) {
-    return { status: error.status, body: { error: error.message, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) } };
+    return {
+      status: error.status,
+      message: error.message,
+      ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+      headers: error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {},
+    };
   }
   logger.error({ err: error }, "unexpected error");
-  return { status: 500, body: { error: "Something went wrong on our side. Please try again." } };
+  return { status: 500, message: UNEXPECTED_ERROR, headers: {} };
+}
+
+/** For resource routes (JSON APIs): `{ error, fieldErrors? }` with the error's status and headers. */
+export function toResponse(error: unknown): Response {
+  const { status, message, fieldErrors, headers } = errorAnswer(error);
+  return Response.json({ error: message, ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
+}
+
+/** A thrown Response (a redirect) or `data()` is already an answer and passes through untouched. */
+function isRouteAnswer(error: unknown): boolean {
+  return error instanceof Response || (typeof error === "object" && error !== null && "type" in error && error.type === "DataWithResponseInit");
+}
+
+/**
+ * For page loaders and actions: throws the error as `data(message, { status })`, which the error
+ * boundary shows with the real status (and a plain HTTP client reads as text).
+ */
+export function throwRouteError(error: unknown): never {
+  if (isRouteAnswer(error)) throw error;
+  const { status, message, headers } = errorAnswer(error);
+  throw data(message, { status, headers });
+}
+
+/** Runs a page loader's or action's work; a typed error it throws becomes the page's status and message. */
+export async function withRouteErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throwRouteError(error);
+  }
+}
+
+/** Epic Stack's guard: unless `condition` holds, throw `data(message, init)` (status 400 by default). */
+export function invariantResponse(condition: unknown, message: string, init?: ResponseInit): asserts condition {
+  if (!condition) throw data(message, { status: 400, ...init });
 }

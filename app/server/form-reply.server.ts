@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { firstMessage, type FormFailure, type Submission } from "~/lib/forms";
-import { errorBody } from "./errors.server";
+import { errorAnswer } from "./errors.server";
 
 /**
  * A failed form action (typed domain error → 4xx, anything else a logged 500): the domain's field
@@ -13,14 +13,14 @@ export function failureReply(
   submission?: Submission<unknown>,
   { formError = true, hideFields }: { formError?: boolean; hideFields?: string[] } = {},
 ) {
-  const { status, body } = errorBody(error);
-  const result = submission?.reply({ ...(formError ? { formErrors: [body.error] } : {}), fieldErrors: body.fieldErrors ?? {}, hideFields });
-  return { status, error: body.error, result };
+  const { status, message, fieldErrors, headers } = errorAnswer(error);
+  const result = submission?.reply({ ...(formError ? { formErrors: [message] } : {}), fieldErrors: fieldErrors ?? {}, hideFields });
+  return { status, headers, error: message, result };
 }
 
 export function formFailure(error: unknown, submission?: Submission<unknown>) {
-  const { status, error: message, result } = failureReply(error, submission);
-  return data<FormFailure>({ ok: false, error: message, ...(result ? { result } : {}) }, { status });
+  const { status, headers, error: message, result } = failureReply(error, submission);
+  return data<FormFailure>({ ok: false, error: message, ...(result ? { result } : {}) }, { status, headers });
 }
 
 /** A submission that failed the schema: 400 with its field errors and the first message. */

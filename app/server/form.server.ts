@@ -1,22 +1,18 @@
-import { data } from "react-router";
-import { AppError, isAppError } from "./errors.server";
-
-/** Plain forms (sign-in, projects, users, the inbox) are small; uploads have their own limit. */
-export const MAX_FORM_BYTES = 256 * 1024;
+import { AppError } from "./errors.server";
+import { formatBytes, LIMITS } from "./limits.server";
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
 function tooLarge(maxBytes: number): AppError {
-  const limit = maxBytes >= 1024 * 1024 ? `${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(maxBytes / 1024)} KB`;
-  return new AppError(`The form is too large (at most ${limit}). Please shorten it.`, 413);
+  return new AppError(`The form is too large (at most ${formatBytes(maxBytes)}). Please shorten it.`, 413);
 }
 
 /**
- * Reads a form post, or throws an AppError a person can act on: 405 for another method, 413 for an
- * oversized body, 415 for a body that is not a form, 400 for one that cannot be parsed. Never a 500.
+ * THE form reader: the form post, or an AppError a person can act on — 413 for an oversized body,
+ * 415 for a body that is not a form, 400 for one that cannot be parsed. Never a 500. (Another
+ * method never gets here: the app-wide guard in server/app.ts answers it with 405.)
  */
-export async function readForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
-  if (request.method !== "POST") throw new AppError("Method not allowed. Send this form with POST.", 405);
+export async function readForm(request: Request, maxBytes: number = LIMITS.form): Promise<FormData> {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(length) && length > maxBytes) {
     throw tooLarge(maxBytes);
@@ -59,14 +55,4 @@ export async function readBodyUpTo(request: Request, maxBytes: number): Promise<
     offset += chunk.byteLength;
   }
   return out;
-}
-
-/** For route actions that do not catch: the same checks, thrown as a response with that status. */
-export async function readFormOrRespond(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
-  try {
-    return await readForm(request, maxBytes);
-  } catch (error) {
-    if (isAppError(error)) throw data(error.message, { status: error.status, ...(error.status === 405 ? { headers: { Allow: "POST" } } : {}) });
-    throw error;
-  }
 }

@@ -1,5 +1,7 @@
-import { redirect } from "react-router";
+import { createCookie, redirect, type Cookie } from "react-router";
 import { z } from "zod";
+import { getDb } from "./db/client.server";
+import { getAppSecret } from "./secret.server";
 
 /** A toast carried across a redirect in a short-lived cookie, shown once by the root layout. */
 export const toastSchema = z.object({
@@ -9,36 +11,27 @@ export const toastSchema = z.object({
 });
 export type Toast = z.infer<typeof toastSchema>;
 
-const TOAST_COOKIE = "toast";
+let cookie: Cookie | undefined;
 
-export function toastCookie(toast: Toast): string {
-  const value = Buffer.from(JSON.stringify(toast)).toString("base64url");
-  return `${TOAST_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=60`;
+/** Signed with the app secret, so a page never shows a toast another site (or a script) planted. */
+async function toastCookie(): Promise<Cookie> {
+  cookie ??= createCookie("toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60, secrets: [await getAppSecret(getDb())] });
+  return cookie;
 }
 
-export function clearToastCookie(): string {
-  return `${TOAST_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`;
+export async function clearToastCookie(): Promise<string> {
+  return (await toastCookie()).serialize("", { maxAge: 0 });
 }
 
-/** Reads the pending toast, if any. The caller must send clearToastCookie() with the response. */
-export function readToast(request: Request): Toast | null {
-  const raw = request.headers
-    .get("cookie")
-    ?.split(";")
-    .map((p) => p.trim())
-    .find((p) => p.startsWith(`${TOAST_COOKIE}=`))
-    ?.slice(TOAST_COOKIE.length + 1);
-  if (!raw) return null;
-  try {
-    const parsed = toastSchema.safeParse(JSON.parse(Buffer.from(raw, "base64url").toString("utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+/** Reads the pending toast, if any (a forged or tampered one is none). The caller must send clearToastCookie() with the response. */
+export async function readToast(request: Request): Promise<Toast | null> {
+  const value: unknown = await (await toastCookie()).parse(request.headers.get("cookie"));
+  const parsed = toastSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
-export function redirectWithToast(url: string, toast: Toast, init?: ResponseInit): Response {
+export async function redirectWithToast(url: string, toast: Toast, init?: ResponseInit): Promise<Response> {
   const headers = new Headers(init?.headers);
-  headers.append("Set-Cookie", toastCookie(toast));
+  headers.append("Set-Cookie", await (await toastCookie()).serialize(toast));
   return redirect(url, { ...init, headers });
 }

@@ -1,6 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { blogPosts, projects } from "~/server/db/schema.server";
+import { asc } from "drizzle-orm";
+import { INBOX_PAGE_SIZE } from "~/features/contact/contact.server";
+import { blogPosts, contactMessages, projects } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -62,6 +64,32 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
     expect(drafts).not.toContain("Page <!-- -->1<!-- --> of");
     // Views only for published posts.
     expect(drafts).not.toMatch(/aria-label="View Paged post/);
+  });
+
+  it("every list answers a page past its last with 404 (one pagination rule)", async () => {
+    for (const path of ["/admin/blog?page=3", "/admin/blog?filter=drafts&page=2", "/admin/messages?page=2", "/7fs/Finance?page=5"]) {
+      const response = await server.fetch(path, { headers: { cookie: admin } });
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).toContain("Oops! Page not found");
+    }
+  });
+
+  it("deleting the only message of the inbox's last page goes to the new last page, not to a 404", async () => {
+    await ctx.db.delete(contactMessages);
+    const base = Date.UTC(2026, 0, 1);
+    await ctx.db.insert(contactMessages).values(
+      Array.from({ length: INBOX_PAGE_SIZE + 1 }, (_, i) => ({ name: `Paged ${i}`, email: "p@example.com", message: "m", createdAt: new Date(base + i * 60_000) })),
+    );
+    const [oldest] = await ctx.db.select({ id: contactMessages.id }).from(contactMessages).orderBy(asc(contactMessages.createdAt)).limit(1);
+    const response = await server.fetch("/admin/messages?page=2", {
+      method: "POST",
+      headers: { origin: server.url, cookie: admin },
+      body: new URLSearchParams({ intent: "delete", id: oldest?.id ?? "" }),
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/admin/messages");
+    expect(await ctx.db.select({ id: contactMessages.id }).from(contactMessages)).toHaveLength(INBOX_PAGE_SIZE);
+    await ctx.db.delete(contactMessages);
   });
 
   /** Like curl: a new connection per request, the body sent as given. */

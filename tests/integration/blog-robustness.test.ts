@@ -145,13 +145,16 @@ describeEachDatabase("blog robustness", (ctx) => {
         for (const p of ["/rss.xml", "/7fs/Faith/rss.xml", "/uploads/blog-images/u/1-abc.jpg"]) {
           const r = await server.fetch(p, { method, headers: { origin: server.url } });
           expect(r.status, `${method} ${p}`).toBe(405);
-          // POST reaches the route (JSON); other methods are refused by the app-wide guard (server/app.ts).
+          expect(r.headers.get("allow"), `${method} ${p}`).toMatch(/^GET, HEAD/);
+          // Every method is refused by the app-wide guard (server/app.ts), a POST because the address has no action.
           expect(await r.text()).toMatch(/This address only answers GET requests\.|Method not allowed\./);
         }
         const page = await server.fetch("/7fs/Faith", { method, headers: { origin: server.url } });
         expect(page.status, `${method} /7fs/Faith`).toBe(405);
+        expect(page.headers.get("allow"), `${method} /7fs/Faith`).toBe(method === "POST" ? "GET, HEAD" : "GET, HEAD, POST");
         const html = await page.text();
-        expect(html).toMatch(/This address only answers GET requests\.|Method not allowed\./);
+        // The listing's 405 is every page's: the root error page's sentence (server/app.ts sets Allow).
+        expect(html).toMatch(/This page does not accept that kind of request\.|Method not allowed\./);
         expect(html).not.toContain("did not provide an `action`");
       }
     });

@@ -1,7 +1,10 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { canEdit } from "~/lib/permissions";
-import { requirePermission, getSessionUser, type SessionUser } from "~/features/auth/session.server";
-import { errorBody, isAppError } from "~/server/errors.server";
+import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { authorize } from "~/server/authorize.server";
+import type { Submission } from "~/lib/forms";
+import { errorAnswer, isAppError, throwRouteError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
+import { formFailure } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const ACCESS_DENIED = {
@@ -13,7 +16,7 @@ export const ACCESS_DENIED = {
 export async function requireAdminArea(request: Request): Promise<SessionUser> {
   const found = await getSessionUser(request);
   if (!found) throw redirect("/auth");
-  if (!canEdit(found)) throw redirectWithToast("/", { ...ACCESS_DENIED, type: "error" });
+  if (!canEdit(found)) throw await redirectWithToast("/", { ...ACCESS_DENIED, type: "error" });
   return found;
 }
 
@@ -26,22 +29,29 @@ export async function requireActor(
   allowed: (actor: SessionUser) => boolean,
   message: string,
 ): Promise<SessionUser> {
-  try {
-    return await requirePermission(request, allowed, message);
-  } catch (error) {
-    if (isAppError(error)) throw data(error.message, { status: error.status });
-    throw error;
-  }
+  const actor = await getSessionUser(request);
+  return withRouteErrors(async () => {
+    authorize(actor, allowed, message);
+    return actor;
+  });
 }
 
-export interface ActionFailure {
-  ok: false;
-  error: string;
-  fieldErrors?: Record<string, string[]>;
+/**
+ * The failure of an admin action. A refusal (401/403, decided by the domain function) is thrown: the
+ * error page says why, as the page's own guard would. Anything else is answered to the form.
+ */
+function throwRefusal(error: unknown): void {
+  if (isAppError(error) && (error.status === 401 || error.status === 403)) throwRouteError(error);
 }
 
-/** Domain errors become a 4xx answer with a message the form shows; anything else is a logged 500. */
-export function actionFailure(error: unknown) {
-  const { status, body } = errorBody(error);
-  return data<ActionFailure>({ ok: false, error: body.error, ...(body.fieldErrors ? { fieldErrors: body.fieldErrors } : {}) }, { status });
+/** An admin action's failure as an answer (status, message) for a form that reads its own shape. */
+export function adminFailure(error: unknown): ErrorAnswer {
+  throwRefusal(error);
+  return errorAnswer(error);
+}
+
+/** An admin action's failure as the reply of the one form layer (form-reply.server). */
+export function adminFormFailure(error: unknown, submission?: Submission<unknown>) {
+  throwRefusal(error);
+  return formFailure(error, submission);
 }

@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
-import { UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { parseOrThrow, UnauthorizedError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, resetRateLimit } from "~/server/rate-limit.server";
@@ -10,7 +9,6 @@ import { clientIp } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { loginSchema } from "./auth-schema";
 import { createSession } from "./session.server";
-
 
 const INVALID_LOGIN = "Invalid login credentials";
 
@@ -26,11 +24,7 @@ let dummyHash: Promise<string> | undefined;
  * 429, UnauthorizedError 401 (wrong email or password — one message for both).
  */
 export async function signIn(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookie: string }> {
-  const parsed = loginSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid input", z.flattenError(parsed.error).fieldErrors);
-  }
-  const { email, password, verificationToken } = parsed.data;
+  const { email, password, verificationToken } = parseOrThrow(loginSchema, input);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [

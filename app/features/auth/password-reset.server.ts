@@ -1,11 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, like, lt } from "drizzle-orm";
-import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ValidationError } from "~/server/errors.server";
+import { parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { sendMail } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
@@ -22,10 +21,6 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-function firstIssue(error: z.ZodError): ValidationError {
-  return new ValidationError(error.issues[0]?.message ?? "Invalid input", z.flattenError(error).fieldErrors);
-}
-
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
 function resetLink(token: string): string {
   return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
@@ -37,9 +32,7 @@ function resetLink(token: string): string {
  * per address) apply to every request.
  */
 export async function requestPasswordReset(db: Db, input: unknown, request: Request): Promise<void> {
-  const parsed = resetRequestSchema.safeParse(input);
-  if (!parsed.success) throw firstIssue(parsed.error);
-  const { email, verificationToken } = parsed.data;
+  const { email, verificationToken } = parseOrThrow(resetRequestSchema, input);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [
@@ -84,9 +77,7 @@ export async function requestPasswordReset(db: Db, input: unknown, request: Requ
  * consumes the token (single use) and ends every session of the user.
  */
 export async function updatePasswordWithToken(db: Db, input: unknown, request: Request): Promise<{ userId: string }> {
-  const parsed = passwordUpdateSchema.safeParse(input);
-  if (!parsed.success) throw firstIssue(parsed.error);
-  const { token, password, verificationToken } = parsed.data;
+  const { token, password, verificationToken } = parseOrThrow(passwordUpdateSchema, input);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [{ key: `reset-update:ip:${ip}`, limit: 10, windowSeconds: 15 * 60 }]);

@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { serialize } from "cookie";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { roleFromStored, type Role } from "~/lib/roles";
 import { canEdit } from "~/lib/permissions";
 import { getDb, type Db } from "~/server/db/client.server";
 import { session, user, userRoles } from "~/server/db/schema.server";
-import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import { readCookie } from "~/server/cookies.server";
 import { clientIp, isSecureRequest } from "~/server/request.server";
 
 export const SESSION_COOKIE = "sid";
@@ -26,35 +27,13 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-function readCookie(request: Request, name: string): string | null {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k !== name) continue;
-    try {
-      return decodeURIComponent(v.join("="));
-    } catch {
-      return null; // a malformed cookie is no session, never an error
-    }
-  }
-  return null;
-}
-
 /** Secure when the site or the trusted proxy in front of it speaks https. */
 export function sessionCookie(token: string, expires: Date, request?: Request): string {
-  return [
-    `${SESSION_COOKIE}=${token}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    `Expires=${expires.toUTCString()}`,
-    ...(isSecureRequest(request) ? ["Secure"] : []),
-  ].join("; ");
+  return serialize(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", expires, secure: isSecureRequest(request) });
 }
 
 export function clearSessionCookie(request?: Request): string {
-  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(isSecureRequest(request) ? ["Secure"] : [])].join("; ");
+  return serialize(SESSION_COOKIE, "", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0, secure: isSecureRequest(request) });
 }
 
 /** Starts a session for a user; returns the Set-Cookie header value. */
@@ -110,22 +89,4 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
     logger.error({ err: error }, "session check failed");
     return null;
   }
-}
-
-/** For endpoints: the signed-in user, or a 401 UnauthorizedError. */
-export async function requireSessionUser(request: Request, message?: string): Promise<SessionUser> {
-  const found = await getSessionUser(request);
-  if (!found) throw new UnauthorizedError(message);
-  return found;
-}
-
-/** For endpoints: a user allowed by `allowed`, else 401 (anonymous) or 403 (signed in, not allowed). */
-export async function requirePermission(
-  request: Request,
-  allowed: (actor: SessionUser) => boolean,
-  message?: string,
-): Promise<SessionUser> {
-  const found = await requireSessionUser(request);
-  if (!allowed(found)) throw new ForbiddenError(message);
-  return found;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldErrorsOf } from "~/lib/field-errors";
 import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
 
 /** SPEC §9: contact limits. */
@@ -39,14 +40,10 @@ export const contactRequestSchema = contactSchema.extend({
   [HONEYPOT_FIELD]: z.string().max(2000).optional().nullable(),
 });
 
-/** Field errors of a failed parse, keyed by field (first message first). */
+/** The shared field errors (fieldErrorsOf) of the three fields the form shows. */
 export function contactFieldErrors(error: z.ZodError): ContactFieldErrors {
-  const result: ContactFieldErrors = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0];
-    if (field === "name" || field === "email" || field === "message") (result[field] ??= []).push(issue.message);
-  }
-  return result;
+  const { name, email, message } = fieldErrorsOf(error);
+  return { ...(name ? { name } : {}), ...(email ? { email } : {}), ...(message ? { message } : {}) };
 }
 
 /** The first word of the entered name, for the thank-you greeting (SPEC §4). */

@@ -3,12 +3,13 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { contactMessages } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
-import { AppError } from "~/server/errors.server";
+import type { Actor } from "~/lib/permissions";
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { contactForm } from "../../../tests/helpers/factories";
 import { deliveredIds, easyVerificationToken } from "../../../tests/helpers/contact";
 import { startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp";
-import { INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
+import { deleteContactMessage, INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
 import { ContactOutbox } from "./outbox.server";
 
 const saved = { ...process.env };
@@ -24,6 +25,9 @@ afterAll(() => {
   process.env = saved;
   resetEnvForTests();
 });
+
+const MODERATOR: Actor = { id: "moderator-id", role: "moderator" };
+const USER: Actor = { id: "user-id", role: "user" };
 
 let ipCounter = 0;
 const freshIp = () => `10.7.0.${++ipCounter}`;
@@ -126,14 +130,28 @@ describeEachDatabase("contact messages", (ctx) => {
     const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(row?.deliveryState).toBe("skipped");
     expect(row?.lastError).toMatch(/not configured/);
-    await retryMessageDelivery(ctx.db, id);
-    await setMessageHandled(ctx.db, id, true);
+    await retryMessageDelivery(ctx.db, MODERATOR, id);
+    await setMessageHandled(ctx.db, MODERATOR, id, true);
     const [after] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(after).toMatchObject({ deliveryState: "pending", attempts: 0, lastError: null });
     expect(after?.handledAt).toBeInstanceOf(Date);
   });
 
-  it("pages the inbox newest first, 50 a page, with the total; a page past the end gives the last one", async () => {
+  it("inbox writes decide who may: staff mark and retry, only an admin deletes, nobody else touches a message", async () => {
+    await ctx.db.delete(contactMessages);
+    const [row] = await ctx.db.insert(contactMessages).values({ name: "Guarded", email: "g@example.com", message: "Hi", deliveryState: "failed" }).returning();
+    const id = row?.id ?? "";
+    await expect(setMessageHandled(ctx.db, USER, id, true)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(retryMessageDelivery(ctx.db, USER, id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setMessageHandled(ctx.db, null, id, true)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(deleteContactMessage(ctx.db, MODERATOR, id)).rejects.toBeInstanceOf(ForbiddenError);
+    const [unchanged] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
+    expect(unchanged).toEqual(row);
+    await deleteContactMessage(ctx.db, { id: "admin-id", role: "admin" }, id);
+    expect(await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id))).toEqual([]);
+  });
+
+  it("pages the inbox newest first, 50 a page, with the total; a page past the end is not found", async () => {
     await ctx.db.delete(contactMessages);
     const base = Date.UTC(2026, 0, 1);
     await ctx.db.insert(contactMessages).values(
@@ -150,9 +168,10 @@ describeEachDatabase("contact messages", (ctx) => {
     expect(first.messages[0]?.name).toBe(`Sender ${INBOX_PAGE_SIZE + 2}`);
     const second = await listContactMessages(ctx.db, 2);
     expect(second.messages.map((m) => m.name)).toEqual(["Sender 2", "Sender 1", "Sender 0"]);
-    expect((await listContactMessages(ctx.db, 99)).page).toBe(2);
+    await expect(listContactMessages(ctx.db, 3)).rejects.toBeInstanceOf(NotFoundError);
     await ctx.db.delete(contactMessages);
-    expect(await listContactMessages(ctx.db, 3)).toMatchObject({ total: 0, page: 1, pageCount: 1, messages: [] });
+    expect(await listContactMessages(ctx.db, 1)).toMatchObject({ total: 0, page: 1, pageCount: 1, messages: [] });
+    await expect(listContactMessages(ctx.db, 2)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   outboxWithSmtp(ctx);

@@ -2,13 +2,16 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { canDeleteMessages, canReadMessages, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
-import { contactFieldErrors, contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
+import { contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
 import { nudgeOutbox } from "./outbox.server";
 
 const CONTACT_INVALID = "Please correct the highlighted fields.";
@@ -29,9 +32,8 @@ export interface SubmitResult {
  * A filled honeypot gets the same answer as a person would, but nothing is stored.
  */
 export async function submitContactMessage(db: Db, body: unknown, ip: string): Promise<SubmitResult> {
-  const parsed = contactRequestSchema.safeParse(body);
-  if (!parsed.success) throw new ValidationError(CONTACT_INVALID, contactFieldErrors(parsed.error));
-  const { name, email, message, turnstileToken, clientId } = parsed.data;
+  const input = parseOrThrow(contactRequestSchema, body, CONTACT_INVALID);
+  const { name, email, message, turnstileToken, clientId } = input;
 
   if (clientId) {
     // A replay of a stored submission (e.g. the answer was lost on the way back): its token was
@@ -48,7 +50,7 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
     CONTACT_RATE_LIMITED,
   );
 
-  if (parsed.data[HONEYPOT_FIELD]) {
+  if (input[HONEYPOT_FIELD]) {
     logger.warn({ ip }, "contact honeypot filled; submission dropped");
     return { id: randomUUID(), created: true };
   }
@@ -89,7 +91,9 @@ function replayResult(
   return { id: existing.id, created: false };
 }
 
-// ---- Staff inbox (/admin/messages); routes check canReadMessages / canDeleteMessages ----
+// ---- Staff inbox (/admin/messages); each write takes the actor and checks canReadMessages / canDeleteMessages ----
+
+export const INBOX_FORBIDDEN = "You don't have permission to access the admin area.";
 
 /** Messages per inbox page, newest first. */
 export const INBOX_PAGE_SIZE = 50;
@@ -112,23 +116,23 @@ function inboxQuery(db: Db) {
     .from(contactMessages);
 }
 
-/** One page of the inbox (1-based; a page past the end gives the last page) with the total count. */
+/** One page of the inbox (1-based; a page past the last: NotFoundError) with the total count. */
 export async function listContactMessages(db: Db, page = 1) {
   const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(contactMessages);
   const total = row?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE));
-  const current = Math.min(Math.max(1, Math.floor(page)), pageCount);
+  const window = pageWindow(total, page, INBOX_PAGE_SIZE);
   const messages = await inboxQuery(db)
     .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-    .limit(INBOX_PAGE_SIZE)
-    .offset((current - 1) * INBOX_PAGE_SIZE);
-  return { messages, total, page: current, pageCount };
+    .limit(window.limit)
+    .offset(window.offset);
+  return { messages, total, page: window.page, pageCount: window.pageCount };
 }
 
 export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>["messages"][number];
 
 /** Marks a message handled (or not handled again). */
-export async function setMessageHandled(db: Db, id: string, handled: boolean): Promise<void> {
+export async function setMessageHandled(db: Db, actor: Actor | null, id: string, handled: boolean): Promise<void> {
+  authorize(actor, canReadMessages, INBOX_FORBIDDEN);
   const updated = await db
     .update(contactMessages)
     .set({ handledAt: handled ? sql`now()` : null })
@@ -141,7 +145,8 @@ export async function setMessageHandled(db: Db, id: string, handled: boolean): P
  * Queues a message for delivery now with a fresh set of attempts. A message being sent right now
  * is left alone (its attempt decides); one already sent is sent again only if asked explicitly.
  */
-export async function retryMessageDelivery(db: Db, id: string): Promise<void> {
+export async function retryMessageDelivery(db: Db, actor: Actor | null, id: string): Promise<void> {
+  authorize(actor, canReadMessages, INBOX_FORBIDDEN);
   const updated = await db
     .update(contactMessages)
     .set({ deliveryState: "pending", attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null, lastError: null })
@@ -155,7 +160,8 @@ export async function retryMessageDelivery(db: Db, id: string): Promise<void> {
   nudgeOutbox();
 }
 
-export async function deleteContactMessage(db: Db, id: string): Promise<void> {
+export async function deleteContactMessage(db: Db, actor: Actor | null, id: string): Promise<void> {
+  authorize(actor, canDeleteMessages, "Only an admin can delete messages.");
   const deleted = await db.delete(contactMessages).where(eq(contactMessages.id, id)).returning({ id: contactMessages.id });
   if (deleted.length === 0) throw new NotFoundError("Message not found");
 }

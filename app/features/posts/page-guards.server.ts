@@ -1,24 +1,19 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { canEdit } from "~/lib/permissions";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
+import { invariantResponse, NOT_PERMITTED, NOT_SIGNED_IN } from "~/server/errors.server";
 
 /** For staff-only pages: anonymous → /auth (then back), signed in without canEdit → 403. */
 export async function requireStaffPage(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   // After a form POST (React Router runs the page loaders with the POST's headers) an anonymous
   // caller gets the action's 401, not a redirect that would hide it.
-  if (!user && request.headers.has("content-type")) throw data("You must be logged in", { status: 401 });
+  invariantResponse(user || !request.headers.has("content-type"), NOT_SIGNED_IN, { status: 401 });
   if (!user) {
     const url = new URL(request.url);
     throw redirect(`/auth?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  if (!canEdit(user)) throw data("You don't have permission to do that.", { status: 403 });
+  invariantResponse(canEdit(user), NOT_PERMITTED, { status: 403 });
   return user;
 }
 
-/** ?page=N, defaulting to 1; anything malformed is 1. */
-export function pageParam(request: Request): number {
-  const raw = new URL(request.url).searchParams.get("page");
-  const n = raw && /^\d{1,6}$/.test(raw) ? Number(raw) : 1;
-  return n >= 1 ? n : 1;
-}

@@ -61,12 +61,3 @@ export const postFormSchema = postInputSchema.omit({ category: true }).extend({
   media: jsonField(postInputSchema.shape.media),
 });
 
-/** First message per field, for showing next to inputs. */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    (out[key] ??= []).push(issue.message);
-  }
-  return out;
-}

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { createUser } from "~/features/users/users.server";
 import type { Actor } from "~/lib/permissions";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { ForbiddenError, ValidationError } from "~/server/errors.server";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { createPost, deletePost, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts, updatePost } from "./posts.server";
 
@@ -110,6 +110,19 @@ describeEachDatabase("posts", (ctx) => {
     expect(second.posts).toHaveLength(1);
     expect(first.posts[0]?.title).toBe("Family 12");
     expect(second.posts[0]?.title).toBe("Family 0");
+  });
+
+  it("refuses to create or update for a plain user (403) or nobody (401), whatever the input", async () => {
+    const plain: Actor = { id: "plain-user", role: "user" };
+    const before = await ctx.db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts);
+    await expect(createPost(ctx.db, plain, { ...base, title: "Not allowed" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createPost(ctx.db, plain, {})).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createPost(ctx.db, null, { ...base, title: "Not allowed" })).rejects.toBeInstanceOf(UnauthorizedError);
+    const existing = await createPost(ctx.db, mod, { ...base, title: "Stays as it is" });
+    await expect(updatePost(ctx.db, plain, existing.slug, { ...base, title: "Changed" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(deletePost(ctx.db, null, existing.slug)).rejects.toBeInstanceOf(UnauthorizedError);
+    const after = await ctx.db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts);
+    expect(after).toEqual([...before, { id: existing.id, title: "Stays as it is" }]);
   });
 
   it("lets the admin and the author delete, not another moderator; media rows go too", async () => {

@@ -1,16 +1,20 @@
 import { and, asc, count, desc, eq, gt } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
-import { canDeletePost, canViewDrafts, type Actor } from "~/lib/permissions";
+import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
+import { NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
+import { pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
-import { fieldErrorsOf, POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
+import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 
 export const POSTS_PER_PAGE = 12;
+const SAVE_FORBIDDEN = "You don't have permission to save posts.";
+const DELETE_FORBIDDEN = "Only an admin or the post's author may delete it.";
 /** Slugs that would collide with our own routes under /7fs/{category}/. */
 const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
 /** A second identical submission by the same author within this window returns the first post. */
@@ -26,20 +30,20 @@ const cardColumns = {
   createdAt: blogPosts.createdAt,
 };
 
-/** Published posts of one category, newest first, one page at a time. */
+/** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
 export async function listPublishedPosts(db: Db, category: Category, page: number) {
   const where = and(eq(blogPosts.category, category), eq(blogPosts.published, true));
   const [totalRow] = await db.select({ n: count() }).from(blogPosts).where(where);
   const total = totalRow?.n ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / POSTS_PER_PAGE));
+  const window = pageWindow(total, page, POSTS_PER_PAGE);
   const posts = await db
     .select(cardColumns)
     .from(blogPosts)
     .where(where)
     .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
-    .limit(POSTS_PER_PAGE)
-    .offset((page - 1) * POSTS_PER_PAGE);
-  return { posts, total, page, pageCount };
+    .limit(window.limit)
+    .offset(window.offset);
+  return { posts, total, page: window.page, pageCount: window.pageCount };
 }
 
 /** A slug worth looking up: PostgreSQL refuses NUL in text (that would be a 500), and no slug is that long. */
@@ -86,13 +90,7 @@ export async function getReadablePost(db: Db, slug: string, actor: Actor | null)
 }
 
 export function parsePostInput(input: unknown): PostInput {
-  const parsed = postInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors = fieldErrorsOf(parsed.error);
-    const first = Object.values(fieldErrors)[0]?.[0] ?? "Please check the form.";
-    throw new ValidationError(first, fieldErrors);
-  }
-  return parsed.data;
+  return parseOrThrow(postInputSchema, input);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -132,7 +130,8 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
  * index decides under concurrency: a losing insert retries with the next candidate. A double submit
  * (same author, title, content within 30 s) returns the first post instead of creating a second.
  */
-export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+export async function createPost(db: Db, author: Actor | null, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+  authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   const base = slugify(input.title);
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
@@ -142,7 +141,12 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
     const [taken] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
-    if (taken) continue;
+    if (taken) {
+      // A concurrent double submit may have committed between the first duplicate check and this read.
+      const dup = await findDuplicate(db, author.id, input);
+      if (dup) return { ...dup, duplicate: true };
+      continue;
+    }
     try {
       const created = await db.transaction(async (tx) => {
         const [row] = await tx
@@ -175,7 +179,8 @@ export async function createPost(db: Db, author: Actor, raw: unknown): Promise<{
 }
 
 /** Updates a post found by its slug; the slug never changes (SPEC §4). */
-export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
+export async function updatePost(db: Db, actor: Actor | null, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
+  authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
@@ -201,11 +206,12 @@ export async function updatePost(db: Db, actor: Actor, slug: string, raw: unknow
 }
 
 /** Deletes a post and its media rows; only admins or the post's author (canDeletePost). */
-export async function deletePost(db: Db, actor: Actor, slug: string): Promise<{ category: Category }> {
+export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
+  if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db.select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
-  if (!canDeletePost(actor, post)) throw new ForbiddenError("Only an admin or the post's author may delete it.");
+  authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
@@ -217,13 +223,14 @@ export async function deletePost(db: Db, actor: Actor, slug: string): Promise<{ 
 
 export const ADMIN_POSTS_PER_PAGE = 50;
 
-/** Blog management: every post, most recently updated first, with the filter counts. */
+/** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
   const rows = await db.select({ published: blogPosts.published, n: count() }).from(blogPosts).groupBy(blogPosts.published);
   const published = rows.find((r) => r.published)?.n ?? 0;
   const drafts = rows.find((r) => !r.published)?.n ?? 0;
   const where = filter === "published" ? eq(blogPosts.published, true) : filter === "drafts" ? eq(blogPosts.published, false) : undefined;
   const total = filter === "published" ? published : filter === "drafts" ? drafts : published + drafts;
+  const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
   const posts = await db
     .select({
       id: blogPosts.id,
@@ -237,9 +244,9 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     .from(blogPosts)
     .where(where)
     .orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id))
-    .limit(ADMIN_POSTS_PER_PAGE)
-    .offset((page - 1) * ADMIN_POSTS_PER_PAGE);
-  return { posts, counts: { all: published + drafts, published, drafts }, page, pageCount: Math.max(1, Math.ceil(total / ADMIN_POSTS_PER_PAGE)) };
+    .limit(window.limit)
+    .offset(window.offset);
+  return { posts, counts: { all: published + drafts, published, drafts }, page: window.page, pageCount: window.pageCount };
 }
 
 /** Newest published posts for RSS, of one category or of the whole blog. */

@@ -1,33 +1,19 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import { bumpContentVersion } from "~/server/content-version.server";
+import { canManageProjects, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
-import { NotFoundError, ValidationError } from "~/server/errors.server";
-import { moveDirectionSchema, projectIdSchema, projectInputSchema } from "./project-schema";
+import { NotFoundError, parseOrThrow as parse } from "~/server/errors.server";
+import { moveDirectionSchema, projectIdSchema, projectInputSchema, PROJECTS_FORBIDDEN } from "./project-schema";
 import { publicProjectColumns, type PublicProject } from "./projects.server";
 
-/** Project writes for the admin area. Callers check canManageProjects first. */
+/** Project writes for the admin area; each takes the actor and checks canManageProjects itself. */
 export interface AdminProject extends PublicProject {
   displayOrder: number;
 }
 
 const adminColumns = { ...publicProjectColumns, displayOrder: projects.displayOrder };
-
-/** Zod issues as a ValidationError: the first message, and every message by field. */
-function validationError(error: z.ZodError): ValidationError {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) (fieldErrors[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
-  return new ValidationError(error.issues[0]?.message ?? "Invalid input", fieldErrors);
-}
-
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    throw validationError(result.error);
-  }
-  return result.data;
-}
 
 /** SPEC §7: select all, ordered by display_order ascending (created_at breaks ties). */
 export async function listProjectsForAdmin(db: Db): Promise<AdminProject[]> {
@@ -39,7 +25,8 @@ export async function countProjects(db: Db): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function createProject(db: Db, input: unknown): Promise<AdminProject> {
+export async function createProject(db: Db, actor: Actor | null, input: unknown): Promise<AdminProject> {
+  authorize(actor, canManageProjects, PROJECTS_FORBIDDEN);
   const values = parse(projectInputSchema, input);
   const [max] = await db.select({ n: sql<number>`coalesce(max(${projects.displayOrder}), -1)::int` }).from(projects);
   const [created] = await db.transaction(async (tx) => {
@@ -51,7 +38,8 @@ export async function createProject(db: Db, input: unknown): Promise<AdminProjec
   return created;
 }
 
-export async function updateProject(db: Db, id: unknown, input: unknown): Promise<AdminProject> {
+export async function updateProject(db: Db, actor: Actor | null, id: unknown, input: unknown): Promise<AdminProject> {
+  authorize(actor, canManageProjects, PROJECTS_FORBIDDEN);
   const projectId = parse(projectIdSchema, id);
   const values = parse(projectInputSchema, input);
   const [updated] = await db.transaction(async (tx) => {
@@ -63,7 +51,8 @@ export async function updateProject(db: Db, id: unknown, input: unknown): Promis
   return updated;
 }
 
-export async function deleteProject(db: Db, id: unknown): Promise<{ title: string }> {
+export async function deleteProject(db: Db, actor: Actor | null, id: unknown): Promise<{ title: string }> {
+  authorize(actor, canManageProjects, PROJECTS_FORBIDDEN);
   const projectId = parse(projectIdSchema, id);
   const [deleted] = await db.transaction(async (tx) => {
     const rows = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ title: projects.title });
@@ -78,7 +67,8 @@ export async function deleteProject(db: Db, id: unknown): Promise<{ title: strin
  * Moves a project one place up or down. Renumbers the whole list (0..n-1) in one transaction, so
  * ties and gaps left by older data or deletions never make a move a no-op.
  */
-export async function moveProject(db: Db, id: unknown, direction: unknown): Promise<void> {
+export async function moveProject(db: Db, actor: Actor | null, id: unknown, direction: unknown): Promise<void> {
+  authorize(actor, canManageProjects, PROJECTS_FORBIDDEN);
   const projectId = parse(projectIdSchema, id);
   const dir = parse(moveDirectionSchema, direction);
   await db.transaction(async (tx) => {

@@ -2,7 +2,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "~/server/errors.server";
 import { jpegWithGps, PHP_AS_JPG, png, pngBomb, SVG_WITH_SCRIPT, truncatedJpeg } from "../../../tests/fixtures/images";
-import { MAX_IMAGE_BYTES, processImage } from "./images.server";
+import { LIMITS } from "~/server/limits.server";
+import { processImage } from "./images.server";
 
 async function rejection(bytes: Buffer, name: string): Promise<string> {
   const error: unknown = await processImage(bytes, name).then(
@@ -34,7 +35,7 @@ describe("processImage (hostile uploads)", () => {
 
   it("refuses empty files and files over the size limit", async () => {
     expect(await rejection(Buffer.alloc(0), "empty.png")).toMatch(/empty/);
-    expect(await rejection(Buffer.alloc(MAX_IMAGE_BYTES + 1), "huge.jpg")).toMatch(/larger than 10 MB/);
+    expect(await rejection(Buffer.alloc(LIMITS.image + 1), "huge.jpg")).toMatch(/larger than 10 MB/);
   });
 
   it("re-encodes a JPEG without EXIF/GPS and makes WebP sizes that never upscale", async () => {

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { ValidationError } from "~/server/errors.server";
+import { formatBytes, LIMITS } from "~/server/limits.server";
 
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Decompression-bomb guard: larger images are refused before their pixels are decoded. */
 const MAX_IMAGE_PIXELS = 40_000_000;
 const VARIANT_WIDTHS = [320, 640, 1024, 1600] as const;
@@ -38,7 +38,7 @@ function detectFormat(meta: sharp.Metadata): Format | null {
 export async function processImage(input: Buffer, name: string): Promise<ProcessedImage> {
   const label = name.slice(0, 100) || "file";
   if (input.byteLength === 0) throw new ValidationError(`${label} is empty.`);
-  if (input.byteLength > MAX_IMAGE_BYTES) throw new ValidationError(`${label} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+  if (input.byteLength > LIMITS.image) throw new ValidationError(`${label} is larger than ${formatBytes(LIMITS.image)}.`);
   let meta: sharp.Metadata;
   try {
     // metadata() reads only the header; the pixel limit is checked below with a clearer message,

@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { inArray } from "drizzle-orm";
+import { canUploadImages, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { uploads } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
+import { LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
 export const BUCKET = "blog-images";
-export const MAX_FILES_PER_UPLOAD = 10;
 const UPLOAD_URL_PREFIX = "/uploads/";
 
 export interface UploadedImage {
@@ -34,10 +36,20 @@ function keyFor(userId: string, ext: string): { stem: string; key: string } {
   return { stem, key: `${stem}.${ext}` };
 }
 
+/**
+ * Who may upload. saveImages applies it; the upload route also asks before it reads a body of up to
+ * 100 MB that would be refused anyway.
+ */
+export function authorizeUpload(actor: Actor | null | undefined): asserts actor is Actor {
+  authorize(actor, canUploadImages, "You don't have permission to upload images.", "You must be logged in to upload images");
+}
+
 /** Validates every file first (all or nothing), then stores them and records them in `uploads`. */
-export async function saveImages(db: Db, userId: string, files: { name: string; bytes: Buffer }[]): Promise<UploadedImage[]> {
+export async function saveImages(db: Db, actor: Actor | null, files: { name: string; bytes: Buffer }[]): Promise<UploadedImage[]> {
+  authorizeUpload(actor);
+  const userId = actor.id;
   if (files.length === 0) throw new ValidationError("Choose at least one image to upload.");
-  if (files.length > MAX_FILES_PER_UPLOAD) throw new ValidationError(`Upload at most ${MAX_FILES_PER_UPLOAD} images at a time.`);
+  if (files.length > LIMITS.imagesPerUpload) throw new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`);
   const processed = [];
   for (const file of files) processed.push({ file, image: await processImage(file.bytes, file.name) });
   const storage = getStorage();

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { account, session, user } from "~/server/db/schema.server";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { verifyPassword } from "~/server/password.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { createUser, grantRole, listUsers, revokeRole, setPassword } from "./users.server";
+import { addUser, changeUserRole, createUser, getStoredRoles, grantRole, listUsers, revokeRole, setPassword } from "./users.server";
 
 describeEachDatabase("users", (ctx) => {
   it("creates a user with a credential account and a hashed password", async () => {
@@ -45,5 +46,29 @@ describeEachDatabase("users", (ctx) => {
     expect(await verifyPassword(row!.password!, "brand new passphrase")).toBe(true);
     expect(await ctx.db.select({ id: session.id }).from(session).where(eq(session.userId, ann!.id))).toHaveLength(0);
     await expect(setPassword(ctx.db, "ann@example.com", "weak")).rejects.toThrow(/at least 10/);
+  });
+
+  it("the Users screen's writes are for administrators: others get 403 (401 without a session) and change nothing", async () => {
+    const target = await createUser(ctx.db, { email: "screen-target@example.com", password: "a good passphrase" });
+    const before = await listUsers(ctx.db);
+    for (const actor of [{ id: target.id, role: "moderator" as const }, { id: target.id, role: "user" as const }]) {
+      await expect(addUser(ctx.db, actor, { email: "new@example.com", role: "admin" })).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(changeUserRole(ctx.db, actor, "grant", { email: target.email, role: "admin" })).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(changeUserRole(ctx.db, actor, "revoke", { email: "ann@example.com", role: "admin" })).rejects.toBeInstanceOf(ForbiddenError);
+    }
+    await expect(addUser(ctx.db, null, { email: "new@example.com", role: "admin" })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(await listUsers(ctx.db)).toEqual(before);
+  });
+
+  it("an administrator adds users (a generated password is handed back once) and changes roles", async () => {
+    const admin = { id: "admin-id", role: "admin" as const };
+    await expect(addUser(ctx.db, admin, { email: "", role: "user" })).rejects.toBeInstanceOf(ValidationError);
+    const added = await addUser(ctx.db, admin, { email: "Added@Example.com", password: "", role: "moderator" });
+    expect(added.email).toBe("added@example.com");
+    expect(added.generatedPassword).toMatch(/^[\w-]{20,}$/);
+    const found = (await listUsers(ctx.db)).find((u) => u.email === "added@example.com");
+    expect(found?.role).toBe("moderator");
+    await changeUserRole(ctx.db, admin, "revoke", { email: "added@example.com", role: "moderator" });
+    expect(await getStoredRoles(ctx.db, found?.id ?? "")).toEqual([]);
   });
 });

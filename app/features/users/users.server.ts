@@ -2,11 +2,14 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
+import { canManageUsers, type Actor } from "~/lib/permissions";
 import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
+import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
-import { ConflictError, NotFoundError, ValidationError } from "~/server/errors.server";
-import { hashPassword } from "~/server/password.server";
+import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { generatePassword, hashPassword } from "~/server/password.server";
+import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "./user-schema";
 
 function parseEmail(input: string): string {
   const result = accountEmailSchema.safeParse(input);
@@ -41,6 +44,10 @@ async function requireUser(db: Db, email: string) {
   if (!found) throw new NotFoundError(`No user with email ${parseEmail(email)}`);
   return found;
 }
+
+// createUser, setPassword, grantRole and revokeRole take no actor: they are the operator's (the CLI
+// at the server's shell, the first-run seed). The admin screen goes through addUser and
+// changeUserRole, which take the actor and decide (docs/decisions/004-permissions.md).
 
 /** Creates a user who signs in with email and password (better-auth's 'credential' account). */
 export async function createUser(
@@ -123,4 +130,23 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole): 
     }
     await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
   });
+}
+
+/** The Users screen's create (admins only). An empty password is generated and handed back once, never stored in clear. */
+export async function addUser(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string; generatedPassword: string | null }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const input = parseOrThrow(createUserSchema, raw);
+  const generated = input.password === "";
+  const password = generated ? generatePassword() : input.password;
+  const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });
+  return { email: created.email, generatedPassword: generated ? password : null };
+}
+
+/** The Users screen's grant and revoke (admins only). */
+export async function changeUserRole(db: Db, actor: Actor | null, change: "grant" | "revoke", raw: unknown): Promise<{ email: string; role: StoredRole }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const input = parseOrThrow(roleChangeSchema, raw);
+  if (change === "grant") await grantRole(db, input.email, input.role);
+  else await revokeRole(db, input.email, input.role);
+  return input;
 }

@@ -2,18 +2,20 @@ import { formatDistanceToNow } from "date-fns";
 import { Link, useNavigation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { pageParam, requireStaffPage } from "~/features/posts/page-guards.server";
+import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/admin-filters";
 import { listAdminPosts } from "~/features/posts/posts.server";
 import { CATEGORIES, categoryPath, postPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
+import { withRouteErrors } from "~/server/errors.server";
+import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaffPage(request);
   const filter = adminFilterFrom(new URL(request.url));
-  const result = await listAdminPosts(getDb(), filter, pageParam(request));
+  const result = await withRouteErrors(() => listAdminPosts(getDb(), filter, pageParam(request)));
   const now = new Date();
   return {
     filter,

@@ -7,20 +7,11 @@ import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/featur
 import { useAdminSidebar } from "~/features/admin/sidebar-state";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
+import { readCookie } from "~/server/cookies.server";
 import type { Route } from "./+types/layout";
 
 export function meta() {
   return [{ title: "Admin Panel" }, { name: "robots", content: "noindex" }];
-}
-
-function readSidebarCookie(request: Request): boolean {
-  const value = request.headers
-    .get("cookie")
-    ?.split(";")
-    .map((p) => p.trim())
-    .find((p) => p.startsWith(`${SIDEBAR_COOKIE}=`))
-    ?.slice(SIDEBAR_COOKIE.length + 1);
-  return value !== "false";
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -29,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     user: { email: actor.email, roleLabel: ROLE_LABELS[actor.role] },
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor).map((item) => item.to),
-    sidebarOpen: readSidebarCookie(request),
+    sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
   };
 }
 

@@ -20,16 +20,16 @@ import {
   setMessageHandled,
   type InboxMessage,
 } from "~/features/contact/contact.server";
-import { requireActor } from "~/features/admin/admin-guard.server";
+import { adminFailure } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
-import { pageParam } from "~/features/posts/page-guards.server";
 import { parseSubmission } from "~/lib/forms";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
 import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, ForbiddenError } from "~/server/errors.server";
+import { withRouteErrors } from "~/server/errors.server";
+import { pageParam } from "~/server/pagination.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { readFormOrRespond } from "~/server/form.server";
+import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/messages";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -46,7 +46,7 @@ async function requireInboxUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect("/auth");
   if (!canReadMessages(user)) {
-    throw redirectWithToast("/", {
+    throw await redirectWithToast("/", {
       title: "Access Denied",
       description: "You don't have permission to access the admin area.",
       type: "error",
@@ -57,7 +57,7 @@ async function requireInboxUser(request: Request): Promise<SessionUser> {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireInboxUser(request);
-  const { messages, total, page, pageCount } = await listContactMessages(getDb(), pageParam(request));
+  const { messages, total, page, pageCount } = await withRouteErrors(() => listContactMessages(getDb(), pageParam(request)));
   return { messages, total, page, pageCount, canDelete: canDeleteMessages(user) };
 }
 
@@ -74,24 +74,27 @@ const DONE: Record<z.infer<typeof actionSchema>["intent"], string> = {
 };
 
 export async function action({ request }: Route.ActionArgs) {
-  // A write answers 401/403 (not a redirect) to a caller who may not use the inbox.
-  const user = await requireActor(request, canReadMessages, "You don't have permission to access the admin area.");
-  const form = await readFormOrRespond(request);
+  const user = await getSessionUser(request);
+  const form = await withRouteErrors(() => readForm(request));
   const parsed = parseSubmission(form, actionSchema);
   if (parsed.status !== "success") return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.value;
   const db = getDb();
   try {
-    if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, id, intent === "handled");
-    else if (intent === "retry") await retryMessageDelivery(db, id);
+    if (intent === "handled" || intent === "unhandled") await setMessageHandled(db, user, id, intent === "handled");
+    else if (intent === "retry") await retryMessageDelivery(db, user, id);
     else {
-      if (!canDeleteMessages(user)) throw new ForbiddenError("Only an admin can delete messages.");
-      await deleteContactMessage(db, id);
+      await deleteContactMessage(db, user, id);
+      // The last message of the last page went: past the last page is a 404, so go to the new last page.
+      const page = pageParam(request);
+      const { pageCount } = page > 1 ? await listContactMessages(db, 1) : { pageCount: 1 };
+      if (page > pageCount) return await redirectWithToast(pageCount > 1 ? `/admin/messages?page=${pageCount}` : "/admin/messages", { title: DONE.delete, type: "success" });
     }
     return data({ ok: true, message: DONE[intent] });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return data({ ok: false, message: body.error }, { status });
+    // A refusal (401/403) is thrown, not redirected: the error page says why.
+    const { status, message } = adminFailure(error);
+    return data({ ok: false, message }, { status });
   }
 }
 

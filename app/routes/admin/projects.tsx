@@ -1,14 +1,15 @@
 import { data } from "react-router";
-import { requireActor } from "~/features/admin/admin-guard.server";
+import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { createProject, deleteProject, listProjectsForAdmin, moveProject, updateProject } from "~/features/projects/project-admin.server";
 import { ProjectManagement } from "~/features/projects/project-management";
 import { projectInputSchema, PROJECTS_FORBIDDEN } from "~/features/projects/project-schema";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { canManageProjects } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError } from "~/server/errors.server";
-import { readFormOrRespond } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import { invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/projects";
 
@@ -22,8 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireActor(request, canManageProjects, PROJECTS_FORBIDDEN);
-  const formData = await readFormOrRespond(request);
+  const actor = await getSessionUser(request);
+  const formData = await withRouteErrors(() => readForm(request));
   const form = Object.fromEntries(formData);
   const db = getDb();
   let submission: Submission<unknown> | undefined;
@@ -35,24 +36,24 @@ export async function action({ request }: Route.ActionArgs) {
         submission = parsed;
         if (parsed.status !== "success") return invalidSubmission(parsed);
         if (form.intent === "create") {
-          const created = await createProject(db, form);
-          return redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
+          const created = await createProject(db, actor, form);
+          return await redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
         }
-        const updated = await updateProject(db, form.id, form);
-        return redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
+        const updated = await updateProject(db, actor, form.id, form);
+        return await redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
       }
       case "delete": {
-        const deleted = await deleteProject(db, form.id);
-        return redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
+        const deleted = await deleteProject(db, actor, form.id);
+        return await redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
       }
       case "move":
-        await moveProject(db, form.id, form.direction);
+        await moveProject(db, actor, form.id, form.direction);
         return data({ ok: true as const, moved: true as const });
       default:
         throw new ValidationError("Unknown action.");
     }
   } catch (error) {
-    return formFailure(error, submission);
+    return adminFormFailure(error, submission);
   }
 }
 

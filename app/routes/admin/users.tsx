@@ -1,16 +1,16 @@
 import { data } from "react-router";
-import { requireActor } from "~/features/admin/admin-guard.server";
+import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { UserManagement, type UsersActionData } from "~/features/users/user-management";
 import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "~/features/users/user-schema";
-import { createUser, grantRole, listUsers, revokeRole } from "~/features/users/users.server";
+import { addUser, changeUserRole, listUsers } from "~/features/users/users.server";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError } from "~/server/errors.server";
-import { readFormOrRespond } from "~/server/form.server";
-import { generatePassword } from "~/server/password.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import { invalidSubmission } from "~/server/form-reply.server";
 import type { Route } from "./+types/users";
 
 export function meta() {
@@ -27,8 +27,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireActor(request, canManageUsers, USERS_FORBIDDEN);
-  const formData = await readFormOrRespond(request);
+  const actor = await getSessionUser(request);
+  const formData = await withRouteErrors(() => readForm(request));
   const form = Object.fromEntries(formData);
   const db = getDb();
   let submission: Submission<unknown> | undefined;
@@ -38,36 +38,31 @@ export async function action({ request }: Route.ActionArgs) {
         const parsed = parseSubmission(formData, createUserSchema);
         submission = parsed;
         if (parsed.status !== "success") return invalidSubmission(parsed);
-        const input = parsed.value;
-        const generated = input.password === "";
-        const password = generated ? generatePassword() : input.password;
-        const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });
+        const created = await addUser(db, actor, form);
         return data<UsersActionData>({
           ok: true,
           message: `User ${created.email} created.`,
           // Shown once to the admin, who passes it on; never stored in clear.
-          generatedPassword: generated ? password : null,
+          generatedPassword: created.generatedPassword,
         });
       }
       case "grant": {
         const parsed = parseSubmission(formData, roleChangeSchema);
         if (parsed.status !== "success") return invalidSubmission(parsed);
-        const input = parsed.value;
-        await grantRole(db, input.email, input.role);
+        const input = await changeUserRole(db, actor, "grant", form);
         return data<UsersActionData>({ ok: true, message: `${input.email} is now ${ROLE_LABELS[input.role]}.`, generatedPassword: null });
       }
       case "revoke": {
         const parsed = parseSubmission(formData, roleChangeSchema);
         if (parsed.status !== "success") return invalidSubmission(parsed);
-        const input = parsed.value;
-        await revokeRole(db, input.email, input.role);
+        const input = await changeUserRole(db, actor, "revoke", form);
         return data<UsersActionData>({ ok: true, message: `${ROLE_LABELS[input.role]} role removed from ${input.email}.`, generatedPassword: null });
       }
       default:
         throw new ValidationError("Unknown action.");
     }
   } catch (error) {
-    return formFailure(error, submission);
+    return adminFormFailure(error, submission);
   }
 }
 

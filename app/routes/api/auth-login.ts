@@ -1,20 +1,19 @@
 import { signIn } from "~/features/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, RateLimitError } from "~/server/errors.server";
+import { toResponse } from "~/server/errors.server";
+import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/auth-login";
 
 /** POST /api/auth/login — JSON {email, password, verificationToken}; sets the session cookie. */
-const MAX_BODY_BYTES = 16 * 1024;
-
 export async function action({ request }: Route.ActionArgs) {
   const length = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(length) && length > MAX_BODY_BYTES) {
+  if (Number.isFinite(length) && length > LIMITS.loginJson) {
     return Response.json({ error: "Request body is too large." }, { status: 413 });
   }
   let body: unknown;
   try {
     const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) return Response.json({ error: "Request body is too large." }, { status: 413 });
+    if (text.length > LIMITS.loginJson) return Response.json({ error: "Request body is too large." }, { status: 413 });
     body = JSON.parse(text);
   } catch {
     return Response.json({ error: "Request body must be JSON: {\"email\", \"password\", \"verificationToken\"}." }, { status: 400 });
@@ -23,9 +22,7 @@ export async function action({ request }: Route.ActionArgs) {
     const { setCookie } = await signIn(getDb(), body, request);
     return Response.json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
-    const { status, body: payload } = errorBody(error);
-    const headers: HeadersInit = error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-    return Response.json(payload, { status, headers });
+    return toResponse(error);
   }
 }
 

@@ -1,10 +1,9 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
-import { errorBody } from "~/server/errors.server";
+import { toResponse } from "~/server/errors.server";
 import { readBodyUpTo } from "~/server/form.server";
+import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/feeds-substack";
 
-/** A JSON body of {substackUrl} is tiny; anything larger is refused before it is read in full. */
-const MAX_BODY_BYTES = 4096;
 
 async function answer(substackUrl: unknown) {
   const feeds = getFeedService();
@@ -12,8 +11,7 @@ async function answer(substackUrl: unknown) {
     const url = substackUrl === undefined || substackUrl === null || substackUrl === "" ? undefined : feeds.parseSubstackUrl(substackUrl);
     return feedItemResponse(await feeds.fetchSubstack(url), "The newsletter feed is unavailable right now.");
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return Response.json(body, { status });
+    return toResponse(error);
   }
 }
 
@@ -32,8 +30,9 @@ export function loader({ request }: Route.LoaderArgs) {
 
 /** POST /api/feeds/substack with JSON {substackUrl} (SPEC §7 fetch-substack). */
 export async function action({ request }: Route.ActionArgs) {
-  const raw = await readSmallBody(request, MAX_BODY_BYTES);
-  if (raw === null) return Response.json({ error: `Request body too large: send at most ${MAX_BODY_BYTES} bytes of JSON like {"substackUrl": "https://…"}.` }, { status: 413 });
+  // A JSON body of {substackUrl} is tiny; anything larger is refused before it is read in full.
+  const raw = await readSmallBody(request, LIMITS.substackJson);
+  if (raw === null) return Response.json({ error: `Request body too large: send at most ${LIMITS.substackJson} bytes of JSON like {"substackUrl": "https://…"}.` }, { status: 413 });
   let body: unknown = {};
   if (raw.trim()) {
     try {

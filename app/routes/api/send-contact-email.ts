@@ -1,6 +1,6 @@
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, RateLimitError } from "~/server/errors.server";
+import { toResponse } from "~/server/errors.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/send-contact-email";
 
@@ -20,9 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
     const result = await submitContactMessage(getDb(), body, clientIp(request));
     return Response.json({ ok: true, id: result.id }, { status: result.created ? 201 : 200 });
   } catch (error) {
-    const { status, body: payload } = errorBody(error);
-    const headers: HeadersInit = error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-    return Response.json(payload, { status, headers });
+    return toResponse(error);
   }
 }
 

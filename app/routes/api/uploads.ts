@@ -1,25 +1,19 @@
-import { MAX_IMAGE_BYTES } from "~/features/uploads/images.server";
-import { MAX_FILES_PER_UPLOAD, saveImages } from "~/features/uploads/uploads.server";
-import { requirePermission } from "~/features/auth/session.server";
-import { canUploadImages } from "~/lib/permissions";
+import { authorizeUpload, saveImages } from "~/features/uploads/uploads.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { getDb } from "~/server/db/client.server";
-import { errorBody, UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { toResponse, ValidationError } from "~/server/errors.server";
+import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
 import type { Route } from "./+types/uploads";
-
-/** The whole request may hold the file limit's worth of images plus multipart overhead. */
-const MAX_REQUEST_BYTES = MAX_FILES_PER_UPLOAD * MAX_IMAGE_BYTES + 64 * 1024;
 
 /** POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }. */
 export async function action({ request }: Route.ActionArgs) {
   try {
-    const user = await requirePermission(request, canUploadImages, "You don't have permission to upload images.").catch((error: unknown) => {
-      if (error instanceof UnauthorizedError) throw new UnauthorizedError("You must be logged in to upload images");
-      throw error;
-    });
+    const user = await getSessionUser(request);
+    authorizeUpload(user);
     const length = Number(request.headers.get("content-length") ?? "NaN");
     if (!Number.isFinite(length)) return Response.json({ error: "The upload must declare its size (Content-Length)." }, { status: 411 });
-    if (length > MAX_REQUEST_BYTES) {
-      return Response.json({ error: `The upload is too large: at most ${MAX_FILES_PER_UPLOAD} images of ${MAX_IMAGE_BYTES / 1024 / 1024} MB each.` }, { status: 413 });
+    if (length > UPLOAD_REQUEST_BYTES) {
+      return Response.json({ error: `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.` }, { status: 413 });
     }
     if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) throw new ValidationError("Send the images as multipart/form-data.");
     let form: FormData;
@@ -31,14 +25,13 @@ export async function action({ request }: Route.ActionArgs) {
     const files: { name: string; bytes: Buffer }[] = [];
     for (const entry of form.getAll("files")) {
       if (typeof entry === "string") throw new ValidationError("Only files may be sent in `files`.");
-      if (entry.size > MAX_IMAGE_BYTES) throw new ValidationError(`${entry.name.slice(0, 100)} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+      if (entry.size > LIMITS.image) throw new ValidationError(`${entry.name.slice(0, 100)} is larger than ${formatBytes(LIMITS.image)}.`);
       files.push({ name: entry.name, bytes: Buffer.from(await entry.arrayBuffer()) });
     }
-    const images = await saveImages(getDb(), user.id, files);
+    const images = await saveImages(getDb(), user, files);
     return Response.json({ images }, { status: 201 });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return Response.json(body, { status });
+    return toResponse(error);
   }
 }
 

@@ -1,5 +1,4 @@
 import { redirect } from "react-router";
-import { methodNotAllowedJson } from "~/features/posts/http.server";
 import { listFeedPosts } from "~/features/posts/posts.server";
 import { buildRss, rssResponse } from "~/features/posts/rss.server";
 import { CATEGORIES, categoryPath, parseCategory } from "~/lib/categories";
@@ -13,9 +12,4 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!category) return Response.json({ error: `There is no such category. The categories are ${CATEGORIES.join(", ")}.` }, { status: 404 });
   if (category !== params.category) throw redirect(`${categoryPath(category)}/rss.xml`, 301);
   return rssResponse(buildRss(getEnv().publicUrl, category, await listFeedPosts(getDb(), category)));
-}
-
-/** Feeds and files are read-only: other methods get a 405 with a message, not a server error. */
-export function action() {
-  return methodNotAllowedJson();
 }

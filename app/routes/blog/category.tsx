@@ -3,8 +3,6 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { shortDate } from "~/features/posts/dates";
-import { methodNotAllowedPage } from "~/features/posts/http.server";
-import { pageParam } from "~/features/posts/page-guards.server";
 import { listPublishedPosts } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media";
@@ -12,6 +10,8 @@ import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/
 import { canCreatePost } from "~/lib/permissions";
 import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
+import { withRouteErrors } from "~/server/errors.server";
+import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/category";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -21,8 +21,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (category !== params.category) throw redirect(`${categoryPath(category)}${url.search}`, 301);
   const page = pageParam(request);
   const db = getDb();
-  const [user, listing] = await Promise.all([getSessionUser(request), listPublishedPosts(db, category, page)]);
-  if (page > listing.pageCount) throw data("Oops! Page not found", { status: 404 });
+  const [user, listing] = await Promise.all([getSessionUser(request), withRouteErrors(() => listPublishedPosts(db, category, page))]);
   const srcSets = await srcSetsFor(db, listing.posts.map((p) => p.featuredImageUrl));
   return {
     category,
@@ -39,11 +38,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     pageCount: listing.pageCount,
     canCreate: canCreatePost(user),
   };
-}
-
-/** The listing is read-only: other methods get a 405 page with a message instead of a developer error. */
-export function action(): never {
-  return methodNotAllowedPage();
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

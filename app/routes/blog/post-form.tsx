@@ -1,16 +1,16 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { PostForm } from "~/features/posts/post-form";
-import { readForm } from "~/features/posts/http.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postFormSchema } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
-import { canCreatePost, canUpdatePost } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
+import { NotFoundError } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { formFailure, invalidSubmission } from "~/server/form-reply.server";
+import { LIMITS } from "~/server/limits.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
 
@@ -50,19 +50,17 @@ export async function action({ request, params }: Route.ActionArgs) {
     const category = parseCategory(params.category);
     if (!category) throw new NotFoundError("Unknown category");
     const user = await getSessionUser(request);
-    if (!user) throw new UnauthorizedError("You must be logged in");
     const slug = slugOf(params);
-    if (!(slug ? canUpdatePost(user) : canCreatePost(user))) throw new ForbiddenError("You don't have permission to save posts.");
-    const parsed = parseSubmission(await readForm(request), postFormSchema);
+    const parsed = parseSubmission(await readForm(request, LIMITS.postForm), postFormSchema);
     submission = parsed;
     if (parsed.status !== "success") return invalidSubmission(parsed);
     const input = { ...parsed.value, category };
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
-      return redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
+      return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
     }
     const created = await createPost(getDb(), user, input);
-    return redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
+    return await redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
   } catch (error) {
     return formFailure(error, submission);
   }

@@ -21,7 +21,6 @@ import { longDate } from "~/features/posts/dates";
 import { PostContent } from "~/features/posts/post-content";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { postSummary } from "~/features/posts/summary";
-import { readForm } from "~/features/posts/http.server";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
@@ -29,7 +28,8 @@ import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
 import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorBody } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { getEnv } from "~/server/env.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
@@ -82,14 +82,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   try {
     const user = await getSessionUser(request);
-    if (!user) return data({ error: "You must be logged in" }, { status: 401 });
     const form = await readForm(request);
     if (form.get("intent") !== "delete") return data({ error: "Unknown action: send intent=delete to delete this post." }, { status: 400 });
     const { category } = await deletePost(getDb(), user, params.slug);
-    return redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
+    return await redirectWithToast(categoryPath(category), { title: "Post deleted successfully", type: "success" });
   } catch (error) {
-    const { status, body } = errorBody(error);
-    return data({ error: body.error }, { status });
+    const { status, message } = errorAnswer(error);
+    return data({ error: message }, { status });
   }
 }
 

@@ -1,0 +1,70 @@
+import { redirect } from "react-router";
+import { describe, expect, it } from "vitest";
+import {
+  ConflictError,
+  errorAnswer,
+  invariantResponse,
+  RateLimitError,
+  throwRouteError,
+  toResponse,
+  UNEXPECTED_ERROR,
+  ValidationError,
+  withRouteErrors,
+} from "./errors.server";
+
+function thrown(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("nothing was thrown");
+}
+
+describe("errorAnswer", () => {
+  it("keeps a typed error's status, message and field errors; a 429 says when to retry", () => {
+    expect(errorAnswer(new ValidationError("Title is required", { title: ["Title is required"] }))).toEqual({
+      status: 400,
+      message: "Title is required",
+      fieldErrors: { title: ["Title is required"] },
+      headers: {},
+    });
+    expect(errorAnswer(new RateLimitError("Slow down", 90))).toMatchObject({ status: 429, headers: { "Retry-After": "90" } });
+  });
+
+  it("turns anything else into a plain 500 that reveals nothing", () => {
+    const answer = errorAnswer(new Error("password=hunter2 at db.ts:12"));
+    expect(answer).toEqual({ status: 500, message: UNEXPECTED_ERROR, headers: {} });
+  });
+});
+
+describe("toResponse", () => {
+  it("answers JSON { error, fieldErrors } with the status and headers", async () => {
+    const response = toResponse(new ValidationError("Bad email", { email: ["Bad email"] }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "Bad email", fieldErrors: { email: ["Bad email"] } });
+    const limited = toResponse(new RateLimitError(undefined, 30));
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect(await toResponse("boom").json()).toEqual({ error: UNEXPECTED_ERROR });
+  });
+});
+
+describe("page routes", () => {
+  it("throwRouteError throws data(message) with the status; redirects pass through untouched", () => {
+    expect(thrown(() => throwRouteError(new ConflictError("Taken")))).toMatchObject({ data: "Taken", init: { status: 409 } });
+    const location = redirect("/auth");
+    expect(thrown(() => throwRouteError(location))).toBe(location);
+    expect(thrown(() => throwRouteError(new TypeError("x is undefined")))).toMatchObject({ data: UNEXPECTED_ERROR, init: { status: 500 } });
+  });
+
+  it("withRouteErrors returns the work's value or throws its error as data()", async () => {
+    expect(await withRouteErrors(async () => 42)).toBe(42);
+    await expect(withRouteErrors(() => Promise.reject(new ValidationError("Nope")))).rejects.toMatchObject({ data: "Nope", init: { status: 400 } });
+  });
+
+  it("invariantResponse throws data(message) with 400 unless told otherwise, and passes when the condition holds", () => {
+    expect(thrown(() => invariantResponse(false, "Missing id"))).toMatchObject({ data: "Missing id", init: { status: 400 } });
+    expect(thrown(() => invariantResponse(0, "Gone", { status: 404 }))).toMatchObject({ data: "Gone", init: { status: 404 } });
+    expect(() => invariantResponse("yes", "unused")).not.toThrow();
+  });
+});
