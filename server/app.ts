@@ -20,6 +20,10 @@ export { getEnv, logger };
 
 let database: Database | undefined;
 
+/** Several instances share PostgreSQL but not a local upload directory. */
+export const LOCAL_FILES_WARNING =
+  "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory. Run a single instance, or configure S3 so that every instance serves the same files.";
+
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
   const env = getEnv();
@@ -31,6 +35,9 @@ export async function startup(): Promise<void> {
   await seedIfEmpty(database.db, env);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
+  if (env.DATABASE_URL && !env.S3_BUCKET) {
+    logger.warn(LOCAL_FILES_WARNING);
+  }
   await startContentVersion();
   startOutbox();
   await startJobRunner();

@@ -31,6 +31,7 @@ const skipReason = inject("postgresSkipReason");
     let postgres: ThrowawayPostgres;
     let database: Database;
     let s3: S3rver;
+    let s3Url = "";
     let smtp: TestSmtpServer;
     let a: ServerProcess;
     let b: ServerProcess;
@@ -46,13 +47,16 @@ const skipReason = inject("postgresSkipReason");
         configureBuckets: [{ name: "site-uploads", configs: [] }],
       });
       const s3Address: AddressInfo = await s3.run();
+      s3Url = `http://127.0.0.1:${s3Address.port}`;
       smtp = await startSmtpServer();
       const env = {
         DATABASE_URL: postgres.url,
-        S3_ENDPOINT: `http://127.0.0.1:${s3Address.port}`,
+        S3_ENDPOINT: s3Url,
         S3_BUCKET: "site-uploads",
         S3_ACCESS_KEY_ID: "S3RVER",
         S3_SECRET_ACCESS_KEY: "S3RVER",
+        // Browsers fetch uploads from the bucket itself (s3rver serves objects publicly), as from a CDN.
+        S3_PUBLIC_URL: `${s3Url}/site-uploads`,
         AUTH_SECRET: SECRET,
         SEED_DEMO_CONTENT: "false",
         INITIAL_ADMIN_EMAIL: ADMIN.email,
@@ -119,7 +123,7 @@ const skipReason = inject("postgresSkipReason");
       expect(await (await b.fetch("/7fs/Faith")).text()).toContain(title);
     });
 
-    it("an image uploaded through one is served by the other (from the shared bucket)", async () => {
+    it("an image uploaded through one is in the shared bucket, linked at S3_PUBLIC_URL, and the other redirects there", async () => {
       const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3366aa" } })
         .png()
         .toBuffer();
@@ -129,12 +133,32 @@ const skipReason = inject("postgresSkipReason");
       expect(uploaded.status).toBe(201);
       const { images } = z.object({ images: z.array(z.object({ url: z.string() })) }).parse(await uploaded.json());
       const url = images[0]?.url ?? "";
-      expect(url).toMatch(/^\/uploads\/blog-images\//);
-      const served = await b.fetch(url);
+      expect(url.startsWith(`${s3Url}/site-uploads/blog-images/`)).toBe(true);
+      const served = await fetch(url);
       expect(served.status).toBe(200);
-      expect(served.headers.get("content-type")).toMatch(/^image\//);
-      const bytes = Buffer.from(await served.arrayBuffer());
-      expect((await sharp(bytes).metadata()).width).toBe(64);
+      expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(64);
+      const sitePath = `/uploads/${url.slice(`${s3Url}/site-uploads/`.length)}`;
+      for (const server of [a, b]) {
+        const redirect = await server.fetch(sitePath);
+        expect(redirect.status).toBe(301);
+        expect(redirect.headers.get("location")).toBe(url);
+      }
+    });
+
+    it("warns at start-up when PostgreSQL is shared but files are not (no S3)", async () => {
+      expect(a.stderr()).not.toContain("S3 is not");
+      const alone = await startServerProcess({
+        DATABASE_URL: postgres.url,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "multi-data-")),
+        AUTH_SECRET: SECRET,
+      });
+      try {
+        expect(alone.stderr()).toContain(
+          "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory.",
+        );
+      } finally {
+        await alone.stop();
+      }
     });
 
     it("the login limit reached on one holds on the other", async () => {
