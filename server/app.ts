@@ -6,6 +6,7 @@ import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { scheduleBackups } from "~/server/backup/scheduled.server";
 import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
@@ -40,6 +41,7 @@ export async function startup(): Promise<void> {
   }
   await startContentVersion();
   startOutbox();
+  scheduleBackups(env);
   await startJobRunner();
 }
 

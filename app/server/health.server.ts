@@ -1,7 +1,4 @@
-import fs from "node:fs/promises";
-import path from "node:path";
-import { sql } from "drizzle-orm";
-import { z } from "zod";
+import { appliedMigration, loadMigrations } from "~/server/backup/database-info.server";
 import { MIGRATIONS_DIR, type Database } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 import type { Storage } from "~/server/storage.server";
@@ -17,21 +14,13 @@ export interface Readiness {
   checks: { database: CheckState; migrations: CheckState; storage: CheckState };
 }
 
-const journalSchema = z.object({ entries: z.array(z.object({ tag: z.string(), when: z.number() })) });
+let newestMigration: number | undefined;
 
-let newestMigration: Promise<number> | undefined;
-/** When the newest migration this build ships was generated (drizzle records it as created_at). */
-function newestShippedMigration(): Promise<number> {
-  newestMigration ??= fs
-    .readFile(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")
-    .then((text) => Math.max(0, ...journalSchema.parse(JSON.parse(text)).entries.map((e) => e.when)));
-  return newestMigration;
-}
-
+/** Whether the newest migration this build ships is recorded as applied (Drizzle's own bookkeeping). */
 async function migrationsApplied(database: Database): Promise<boolean> {
-  const result = await database.db.execute(sql`select coalesce(max(created_at), 0)::float8 as newest from drizzle.__drizzle_migrations`);
-  const row = z.object({ rows: z.array(z.object({ newest: z.coerce.number() })) }).parse(result).rows[0];
-  return (row?.newest ?? 0) >= (await newestShippedMigration());
+  newestMigration ??= Math.max(0, ...loadMigrations(MIGRATIONS_DIR).map((m) => m.createdAt));
+  const applied = await appliedMigration(database.db);
+  return (applied?.createdAt ?? 0) >= newestMigration;
 }
 
 async function check(name: string, run: () => Promise<CheckState>): Promise<CheckState> {

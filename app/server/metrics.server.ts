@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { z } from "zod";
+import { queryRows } from "~/server/backup/database-info.server";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 
@@ -61,7 +62,7 @@ function createMetrics(): Metrics {
     labelNames: ["state"] as const,
     registers: [registry],
     async collect() {
-      const rows = await queryRows(stateCounts, sql`select state, count(*)::int as count from jobs group by state`);
+      const rows = await readRows(stateCounts, sql`select state, count(*)::int as count from jobs group by state`);
       for (const state of ["pending", "running", "done", "failed"]) this.set({ state }, rows.find((r) => r.state === state)?.count ?? 0);
     },
   });
@@ -71,7 +72,7 @@ function createMetrics(): Metrics {
     labelNames: ["state"] as const,
     registers: [registry],
     async collect() {
-      const rows = await queryRows(
+      const rows = await readRows(
         stateCounts,
         sql`select delivery_state as state, count(*)::int as count from contact_messages group by delivery_state`,
       );
@@ -85,7 +86,7 @@ function createMetrics(): Metrics {
     labelNames: ["queue"] as const,
     registers: [registry],
     async collect() {
-      const [row] = await queryRows(
+      const [row] = await readRows(
         z.object({ jobs: z.coerce.number(), tasks: z.coerce.number() }),
         sql`select
         coalesce((select extract(epoch from now() - min(run_at)) from jobs where state = 'pending' and run_at <= now()), 0)::float8 as jobs,
@@ -101,12 +102,11 @@ function createMetrics(): Metrics {
 
 const stateCounts = z.object({ state: z.string(), count: z.coerce.number() });
 
-async function queryRows<T>(row: z.ZodType<T>, query: ReturnType<typeof sql>): Promise<T[]> {
+/** Shared queue state for a scrape; a database that is down gives no rows (and /readyz says why). */
+async function readRows<T extends z.ZodType>(row: T, query: SQL): Promise<z.infer<T>[]> {
   try {
-    const result = await getDb().execute(query);
-    return z.object({ rows: z.array(row) }).parse(result).rows;
+    return await queryRows(getDb(), query, row);
   } catch (error) {
-    // A scrape must not fail because the database is down; /readyz reports that.
     logger.warn({ err: error }, "metrics: could not read queue state");
     return [];
   }
