@@ -12,6 +12,8 @@ async function image(width: number, height: number, color: { r: number; g: numbe
 }
 
 test("staff create a post with two uploaded images and a YouTube item, publish, edit and delete it", async ({ page, request }) => {
+  // Sign-in proof of work, two image uploads (sharp variants) and three saves: slow on a loaded 2-core machine.
+  test.slow();
   const title = `E2E Fitness Journal ${Date.now()}`;
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   await loginAs(page, E2E_MODERATOR);

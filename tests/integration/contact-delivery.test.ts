@@ -101,7 +101,7 @@ describeEachDatabase("contact delivery", (ctx) => {
     expect(ids).toHaveLength(200);
     expect(new Set(ids).size).toBe(200);
     expect(new Set(ids)).toEqual(new Set(bodies.map((b) => b.body.id)));
-  });
+  }, 240_000);
 
   it("SMTP down for a while: messages are kept, retried with backoff, and all delivered after it returns", async () => {
     await ctx.db.delete(contactMessages);

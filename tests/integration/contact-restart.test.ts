@@ -52,7 +52,7 @@ async function startServer(database: { DATA_DIR?: string; DATABASE_URL?: string 
       if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
       return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     },
-    30_000,
+    120_000,
     "server start",
   );
   return { child, url, exited };

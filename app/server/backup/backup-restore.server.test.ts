@@ -282,7 +282,7 @@ describeEachDatabase("backup and restore", (ctx) => {
     } finally {
       await Promise.all([oldSource.close(), target.close(), newerTarget.close()]);
     }
-  });
+  }, 240_000);
 });
 
 describe("moving from the embedded database to PostgreSQL", () => {
