@@ -46,7 +46,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         () => false,
       );
     },
-    60_000,
+    120_000,
     "server start",
   );
   return {
