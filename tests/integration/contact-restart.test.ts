@@ -101,6 +101,6 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await second.exited).toBe(0);
       expect(deliveredIds(smtp.received)).toEqual([id]);
       expect(await readRow(id)).toEqual({ deliveryState: "sent", attempts: 1 });
-    });
+    }, 240_000);
   });
 }
