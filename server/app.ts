@@ -15,21 +15,29 @@ import { startContentVersion, stopContentVersion } from "~/server/content-versio
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import "~/server/housekeeping.server";
+import { scheduleBackups } from "~/server/backup/scheduled.server";
+import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 // Registers the audit.prune recurring task with the runner.
 import "~/server/audit.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
+import { isMetricsTokenValid, recordRequest, renderMetrics } from "~/server/metrics.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
 import { securityHeaders } from "./security-headers";
+import { getStorage } from "~/server/storage.server";
 
 export { getEnv, logger, securityHeaders };
 
 let database: Database | undefined;
 /** Start-up rendering work that runs beside the first requests; shutdown waits for it. */
 let rendererWarmUp: Promise<void> = Promise.resolve();
+
+/** Several instances share PostgreSQL but not a local upload directory. */
+export const LOCAL_FILES_WARNING =
+  "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory. Run a single instance, or configure S3 so that every instance serves the same files.";
 
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
@@ -45,8 +53,12 @@ export async function startup(): Promise<void> {
   await seedDemoTestimonials(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
+  if (env.DATABASE_URL && !env.S3_BUCKET) {
+    logger.warn(LOCAL_FILES_WARNING);
+  }
   await startContentVersion();
   startOutbox();
+  scheduleBackups(env);
   await startJobRunner();
   const db = database.db;
   // Off the request path: the highlighter loads and older rows get their HTML while the server
@@ -133,13 +145,56 @@ app.use((req, res, next) => {
   next();
 });
 
-app.get("/healthz", async (_req, res) => {
+// ---- Operations (docs/decisions/17-ops.md): liveness, readiness and Prometheus metrics.
+
+/** The matched route's pattern ("/7fs/:category/:slug"): metrics are labelled by route, never by raw URL. */
+function routePatternOf(table: RouteTable, pathname: string): string {
+  // React Router's data requests (/x.data) run the loaders of /x.
+  const data = pathname.endsWith(".data");
+  const page = data ? pathname.slice(0, -".data".length) || "/" : pathname;
+  const matches = matchRoutes(table.tree, page);
+  const pattern = matches ? `/${matches.flatMap((m) => (m.route.path ? [m.route.path] : [])).join("/")}` : "unmatched";
+  return data ? `${pattern}.data` : pattern;
+}
+
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+app.use(async (req, res, next) => {
+  const started = process.hrtime.bigint();
   try {
-    await getDatabase().ping();
-    res.status(200).json({ status: "ok", database: "ok" });
+    const route = OPERATIONS_PATHS.has(req.path) ? req.path : routePatternOf(await getRouteTable(), req.path);
+    res.once("finish", () => recordRequest(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    next();
   } catch (error) {
-    logger.error({ err: error }, "health check failed");
-    res.status(503).json({ status: "unavailable", database: "down" });
+    next(error);
+  }
+});
+
+// Alive: answers without touching the database, so a database outage never restarts every instance.
+app.get("/healthz", (_req, res) => {
+  res.status(200).json({ status: "ok" });
+});
+
+app.get("/readyz", async (_req, res) => {
+  let database: Database | undefined;
+  try {
+    database = getDatabase();
+  } catch {
+    database = undefined;
+  }
+  const readiness = await checkReadiness(database, getStorage);
+  res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? "ready" : "unavailable", ...readiness.checks });
+});
+
+app.get("/metrics", async (req, res, next) => {
+  const token = getEnv().METRICS_TOKEN;
+  // Off unless configured, and indistinguishable from any unknown address without the token.
+  if (!token || !isMetricsTokenValid(req.headers.authorization, token)) return next();
+  try {
+    const { body, contentType } = await renderMetrics();
+    res.status(200).type(contentType).set("Cache-Control", "no-store").send(body);
+  } catch (error) {
+    next(error);
   }
 });
 

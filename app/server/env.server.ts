@@ -114,6 +114,15 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: bool(true),
+  /** With S3: where browsers fetch uploads (a CDN or the bucket's public URL); unset, the app streams them. */
+  S3_PUBLIC_URL: optionalUrl,
+  // Operations
+  /** Scheduled backups: a directory or s3://bucket/prefix; unset, the server writes none. */
+  BACKUP_DIR: optionalString,
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  /** GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it is off (404). */
+  METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -13,6 +13,7 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { SKIP, visit } from "unist-util-visit";
 import { isSafeImageUrl } from "~/features/media/media";
+import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { LruCache } from "~/lib/lru-cache";
 import { loadCodeHighlighter, plainCodeBlock, type CodeHighlighter } from "./code-highlight.server";
 import { classifyLink, safeImageSrc, sitePath } from "./content-urls";
@@ -93,7 +94,7 @@ function fenceLanguage(code: Element): string | null {
 }
 
 function uploadSrcSet(src: string, image: KnownImage): string | null {
-  const variants = image.variants.filter((v) => v.width > 0 && v.width < image.width && v.url.startsWith("/uploads/") && isSafeImageUrl(v.url));
+  const variants = image.variants.filter((v) => v.width > 0 && v.width < image.width && uploadKeyOf(v.url) !== null && isSafeImageUrl(v.url));
   if (variants.length === 0) return null;
   return [...variants.sort((a, b) => a.width - b.width).map((v) => `${v.url} ${v.width}w`), `${src} ${image.width}w`].join(", ");
 }
@@ -258,7 +259,7 @@ export function uploadImageUrlsIn(source: string, siteUrl: string): string[] {
   visit(tree, (node) => {
     if (node.type !== "image" && node.type !== "definition") return;
     const src = safeImageSrc(node.url, site);
-    if (src?.startsWith("/uploads/")) urls.add(src);
+    if (src && uploadKeyOf(src) !== null) urls.add(src);
   });
   return [...urls];
 }

@@ -8,6 +8,7 @@ import { uploads } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
 import { LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
+import { getEnv } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
@@ -22,8 +23,27 @@ export interface UploadedImage {
   height: number;
 }
 
+/** Where browsers fetch uploads: S3_PUBLIC_URL (a CDN or the bucket) with S3, else the app's /uploads/. */
+function publicUploadPrefix(): string {
+  const env = getEnv();
+  return env.S3_BUCKET && env.S3_PUBLIC_URL ? `${env.S3_PUBLIC_URL.replace(/\/+$/, "")}/` : UPLOAD_URL_PREFIX;
+}
+
 export function publicUploadUrl(bucketKey: string): string {
-  return `${UPLOAD_URL_PREFIX}${bucketKey}`;
+  return `${publicUploadPrefix()}${bucketKey}`;
+}
+
+/** The storage key of one of our uploads' URLs — the site path /uploads/… or the public (CDN) URL — else null. */
+export function uploadKeyOf(url: string): string | null {
+  for (const prefix of new Set([UPLOAD_URL_PREFIX, publicUploadPrefix()])) {
+    if (url.startsWith(prefix) && url.length > prefix.length) return url.slice(prefix.length);
+  }
+  return null;
+}
+
+/** Both addresses of one upload: the site path (always served) and the public URL (when different). */
+export function uploadUrlsOf(bucketKey: string): string[] {
+  return [...new Set([`${UPLOAD_URL_PREFIX}${bucketKey}`, publicUploadUrl(bucketKey)])];
 }
 
 function srcSetOf(variants: { width: number; key: string }[], original: { key: string; width: number }): string {
@@ -91,7 +111,7 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
 
 /** srcset strings for image URLs that point at our own uploads (others have none). */
 export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
-  const keys = [...new Set(urls.filter((u): u is string => !!u && u.startsWith(UPLOAD_URL_PREFIX)).map((u) => u.slice(UPLOAD_URL_PREFIX.length)))];
+  const keys = [...new Set(urls.flatMap((u) => (u ? (uploadKeyOf(u) ?? []) : [])))];
   if (keys.length === 0) return {};
   const rows = await db
     .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants })
@@ -99,7 +119,8 @@ export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): P
     .where(inArray(uploads.storageKey, keys));
   const out: Record<string, string> = {};
   for (const row of rows) {
-    if (row.variants.length > 0) out[publicUploadUrl(row.storageKey)] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+    if (row.variants.length === 0) continue;
+    for (const url of uploadUrlsOf(row.storageKey)) out[url] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
   }
   return out;
 }
