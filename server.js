@@ -71,7 +71,9 @@ async function warmUp() {
   const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   for (const path of ["/", "/7fs/Faith", "/contact"]) {
     try {
-      const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}${path}`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}${path}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       await res.arrayBuffer();
     } catch {
       // Best effort only: a failed warm-up changes nothing.

@@ -15,20 +15,28 @@ import { requestNonce } from "./server/nonce.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
 /** Feed discovery on every page: the whole blog's RSS (category pages add their own feed). */
-export const links: Route.LinksFunction = () => [{ rel: "alternate", type: "application/rss+xml", title: "7 Fs Framework", href: "/rss.xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "7 Fs Framework", href: "/rss.xml" },
+];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const sessionUser = await getSessionUser(request);
   const toast = await readToast(request);
-  const user = sessionUser
-    ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
-    : null;
+  const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
   const site = await getSiteSettings();
   const publicUrl = getEnv().publicUrl;
   return data(
     // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
-    { user, toast, publicUrl, site, nonce: requestNonce(request), seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl } },
-    toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
+    {
+      user,
+      toast,
+      publicUrl,
+      site,
+      nonce: requestNonce(request),
+      seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl },
+    },
+    toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined,
+  );
 }
 
 /** Sets the theme class before the first paint (see lib/theme.ts); first in <head> so nothing paints before it. */
@@ -52,7 +60,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2"
+        >
           Skip to content
         </a>
         <AdminSidebarProvider>

@@ -94,7 +94,11 @@ app.use(
       return id;
     },
     serializers: {
-      req: (req: { id: unknown; method: unknown; url: unknown }) => ({ id: req.id, method: req.method, path: String(req.url).split("?")[0] }),
+      req: (req: { id: unknown; method: unknown; url: unknown }) => ({
+        id: req.id,
+        method: req.method,
+        path: String(req.url).split("?")[0],
+      }),
       res: (res: { statusCode: unknown }) => ({ status: res.statusCode }),
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
@@ -235,7 +239,11 @@ async function getRouteTable(): Promise<RouteTable> {
   const info = new Map<string, RouteInfo>();
   for (const route of entries) {
     const m = route.module;
-    info.set(route.id, { loader: typeof m.loader === "function", action: typeof m.action === "function", resource: typeof m.default !== "function" });
+    info.set(route.id, {
+      loader: typeof m.loader === "function",
+      action: typeof m.action === "function",
+      resource: typeof m.default !== "function",
+    });
   }
   const childrenOf = (parentId: string | undefined): RouteObject[] =>
     entries
@@ -282,7 +290,9 @@ app.use(async (req, res, next) => {
       if (!route?.resource) return refuse(req, res, 404, "There is no such API endpoint.");
       const allowed = [...(route.loader ? ["GET", "HEAD"] : []), ...(route.action ? ["POST"] : [])];
       if (!allowed.includes(req.method)) {
-        return refuse(req, res, 405, `Method not allowed. Use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`, { Allow: allowed.join(", ") });
+        return refuse(req, res, 405, `Method not allowed. Use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`, {
+          Allow: allowed.join(", "),
+        });
       }
       return next();
     }
@@ -317,7 +327,15 @@ app.use(
 // Last resort: an error that escaped a route (e.g. a broken request stream) answers without a stack.
 app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
   if (res.headersSent) return next(error);
-  const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
+  const status =
+    typeof error === "object" &&
+    error !== null &&
+    "status" in error &&
+    typeof error.status === "number" &&
+    error.status >= 400 &&
+    error.status < 500
+      ? error.status
+      : 500;
   if (status >= 500) logger.error({ err: error, path: req.path }, "request failed");
   refuse(req, res, status, status >= 500 ? UNEXPECTED_ERROR : "The request could not be read.");
 });

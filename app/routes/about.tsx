@@ -45,7 +45,9 @@ export default function About() {
       ) : null}
 
       <Reveal aria-labelledby="education-heading" className="mt-12">
-        <h2 id="education-heading" className="text-2xl font-semibold">Education</h2>
+        <h2 id="education-heading" className="text-2xl font-semibold">
+          Education
+        </h2>
         <ul className="mt-4 space-y-4">
           {EDUCATION.map((entry) => (
             <li key={entry.degree} className="flex gap-3 rounded-lg border bg-card p-4">
@@ -62,17 +64,23 @@ export default function About() {
       </Reveal>
 
       <Reveal aria-labelledby="certifications-heading" className="mt-12">
-        <h2 id="certifications-heading" className="text-2xl font-semibold">Certifications</h2>
+        <h2 id="certifications-heading" className="text-2xl font-semibold">
+          Certifications
+        </h2>
         <TagList items={CERTIFICATIONS} label="Certifications" />
       </Reveal>
 
       <Reveal aria-labelledby="skills-heading" className="mt-12">
-        <h2 id="skills-heading" className="text-2xl font-semibold">Skills</h2>
+        <h2 id="skills-heading" className="text-2xl font-semibold">
+          Skills
+        </h2>
         <TagList items={SKILLS} label="Skills" />
       </Reveal>
 
       <Reveal aria-labelledby="tools-heading" className="mt-12">
-        <h2 id="tools-heading" className="text-2xl font-semibold">Tools</h2>
+        <h2 id="tools-heading" className="text-2xl font-semibold">
+          Tools
+        </h2>
         <TagList items={TOOLS} label="Tools" />
       </Reveal>
     </div>

@@ -76,7 +76,10 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);
   const verificationToken = field("verificationToken");
   if (!verificationToken) {
-    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+    return data<AuthActionResult>(
+      { intent, ...VERIFICATION_REQUIRED, result: submission.reply({ hideFields: SECRET_FIELDS }) },
+      { status: 400 },
+    );
   }
   if (submission.status !== "success") {
     const result = submission.reply({ hideFields: SECRET_FIELDS });
@@ -98,7 +101,11 @@ export async function action({ request }: Route.ActionArgs) {
       request,
     );
     // Every session of the user has ended; clear this browser's cookie too and go back to login.
-    return await redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+    return await redirectWithToast(
+      "/auth",
+      { ...PASSWORD_UPDATED, type: "success" },
+      { headers: { "Set-Cookie": clearSessionCookie(request) } },
+    );
   } catch (error) {
     return failure(intent, error, submission);
   }
@@ -228,7 +235,9 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
                 field={fields.password}
                 id="password"
                 label={mode === "update" ? "New Password" : "Password"}
-                hint={mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null}
+                hint={
+                  mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null
+                }
               >
                 {(props) => (
                   <div className="relative">

@@ -56,11 +56,21 @@ export async function action({ request }: Route.ActionArgs) {
     // The form comes back filled in, with the server's field errors under their fields.
     const { status, message, fieldErrors, headers } = errorAnswer(error);
     if (status === 400) {
-      return data<ContactActionData>({ sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null }, { status, headers });
+      return data<ContactActionData>(
+        { sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null },
+        { status, headers },
+      );
     }
     const formError =
-      status === 403 ? { ...VERIFICATION_REQUIRED } : status >= 500 ? { ...CONTACT_SEND_FAILED } : { title: CONTACT_SEND_FAILED.title, description: message };
-    return data<ContactActionData>({ sent: false, result: submission.reply({ formErrors: [formError.description] }), formError }, { status, headers });
+      status === 403
+        ? { ...VERIFICATION_REQUIRED }
+        : status >= 500
+          ? { ...CONTACT_SEND_FAILED }
+          : { title: CONTACT_SEND_FAILED.title, description: message };
+    return data<ContactActionData>(
+      { sent: false, result: submission.reply({ formErrors: [formError.description] }), formError },
+      { status, headers },
+    );
   }
 }
 
@@ -83,8 +93,8 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
             </p>
           ) : null}
           <p className="mt-4 text-sm text-muted-foreground">
-            I work as a product manager, project manager and application developer, taking ideas from a first
-            conversation through a clear roadmap to working software in people&apos;s hands.
+            I work as a product manager, project manager and application developer, taking ideas from a first conversation through a clear
+            roadmap to working software in people&apos;s hands.
           </p>
           <p className="mt-4 flex items-center gap-2 text-sm">
             <Clock aria-hidden="true" className="size-4" />

@@ -20,7 +20,9 @@ export default function HeroMockups() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <h1 className="text-4xl font-bold tracking-tight">Hero Section Options</h1>
-      <p className="mt-3 text-lg text-muted-foreground">Five directions for the top of the home page. Each is a mock-up, not a finished design.</p>
+      <p className="mt-3 text-lg text-muted-foreground">
+        Five directions for the top of the home page. Each is a mock-up, not a finished design.
+      </p>
       <ol className="mt-10 space-y-12">
         {HERO_OPTIONS.map((option, index) => (
           <li key={option.title}>

@@ -63,7 +63,13 @@ export async function loader() {
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
     article: article
-      ? { title: article.title, excerpt: article.excerpt, image: article.featuredImageUrl, href: postPath(article.category, article.slug), category: article.category }
+      ? {
+          title: article.title,
+          excerpt: article.excerpt,
+          image: article.featuredImageUrl,
+          href: postPath(article.category, article.slug),
+          category: article.category,
+        }
       : null,
     teaserHref: newest ? postPath(newest.category, newest.slug) : categoryPath("Faith"),
     project,

@@ -23,7 +23,9 @@ export async function loader() {
     return [];
   });
   return {
-    web: projects.filter((p) => p.type === "web").map(({ id, title, description, imageUrl, url }) => ({ id, title, description, imageUrl, url })),
+    web: projects
+      .filter((p) => p.type === "web")
+      .map(({ id, title, description, imageUrl, url }) => ({ id, title, description, imageUrl, url })),
     other: projects.filter((p) => p.type === "other").map(({ id, title }) => ({ id, title })),
   };
 }

@@ -11,7 +11,8 @@ import type { Route } from "./+types/recent-positions";
 export function meta({ matches, data }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {
     title: "Recent Roles — Product, Project and Consulting Experience",
-    description: "A timeline of recent roles: technical product manager, system project consultant, and owner of a consulting agency and a training business.",
+    description:
+      "A timeline of recent roles: technical product manager, system project consultant, and owner of a consulting agency and a training business.",
     path: "/recent-roles",
     image: data?.portrait.url || "/images/portrait/portrait-480.webp",
   });
@@ -45,7 +46,10 @@ export default function RecentPositions({ loaderData }: Route.ComponentProps) {
       <ol className="relative mt-12 space-y-10 border-l-2 border-primary/30 pl-8">
         {POSITIONS.map((position) => (
           <li key={`${position.title} ${position.company}`} className="relative">
-            <span aria-hidden className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground">
+            <span
+              aria-hidden
+              className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground"
+            >
               <Briefcase className="size-3.5" />
             </span>
             <Reveal aria-label={`${position.title}, ${position.company}`} className="rounded-xl border bg-card p-6 shadow-sm">

@@ -14,9 +14,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const key = params["*"];
   const ext = key.split(".").pop() ?? "";
   const type = contentTypeForExt(ext);
-  if (!key.startsWith(`${BUCKET}/`) || !STORAGE_KEY.test(key) || !type) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  if (!key.startsWith(`${BUCKET}/`) || !STORAGE_KEY.test(key) || !type)
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const publicUrl = publicUploadUrl(key);
-  if (!publicUrl.startsWith("/")) return new Response(null, { status: 301, headers: { Location: publicUrl, "Cache-Control": "public, max-age=86400" } });
+  if (!publicUrl.startsWith("/"))
+    return new Response(null, { status: 301, headers: { Location: publicUrl, "Cache-Control": "public, max-age=86400" } });
   const file = await getStorage().openRead(key);
   if (!file) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const size = file.size;
@@ -38,7 +40,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     if (!whole) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
     return new Response(new Uint8Array(whole.body.subarray(range.start, range.end + 1)), {
       status: 206,
-      headers: { ...headers, "Content-Range": `bytes ${range.start}-${range.end}/${size}`, "Content-Length": String(range.end - range.start + 1) },
+      headers: {
+        ...headers,
+        "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+        "Content-Length": String(range.end - range.start + 1),
+      },
     });
   }
   return new Response(webStream(file.stream), { headers: { ...headers, "Content-Length": String(size) } });

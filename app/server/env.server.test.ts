@@ -37,6 +37,7 @@ describe("env", () => {
     const legacy = parseEnv({ TRUST_PROXY: "true" });
     expect(legacy.TRUST_PROXY).toBe(1);
     expect(legacy.warnings).toEqual([expect.stringMatching(/TRUST_PROXY=true is read as one proxy/)]);
-    for (const bad of ["maybe", "10.0.0.1/40", "-1", "11", "example.com"]) expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    for (const bad of ["maybe", "10.0.0.1/40", "-1", "11", "example.com"])
+      expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
   });
 });

@@ -33,19 +33,23 @@ const trustProxy = z
   .optional()
   .transform((v) => (v ?? "").trim().toLowerCase())
   .pipe(
-    z.union([
-      z.enum(["", "false", "no", "0"]).transform((): false => false),
-      z.enum(["true", "yes"]).transform(() => 1),
-      z
-        .string()
-        .regex(/^\d+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(10)),
-      z
-        .string()
-        .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
-        .pipe(z.array(z.string().refine(isAddressOrCidr)).min(1)),
-    ], { error: "must be false, the number of proxies in front (1-10) or a comma-separated list of proxy addresses/CIDRs" }),
+    z.union(
+      [
+        z.enum(["", "false", "no", "0"]).transform((): false => false),
+        z.enum(["true", "yes"]).transform(() => 1),
+        z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10)),
+        z
+          .string()
+          .transform((v) =>
+            v
+              .split(",")
+              .map((entry) => entry.trim())
+              .filter(Boolean),
+          )
+          .pipe(z.array(z.string().refine(isAddressOrCidr)).min(1)),
+      ],
+      { error: "must be false, the number of proxies in front (1-10) or a comma-separated list of proxy addresses/CIDRs" },
+    ),
   );
 
 /** Every variable the app reads, with its default. `.env.example` lists the same set. */
@@ -119,7 +123,11 @@ const envSchema = z.object({
   // Operations
   /** Scheduled backups: a directory or s3://bucket/prefix; unset, the server writes none. */
   BACKUP_DIR: optionalString,
-  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 365)
+    .default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   /** GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it is off (404). */
   METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
@@ -143,9 +151,7 @@ export class EnvError extends Error {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
-    );
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`));
   }
   const parsed = result.data;
   if (Boolean(parsed.TURNSTILE_SITE_KEY) !== Boolean(parsed.TURNSTILE_SECRET_KEY)) {

@@ -7,7 +7,20 @@ const pretty = process.env.NODE_ENV === "development" && process.stdout.isTTY;
  * Never logged, wherever they appear in a log object (one level deep): passwords, tokens, secrets,
  * cookies and authorization headers. Access log lines carry no headers or query strings at all.
  */
-const SECRET_KEYS = ["password", "newPassword", "currentPassword", "token", "verificationToken", "turnstileToken", "secret", "cookie", "authorization", "set-cookie", "totp", "code"];
+const SECRET_KEYS = [
+  "password",
+  "newPassword",
+  "currentPassword",
+  "token",
+  "verificationToken",
+  "turnstileToken",
+  "secret",
+  "cookie",
+  "authorization",
+  "set-cookie",
+  "totp",
+  "code",
+];
 const REDACT_PATHS = [
   ...SECRET_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`]),
   ...["cookie", "authorization", "set-cookie", "x-api-key"].flatMap((header) => [`req.headers["${header}"]`, `res.headers["${header}"]`]),

@@ -3,7 +3,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { getEnv } from "./env.server";
 
 /** Where uploaded files live: a local directory by default, an S3-compatible bucket when S3_BUCKET is set. */
@@ -158,14 +166,22 @@ export function createS3Storage(options: S3Options): Storage {
     // S3-compatible servers store verbatim instead of decoding.
     requestChecksumCalculation: "WHEN_REQUIRED",
     credentials:
-      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
   });
   return {
     kind: "s3",
     async put(key, body, contentType) {
       assertKey(key);
       await client.send(
-        new PutObjectCommand({ Bucket: options.bucket, Key: key, Body: body, ContentType: contentType, CacheControl: "public, max-age=31536000, immutable" }),
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          CacheControl: "public, max-age=31536000, immutable",
+        }),
       );
     },
     async get(key) {
@@ -221,7 +237,7 @@ export function createS3Storage(options: S3Options): Storage {
             Bucket: options.bucket,
             Key: key,
             Body: checked,
-          ContentLength: size,
+            ContentLength: size,
             ContentType: contentType,
             CacheControl: "public, max-age=31536000, immutable",
           }),

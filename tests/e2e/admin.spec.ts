@@ -18,7 +18,15 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   const sidebar = await adminSidebar(page);
   await expect(sidebar.getByText("Admin Panel")).toBeVisible();
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
-  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Projects", "Users", "Messages", "Testimonials", "Settings"]);
+  await expect(nav.getByRole("link")).toHaveText([
+    "Dashboard",
+    "Blog Management",
+    "Projects",
+    "Users",
+    "Messages",
+    "Testimonials",
+    "Settings",
+  ]);
   await expect(sidebar.getByText("AD", { exact: true })).toBeVisible();
   await expect(sidebar.getByText(E2E_ADMIN.email)).toBeVisible();
   await expect(sidebar.getByText("Administrator", { exact: true })).toBeVisible();

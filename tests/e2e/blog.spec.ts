@@ -8,7 +8,9 @@ import { expectNoSeriousAxeViolations } from "./helpers/ui";
 const expectAccessible = (page: Page) => expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
 async function image(width: number, height: number, color: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
 }
 
 test("staff create a post with two uploaded images and a YouTube item, publish, edit and delete it", async ({ page, request }) => {
@@ -145,7 +147,10 @@ test("blog management lists posts with filters and links", async ({ page }) => {
   await page.getByRole("link", { name: /^Drafts \(\d+\)$/ }).click();
   await expect(page).toHaveURL(/filter=drafts/);
   await expect(page.getByText("Draft", { exact: true }).first()).toBeVisible();
-  await expect(page.getByLabel("Create a post in a category").getByRole("link", { name: "Faith" })).toHaveAttribute("href", "/7fs/Faith/new");
+  await expect(page.getByLabel("Create a post in a category").getByRole("link", { name: "Faith" })).toHaveAttribute(
+    "href",
+    "/7fs/Faith/new",
+  );
   await expect(page.getByText(/Updated .+ ago/).first()).toBeVisible();
   await expectAccessible(page);
 });

@@ -36,7 +36,9 @@ const siteverify = http.createServer((req, res) => {
       return;
     }
     const success = form.get("secret") === SECRET && (form.get("response") ?? "").startsWith("pass-");
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(success ? { success } : { success, "error-codes": ["invalid-input-response"] }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify(success ? { success } : { success, "error-codes": ["invalid-input-response"] }));
   });
 });
 
@@ -151,7 +153,10 @@ describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
     expect(limited.status).toBe(429);
     expect((await limited.json()).error).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    const [row] = await ctx.db.select({ count: rateLimits.count }).from(rateLimits).where(eq(rateLimits.key, `login:account-ip:${account.email}|${ip}`));
+    const [row] = await ctx.db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `login:account-ip:${account.email}|${ip}`));
     expect(row?.count).toBe(6);
     // ...but the account is not locked: its owner signs in from another address.
     expect((await login(newIp(), { email: account.email, password: PASSWORD, verificationToken: passToken() })).status).toBe(200);
@@ -199,7 +204,10 @@ describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
     for (let i = 0; i < 10; i++) expect((await requestReset(ip, `someone-${i}-${Date.now()}@test.example`)).status).toBe(302);
     const limited = await requestReset(ip, `someone-else-${Date.now()}@test.example`);
     expect(limited.status).toBe(429);
-    const keys = await ctx.db.select({ key: rateLimits.key }).from(rateLimits).where(like(rateLimits.key, `reset:ip:${ip}`));
+    const keys = await ctx.db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(like(rateLimits.key, `reset:ip:${ip}`));
     expect(keys).toHaveLength(1);
   });
 });

@@ -111,7 +111,13 @@ describeEachDatabase("blog over HTTP", (ctx) => {
     });
 
     it("hides drafts from anonymous requests with a real 404, shows them to staff marked and noindex", async () => {
-      const draft = await makePost(ctx.db, { authorId: staff.userId, title: "Unreleased Thoughts", content: "secret", category: "Faith", published: false });
+      const draft = await makePost(ctx.db, {
+        authorId: staff.userId,
+        title: "Unreleased Thoughts",
+        content: "secret",
+        category: "Faith",
+        published: false,
+      });
       const anon = await server.fetch(`/7fs/Faith/${draft.slug}`);
       expect(anon.status).toBe(404);
       const anonHtml = await anon.text();
@@ -125,7 +131,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       const html = await seen.text();
       expect(html).toContain("Draft");
       expect(html).toContain('name="robots" content="noindex"');
-      expect((await (await server.fetch("/rss.xml")).text())).not.toContain("Unreleased Thoughts");
+      expect(await (await server.fetch("/rss.xml")).text()).not.toContain("Unreleased Thoughts");
     });
 
     it("redirects a post asked for under the wrong category and 404s a missing one", async () => {
@@ -168,7 +174,11 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       const tooLong = await preview("x".repeat(100_001), staff.cookie);
       expect(tooLong.status).toBe(400);
       expect(await tooLong.json()).toMatchObject({ error: "Content must be less than 100,000 characters" });
-      const json = await server.fetch("/api/posts/preview", { method: "POST", body: "{}", headers: { cookie: staff.cookie, "content-type": "application/json" } });
+      const json = await server.fetch("/api/posts/preview", {
+        method: "POST",
+        body: "{}",
+        headers: { cookie: staff.cookie, "content-type": "application/json" },
+      });
       expect(json.status).toBe(415);
       expect((await server.fetch("/api/posts/preview")).status).toBe(405);
     });
@@ -256,8 +266,17 @@ describeEachDatabase("blog over HTTP", (ctx) => {
   });
 
   it("answers an anonymous save with 'You must be logged in'", async () => {
-    const request = new Request("http://localhost/7fs/Fun/new", { method: "POST", body: new URLSearchParams({ title: "x", content: "y" }) });
-    const result = await postFormAction({ request, url: new URL(request.url), pattern: "/7fs/:category/new", params: { category: "Fun" }, context: {} });
+    const request = new Request("http://localhost/7fs/Fun/new", {
+      method: "POST",
+      body: new URLSearchParams({ title: "x", content: "y" }),
+    });
+    const result = await postFormAction({
+      request,
+      url: new URL(request.url),
+      pattern: "/7fs/:category/new",
+      params: { category: "Fun" },
+      context: {},
+    });
     expect(result).toMatchObject({ init: { status: 401 }, data: { error: "You must be logged in" } });
   });
 });

@@ -51,7 +51,10 @@ for (const kind of ["pglite", "postgres"] as const) {
         readRow = async (id) => {
           const opened = await openDatabase({ kind: "pglite", dataDir: dir });
           try {
-            const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
+            const [row] = await opened.db
+              .select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts })
+              .from(contactMessages)
+              .where(eq(contactMessages.id, id));
             return row;
           } finally {
             await opened.close();
@@ -66,7 +69,10 @@ for (const kind of ["pglite", "postgres"] as const) {
           await throwaway.drop();
         });
         readRow = async (id) => {
-          const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
+          const [row] = await opened.db
+            .select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts })
+            .from(contactMessages)
+            .where(eq(contactMessages.id, id));
           return row;
         };
       }
@@ -81,7 +87,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       const response = await fetch(`${first.url}/api/send-contact-email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: first.url },
-        body: JSON.stringify({ name: "Killed Sender", email: "killed@example.com", message: "Sent just before a crash", turnstileToken: await easyAltchaToken(SECRET) }),
+        body: JSON.stringify({
+          name: "Killed Sender",
+          email: "killed@example.com",
+          message: "Sent just before a crash",
+          turnstileToken: await easyAltchaToken(SECRET),
+        }),
       });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };

@@ -27,11 +27,7 @@ export async function requireAdminArea(request: Request): Promise<SessionUser> {
  * For admin loaders and actions: the actor, or a thrown 401/403 response carrying the message (shown
  * by the error boundary; also what a plain HTTP client gets).
  */
-export async function requireActor(
-  request: Request,
-  allowed: (actor: SessionUser) => boolean,
-  message: string,
-): Promise<SessionUser> {
+export async function requireActor(request: Request, allowed: (actor: SessionUser) => boolean, message: string): Promise<SessionUser> {
   const actor = await getSessionUser(request);
   return withRouteErrors(async () => {
     authorize(actor, allowed, message);

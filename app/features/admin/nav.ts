@@ -1,5 +1,25 @@
-import { FileText, FolderKanban, LayoutDashboard, Mail, MessageSquareQuote, ScrollText, Settings, UserCog, Users, type LucideIcon } from "lucide-react";
-import { canEdit, canEditPageContent, canManageProjects, canManageSettings, canManageUsers, canReadMessages, canViewAuditLog, type Actor } from "~/lib/permissions";
+import {
+  FileText,
+  FolderKanban,
+  LayoutDashboard,
+  Mail,
+  MessageSquareQuote,
+  ScrollText,
+  Settings,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from "lucide-react";
+import {
+  canEdit,
+  canEditPageContent,
+  canManageProjects,
+  canManageSettings,
+  canManageUsers,
+  canReadMessages,
+  canViewAuditLog,
+  type Actor,
+} from "~/lib/permissions";
 
 /** The admin sidebar, in order. Each entry is shown only to actors its permission allows. */
 export interface AdminNavItem {

@@ -55,11 +55,16 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
       { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
     ]);
   } catch (error) {
-    if (error instanceof RateLimitError) await recordAudit(db, { actor: null, email, ip, action: "auth.sign-in.locked", summary: error.message });
+    if (error instanceof RateLimitError)
+      await recordAudit(db, { actor: null, email, ip, action: "auth.sign-in.locked", summary: error.message });
     throw error;
   }
   // Counted, never refused: the ceiling only slows every address down.
-  const onAccount = await hitRateLimit(db, { key: `login:account:${email}`, limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER, windowSeconds: ACCOUNT_WINDOW_SECONDS });
+  const onAccount = await hitRateLimit(db, {
+    key: `login:account:${email}`,
+    limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
+    windowSeconds: ACCOUNT_WINDOW_SECONDS,
+  });
   const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
   if (delay > 0) await sleep(delay);
   const [row] = await db
@@ -71,7 +76,13 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   dummyHash ??= hashPassword("dummy password for timing");
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyHash), password);
   if (!row || !ok) {
-    await recordAudit(db, { actor: row ? { id: row.id, email } : null, email, ip, action: "auth.sign-in.failed", summary: row ? "wrong password" : "unknown email" });
+    await recordAudit(db, {
+      actor: row ? { id: row.id, email } : null,
+      email,
+      ip,
+      action: "auth.sign-in.failed",
+      summary: row ? "wrong password" : "unknown email",
+    });
     throw new UnauthorizedError(INVALID_LOGIN);
   }
   await resetRateLimit(db, accountIpKey);

@@ -92,7 +92,15 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
       await db.update(session).set({ lastSeenAt: new Date() }).where(eq(session.id, row.sessionId));
     }
     const role = await lookupRole(db, row.id);
-    return { id: row.id, email: row.email, name: row.name, role, canEdit: canEdit({ id: row.id, role }), sessionId: row.sessionId, ip: clientIp(request) };
+    return {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      role,
+      canEdit: canEdit({ id: row.id, role }),
+      sessionId: row.sessionId,
+      ip: clientIp(request),
+    };
   } catch (error) {
     logger.error({ err: error }, "session check failed");
     return null;

@@ -150,7 +150,10 @@ export class ContactOutbox {
           nextAttemptAt: sql`now() + make_interval(secs => ${retryDelayMs(attempts, this.retryBaseMs) / 1000})`,
         })
         .where(mine);
-      logger[failed ? "error" : "warn"]({ id: message.id, attempts, err: error }, failed ? "contact message delivery failed for good" : "contact message delivery failed; will retry");
+      logger[failed ? "error" : "warn"](
+        { id: message.id, attempts, err: error },
+        failed ? "contact message delivery failed for good" : "contact message delivery failed; will retry",
+      );
     }
   }
 }

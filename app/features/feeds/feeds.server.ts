@@ -66,7 +66,10 @@ export function createFeedService(config: FeedConfig): FeedService {
       if (parsed.kind !== "item") throw new Error(parsed.kind === "none" ? parsed.reason : "no feed item");
       return parsed.item;
     } catch (err) {
-      logger.warn({ feed: name, url, ms: Date.now() - started, reason: err instanceof Error ? err.message : String(err) }, "feed unavailable");
+      logger.warn(
+        { feed: name, url, ms: Date.now() - started, reason: err instanceof Error ? err.message : String(err) },
+        "feed unavailable",
+      );
       return null;
     }
   }
@@ -78,7 +81,10 @@ export function createFeedService(config: FeedConfig): FeedService {
 
   const substackUrlSchema = z
     .url({ protocol: /^https?$/, error: "substackUrl must be an http(s) URL" })
-    .refine((value) => URL.canParse(value) && isSubstackHost(new URL(value)), "substackUrl must point to the configured newsletter or a substack.com address");
+    .refine(
+      (value) => URL.canParse(value) && isSubstackHost(new URL(value)),
+      "substackUrl must point to the configured newsletter or a substack.com address",
+    );
 
   return {
     parseSubstackUrl(input) {
@@ -121,7 +127,12 @@ export function getFeedService(urls?: FeedUrls): FeedService {
   if (current?.key !== key) {
     current = {
       key,
-      service: createFeedService({ ...config, timeoutMs: env.FEED_TIMEOUT_MS, ttlSeconds: env.FEED_CACHE_TTL_SECONDS, maxBytes: FEED_MAX_BYTES }),
+      service: createFeedService({
+        ...config,
+        timeoutMs: env.FEED_TIMEOUT_MS,
+        ttlSeconds: env.FEED_CACHE_TTL_SECONDS,
+        maxBytes: FEED_MAX_BYTES,
+      }),
     };
   }
   return current.service;

@@ -35,7 +35,11 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
   try {
     for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
       if (!options.isAllowed(current)) throw new FeedFetchError(`address not allowed: ${current.origin}`);
-      const response = await fetch(current, { signal, redirect: "manual", headers: { accept: ACCEPT, "user-agent": "7fs-portfolio-feed-reader/1.0" } });
+      const response = await fetch(current, {
+        signal,
+        redirect: "manual",
+        headers: { accept: ACCEPT, "user-agent": "7fs-portfolio-feed-reader/1.0" },
+      });
       if (response.status >= 300 && response.status < 400) {
         const location = response.headers.get("location");
         await response.body?.cancel();

@@ -13,7 +13,11 @@ export interface UploadRow {
 export function knownImagesFromUploads(rows: readonly UploadRow[]): Map<string, KnownImage> {
   return new Map(
     rows.flatMap((row) => {
-      const image = { width: row.width, height: row.height, variants: row.variants.map((v) => ({ width: v.width, url: publicUploadUrl(v.key) })) };
+      const image = {
+        width: row.width,
+        height: row.height,
+        variants: row.variants.map((v) => ({ width: v.width, url: publicUploadUrl(v.key) })),
+      };
       return uploadUrlsOf(row.storageKey).map((url) => [url, image] as const);
     }),
   );

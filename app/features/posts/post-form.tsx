@@ -51,8 +51,17 @@ interface Props {
   autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
 }
 
-
-const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, featured: false, media: [], schedule: false, publishAt: "" };
+const EMPTY: FormValues = {
+  title: "",
+  excerpt: "",
+  content: "",
+  featuredImageUrl: "",
+  published: false,
+  featured: false,
+  media: [],
+  schedule: false,
+  publishAt: "",
+};
 
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post, timeZone, autosave }: Props) {
@@ -71,10 +80,23 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   busyRef.current = busy;
   const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
   const [offer, setOffer] = useState(autosave);
-  const autosaveFields: AutosaveFields = { title: values.title, excerpt: values.excerpt, content: values.content, featuredImageUrl: values.featuredImageUrl };
-  const { status: autosaveStatus, markSaved } = useAutosave({ postId: post?.id, category, baseVersion: post?.version, fields: autosaveFields, enabled: !busy });
+  const autosaveFields: AutosaveFields = {
+    title: values.title,
+    excerpt: values.excerpt,
+    content: values.content,
+    featuredImageUrl: values.featuredImageUrl,
+  };
+  const { status: autosaveStatus, markSaved } = useAutosave({
+    postId: post?.id,
+    category,
+    baseVersion: post?.version,
+    fields: autosaveFields,
+    enabled: !busy,
+  });
 
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -172,7 +194,12 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
           postId={post?.id}
           category={category}
           onRestore={() => {
-            const restored = { title: offer.title, excerpt: offer.excerpt, content: offer.content, featuredImageUrl: offer.featuredImageUrl };
+            const restored = {
+              title: offer.title,
+              excerpt: offer.excerpt,
+              content: offer.content,
+              featuredImageUrl: offer.featuredImageUrl,
+            };
             setValues((v) => ({ ...v, ...restored }));
             markSaved(restored);
             setOffer(null);
@@ -188,7 +215,14 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
           {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
         </FormField>
         <FormField field={fields.content} label="Content" controlled>
-          {(props) => <ContentEditor textareaProps={props} value={values.content} onChange={(content) => set("content", content)} onUploadingChange={setUploading} />}
+          {(props) => (
+            <ContentEditor
+              textareaProps={props}
+              value={values.content}
+              onChange={(content) => set("content", content)}
+              onUploadingChange={setUploading}
+            />
+          )}
         </FormField>
         <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
           {(props) => (
@@ -234,7 +268,10 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
                       onClick={() => set("featuredImageUrl", m.mediaUrl)}
                       aria-pressed={featured}
                       aria-label={featured ? `Image ${index + 1} (featured image)` : `Make image ${index + 1} the featured image`}
-                      className={cn("block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none", featured ? "border-primary" : "border-transparent")}
+                      className={cn(
+                        "block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
+                        featured ? "border-primary" : "border-transparent",
+                      )}
                     >
                       <img src={m.mediaUrl} alt="" className="aspect-square w-full object-cover" />
                       {featured ? (
@@ -300,9 +337,21 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
                     placeholder="Caption"
                     className="w-full sm:w-40"
                     value={m.caption}
-                    onChange={(e) => set("media", values.media.map((x, i) => (i === index ? { ...x, caption: e.target.value } : x)))}
+                    onChange={(e) =>
+                      set(
+                        "media",
+                        values.media.map((x, i) => (i === index ? { ...x, caption: e.target.value } : x)),
+                      )
+                    }
                   />
-                  <Button type="button" size="icon" variant="ghost" aria-label={`Move media item ${index + 1} up`} disabled={index === 0} onClick={() => moveMedia(index, -1)}>
+                  <Button
+                    type="button"
+                    size="icon"
+                    variant="ghost"
+                    aria-label={`Move media item ${index + 1} up`}
+                    disabled={index === 0}
+                    onClick={() => moveMedia(index, -1)}
+                  >
                     <ArrowUp aria-hidden />
                   </Button>
                   <Button
@@ -315,7 +364,13 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
                   >
                     <ArrowDown aria-hidden />
                   </Button>
-                  <Button type="button" size="icon" variant="ghost" aria-label={`Remove media item ${index + 1}`} onClick={() => removeMedia(index)}>
+                  <Button
+                    type="button"
+                    size="icon"
+                    variant="ghost"
+                    aria-label={`Remove media item ${index + 1}`}
+                    onClick={() => removeMedia(index)}
+                  >
                     <X aria-hidden />
                   </Button>
                 </li>
@@ -335,7 +390,12 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
           <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
         </div>
         <div className="flex items-center gap-3">
-          <Switch id={`${ids}-featured`} name="featured" checked={values.featured} onCheckedChange={(checked) => set("featured", checked)} />
+          <Switch
+            id={`${ids}-featured`}
+            name="featured"
+            checked={values.featured}
+            onCheckedChange={(checked) => set("featured", checked)}
+          />
           <Label htmlFor={`${ids}-featured`}>Feature on home page</Label>
         </div>
         <ScheduleField
@@ -360,7 +420,15 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
             <RevisionsDialog
               postId={post.id}
               current={values}
-              onRestore={(r) => setValues((v) => ({ ...v, title: r.title, excerpt: r.excerpt ?? "", content: r.content, featuredImageUrl: r.featuredImageUrl ?? "" }))}
+              onRestore={(r) =>
+                setValues((v) => ({
+                  ...v,
+                  title: r.title,
+                  excerpt: r.excerpt ?? "",
+                  content: r.content,
+                  featuredImageUrl: r.featuredImageUrl ?? "",
+                }))
+              }
             />
           ) : null}
         </div>

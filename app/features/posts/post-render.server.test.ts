@@ -11,16 +11,14 @@ const MARKDOWN = "## Why bother\n\nA **crisis** averted.\nSee ![Run](/uploads/bl
 describeEachDatabase("stored post rendering", (ctx) => {
   it("create and update store the rendered HTML and its text; feeds read them", async () => {
     const { actor } = await makeUser(ctx.db, { role: "moderator" });
-    await ctx.db
-      .insert(uploads)
-      .values({
-        storageKey: "blog-images/u/run.jpg",
-        contentType: "image/jpeg",
-        byteSize: 10,
-        width: 1200,
-        height: 800,
-        variants: [{ width: 640, key: "blog-images/u/run-640w.webp", byteSize: 5 }],
-      });
+    await ctx.db.insert(uploads).values({
+      storageKey: "blog-images/u/run.jpg",
+      contentType: "image/jpeg",
+      byteSize: 10,
+      width: 1200,
+      height: 800,
+      variants: [{ width: 640, key: "blog-images/u/run-640w.webp", byteSize: 5 }],
+    });
     const created = await createPost(ctx.db, actor, {
       title: `Rendered ${Date.now()}`,
       content: MARKDOWN,

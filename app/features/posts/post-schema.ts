@@ -40,7 +40,10 @@ export const postInputSchema = z.object({
     .min(1, POST_MESSAGES.titleRequired)
     .max(TITLE_MAX, POST_MESSAGES.titleTooLong)
     .refine((t) => slugify(t) !== "", POST_MESSAGES.titleNoSlug),
-  content: z.string({ error: POST_MESSAGES.contentRequired }).max(CONTENT_MAX, POST_MESSAGES.contentTooLong).refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
+  content: z
+    .string({ error: POST_MESSAGES.contentRequired })
+    .max(CONTENT_MAX, POST_MESSAGES.contentTooLong)
+    .refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
   excerpt: optionalText(EXCERPT_MAX, POST_MESSAGES.excerptTooLong),
   featuredImageUrl: z
     .string()
@@ -86,7 +89,8 @@ export const postFormSchema = postInputSchema
     if (!value.schedule || value.published) return;
     if (!value.publishAt) ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtRequired });
     // The zone does not make a date-time valid or not: UTC checks the calendar.
-    else if (!zonedLocalToUtc(value.publishAt, "UTC")) ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtInvalid });
+    else if (!zonedLocalToUtc(value.publishAt, "UTC"))
+      ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtInvalid });
   });
 
 export type PostFormValue = z.output<typeof postFormSchema>;
@@ -97,4 +101,3 @@ export function postInputFromForm(value: PostFormValue, category: PostInput["cat
   const at = schedule && !rest.published && publishAt ? zonedLocalToUtc(publishAt, timeZone) : null;
   return { ...rest, category, publishAt: at };
 }
-

@@ -96,7 +96,13 @@ export async function getPostBySlug(db: Db, slug: string) {
     .limit(1);
   if (!post) return null;
   const media = await db
-    .select({ id: blogMedia.id, mediaType: blogMedia.mediaType, mediaUrl: blogMedia.mediaUrl, caption: blogMedia.caption, uploadId: blogMedia.uploadId })
+    .select({
+      id: blogMedia.id,
+      mediaType: blogMedia.mediaType,
+      mediaUrl: blogMedia.mediaUrl,
+      caption: blogMedia.caption,
+      uploadId: blogMedia.uploadId,
+    })
     .from(blogMedia)
     .where(eq(blogMedia.postId, post.id))
     .orderBy(asc(blogMedia.displayOrder), asc(blogMedia.createdAt));
@@ -144,9 +150,18 @@ async function findDuplicate(db: Db, authorId: string, input: PostInput) {
 async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
   await tx.delete(blogMedia).where(eq(blogMedia.postId, postId));
   if (media.length === 0) return;
-  await tx.insert(blogMedia).values(
-    media.map((m, i) => ({ postId, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? null, uploadId: m.uploadId ?? null, displayOrder: i })),
-  );
+  await tx
+    .insert(blogMedia)
+    .values(
+      media.map((m, i) => ({
+        postId,
+        mediaType: m.mediaType,
+        mediaUrl: m.mediaUrl,
+        caption: m.caption ?? null,
+        uploadId: m.uploadId ?? null,
+        displayOrder: i,
+      })),
+    );
 }
 
 /**
@@ -154,7 +169,11 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
  * index decides under concurrency: a losing insert retries with the next candidate. A double submit
  * (same author, title, content within 30 s) returns the first post instead of creating a second.
  */
-export async function createPost(db: Db, author: Actor | null, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+export async function createPost(
+  db: Db,
+  author: Actor | null,
+  raw: unknown,
+): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
   authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   const now = new Date();
@@ -202,7 +221,12 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
         await syncPublishJob(tx, row.id, null, scheduledAt);
         await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
-        await recordAudit(tx, { actor: author, action: "post.create", target: { type: "post", id: row.id }, summary: `${input.title} (/7fs/${input.category}/${slug})` });
+        await recordAudit(tx, {
+          actor: author,
+          action: "post.create",
+          target: { type: "post", id: row.id },
+          summary: `${input.title} (/7fs/${input.category}/${slug})`,
+        });
         return row;
       });
       logger.info({ postId: created.id, slug, authorId: author.id }, "post created");
@@ -219,12 +243,20 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
 /** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
 function scheduleOf(input: PostInput, now: Date): Date | null {
   if (input.published || !input.publishAt) return null;
-  if (input.publishAt.getTime() <= now.getTime()) throw new ValidationError(POST_MESSAGES.publishAtPast, { publishAt: [POST_MESSAGES.publishAtPast] });
+  if (input.publishAt.getTime() <= now.getTime())
+    throw new ValidationError(POST_MESSAGES.publishAtPast, { publishAt: [POST_MESSAGES.publishAtPast] });
   return input.publishAt;
 }
 
 function revisionOf(postId: string, input: PostInput, actor: Actor) {
-  return { postId, title: input.title, excerpt: input.excerpt, content: input.content, featuredImageUrl: input.featuredImageUrl, authorId: actor.id };
+  return {
+    postId,
+    title: input.title,
+    excerpt: input.excerpt,
+    content: input.content,
+    featuredImageUrl: input.featuredImageUrl,
+    authorId: actor.id,
+  };
 }
 
 function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Date | null): RevisionKind {
@@ -238,7 +270,12 @@ function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Da
  * sends the one it loaded) a save based on an older version is refused: the UPDATE only matches the
  * version it read, so two concurrent saves cannot both win.
  */
-export async function updatePost(db: Db, actor: Actor | null, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
+export async function updatePost(
+  db: Db,
+  actor: Actor | null,
+  slug: string,
+  raw: unknown,
+): Promise<{ id: string; slug: string; category: Category }> {
   authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
@@ -278,7 +315,12 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
     await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
     await discardAutosave(tx, actor.id, { postId: post.id });
     await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "post.update", target: { type: "post", id: post.id }, summary: `${input.title} (${input.published ? "published" : "draft"})` });
+    await recordAudit(tx, {
+      actor,
+      action: "post.update",
+      target: { type: "post", id: post.id },
+      summary: `${input.title} (${input.published ? "published" : "draft"})`,
+    });
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
   return { id: post.id, slug, category: input.category };
@@ -288,14 +330,23 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
 export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
   if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
-  const [post] = await db.select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
+  const [post] = await db
+    .select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category })
+    .from(blogPosts)
+    .where(eq(blogPosts.slug, slug))
+    .limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
   authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
     await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "post.delete", target: { type: "post", id: post.id }, summary: `/7fs/${post.category}/${slug}` });
+    await recordAudit(tx, {
+      actor,
+      action: "post.delete",
+      target: { type: "post", id: post.id },
+      summary: `/7fs/${post.category}/${slug}`,
+    });
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post deleted");
   return { category: post.category };
@@ -365,4 +416,3 @@ export async function listFeedPosts(db: Db, category: Category | null, limit = 5
     .orderBy(newestPublishedFirst())
     .limit(limit);
 }
-

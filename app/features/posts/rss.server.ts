@@ -31,11 +31,16 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
   const selfPath = category ? `/7fs/${category}/rss.xml` : "/rss.xml";
   const link = category ? `${publicUrl}/7fs/${category}` : publicUrl;
   const title = category ? `${category} — 7 Fs Framework — ${siteName}` : `7 Fs Framework — ${siteName}`;
-  const description = category ? CATEGORY_DESCRIPTIONS[category] : "Faith, Finance, Fitness, Fun, Friends, Family and Figurehead: the 7 Fs Framework blog.";
+  const description = category
+    ? CATEGORY_DESCRIPTIONS[category]
+    : "Faith, Finance, Fitness, Fun, Friends, Family and Figurehead: the 7 Fs Framework blog.";
   const items = posts
     .map((p) => {
       const url = `${publicUrl}${postPath(p.category, p.slug)}`;
-      const encoded = p.contentHtml === null ? [] : [`      <content:encoded>${escapeXml(absoluteContentHtml(p.contentHtml, publicUrl, url))}</content:encoded>`];
+      const encoded =
+        p.contentHtml === null
+          ? []
+          : [`      <content:encoded>${escapeXml(absoluteContentHtml(p.contentHtml, publicUrl, url))}</content:encoded>`];
       return [
         "    <item>",
         `      <title>${escapeXml(p.title)}</title>`,

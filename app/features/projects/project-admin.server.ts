@@ -31,7 +31,10 @@ export async function createProject(db: Db, actor: Actor | null, input: unknown)
   const values = parse(projectInputSchema, input);
   const [max] = await db.select({ n: sql<number>`coalesce(max(${projects.displayOrder}), -1)::int` }).from(projects);
   const [created] = await db.transaction(async (tx) => {
-    const rows = await tx.insert(projects).values({ ...values, displayOrder: (max?.n ?? -1) + 1 }).returning(adminColumns);
+    const rows = await tx
+      .insert(projects)
+      .values({ ...values, displayOrder: (max?.n ?? -1) + 1 })
+      .returning(adminColumns);
     await bumpContentVersion(tx);
     await recordAudit(tx, { actor, action: "project.create", target: { type: "project", id: rows[0]?.id }, summary: values.title });
     return rows;
@@ -45,7 +48,11 @@ export async function updateProject(db: Db, actor: Actor | null, id: unknown, in
   const projectId = parse(projectIdSchema, id);
   const values = parse(projectInputSchema, input);
   const [updated] = await db.transaction(async (tx) => {
-    const rows = await tx.update(projects).set({ ...values, updatedAt: new Date() }).where(eq(projects.id, projectId)).returning(adminColumns);
+    const rows = await tx
+      .update(projects)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(projects.id, projectId))
+      .returning(adminColumns);
     if (rows.length > 0) {
       await bumpContentVersion(tx);
       await recordAudit(tx, { actor, action: "project.update", target: { type: "project", id: projectId }, summary: values.title });

@@ -20,7 +20,10 @@ export function SiteFooter() {
   const site = useSite();
   return (
     <footer className="border-t bg-muted/40">
-      <nav aria-label="Footer" className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground sm:grid-cols-2 lg:grid-cols-4">
+      <nav
+        aria-label="Footer"
+        className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground sm:grid-cols-2 lg:grid-cols-4"
+      >
         <Group title="Navigation">
           {[...NAV_LINKS, CONTACT_LINK].map((link) => (
             <li key={link.to}>

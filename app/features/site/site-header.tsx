@@ -14,12 +14,18 @@ import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./sit
 import { useSite } from "./use-site";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  cn("rounded-sm px-1 py-1 transition-colors hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2", isActive && "font-medium text-primary");
+  cn(
+    "rounded-sm px-1 py-1 transition-colors hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2",
+    isActive && "font-medium text-primary",
+  );
 
 function MenuTriggerButton({ label }: { label: string }) {
   return (
     <DropdownMenuTrigger asChild>
-      <button type="button" className="inline-flex items-center gap-1 rounded-sm px-1 py-1 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 data-[state=open]:text-primary">
+      <button
+        type="button"
+        className="inline-flex items-center gap-1 rounded-sm px-1 py-1 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 data-[state=open]:text-primary"
+      >
         {label}
         <ChevronDown aria-hidden className="size-4" />
       </button>
@@ -228,7 +234,9 @@ export function SiteHeader() {
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4">
         <AdminSidebarToggle />
         <Link to="/" className="font-semibold whitespace-nowrap">
-          <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">{siteMark(site.siteName)}</span>
+          <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
+            {siteMark(site.siteName)}
+          </span>
           {site.siteName}
         </Link>
         <PageLoadingSpinner />

@@ -13,10 +13,15 @@ export interface SitemapPost {
 export function buildSitemap(publicUrl: string, posts: SitemapPost[]): string {
   // A listing changes when one of its posts does: the home page and each category carry their newest post's date.
   const newest = (list: SitemapPost[]) =>
-    list.reduce<Date | undefined>((latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest), undefined)?.toISOString();
+    list
+      .reduce<Date | undefined>((latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest), undefined)
+      ?.toISOString();
   const entries = [
     ...PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/" ? newest(posts) : undefined })),
-    ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: newest(posts.filter((post) => post.category === category)) })),
+    ...CATEGORIES.map((category) => ({
+      path: categoryPath(category),
+      lastmod: newest(posts.filter((post) => post.category === category)),
+    })),
     ...posts.map((post) => ({ path: postPath(post.category, post.slug), lastmod: post.updatedAt.toISOString() })),
   ];
   const urls = entries

@@ -47,7 +47,9 @@ export function uploadUrlsOf(bucketKey: string): string[] {
 }
 
 function srcSetOf(variants: { width: number; key: string }[], original: { key: string; width: number }): string {
-  return [...variants.map((v) => `${publicUploadUrl(v.key)} ${v.width}w`), `${publicUploadUrl(original.key)} ${original.width}w`].join(", ");
+  return [...variants.map((v) => `${publicUploadUrl(v.key)} ${v.width}w`), `${publicUploadUrl(original.key)} ${original.width}w`].join(
+    ", ",
+  );
 }
 
 /** Storage keys include the bucket: blog-images/{userId}/{timestamp}-{random}.{ext} (SPEC §7). */
@@ -86,25 +88,36 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
     }
     const [row] = await db.transaction(async (tx) => {
       const rows = await tx
-      .insert(uploads)
-      .values({
-        userId,
-        bucket: BUCKET,
-        storageKey: key,
-        contentType: image.contentType,
-        byteSize: image.body.byteLength,
-        width: image.width,
-        height: image.height,
-        variants,
-        originalName: file.name.slice(0, 255) || null,
-      })
-      .returning({ id: uploads.id });
-      await recordAudit(tx, { actor, action: "upload.create", target: { type: "upload", id: rows[0]?.id }, summary: `${key} (${image.body.byteLength} bytes)` });
+        .insert(uploads)
+        .values({
+          userId,
+          bucket: BUCKET,
+          storageKey: key,
+          contentType: image.contentType,
+          byteSize: image.body.byteLength,
+          width: image.width,
+          height: image.height,
+          variants,
+          originalName: file.name.slice(0, 255) || null,
+        })
+        .returning({ id: uploads.id });
+      await recordAudit(tx, {
+        actor,
+        action: "upload.create",
+        target: { type: "upload", id: rows[0]?.id },
+        summary: `${key} (${image.body.byteLength} bytes)`,
+      });
       return rows;
     });
     if (!row) throw new Error("upload row not returned");
     logger.info({ userId, key, bytes: image.body.byteLength }, "image uploaded");
-    results.push({ id: row.id, url: publicUploadUrl(key), srcSet: srcSetOf(variants, { key, width: image.width }), width: image.width, height: image.height });
+    results.push({
+      id: row.id,
+      url: publicUploadUrl(key),
+      srcSet: srcSetOf(variants, { key, width: image.width }),
+      width: image.width,
+      height: image.height,
+    });
   }
   return results;
 }

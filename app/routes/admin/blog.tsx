@@ -94,7 +94,9 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
                   <h2 className="font-semibold [overflow-wrap:anywhere]">{p.title}</h2>
-                  <Badge variant={p.published ? "default" : p.scheduledFor ? "secondary" : "outline"}>{p.published ? "Published" : p.scheduledFor ? "Scheduled" : "Draft"}</Badge>
+                  <Badge variant={p.published ? "default" : p.scheduledFor ? "secondary" : "outline"}>
+                    {p.published ? "Published" : p.scheduledFor ? "Scheduled" : "Draft"}
+                  </Badge>
                 </div>
                 <p className="mt-1 text-sm text-muted-foreground">
                   {p.category} · Updated <time dateTime={p.updatedAt}>{p.updated}</time>

@@ -24,17 +24,29 @@ export async function action({ request }: Route.ActionArgs) {
     if (parsed.status !== "success") return invalidSubmission(parsed);
     if (form.intent === "create") {
       const created = await createProject(db, actor, form);
-      return redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
+      return redirectWithToast("/admin/projects", {
+        title: "Project created",
+        description: `'${created.title}' was added.`,
+        type: "success",
+      });
     }
     const updated = await updateProject(db, actor, form.id, form);
-    return redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
+    return redirectWithToast("/admin/projects", {
+      title: "Project updated",
+      description: `'${updated.title}' was saved.`,
+      type: "success",
+    });
   };
   return handleAdminForm(request, {
     create: save,
     update: save,
     delete: async ({ actor, db, form }) => {
       const deleted = await deleteProject(db, actor, form.id);
-      return redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
+      return redirectWithToast("/admin/projects", {
+        title: "Project deleted",
+        description: `'${deleted.title}' was removed.`,
+        type: "success",
+      });
     },
     move: async ({ actor, db, form }) => {
       await moveProject(db, actor, form.id, form.direction);

@@ -32,7 +32,9 @@ export async function action({ request }: Route.ActionArgs) {
       if (parsed.status !== "success") return invalidSubmission(parsed);
       const input = await changeUserRole(db, actor, change, form);
       const message =
-        change === "grant" ? `${input.email} is now ${ROLE_LABELS[input.role]}.` : `${ROLE_LABELS[input.role]} role removed from ${input.email}.`;
+        change === "grant"
+          ? `${input.email} is now ${ROLE_LABELS[input.role]}.`
+          : `${ROLE_LABELS[input.role]} role removed from ${input.email}.`;
       return data<UsersActionData>({ ok: true, message, generatedPassword: null });
     };
   return handleAdminForm(request, {

@@ -22,7 +22,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = pageParam(request);
   const db = getDb();
   const [user, listing] = await Promise.all([getSessionUser(request), withRouteErrors(() => listPublishedPosts(db, category, page))]);
-  const srcSets = await srcSetsFor(db, listing.posts.map((p) => p.featuredImageUrl));
+  const srcSets = await srcSetsFor(
+    db,
+    listing.posts.map((p) => p.featuredImageUrl),
+  );
   return {
     category,
     description: CATEGORY_DESCRIPTIONS[category],
@@ -45,7 +48,13 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   const path = d.page > 1 ? `${categoryPath(d.category)}?page=${d.page}` : categoryPath(d.category);
   return [
     ...seoMeta(seoContext(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${d.category} — 7 Fs Framework`, href: `${categoryPath(d.category)}/rss.xml` },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: `${d.category} — 7 Fs Framework`,
+      href: `${categoryPath(d.category)}/rss.xml`,
+    },
   ];
 }
 
@@ -109,13 +118,15 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
       {pageCount > 1 ? (
         <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
           {page > 1 ? (
-            <Link rel="prev" to={page === 2 ? categoryPath(category) : `${categoryPath(category)}?page=${page - 1}`} className="text-primary underline">
+            <Link
+              rel="prev"
+              to={page === 2 ? categoryPath(category) : `${categoryPath(category)}?page=${page - 1}`}
+              className="text-primary underline"
+            >
               Newer posts
             </Link>
           ) : null}
-          <span className="text-sm text-muted-foreground">
-            {`Page ${page} of ${pageCount}`}
-          </span>
+          <span className="text-sm text-muted-foreground">{`Page ${page} of ${pageCount}`}</span>
           {page < pageCount ? (
             <Link rel="next" to={`${categoryPath(category)}?page=${page + 1}`} className="text-primary underline">
               Older posts

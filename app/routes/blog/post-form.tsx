@@ -30,12 +30,27 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
   const timeZone = getEnv().SITE_TIME_ZONE;
   const offer = (saved: StoredAutosave | null) =>
-    saved ? { title: saved.title, excerpt: saved.excerpt, content: saved.content, featuredImageUrl: saved.featuredImageUrl, savedAt: saved.savedAt.toISOString(), savedAtLabel: formatInZone(saved.savedAt, timeZone) } : null;
+    saved
+      ? {
+          title: saved.title,
+          excerpt: saved.excerpt,
+          content: saved.content,
+          featuredImageUrl: saved.featuredImageUrl,
+          savedAt: saved.savedAt.toISOString(),
+          savedAtLabel: formatInZone(saved.savedAt, timeZone),
+        }
+      : null;
   if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
   const post = await getPostBySlug(getDb(), slug);
   if (!post) throw data("Oops! Page not found", { status: 404 });
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
-  const editable = { title: post.title, excerpt: post.excerpt ?? "", content: post.content, featuredImageUrl: post.featuredImageUrl ?? "", updatedAt: post.updatedAt };
+  const editable = {
+    title: post.title,
+    excerpt: post.excerpt ?? "",
+    content: post.content,
+    featuredImageUrl: post.featuredImageUrl ?? "",
+    updatedAt: post.updatedAt,
+  };
   return {
     category,
     timeZone,
@@ -52,7 +67,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       schedule: post.scheduledAt !== null && !post.published,
       publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
       version: post.version,
-      media: post.media.map((m) => ({ mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? "", uploadId: m.uploadId ?? undefined })),
+      media: post.media.map((m) => ({
+        mediaType: m.mediaType,
+        mediaUrl: m.mediaUrl,
+        caption: m.caption ?? "",
+        uploadId: m.uploadId ?? undefined,
+      })),
     },
   };
 }
@@ -85,5 +105,13 @@ export function meta({ data: d }: Route.MetaArgs) {
 }
 
 export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
-  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} timeZone={loaderData.timeZone} autosave={loaderData.autosave} />;
+  return (
+    <PostForm
+      key={loaderData.post?.id ?? "new"}
+      category={loaderData.category}
+      post={loaderData.post}
+      timeZone={loaderData.timeZone}
+      autosave={loaderData.autosave}
+    />
+  );
 }

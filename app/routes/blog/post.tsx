@@ -56,7 +56,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     postBodyOf(db, post),
     aroundPost(db, post),
   ]);
-  const toLink = (p: { slug: string; title: string; category: Category; createdAt: Date }) => ({ path: postPath(p.category, p.slug), title: p.title, date: shortDate(p.createdAt), createdAt: p.createdAt.toISOString() });
+  const toLink = (p: { slug: string; title: string; category: Category; createdAt: Date }) => ({
+    path: postPath(p.category, p.slug),
+    title: p.title,
+    date: shortDate(p.createdAt),
+    createdAt: p.createdAt.toISOString(),
+  });
   const publicUrl = getEnv().publicUrl;
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   return data(
@@ -76,7 +81,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         publishedAt: post.publishedAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
         readingTime: readingTimeLabel(body.text),
-        media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
+        media: post.media.map((m) => ({
+          id: m.id,
+          mediaType: m.mediaType,
+          mediaUrl: m.mediaUrl,
+          caption: m.caption,
+          srcSet: srcSets[m.mediaUrl],
+        })),
       },
       related: around.related.map(toLink),
       previous: around.previous ? toLink(around.previous) : null,
@@ -119,7 +130,13 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       publishedTime: post.publishedAt,
       modifiedTime: post.updatedAt,
     }),
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${category} — 7 Fs Framework`, href: `${categoryPath(category)}/rss.xml` },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: `${category} — 7 Fs Framework`,
+      href: `${categoryPath(category)}/rss.xml`,
+    },
     { "script:ld+json": d.jsonLd },
   ];
 }
@@ -170,13 +187,27 @@ interface PostLinkView {
 }
 
 /** Issue 18 "Around a post": previous/next in the category, then up to three related posts. */
-function AroundThePost({ category, related, previous, next }: { category: Category; related: PostLinkView[]; previous: PostLinkView | null; next: PostLinkView | null }) {
+function AroundThePost({
+  category,
+  related,
+  previous,
+  next,
+}: {
+  category: Category;
+  related: PostLinkView[];
+  previous: PostLinkView | null;
+  next: PostLinkView | null;
+}) {
   return (
     <footer className="mt-16 border-t pt-10">
       {previous || next ? (
         <nav aria-label={`More in ${category}`} className="grid gap-4 sm:grid-cols-2">
           {previous ? (
-            <Link rel="prev" to={previous.path} className="rounded-lg border p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
+            <Link
+              rel="prev"
+              to={previous.path}
+              className="rounded-lg border p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            >
               <span className="block text-sm text-muted-foreground">← Previous post</span>
               <span className="mt-1 block font-medium break-words">{previous.title}</span>
             </Link>
@@ -184,7 +215,11 @@ function AroundThePost({ category, related, previous, next }: { category: Catego
             <span aria-hidden className="hidden sm:block" />
           )}
           {next ? (
-            <Link rel="next" to={next.path} className="rounded-lg border p-4 text-right hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
+            <Link
+              rel="next"
+              to={next.path}
+              className="rounded-lg border p-4 text-right hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            >
               <span className="block text-sm text-muted-foreground">Next post →</span>
               <span className="mt-1 block font-medium break-words">{next.title}</span>
             </Link>
@@ -199,7 +234,10 @@ function AroundThePost({ category, related, previous, next }: { category: Catego
           <ul className="mt-4 grid gap-4 sm:grid-cols-3">
             {related.map((item) => (
               <li key={item.path}>
-                <Link to={item.path} className="block h-full rounded-lg border bg-card p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
+                <Link
+                  to={item.path}
+                  className="block h-full rounded-lg border bg-card p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+                >
                   <time dateTime={item.createdAt} className="block text-sm text-muted-foreground">
                     {item.date}
                   </time>

@@ -148,7 +148,9 @@ export const blogPosts = pgTable(
     // Featured article and teaser: published, featured first, newest first.
     index("blog_posts_published_featured_at_idx").on(t.published, t.featured.desc(), t.publishedAt.desc()),
     // Blog management's 'Scheduled' filter and count.
-    index("blog_posts_scheduled_idx").on(t.scheduledAt).where(sql`${t.scheduledAt} is not null`),
+    index("blog_posts_scheduled_idx")
+      .on(t.scheduledAt)
+      .where(sql`${t.scheduledAt} is not null`),
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
@@ -224,8 +226,12 @@ export const postAutosaves = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("post_autosaves_author_post_idx").on(t.authorId, t.postId).where(sql`${t.postId} is not null`),
-    uniqueIndex("post_autosaves_author_category_new_idx").on(t.authorId, t.category).where(sql`${t.postId} is null`),
+    uniqueIndex("post_autosaves_author_post_idx")
+      .on(t.authorId, t.postId)
+      .where(sql`${t.postId} is not null`),
+    uniqueIndex("post_autosaves_author_category_new_idx")
+      .on(t.authorId, t.category)
+      .where(sql`${t.postId} is null`),
   ],
 );
 
@@ -330,7 +336,6 @@ export const appSettings = pgTable("app_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-
 // ---- Background work (app/server/jobs; docs/decisions/core-a-jobs.md) ----
 
 export const JOB_STATES = ["pending", "running", "done", "failed"] as const;
@@ -357,9 +362,15 @@ export const jobs = pgTable(
   },
   (t) => [
     check("jobs_state_check", sql`${t.state} in (${inList(JOB_STATES)})`),
-    index("jobs_due_idx").on(t.runAt).where(sql`${t.state} = 'pending'`),
-    index("jobs_lease_idx").on(t.lockedUntil).where(sql`${t.state} = 'running'`),
-    index("jobs_finished_idx").on(t.finishedAt).where(sql`${t.state} in ('done', 'failed')`),
+    index("jobs_due_idx")
+      .on(t.runAt)
+      .where(sql`${t.state} = 'pending'`),
+    index("jobs_lease_idx")
+      .on(t.lockedUntil)
+      .where(sql`${t.state} = 'running'`),
+    index("jobs_finished_idx")
+      .on(t.finishedAt)
+      .where(sql`${t.state} in ('done', 'failed')`),
   ],
 );
 
