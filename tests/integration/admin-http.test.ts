@@ -83,16 +83,14 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
   it("deleting the only message of the inbox's last page goes to the new last page, not to a 404", async () => {
     await ctx.db.delete(contactMessages);
     const base = Date.UTC(2026, 0, 1);
-    await ctx.db
-      .insert(contactMessages)
-      .values(
-        Array.from({ length: INBOX_PAGE_SIZE + 1 }, (_, i) => ({
-          name: `Paged ${i}`,
-          email: "p@example.com",
-          message: "m",
-          createdAt: new Date(base + i * 60_000),
-        })),
-      );
+    await ctx.db.insert(contactMessages).values(
+      Array.from({ length: INBOX_PAGE_SIZE + 1 }, (_, i) => ({
+        name: `Paged ${i}`,
+        email: "p@example.com",
+        message: "m",
+        createdAt: new Date(base + i * 60_000),
+      })),
+    );
     const [oldest] = await ctx.db.select({ id: contactMessages.id }).from(contactMessages).orderBy(asc(contactMessages.createdAt)).limit(1);
     const response = await server.fetch("/admin/messages?page=2", {
       method: "POST",

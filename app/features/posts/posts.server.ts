@@ -150,18 +150,16 @@ async function findDuplicate(db: Db, authorId: string, input: PostInput) {
 async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
   await tx.delete(blogMedia).where(eq(blogMedia.postId, postId));
   if (media.length === 0) return;
-  await tx
-    .insert(blogMedia)
-    .values(
-      media.map((m, i) => ({
-        postId,
-        mediaType: m.mediaType,
-        mediaUrl: m.mediaUrl,
-        caption: m.caption ?? null,
-        uploadId: m.uploadId ?? null,
-        displayOrder: i,
-      })),
-    );
+  await tx.insert(blogMedia).values(
+    media.map((m, i) => ({
+      postId,
+      mediaType: m.mediaType,
+      mediaUrl: m.mediaUrl,
+      caption: m.caption ?? null,
+      uploadId: m.uploadId ?? null,
+      displayOrder: i,
+    })),
+  );
 }
 
 /**

@@ -49,24 +49,20 @@ async function seedContent(db: Db, storage: Storage, tag: string) {
     },
     { id: `reader-${tag}`, name: "Reader\\with\\backslashes\nand a newline", email: `reader-${tag}@example.com` },
   ]);
-  await db
-    .insert(account)
-    .values({
-      id: `acct-${tag}`,
-      accountId: authorId,
-      providerId: "credential",
-      userId: authorId,
-      password: "$argon2id$v=19$m=19456,t=2,p=1$abc$def",
-    });
-  await db
-    .insert(session)
-    .values({
-      id: `sess-${tag}`,
-      token: `token-${tag}`,
-      userId: authorId,
-      expiresAt: new Date("2031-01-01T00:00:00Z"),
-      userAgent: "Mozilla/5.0 (X11)",
-    });
+  await db.insert(account).values({
+    id: `acct-${tag}`,
+    accountId: authorId,
+    providerId: "credential",
+    userId: authorId,
+    password: "$argon2id$v=19$m=19456,t=2,p=1$abc$def",
+  });
+  await db.insert(session).values({
+    id: `sess-${tag}`,
+    token: `token-${tag}`,
+    userId: authorId,
+    expiresAt: new Date("2031-01-01T00:00:00Z"),
+    userAgent: "Mozilla/5.0 (X11)",
+  });
   await db.insert(userRoles).values({ userId: authorId, role: "admin" });
   await db
     .insert(verification)
@@ -113,17 +109,15 @@ async function seedContent(db: Db, storage: Storage, tag: string) {
   await db
     .insert(projects)
     .values({ title: "Site", description: "Multi\nline", type: "web", url: "https://example.com", featured: true, displayOrder: 3 });
-  await db
-    .insert(contactMessages)
-    .values({
-      name: "Ann",
-      email: "ann@example.com",
-      message: "Hi there",
-      deliveryState: "failed",
-      attempts: 8,
-      lastError: "550 no",
-      ipAddress: "203.0.113.9",
-    });
+  await db.insert(contactMessages).values({
+    name: "Ann",
+    email: "ann@example.com",
+    message: "Hi there",
+    deliveryState: "failed",
+    attempts: 8,
+    lastError: "550 no",
+    ipAddress: "203.0.113.9",
+  });
   await db.execute(sql`update contact_messages set created_at = '2024-06-01 10:11:12.123456+00'`);
   await db.insert(rateLimits).values({ key: `login:${tag}`, count: 3, resetAt: new Date("2030-01-01T00:00:00Z") });
   await db.insert(appSettings).values({ key: `setting-${tag}`, value: '{"nested":true}' });
