@@ -196,16 +196,8 @@ export async function createPost(
         const [row] = await tx
           .insert(blogPosts)
           .values({
-            title: input.title,
+            ...editableColumns(input, body),
             slug,
-            content: input.content,
-            contentHtml: body.html,
-            contentText: body.text,
-            excerpt: input.excerpt,
-            featuredImageUrl: input.featuredImageUrl,
-            category: input.category,
-            published: input.published,
-            featured: input.featured,
             publishedAt: input.published ? now : null,
             scheduledAt,
             authorId: author.id,
@@ -239,6 +231,21 @@ export async function createPost(
 }
 
 /** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
+/** The columns a save writes from the form, the same on create and update. */
+function editableColumns(input: PostInput, body: { html: string; text: string }) {
+  return {
+    title: input.title,
+    content: input.content,
+    contentHtml: body.html,
+    contentText: body.text,
+    excerpt: input.excerpt,
+    featuredImageUrl: input.featuredImageUrl,
+    category: input.category,
+    published: input.published,
+    featured: input.featured,
+  };
+}
+
 function scheduleOf(input: PostInput, now: Date): Date | null {
   if (input.published || !input.publishAt) return null;
   if (input.publishAt.getTime() <= now.getTime())
@@ -291,15 +298,7 @@ export async function updatePost(
     const updated = await tx
       .update(blogPosts)
       .set({
-        title: input.title,
-        content: input.content,
-        contentHtml: body.html,
-        contentText: body.text,
-        excerpt: input.excerpt,
-        featuredImageUrl: input.featuredImageUrl,
-        category: input.category,
-        published: input.published,
-        featured: input.featured,
+        ...editableColumns(input, body),
         publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
         scheduledAt,
         version: sql`${blogPosts.version} + 1`,

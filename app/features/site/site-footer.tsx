@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "./use-site";
 import { useOptionalUser } from "~/lib/use-user";
+import { ExternalLinkItems } from "./external-link-items";
 
 const linkClass = "hover:text-primary hover:underline";
 
@@ -35,13 +36,7 @@ export function SiteFooter() {
         </Group>
         {site.serviceLinks.length > 0 ? (
           <Group title="Services">
-            {site.serviceLinks.map((service) => (
-              <li key={service.url}>
-                <a href={service.url} target="_blank" rel="noopener noreferrer" className={linkClass}>
-                  {service.label}
-                </a>
-              </li>
-            ))}
+            <ExternalLinkItems links={site.serviceLinks} className={linkClass} />
           </Group>
         ) : null}
         <Group title="Quick Links">

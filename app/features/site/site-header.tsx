@@ -12,6 +12,7 @@ import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "./use-site";
+import { ExternalLinkItems } from "./external-link-items";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -143,13 +144,7 @@ function MobileMenu() {
             <div>
               <h2 className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Services</h2>
               <ul className="mt-1 flex flex-col">
-                {site.serviceLinks.map((service) => (
-                  <li key={service.url}>
-                    <a href={service.url} target="_blank" rel="noopener noreferrer" className={item}>
-                      {service.label}
-                    </a>
-                  </li>
-                ))}
+                <ExternalLinkItems links={site.serviceLinks} className={item} />
               </ul>
             </div>
           ) : null}
