@@ -26,6 +26,8 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Messages",
     "Testimonials",
     "Settings",
+    "Audit log",
+    "Account",
   ]);
   await expect(sidebar.getByText("AD", { exact: true })).toBeVisible();
   await expect(sidebar.getByText(E2E_ADMIN.email)).toBeVisible();
