@@ -1,21 +1,10 @@
-import { ArrowDown, ArrowUp, Eye, EyeOff, Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect } from "react";
-import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
-import { toast } from "sonner";
-import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "~/components/ui/alert-dialog";
+import { ArrowDown, ArrowUp, Eye, EyeOff } from "lucide-react";
+import { useActionData, useFetcher, useSearchParams } from "react-router";
+import { AdminListPage, DeleteConfirm, EditLink, FormCard, useFailureToast } from "~/components/admin-list";
+import { FormField, useSchemaForm } from "~/components/forms";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import type { FormFailure } from "~/lib/forms";
@@ -31,40 +20,25 @@ export function TestimonialManagement({ testimonials }: { testimonials: Testimon
   const editing = editId ? testimonials.find((t) => t.id === editId) : undefined;
   const showForm = searchParams.has("new") || Boolean(editing);
   return (
-    <div className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold">Testimonials</h1>
-          <p className="mt-2 text-muted-foreground">What colleagues and clients say, in the order the Testimonials page shows them.</p>
-        </div>
-        {!showForm ? (
-          <Button asChild>
-            <Link to="?new">
-              <Plus aria-hidden />
-              Add testimonial
-            </Link>
-          </Button>
-        ) : null}
-      </div>
-      {showForm ? <TestimonialForm key={editing?.id ?? "new"} testimonial={editing} /> : null}
-      {testimonials.length === 0 ? (
-        <p className="text-muted-foreground">No testimonials yet. Add the first one to show it on the site.</p>
-      ) : (
-        <ol className="flex flex-col gap-3" aria-label="Testimonials in display order">
-          {testimonials.map((testimonial, index) => (
-            <TestimonialItem key={testimonial.id} testimonial={testimonial} first={index === 0} last={index === testimonials.length - 1} />
-          ))}
-        </ol>
-      )}
-    </div>
+    <AdminListPage
+      title="Testimonials"
+      description="What colleagues and clients say, in the order the Testimonials page shows them."
+      addLabel="Add testimonial"
+      form={showForm ? <TestimonialForm key={editing?.id ?? "new"} testimonial={editing} /> : null}
+      empty={testimonials.length === 0}
+      emptyText="No testimonials yet. Add the first one to show it on the site."
+      listLabel="Testimonials in display order"
+    >
+      {testimonials.map((testimonial, index) => (
+        <TestimonialItem key={testimonial.id} testimonial={testimonial} first={index === 0} last={index === testimonials.length - 1} />
+      ))}
+    </AdminListPage>
   );
 }
 
 function TestimonialItem({ testimonial, first, last }: { testimonial: TestimonialRow; first: boolean; last: boolean }) {
   const fetcher = useFetcher<TestimonialActionData>();
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && !fetcher.data.ok) toast.error("Error", { description: fetcher.data.error });
-  }, [fetcher.state, fetcher.data]);
+  useFailureToast(fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data : undefined);
   const busy = fetcher.state !== "idle";
   const send = (fields: Record<string, string>) => fetcher.submit({ id: testimonial.id, ...fields }, { method: "post" });
   return (
@@ -113,12 +87,7 @@ function TestimonialItem({ testimonial, first, last }: { testimonial: Testimonia
               {testimonial.hidden ? <Eye aria-hidden /> : <EyeOff aria-hidden />}
               {testimonial.hidden ? "Show" : "Hide"}
             </Button>
-            <Button asChild variant="outline" size="sm">
-              <Link to={`?edit=${testimonial.id}`} aria-label={`Edit ${testimonial.name}`}>
-                <Pencil aria-hidden />
-                Edit
-              </Link>
-            </Button>
+            <EditLink id={testimonial.id} name={testimonial.name} />
             <DeleteTestimonialButton testimonial={testimonial} />
           </div>
         </CardHeader>
@@ -131,42 +100,20 @@ function TestimonialItem({ testimonial, first, last }: { testimonial: Testimonia
 }
 
 function DeleteTestimonialButton({ testimonial }: { testimonial: TestimonialRow }) {
-  const busy = useIsSubmitting({ intent: "delete", id: testimonial.id });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="destructive" size="sm" aria-label={`Delete ${testimonial.name}`}>
-          <Trash2 aria-hidden />
-          Delete
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this testimonial?</AlertDialogTitle>
-          <AlertDialogDescription>
-            &lsquo;{testimonial.name}&rsquo;s testimonial will be removed from the site. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <Form method="post">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={testimonial.id} />
-            <SubmitButton variant="destructive" pending={busy} pendingLabel="Deleting..." className="w-full">
-              Delete testimonial
-            </SubmitButton>
-          </Form>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <DeleteConfirm
+      id={testimonial.id}
+      name={testimonial.name}
+      title="Delete this testimonial?"
+      description={<>&lsquo;{testimonial.name}&rsquo;s testimonial will be removed from the site. This cannot be undone.</>}
+      confirmLabel="Delete testimonial"
+    />
   );
 }
 
 function TestimonialForm({ testimonial }: { testimonial?: TestimonialRow }) {
   const actionData = useActionData<TestimonialActionData>();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const intent = testimonial ? "update" : "create";
-  const saving = useIsSubmitting({ intent });
   const [form, fields] = useSchemaForm({
     id: "testimonial",
     schema: testimonialInputSchema,
@@ -179,48 +126,32 @@ function TestimonialForm({ testimonial }: { testimonial?: TestimonialRow }) {
       text: testimonial?.text ?? "",
     },
   });
-  useEffect(() => {
-    if (failure) toast.error("Error", { description: failure.error });
-  }, [failure]);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>
-          <h2 className="text-xl">{testimonial ? `Edit testimonial - ${testimonial.name}` : "Add testimonial"}</h2>
-        </CardTitle>
-      </CardHeader>
-      <CardContent>
-        <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid gap-4">
-          <input type="hidden" name="intent" value={intent} />
-          {testimonial ? <input type="hidden" name="id" value={testimonial.id} /> : null}
-          <FormErrors form={form} />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField field={fields.name} label="Name">
-              {(props) => <Input {...props} />}
-            </FormField>
-            <FormField field={fields.position} label="Job title">
-              {(props) => <Input {...props} />}
-            </FormField>
-            <FormField field={fields.company} label="Company (optional)">
-              {(props) => <Input {...props} />}
-            </FormField>
-            <FormField field={fields.date} label="Date (optional)">
-              {(props) => <Input {...props} placeholder="June 2025" />}
-            </FormField>
-          </div>
-          <FormField field={fields.text} label="Quote">
-            {(props) => <Textarea {...props} rows={4} />}
-          </FormField>
-          <div className="flex gap-2">
-            <SubmitButton pending={saving} pendingLabel="Saving...">
-              {testimonial ? "Save testimonial" : "Add testimonial"}
-            </SubmitButton>
-            <Button asChild variant="outline">
-              <Link to="/admin/testimonials">Cancel</Link>
-            </Button>
-          </div>
-        </Form>
-      </CardContent>
-    </Card>
+    <FormCard
+      heading={testimonial ? `Edit testimonial - ${testimonial.name}` : "Add testimonial"}
+      form={form}
+      failure={failure}
+      editId={testimonial?.id}
+      submitLabel={testimonial ? "Save testimonial" : "Add testimonial"}
+      cancelTo="/admin/testimonials"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField field={fields.name} label="Name">
+          {(props) => <Input {...props} />}
+        </FormField>
+        <FormField field={fields.position} label="Job title">
+          {(props) => <Input {...props} />}
+        </FormField>
+        <FormField field={fields.company} label="Company (optional)">
+          {(props) => <Input {...props} />}
+        </FormField>
+        <FormField field={fields.date} label="Date (optional)">
+          {(props) => <Input {...props} placeholder="June 2025" />}
+        </FormField>
+      </div>
+      <FormField field={fields.text} label="Quote">
+        {(props) => <Textarea {...props} rows={4} />}
+      </FormField>
+    </FormCard>
   );
 }
