@@ -1,5 +1,6 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
+import { FIXED_PAGES } from "../helpers/pages";
 
 const isMobile = (testInfo: TestInfo) => testInfo.project.name === "mobile";
 const BUDGET_POST = "A Simple Budget That Survives Real Life";
@@ -134,14 +135,7 @@ test.describe("dark mode", () => {
   });
 
   const PUBLIC_PAGES = [
-    "/",
-    "/about",
-    "/recent-roles",
-    "/projects",
-    "/testimonials",
-    "/hero-mockups",
-    "/contact",
-    "/auth",
+    ...FIXED_PAGES,
     "/7fs/Faith",
     "/7fs/Finance/a-simple-budget-that-survives-real-life",
     "/search?q=budget",

@@ -10,6 +10,7 @@ import { describeEachDatabase } from "../helpers/databases";
 import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { makeContactMessage, makePost, makeProject, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { FIXED_PAGES } from "../helpers/pages";
 
 /**
  * The server-rendered HTML of every screen, as a browser receives it (streamed, feeds included),
@@ -106,14 +107,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
   });
 
   const anonymous = [
-    "/",
-    "/about",
-    "/recent-roles",
-    "/projects",
-    "/testimonials",
-    "/hero-mockups",
-    "/contact",
-    "/auth",
+    ...FIXED_PAGES,
     "/7fs/Faith",
     "/7fs/Fun",
     "/7fs/Faith/valid-markup",
@@ -181,19 +175,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     "every indexable page has a canonical URL and absolute Open Graph / Twitter tags (open-graph-scraper)",
     async () => {
       const base = "https://portfolio.example.test";
-      for (const pagePath of [
-        "/",
-        "/about",
-        "/recent-roles",
-        "/projects",
-        "/testimonials",
-        "/hero-mockups",
-        "/contact",
-        "/auth",
-        "/7fs/Faith",
-        "/7fs/Faith/valid-markup",
-        "/search",
-      ]) {
+      for (const pagePath of [...FIXED_PAGES, "/7fs/Faith", "/7fs/Faith/valid-markup", "/search"]) {
         if (!server) throw new Error("no server");
         const html = await (await server.fetch(pagePath, { headers: { "user-agent": BROWSER_UA } })).text();
         const { result } = await ogs({ html });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { FIXED_PAGES } from "../helpers/pages";
 
 /**
  * Raw HTTP with bad input against the production build, over every endpoint: wrong methods,
@@ -43,14 +44,7 @@ function raw(
 }
 
 const PAGES = [
-  "/",
-  "/about",
-  "/recent-roles",
-  "/projects",
-  "/testimonials",
-  "/hero-mockups",
-  "/contact",
-  "/auth",
+  ...FIXED_PAGES,
   "/logout",
   "/admin",
   "/admin/blog",
