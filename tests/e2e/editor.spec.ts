@@ -136,6 +136,8 @@ test("a post made of the XSS corpus publishes and runs no script", async ({ page
   await page.getByRole("tab", { name: "Preview" }).click();
   await expect(page.getByRole("tabpanel", { name: "Preview" }).getByTestId("post-content")).toBeVisible();
   await page.getByRole("tab", { name: "Write" }).click();
+  // Long unbroken lines scroll inside Content; they never widen the page (on a phone it zoomed out).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.getByRole("switch", { name: "Publish immediately" }).click();
   await page.getByRole("button", { name: "Create Post" }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();

@@ -107,7 +107,7 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
   }
 
   return (
-    <Tabs.Root value={tab} onValueChange={(next) => void onTabChange(next)} className="grid gap-2">
+    <Tabs.Root value={tab} onValueChange={(next) => void onTabChange(next)} className="grid min-w-0 gap-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <Tabs.List aria-label="Editor mode" className="inline-flex rounded-md border p-0.5">
           {["Write", "Preview"].map((label) => (
@@ -168,7 +168,9 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
           />
         </div>
       </div>
-      <Tabs.Content value="write" forceMount hidden={tab !== "write"}>
+      {/* min-w-0: a grid item is as wide as its content by default, and a long unbroken line would widen the
+          textarea (field-sizing: content) and with it the whole page. */}
+      <Tabs.Content value="write" forceMount hidden={tab !== "write"} className="min-w-0">
         <Textarea
           {...textareaProps}
           ref={textarea}
@@ -202,7 +204,11 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
           className="max-h-[75vh] min-h-[calc(12lh+1rem)] overflow-y-auto font-mono"
         />
       </Tabs.Content>
-      <Tabs.Content value="preview" className="min-h-[calc(12lh+1rem)] rounded-md border p-4" aria-busy={preview.kind === "loading"}>
+      <Tabs.Content
+        value="preview"
+        className="min-w-0 min-h-[calc(12lh+1rem)] rounded-md border p-4"
+        aria-busy={preview.kind === "loading"}
+      >
         {preview.kind === "loading" || preview.kind === "idle" ? (
           <p role="status" className="text-sm text-muted-foreground">
             Loading preview...
