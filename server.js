@@ -40,14 +40,10 @@ const env = mod.getEnv();
 const logger = mod.logger;
 const server = express();
 server.disable("x-powered-by");
-if (env.TRUST_PROXY) server.set("trust proxy", true);
 server.use(compression());
-server.use((_req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "SAMEORIGIN");
-  next();
-});
+// The same headers on static files as on pages (server/security-headers.ts); the app's trust proxy
+// setting (TRUST_PROXY) is its own.
+server.use(mod.securityHeaders);
 
 if (vite) {
   server.use(vite.middlewares);
@@ -105,7 +101,9 @@ async function warmUp() {
   const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   for (const path of ["/", "/7fs/Faith", "/contact"]) {
     try {
-      const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}${path}`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}${path}`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       await res.arrayBuffer();
     } catch {
       // Best effort only: a failed warm-up changes nothing.

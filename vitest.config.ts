@@ -20,7 +20,11 @@ export default defineConfig({
     projects: [
       {
         plugins: [tsconfigPaths()],
-        test: { ...shared, name: "unit", include: ["app/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "server/**/*.test.ts", "tests/lint/**/*.test.ts"] },
+        test: {
+          ...shared,
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "server/**/*.test.ts", "tests/lint/**/*.test.ts"],
+        },
       },
       { plugins: [tsconfigPaths()], test: { ...shared, name: "integration", include: ["tests/integration/**/*.test.ts"] } },
     ],

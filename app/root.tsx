@@ -1,5 +1,6 @@
+import "./lib/zod-csp";
 import { useEffect } from "react";
-import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { toast as showToast, Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -7,29 +8,53 @@ import { AdminSidebarProvider } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
+import { getSiteSettings } from "./features/site/settings.server";
+import { THEME_SCRIPT } from "./lib/theme";
 import { getEnv } from "./server/env.server";
+import { requestNonce } from "./server/nonce.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
 /** Feed discovery on every page: the whole blog's RSS (category pages add their own feed). */
-export const links: Route.LinksFunction = () => [{ rel: "alternate", type: "application/rss+xml", title: "7 Fs Framework", href: "/rss.xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "7 Fs Framework", href: "/rss.xml" },
+];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  // A visitor without cookies is anonymous and has no toast: nothing per-visitor, so the page can be
-  // cached and shared (server/page-handler.ts), and no database round trip.
-  if (!request.headers.get("cookie")) return data({ user: null, toast: null, publicUrl: getEnv().publicUrl });
-  const sessionUser = await getSessionUser(request);
-  const toast = await readToast(request);
-  const user = sessionUser
-    ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit }
-    : null;
-  return data({ user, toast, publicUrl: getEnv().publicUrl }, toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined);
+  // A visitor without cookies is anonymous and has no toast: nothing per-visitor is read, so the page
+  // can be cached and shared (server/page-handler.ts). The settings come from memory.
+  const anonymous = !request.headers.get("cookie");
+  const sessionUser = anonymous ? null : await getSessionUser(request);
+  const toast = anonymous ? null : await readToast(request);
+  const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
+  const site = await getSiteSettings();
+  const publicUrl = getEnv().publicUrl;
+  return data(
+    // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
+    {
+      user,
+      toast,
+      publicUrl,
+      site,
+      nonce: requestNonce(request),
+      seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl },
+    },
+    toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined,
+  );
+}
+
+/** Sets the theme class before the first paint (see lib/theme.ts); first in <head> so nothing paints before it. */
+function ThemeScript({ nonce }: { nonce?: string }) {
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en">
+    // The head script may add the dark class before React hydrates: that difference is expected.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        <ThemeScript nonce={rootData?.nonce} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -38,7 +63,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-background focus:p-2"
+        >
           Skip to content
         </a>
         <AdminSidebarProvider>

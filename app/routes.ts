@@ -18,6 +18,7 @@ export default [
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
   route("contact", "routes/contact.tsx"),
+  route("search", "routes/search.tsx"),
   route("api/send-contact-email", "routes/api/send-contact-email.ts"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),
@@ -27,6 +28,10 @@ export default [
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    route("settings", "routes/admin/settings.tsx"),
+    route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
+    route("audit", "routes/admin/audit.tsx"),
+    route("account", "routes/admin/account.tsx"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),
@@ -36,6 +41,9 @@ export default [
   route("7fs/:category/:slug", "routes/blog/post.tsx"),
   route("7fs/:category/:slug/edit", "routes/blog/post-form.tsx", { id: "post-edit" }),
   route("api/uploads", "routes/api/uploads.ts"),
+  route("api/posts/preview", "routes/api/post-preview.ts"),
+  route("api/posts/autosave", "routes/api/post-autosave.ts"),
+  route("api/posts/:postId/revisions", "routes/api/post-revisions.ts"),
   route("uploads/*", "routes/uploads-file.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

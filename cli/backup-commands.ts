@@ -60,13 +60,19 @@ export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promi
   const bar = progressBar(ctx.progress ?? false);
   try {
     if (command === "backup") {
-      const summary = await createBackup({ database: ctx.database, storage: ctx.storage, file, onProgress: (p) => bar.update(p.phase, p.done, p.total) });
+      const summary = await createBackup({
+        database: ctx.database,
+        storage: ctx.storage,
+        file,
+        onProgress: (p) => bar.update(p.phase, p.done, p.total),
+      });
       bar.stop();
       ctx.io.out(
         `Backup written to ${summary.file} (${megabytes(summary.bytes)}): ${summary.rows} rows in ${summary.tables} tables, ` +
           `${summary.files} files (${megabytes(summary.fileBytes)}), schema ${summary.manifest.database.migration.tag}.`,
       );
-      if (summary.skippedFiles.length > 0) ctx.io.out(`Skipped ${summary.skippedFiles.length} files deleted while the backup ran: ${summary.skippedFiles.join(", ")}`);
+      if (summary.skippedFiles.length > 0)
+        ctx.io.out(`Skipped ${summary.skippedFiles.length} files deleted while the backup ran: ${summary.skippedFiles.join(", ")}`);
       return;
     }
     if (command === "restore") {

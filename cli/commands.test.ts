@@ -10,7 +10,9 @@ describeEachDatabase("cli", (ctx) => {
   };
 
   it("creates, lists, grants, revokes and sets passwords", async () => {
-    expect(await run("create-user", "boss@example.com", "--role", "admin", "--password", "leader pass phrase")).toMatch(/Created user boss@example.com \(admin\)/);
+    expect(await run("create-user", "boss@example.com", "--role", "admin", "--password", "leader pass phrase")).toMatch(
+      /Created user boss@example.com \(admin\)/,
+    );
     const created = await run("create-user", "mod@example.com");
     expect(created).toMatch(/Password: \S{16,}/);
     await run("grant", "mod@example.com", "moderator");
@@ -22,7 +24,9 @@ describeEachDatabase("cli", (ctx) => {
 
   it("gives clear errors", async () => {
     await expect(run("create-user", "bad-email")).rejects.toThrow(/Invalid email address/);
-    await expect(run("set-password", "nobody@example.com", "--password", "long enough pass")).rejects.toThrow(/No user with email nobody@example.com/);
+    await expect(run("set-password", "nobody@example.com", "--password", "long enough pass")).rejects.toThrow(
+      /No user with email nobody@example.com/,
+    );
     await expect(run("set-password", "mod@example.com", "--password", "weak")).rejects.toThrow(/at least 10 characters/);
     await expect(run("grant", "mod@example.com", "superuser")).rejects.toThrow(/Unknown role/);
     await expect(run("revoke", "boss@example.com", "admin")).rejects.toThrow(/last administrator/);

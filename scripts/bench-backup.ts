@@ -34,8 +34,10 @@ const targetDir = path.join(root, "target");
 const archive = path.join(root, "site.tar.gz");
 
 function paragraph(i: number): string {
-  return `## Part ${i}\n\nLorem ipsum dolor sit amet, consectetur adipiscing elit ${randomBytes(8).toString("hex")}. ` +
-    "Sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation.\n\n";
+  return (
+    `## Part ${i}\n\nLorem ipsum dolor sit amet, consectetur adipiscing elit ${randomBytes(8).toString("hex")}. ` +
+    "Sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation.\n\n"
+  );
 }
 
 async function seed() {
@@ -52,7 +54,15 @@ async function seed() {
       for (let j = i; j < Math.min(i + 100, IMAGES); j++) {
         const key = `blog-images/${authorId}/${1_700_000_000_000 + j}-${randomBytes(6).toString("hex")}.jpg`;
         await storage.put(key, randomBytes(IMAGE_BYTES), "image/jpeg");
-        rows.push({ userId: authorId, storageKey: key, contentType: "image/jpeg", byteSize: IMAGE_BYTES, width: 1600, height: 1200, originalName: `photo-${j}.jpg` });
+        rows.push({
+          userId: authorId,
+          storageKey: key,
+          contentType: "image/jpeg",
+          byteSize: IMAGE_BYTES,
+          width: 1600,
+          height: 1200,
+          originalName: `photo-${j}.jpg`,
+        });
       }
       const inserted = await db.insert(uploads).values(rows).returning({ id: uploads.id });
       uploadIds.push(...inserted.map((r) => r.id));
@@ -75,7 +85,9 @@ async function seed() {
       const posts = await db.insert(blogPosts).values(rows).returning({ id: blogPosts.id });
       const media = posts.flatMap((post, k) => {
         const image = keys[(i + k) % Math.max(keys.length, 1)];
-        return image && (i + k) < IMAGES ? [{ postId: post.id, mediaType: "image" as const, mediaUrl: `/uploads/${image.key}`, uploadId: image.id, displayOrder: 0 }] : [];
+        return image && i + k < IMAGES
+          ? [{ postId: post.id, mediaType: "image" as const, mediaUrl: `/uploads/${image.key}`, uploadId: image.id, displayOrder: 0 }]
+          : [];
       });
       if (media.length > 0) await db.insert(blogMedia).values(media);
     }

@@ -22,7 +22,14 @@ function rssMiB(pid) {
 async function startOnce(label) {
   const started = performance.now();
   const child = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", INITIAL_ADMIN_PASSWORD: "benchmark pass phrase 1" },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      INITIAL_ADMIN_PASSWORD: "benchmark pass phrase 1",
+    },
     stdio: "ignore",
   });
   for (;;) {
@@ -44,7 +51,9 @@ async function startOnce(label) {
   const stopAt = performance.now();
   child.kill("SIGTERM");
   await exited;
-  console.log(`${label}: ready ${ready.toFixed(0)} ms, first page ${firstPage.toFixed(0)} ms, RSS ${rss} MiB, clean stop ${(performance.now() - stopAt).toFixed(0)} ms`);
+  console.log(
+    `${label}: ready ${ready.toFixed(0)} ms, first page ${firstPage.toFixed(0)} ms, RSS ${rss} MiB, clean stop ${(performance.now() - stopAt).toFixed(0)} ms`,
+  );
 }
 
 try {

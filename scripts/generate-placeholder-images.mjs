@@ -7,7 +7,16 @@ import sharp from "sharp";
 const OUT = path.resolve("public/images");
 
 const IMAGES = [
-  { dir: "portrait", name: "portrait", width: 480, height: 600, widths: [240, 480], colors: ["#1e3a8a", "#0ea5e9"], label: "Portrait", kind: "portrait" },
+  {
+    dir: "portrait",
+    name: "portrait",
+    width: 480,
+    height: 600,
+    widths: [240, 480],
+    colors: ["#1e3a8a", "#0ea5e9"],
+    label: "Portrait",
+    kind: "portrait",
+  },
   ...[
     ["option-1", "Split Hero", ["#1e40af", "#60a5fa"]],
     ["option-2", "Full-Bleed Photo", ["#0f172a", "#475569"]],
@@ -29,7 +38,15 @@ const IMAGES = [
     ["family", "Family", ["#9d174d", "#f9a8d4"]],
     ["figurehead", "Figurehead", ["#334155", "#cbd5e1"]],
   ].map(([name, label, colors]) => ({ dir: "posts", name, width: 800, height: 450, widths: [400, 800], colors, label })),
-  { dir: "og", name: "default", width: 1200, height: 630, widths: [1200], colors: ["#1e3a8a", "#7c3aed"], label: "Product · Project · Program · Apps" },
+  {
+    dir: "og",
+    name: "default",
+    width: 1200,
+    height: 630,
+    widths: [1200],
+    colors: ["#1e3a8a", "#7c3aed"],
+    label: "Product · Project · Program · Apps",
+  },
 ];
 
 function svg({ width, height, colors: [from, to], label, kind }) {
@@ -51,17 +68,36 @@ for (const image of IMAGES) {
   const base = sharp(svg(image));
   for (const width of image.widths) {
     const resized = base.clone().resize({ width });
-    await resized.clone().webp({ quality: 72 }).toFile(path.join(dir, `${image.name}-${width}.webp`));
-    if (image.dir !== "og") await resized.clone().avif({ quality: 50 }).toFile(path.join(dir, `${image.name}-${width}.avif`));
+    await resized
+      .clone()
+      .webp({ quality: 72 })
+      .toFile(path.join(dir, `${image.name}-${width}.webp`));
+    if (image.dir !== "og")
+      await resized
+        .clone()
+        .avif({ quality: 50 })
+        .toFile(path.join(dir, `${image.name}-${width}.avif`));
   }
-  if (image.dir === "og") await base.clone().jpeg({ quality: 80 }).toFile(path.join(dir, `${image.name}.jpg`));
+  if (image.dir === "og")
+    await base
+      .clone()
+      .jpeg({ quality: 80 })
+      .toFile(path.join(dir, `${image.name}.jpg`));
 }
 console.log(`wrote ${IMAGES.length} images to ${OUT}`);
 
 // A one-page placeholder resume (public/resume.pdf), written as a minimal hand-built PDF.
 function pdf(lines) {
   const escape = (s) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = ["BT", "/F1 20 Tf", "72 740 Td", `(${escape(lines[0])}) Tj`, "/F1 11 Tf", ...lines.slice(1).flatMap((l) => ["0 -18 Td", `(${escape(l)}) Tj`]), "ET"].join("\n");
+  const stream = [
+    "BT",
+    "/F1 20 Tf",
+    "72 740 Td",
+    `(${escape(lines[0])}) Tj`,
+    "/F1 11 Tf",
+    ...lines.slice(1).flatMap((l) => ["0 -18 Td", `(${escape(l)}) Tj`]),
+    "ET",
+  ].join("\n");
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

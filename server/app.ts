@@ -1,45 +1,81 @@
 import "react-router";
+import { randomUUID } from "node:crypto";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
+// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
+import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
+import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
+// Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
+import "~/features/posts/scheduling.server";
+import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import "~/server/housekeeping.server";
+import { scheduleBackups } from "~/server/backup/scheduled.server";
+import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
+// Registers the audit.prune recurring task with the runner.
+import "~/server/audit.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
+import { isMetricsTokenValid, recordRequest, renderMetrics } from "~/server/metrics.server";
 import { PageCache } from "~/server/page-cache.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
+import { getStorage } from "~/server/storage.server";
 import { createPageHandler } from "./page-handler";
+import { securityHeaders } from "./security-headers";
 
-export { getEnv, logger };
+export { getEnv, logger, securityHeaders };
 
 let database: Database | undefined;
+/** Start-up rendering work that runs beside the first requests; shutdown waits for it. */
+let rendererWarmUp: Promise<void> = Promise.resolve();
+
+/** Several instances share PostgreSQL but not a local upload directory. */
+export const LOCAL_FILES_WARNING =
+  "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory. Run a single instance, or configure S3 so that every instance serves the same files.";
 
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
   const env = getEnv();
+  for (const warning of env.warnings) logger.warn(warning);
   const started = Date.now();
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
     : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
   await migrateDatabase(database);
   await seedIfEmpty(database.db, env);
+  // Page content added after a site was first seeded is seeded on its own (once, by its own marker).
+  await seedDemoTestimonials(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
+  if (env.DATABASE_URL && !env.S3_BUCKET) {
+    logger.warn(LOCAL_FILES_WARNING);
+  }
   await startContentVersion();
   startOutbox();
+  scheduleBackups(env);
   await startJobRunner();
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
   warmFeeds();
+  const db = database.db;
+  // Off the request path: the highlighter loads and older rows get their HTML while the server
+  // already answers (a row not rendered yet is rendered on demand by the post page).
+  rendererWarmUp = warmRenderer()
+    .then(() => backfillRenderedPosts(db))
+    .then(() => undefined)
+    .catch((error: unknown) => logger.error({ err: error }, "rendering stored posts failed"));
 }
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
 export async function shutdown(): Promise<void> {
-  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion()]);
+  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;
   setDatabase(undefined);
@@ -49,9 +85,45 @@ export async function shutdown(): Promise<void> {
 export const app = express();
 app.disable("x-powered-by");
 
+app.use(securityHeaders);
+
+// One access log line per request: method, path (never the query string, which can carry a reset
+// token), status, duration and a request id (also sent back as X-Request-Id). No headers, no bodies.
+app.use(
+  pinoHttp({
+    logger,
+    genReqId: (_req, res) => {
+      const id = randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    serializers: {
+      req: (req: { id: unknown; method: unknown; url: unknown }) => ({
+        id: req.id,
+        method: req.method,
+        path: String(req.url).split("?")[0],
+      }),
+      res: (res: { statusCode: unknown }) => ({ status: res.statusCode }),
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    customSuccessMessage: () => "request",
+    customErrorMessage: () => "request failed",
+    autoLogging: { ignore: (req) => req.url === "/healthz" },
+  }),
+);
+
+// Read on the first request: the configuration is loaded by then (test servers set it just before).
+let trustConfigured = false;
 app.use((req, _res, next) => {
-  // The socket address, for rate limits; a value sent by the client is never trusted.
-  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  if (!trustConfigured) {
+    const trust = getEnv().TRUST_PROXY;
+    app.set("trust proxy", trust === false ? false : trust);
+    trustConfigured = true;
+  }
+  // The client address, once per request, for rate limits and logs: the socket address, or with
+  // TRUST_PROXY the X-Forwarded-For entry just before our trusted proxies. A client's own
+  // CLIENT_IP_HEADER is overwritten.
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();
 });
 
@@ -81,13 +153,56 @@ app.use((req, res, next) => {
   next();
 });
 
-app.get("/healthz", async (_req, res) => {
+// ---- Operations (docs/decisions/17-ops.md): liveness, readiness and Prometheus metrics.
+
+/** The matched route's pattern ("/7fs/:category/:slug"): metrics are labelled by route, never by raw URL. */
+function routePatternOf(table: RouteTable, pathname: string): string {
+  // React Router's data requests (/x.data) run the loaders of /x.
+  const data = pathname.endsWith(".data");
+  const page = data ? pathname.slice(0, -".data".length) || "/" : pathname;
+  const matches = matchRoutes(table.tree, page);
+  const pattern = matches ? `/${matches.flatMap((m) => (m.route.path ? [m.route.path] : [])).join("/")}` : "unmatched";
+  return data ? `${pattern}.data` : pattern;
+}
+
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+app.use(async (req, res, next) => {
+  const started = process.hrtime.bigint();
   try {
-    await getDatabase().ping();
-    res.status(200).json({ status: "ok", database: "ok" });
+    const route = OPERATIONS_PATHS.has(req.path) ? req.path : routePatternOf(await getRouteTable(), req.path);
+    res.once("finish", () => recordRequest(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    next();
   } catch (error) {
-    logger.error({ err: error }, "health check failed");
-    res.status(503).json({ status: "unavailable", database: "down" });
+    next(error);
+  }
+});
+
+// Alive: answers without touching the database, so a database outage never restarts every instance.
+app.get("/healthz", (_req, res) => {
+  res.status(200).json({ status: "ok" });
+});
+
+app.get("/readyz", async (_req, res) => {
+  let database: Database | undefined;
+  try {
+    database = getDatabase();
+  } catch {
+    database = undefined;
+  }
+  const readiness = await checkReadiness(database, getStorage);
+  res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? "ready" : "unavailable", ...readiness.checks });
+});
+
+app.get("/metrics", async (req, res, next) => {
+  const token = getEnv().METRICS_TOKEN;
+  // Off unless configured, and indistinguishable from any unknown address without the token.
+  if (!token || !isMetricsTokenValid(req.headers.authorization, token)) return next();
+  try {
+    const { body, contentType } = await renderMetrics();
+    res.status(200).type(contentType).set("Cache-Control", "no-store").send(body);
+  } catch (error) {
+    next(error);
   }
 });
 
@@ -128,7 +243,11 @@ async function getRouteTable(): Promise<RouteTable> {
   const info = new Map<string, RouteInfo>();
   for (const route of entries) {
     const m = route.module;
-    info.set(route.id, { loader: typeof m.loader === "function", action: typeof m.action === "function", resource: typeof m.default !== "function" });
+    info.set(route.id, {
+      loader: typeof m.loader === "function",
+      action: typeof m.action === "function",
+      resource: typeof m.default !== "function",
+    });
   }
   const childrenOf = (parentId: string | undefined): RouteObject[] =>
     entries
@@ -175,7 +294,9 @@ app.use(async (req, res, next) => {
       if (!route?.resource) return refuse(req, res, 404, "There is no such API endpoint.");
       const allowed = [...(route.loader ? ["GET", "HEAD"] : []), ...(route.action ? ["POST"] : [])];
       if (!allowed.includes(req.method)) {
-        return refuse(req, res, 405, `Method not allowed. Use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`, { Allow: allowed.join(", ") });
+        return refuse(req, res, 405, `Method not allowed. Use ${allowed.filter((m) => m !== "HEAD").join(" or ")}.`, {
+          Allow: allowed.join(", "),
+        });
       }
       return next();
     }
@@ -211,7 +332,15 @@ app.use(createPageHandler({ build: () => import("virtual:react-router/server-bui
 // Last resort: an error that escaped a route (e.g. a broken request stream) answers without a stack.
 app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
   if (res.headersSent) return next(error);
-  const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
+  const status =
+    typeof error === "object" &&
+    error !== null &&
+    "status" in error &&
+    typeof error.status === "number" &&
+    error.status >= 400 &&
+    error.status < 500
+      ? error.status
+      : 500;
   if (status >= 500) logger.error({ err: error, path: req.path }, "request failed");
   refuse(req, res, status, status >= 500 ? UNEXPECTED_ERROR : "The request could not be read.");
 });

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { currentContentVersion, refreshContentVersion } from "~/server/content-version.server";
 import { logger } from "~/server/logger.server";
-import { createNonce, NONCE_PLACEHOLDER, stampNonce } from "~/server/nonce.server";
+import { createNonce, NONCE_HEADER, NONCE_PLACEHOLDER, stampNonce } from "~/server/nonce.server";
 import {
   cacheableUrl,
   createCachedPage,
@@ -25,10 +25,6 @@ import {
 export interface PageHandlerOptions {
   build: () => Promise<ServerBuild>;
   cache: PageCache;
-  /**
-   * The context loaders and entry.server receive; read after the handler has set
-   * res.locals.cspNonce to the placeholder for a shared render.
-   */
   getLoadContext?: (req: Request, res: Response) => AppLoadContext;
 }
 
@@ -52,12 +48,19 @@ function requestHeaders(req: Request): Headers {
   return headers;
 }
 
-function toFetchRequest(req: Request, res: Response, url: URL, method = req.method): globalThis.Request {
+/**
+ * The Fetch request React Router renders. `shared`: rendered once for every anonymous visitor (the
+ * page cache), so it carries the nonce placeholder in place of this response's nonce
+ * (security-headers.ts hands the nonce to the renderer as NONCE_HEADER).
+ */
+function toFetchRequest(req: Request, res: Response, url: URL, { method = req.method, shared = false } = {}): globalThis.Request {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  const init: RequestInit & { duplex?: "half" } = { method, headers: requestHeaders(req), signal: controller.signal };
+  const headers = requestHeaders(req);
+  if (shared) headers.set(NONCE_HEADER, NONCE_PLACEHOLDER);
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
@@ -77,12 +80,16 @@ async function sendResponse(res: Response, response: globalThis.Response): Promi
   else res.end();
 }
 
-function sendBuffered(req: Request, res: Response, rendered: RenderedPage): void {
+/** A page rendered for sharing that could not be stored (a 404, a redirect): sent once, with this response's nonce. */
+function sendBuffered(req: Request, res: Response, rendered: RenderedPage, nonce: string | undefined): void {
   res.statusMessage = rendered.statusText;
   res.status(rendered.status);
   for (const [name, value] of rendered.headers.entries()) if (name !== "content-length") res.append(name, value);
-  res.setHeader("Content-Length", rendered.body.length);
-  res.end(req.method === "HEAD" ? undefined : rendered.body);
+  const body = rendered.body.includes(NONCE_PLACEHOLDER)
+    ? Buffer.from(stampNonce(rendered.body.toString("utf8"), nonce ?? createNonce()))
+    : rendered.body;
+  res.setHeader("Content-Length", body.length);
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 /** A stored page: 304 when the client has it, else the best precompressed form it accepts. */
@@ -150,18 +157,17 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
         return sendCached(req, res, hit, responseNonce);
       }
       const render = handle;
-      // A page to be shared is rendered with the placeholder; each response gets its own nonce.
-      if (responseNonce) res.locals.cspNonce = NONCE_PLACEHOLDER;
       const context = options.getLoadContext?.(req, res);
-      if (responseNonce) res.locals.cspNonce = responseNonce;
-      let rendered = await options.cache.fill(key, version, () => renderForCache(render, toFetchRequest(req, res, cacheUrl, "GET"), context));
+      // A page to be shared is rendered with the placeholder; each response gets its own nonce.
+      const shared = () => toFetchRequest(req, res, cacheUrl, { method: "GET", shared: true });
+      let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context));
       if (rendered.page) {
         res.setHeader("X-Cache", rendered.own ? "MISS" : "HIT");
         return sendCached(req, res, rendered.page, responseNonce);
       }
-      if (!rendered.own) rendered = { ...(await renderForCache(render, toFetchRequest(req, res, cacheUrl, "GET"), context)), own: true };
+      if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context)), own: true };
       res.setHeader("X-Cache", "BYPASS");
-      return sendBuffered(req, res, rendered);
+      return sendBuffered(req, res, rendered, responseNonce);
     }
     const response = await handle(toFetchRequest(req, res, url), options.getLoadContext?.(req, res));
     if (req.method !== "GET" && req.method !== "HEAD") {

@@ -8,7 +8,20 @@ afterEach(cleanup);
 
 function renderCard(image: string | null) {
   const Stub = createRoutesStub([
-    { path: "/", Component: () => <FeaturedCard kicker="Newsletter" title="A post" description="About it" image={image} href="https://example.test/p" external cta="Read Newsletter" /> },
+    {
+      path: "/",
+      Component: () => (
+        <FeaturedCard
+          kicker="Newsletter"
+          title="A post"
+          description="About it"
+          image={image}
+          href="https://example.test/p"
+          external
+          cta="Read Newsletter"
+        />
+      ),
+    },
   ]);
   return render(<Stub initialEntries={["/"]} />);
 }
@@ -28,5 +41,7 @@ it("shows a feed image, sized, lazy, and swaps a broken one for the placeholder"
 
 it("uses the AVIF/WebP set for a shipped image", () => {
   const { container } = renderCard("/images/projects/launch-kit-800.webp");
-  expect(container.querySelector('source[type="image/avif"]')?.getAttribute("srcset")).toBe("/images/projects/launch-kit-400.avif 400w, /images/projects/launch-kit-800.avif 800w");
+  expect(container.querySelector('source[type="image/avif"]')?.getAttribute("srcset")).toBe(
+    "/images/projects/launch-kit-400.avif 400w, /images/projects/launch-kit-800.avif 800w",
+  );
 });

@@ -125,7 +125,11 @@ export function FormErrors({ form, className }: { form: Pick<FormMetadata, "erro
   const message = form.errors?.[0];
   if (!message) return null;
   return (
-    <p id={form.errorId} role="alert" className={cn("rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive", className)}>
+    <p
+      id={form.errorId}
+      role="alert"
+      className={cn("rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive", className)}
+    >
       {message}
     </p>
   );

@@ -30,7 +30,19 @@ export function ResponsiveImage({
   const loading = priority ? "eager" : "lazy";
   const fetchPriority = priority ? "high" : "auto";
   if (!widths || widths.length === 0) {
-    return <img src={src} alt={alt} width={width} height={height} loading={loading} decoding="async" fetchPriority={fetchPriority} onError={onError} className={className} />;
+    return (
+      <img
+        src={src}
+        alt={alt}
+        width={width}
+        height={height}
+        loading={loading}
+        decoding="async"
+        fetchPriority={fetchPriority}
+        onError={onError}
+        className={className}
+      />
+    );
   }
   const set = (ext: string) => widths.map((w) => `${src}-${w}.${ext} ${w}w`).join(", ");
   const largest = widths[widths.length - 1];

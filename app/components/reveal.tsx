@@ -29,5 +29,9 @@ export function Reveal({ className, children, ...props }: React.ComponentProps<"
       element.dataset.reveal = "shown";
     };
   }, []);
-  return <section ref={ref} className={cn("reveal", className)} {...props}>{children}</section>;
+  return (
+    <section ref={ref} className={cn("reveal", className)} {...props}>
+      {children}
+    </section>
+  );
 }

@@ -15,9 +15,4 @@ export const emailSchema = z
  * The email of an account (sign-in, reset, users, seeding): the same rule, lower-cased because one
  * address is one account whatever its letter case, and an empty field is named as missing.
  */
-export const accountEmailSchema = z
-  .string({ error: EMAIL_REQUIRED })
-  .trim()
-  .toLowerCase()
-  .min(1, EMAIL_REQUIRED)
-  .pipe(emailSchema);
+export const accountEmailSchema = z.string({ error: EMAIL_REQUIRED }).trim().toLowerCase().min(1, EMAIL_REQUIRED).pipe(emailSchema);

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { fieldErrorsOf } from "./field-errors";
 
 describe("fieldErrorsOf", () => {
-  const schema = z.object({ title: z.string().min(1, "Title is required").max(3, "Too long"), tags: z.array(z.string().min(2, "Tag too short")) });
+  const schema = z.object({
+    title: z.string().min(1, "Title is required").max(3, "Too long"),
+    tags: z.array(z.string().min(2, "Tag too short")),
+  });
 
   it("groups every message under its top-level field, in zod's order", () => {
     const result = schema.safeParse({ title: "", tags: ["ok", "x", "y"] });

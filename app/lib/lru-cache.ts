@@ -7,9 +7,7 @@ export class LruCache<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();
   private total = 0;
 
-  constructor(
-    private readonly limits: { maxEntries: number; maxSize: number; sizeOf: (value: V) => number },
-  ) {}
+  constructor(private readonly limits: { maxEntries: number; maxSize: number; sizeOf: (value: V) => number }) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);

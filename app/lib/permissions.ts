@@ -53,3 +53,18 @@ export function canReadMessages(actor: Actor | null | undefined): boolean {
 export function canDeleteMessages(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
 }
+
+/** Site identity, addresses and feeds (/admin/settings). */
+export function canManageSettings(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}
+
+/** The public pages' content lists: testimonials, recent roles, About and home lists. */
+export function canEditPageContent(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+/** The audit log (/admin/audit) names who did what from where: administrators only. */
+export function canViewAuditLog(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}

@@ -1,8 +1,15 @@
 import type { MetaDescriptor } from "react-router";
-export const SITE_NAME = "7 Fs Portfolio";
 
 /** Open Graph / Twitter card image for pages without one of their own. */
 export const DEFAULT_OG_IMAGE = "/images/og/default.jpg";
+
+/** What every page's tags need from the site settings (the root loader's `seo`). */
+export interface SeoContext {
+  publicUrl: string;
+  siteName: string;
+  /** The owner's default social image; the shipped card when empty. */
+  socialImageUrl: string;
+}
 
 export interface SeoInput {
   title: string;
@@ -22,16 +29,18 @@ function absolute(publicUrl: string, urlOrPath: string): string {
 }
 
 /** Title, description, canonical, Open Graph and Twitter tags for one page — one home for them. */
-export function seoMeta(publicUrl: string, input: SeoInput): MetaDescriptor[] {
+export function seoMeta(context: SeoContext, input: SeoInput): MetaDescriptor[] {
+  const { publicUrl, siteName } = context;
   const url = absolute(publicUrl, input.path);
-  // Every page gets a large card: its own image, else the shipped 1200×630 default (link previews need one).
-  const image = absolute(publicUrl, input.image || DEFAULT_OG_IMAGE);
-  const isDefaultImage = !input.image || input.image === DEFAULT_OG_IMAGE;
+  // A page without its own image uses the owner's default social image, else the shipped 1200×630 card.
+  const ownImage = input.image && input.image !== DEFAULT_OG_IMAGE ? input.image : null;
+  const image = absolute(publicUrl, ownImage ?? (context.socialImageUrl || DEFAULT_OG_IMAGE));
+  const isDefaultImage = !ownImage && !context.socialImageUrl;
   const tags: MetaDescriptor[] = [
-    { title: input.title },
+    { title: pageTitle(input.title, siteName) },
     { name: "description", content: input.description },
     { tagName: "link", rel: "canonical", href: url },
-    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:site_name", content: siteName },
     { property: "og:title", content: input.title },
     { property: "og:description", content: input.description },
     { property: "og:type", content: input.type ?? "website" },
@@ -42,7 +51,7 @@ export function seoMeta(publicUrl: string, input: SeoInput): MetaDescriptor[] {
       ? [
           { property: "og:image:width", content: "1200" },
           { property: "og:image:height", content: "630" },
-          { property: "og:image:alt", content: SITE_NAME },
+          { property: "og:image:alt", content: siteName },
         ]
       : []),
     { name: "twitter:card", content: "summary_large_image" },
@@ -56,9 +65,30 @@ export function seoMeta(publicUrl: string, input: SeoInput): MetaDescriptor[] {
   return tags;
 }
 
-/** The public URL the root loader exposes, read from route matches inside a `meta` function. */
-export function publicUrlFromMatches(matches: ReadonlyArray<{ id: string; data?: unknown } | undefined>): string {
+/** The browser tab's title: the page's own, then the site name ("About Me | 7 Fs Portfolio"), unless it already leads with it. */
+export function pageTitle(title: string, siteName: string): string {
+  if (!title) return siteName;
+  return title.startsWith(siteName) ? title : `${title} | ${siteName}`;
+}
+
+const FALLBACK_CONTEXT: SeoContext = { publicUrl: "http://localhost:3000", siteName: "Portfolio", socialImageUrl: "" };
+
+function isSeoContext(value: unknown): value is SeoContext {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "publicUrl" in value &&
+    typeof value.publicUrl === "string" &&
+    "siteName" in value &&
+    typeof value.siteName === "string" &&
+    "socialImageUrl" in value &&
+    typeof value.socialImageUrl === "string"
+  );
+}
+
+/** The SEO context the root loader exposes, read from route matches inside a `meta` function. */
+export function seoContext(matches: ReadonlyArray<{ id: string; data?: unknown } | undefined>): SeoContext {
   const root = matches.find((m) => m?.id === "root")?.data;
-  if (root && typeof root === "object" && "publicUrl" in root && typeof root.publicUrl === "string") return root.publicUrl;
-  return "http://localhost:3000";
+  const seo = root && typeof root === "object" && "seo" in root ? root.seo : undefined;
+  return isSeoContext(seo) ? seo : FALLBACK_CONTEXT;
 }

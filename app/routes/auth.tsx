@@ -15,15 +15,15 @@ import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verif
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { firstMessage, parseSubmission, type Submission, type SubmissionResult } from "~/lib/forms";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { readForm } from "~/server/form.server";
-import { failureReply } from "~/server/form-reply.server";
+import { failureReply, replyWithoutSecrets } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/auth";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Admin Login",
     description: "Sign in to manage the site.",
     path: "/auth",
@@ -45,12 +45,9 @@ interface AuthActionResult {
   result?: SubmissionResult<string[]>;
 }
 
-/** Never echoed back into the page. */
-const SECRET_FIELDS = ["password", "confirmPassword", "token", "verificationToken"];
-
 function failure(intent: Mode, error: unknown, submission?: Submission<unknown>) {
   // The message is the toast's; the form shows only field errors.
-  const { status, headers, error: description, result } = failureReply(error, submission, { formError: false, hideFields: SECRET_FIELDS });
+  const { status, headers, error: description, result } = failureReply(error, submission, { formError: false });
   return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
 }
 
@@ -76,10 +73,10 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);
   const verificationToken = field("verificationToken");
   if (!verificationToken) {
-    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED, result: replyWithoutSecrets(submission) }, { status: 400 });
   }
   if (submission.status !== "success") {
-    const result = submission.reply({ hideFields: SECRET_FIELDS });
+    const result = replyWithoutSecrets(submission);
     return data<AuthActionResult>({ intent, ...invalidToast(result), result }, { status: 400 });
   }
   const db = getDb();
@@ -98,7 +95,11 @@ export async function action({ request }: Route.ActionArgs) {
       request,
     );
     // Every session of the user has ended; clear this browser's cookie too and go back to login.
-    return await redirectWithToast("/auth", { ...PASSWORD_UPDATED, type: "success" }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+    return await redirectWithToast(
+      "/auth",
+      { ...PASSWORD_UPDATED, type: "success" },
+      { headers: { "Set-Cookie": clearSessionCookie(request) } },
+    );
   } catch (error) {
     return failure(intent, error, submission);
   }
@@ -228,7 +229,9 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
                 field={fields.password}
                 id="password"
                 label={mode === "update" ? "New Password" : "Password"}
-                hint={mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null}
+                hint={
+                  mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null
+                }
               >
                 {(props) => (
                   <div className="relative">

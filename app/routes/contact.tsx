@@ -3,30 +3,30 @@ import { data, Link } from "react-router";
 import { CONTACT_SEND_FAILED, contactSchema, firstName } from "~/features/contact/contact-schema";
 import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData } from "~/features/contact/contact-form";
 import { submitContactMessage } from "~/features/contact/contact.server";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { parseSubmission } from "~/lib/forms";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/env.server";
 import { errorAnswer, withRouteErrors } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Contact — Let's Connect",
     description: "Send me a message about product, project or application work. I answer within 24-48 hours on business days.",
     path: "/contact",
   });
 }
 
-export function loader() {
-  const env = getEnv();
+export async function loader() {
+  const { contactEmail } = await getSiteSettings();
   return {
     verification: getVerificationConfig(),
-    email: env.CONTACT_PUBLIC_EMAIL ?? env.CONTACT_TO ?? "hello@example.com",
+    email: contactEmail,
   };
 }
 
@@ -53,11 +53,21 @@ export async function action({ request }: Route.ActionArgs) {
     // The form comes back filled in, with the server's field errors under their fields.
     const { status, message, fieldErrors, headers } = errorAnswer(error);
     if (status === 400) {
-      return data<ContactActionData>({ sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null }, { status, headers });
+      return data<ContactActionData>(
+        { sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null },
+        { status, headers },
+      );
     }
     const formError =
-      status === 403 ? { ...VERIFICATION_REQUIRED } : status >= 500 ? { ...CONTACT_SEND_FAILED } : { title: CONTACT_SEND_FAILED.title, description: message };
-    return data<ContactActionData>({ sent: false, result: submission.reply({ formErrors: [formError.description] }), formError }, { status, headers });
+      status === 403
+        ? { ...VERIFICATION_REQUIRED }
+        : status >= 500
+          ? { ...CONTACT_SEND_FAILED }
+          : { title: CONTACT_SEND_FAILED.title, description: message };
+    return data<ContactActionData>(
+      { sent: false, result: submission.reply({ formErrors: [formError.description] }), formError },
+      { status, headers },
+    );
   }
 }
 
@@ -71,15 +81,17 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
       <div className="mt-10 grid gap-8 md:grid-cols-[1fr_2fr]">
         <aside className="h-fit rounded-lg border bg-card p-6 text-card-foreground" aria-label="Contact details">
           <h2 className="text-xl font-semibold">Get in touch</h2>
-          <p className="mt-3 flex items-center gap-2">
-            <Mail aria-hidden="true" className="size-4" />
-            <a href={`mailto:${loaderData.email}`} className="text-primary underline underline-offset-4">
-              {loaderData.email}
-            </a>
-          </p>
+          {loaderData.email ? (
+            <p className="mt-3 flex items-center gap-2">
+              <Mail aria-hidden="true" className="size-4" />
+              <a href={`mailto:${loaderData.email}`} className="text-primary underline underline-offset-4">
+                {loaderData.email}
+              </a>
+            </p>
+          ) : null}
           <p className="mt-4 text-sm text-muted-foreground">
-            I work as a product manager, project manager and application developer, taking ideas from a first
-            conversation through a clear roadmap to working software in people&apos;s hands.
+            I work as a product manager, project manager and application developer, taking ideas from a first conversation through a clear
+            roadmap to working software in people&apos;s hands.
           </p>
           <p className="mt-4 flex items-center gap-2 text-sm">
             <Clock aria-hidden="true" className="size-4" />

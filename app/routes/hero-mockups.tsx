@@ -3,11 +3,11 @@ import { Link } from "react-router";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { HERO_OPTIONS } from "~/features/site/content";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/hero-mockups";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Hero Section Options",
     description: "Five design options for the home page hero section, with the benefits of each.",
     path: "/hero-mockups",
@@ -20,7 +20,9 @@ export default function HeroMockups() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <h1 className="text-4xl font-bold tracking-tight">Hero Section Options</h1>
-      <p className="mt-3 text-lg text-muted-foreground">Five directions for the top of the home page. Each is a mock-up, not a finished design.</p>
+      <p className="mt-3 text-lg text-muted-foreground">
+        Five directions for the top of the home page. Each is a mock-up, not a finished design.
+      </p>
       <ol className="mt-10 space-y-12">
         {HERO_OPTIONS.map((option, index) => (
           <li key={option.title}>

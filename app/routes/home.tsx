@@ -2,7 +2,6 @@ import { ArrowRight, Boxes, CalendarCheck, ClipboardList, Code2, Lightbulb } fro
 import { Suspense } from "react";
 import { Await, Link } from "react-router";
 import { FeaturedCard } from "~/components/featured-card";
-import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
@@ -11,18 +10,21 @@ import { getFeedService, withDeadline } from "~/features/feeds/feeds.server";
 import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/home-posts.server";
 import { getFeaturedWebProject } from "~/features/projects/projects.server";
 import { CERTIFICATIONS, EXPERTISE } from "~/features/site/content";
-import { EXTERNAL_LINKS } from "~/features/site/site-links";
+import { Portrait, portraitAlt } from "~/features/site/portrait";
+import { getSiteSettings } from "~/features/site/settings.server";
+import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, postPath } from "~/lib/categories";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/home";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
-    title: "Portfolio — Product & Project Manager, App Developer",
-    description: "Product manager, project manager and application developer. Projects, roles, testimonials and the 7 Fs Framework blog.",
+export function meta({ matches, data }: Route.MetaArgs) {
+  const context = seoContext(matches);
+  return seoMeta(context, {
+    title: data?.headline ? `${context.siteName} — ${data.headline}` : context.siteName,
+    description: data?.tagline || "Projects, roles, testimonials and the 7 Fs Framework blog.",
     path: "/",
     image: DEFAULT_OG_IMAGE,
   });
@@ -38,7 +40,8 @@ function quietly<T>(what: string, promise: Promise<T>): Promise<T | null> {
 
 export async function loader() {
   const db = getDb();
-  const feeds = getFeedService();
+  const site = await getSiteSettings();
+  const feeds = getFeedService(site);
   // Feeds are not awaited: the page streams and they arrive when ready, never later than the deadline.
   const deadline = getEnv().FEED_TIMEOUT_MS + 250;
   const externalPosts: Promise<Array<{ kind: "newsletter" | "blog" | "kb"; item: FeedItem | null }>> = Promise.all([
@@ -46,14 +49,27 @@ export async function loader() {
     withDeadline(feeds.fetchTspBlog(), deadline).then((item) => ({ kind: "blog" as const, item })),
     withDeadline(feeds.fetchTspKb(), deadline).then((item) => ({ kind: "kb" as const, item })),
   ]);
-  const [article, newest, project] = await Promise.all([
+  const [article, newest, project, portraitSrcSets] = await Promise.all([
     quietly("featured article", getFeaturedArticle(db)),
     quietly("newest post", getNewestPublishedPost(db)),
     quietly("featured project", getFeaturedWebProject(db)),
+    quietly("portrait variants", srcSetsFor(db, [site.portraitUrl])),
   ]);
   return {
+    headline: site.headline,
+    tagline: site.tagline,
+    bio: site.bio,
+    ownerName: site.ownerName,
+    portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
+    schedulingUrl: site.schedulingUrl,
     article: article
-      ? { title: article.title, excerpt: article.excerpt, image: article.featuredImageUrl, href: postPath(article.category, article.slug), category: article.category }
+      ? {
+          title: article.title,
+          excerpt: article.excerpt,
+          image: article.featuredImageUrl,
+          href: postPath(article.category, article.slug),
+          category: article.category,
+        }
       : null,
     teaserHref: newest ? postPath(newest.category, newest.slug) : categoryPath("Faith"),
     project,
@@ -65,7 +81,7 @@ const FEED_LABELS = { newsletter: "Newsletter", blog: "From the Blog", kb: "Know
 const EXPERTISE_ICONS = [Lightbulb, ClipboardList, Boxes, Code2] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { article, teaserHref, project, externalPosts } = loaderData;
+  const { article, teaserHref, project, externalPosts, headline, tagline, bio, ownerName, portrait, schedulingUrl } = loaderData;
   return (
     <>
       <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-accent to-background">
@@ -73,11 +89,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <div>
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">Product · Project · Program · Apps</p>
             <h1 id="hero-heading" className="mt-3 text-4xl font-bold tracking-tight md:text-5xl">
-              Product Manager, Project Manager &amp; Application Developer
+              {headline || ownerName || "Welcome"}
             </h1>
-            <p className="mt-4 max-w-2xl text-lg text-muted-foreground">
-              I turn ideas into shipped products: clear roadmaps, calm delivery and working software.
-            </p>
+            {tagline ? <p className="mt-4 max-w-2xl text-lg text-muted-foreground">{tagline}</p> : null}
             <h2 className="mt-6 text-sm font-semibold">Certifications</h2>
             <ul className="mt-2 flex flex-wrap gap-2" aria-label="Certifications">
               {CERTIFICATIONS.map((certification) => (
@@ -95,13 +109,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </Button>
             </div>
           </div>
-          <ResponsiveImage
-            src="/images/portrait/portrait"
-            widths={[240, 480]}
+          <Portrait
+            url={portrait.url}
+            srcSet={portrait.srcSet}
             sizes="(min-width: 768px) 280px, 60vw"
-            alt="Portrait of the site owner"
-            width={480}
-            height={600}
+            alt={portraitAlt(ownerName)}
             priority
             className="mx-auto w-60 rounded-2xl shadow-lg md:w-72"
           />
@@ -163,11 +175,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="about-heading" className="text-3xl font-bold tracking-tight">
             About Me
           </h2>
-          <p className="mt-4 text-lg text-muted-foreground">
-            For more than a decade I have helped organisations turn messy problems into products people use — first as a systems project
-            consultant in healthcare, then as a technical product manager for an enterprise SaaS platform, and today through my own
-            consulting and training businesses. I write code too, which keeps my plans honest.
-          </p>
+          {bio ? <p className="mt-4 text-lg whitespace-pre-line text-muted-foreground">{bio}</p> : null}
           <Button asChild variant="link" className="mt-4 px-0">
             <Link to="/about">
               More about me <ArrowRight aria-hidden />
@@ -215,15 +223,26 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
             <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
           </h2>
-          <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
-          <iframe
-            src={EXTERNAL_LINKS.scheduling}
-            title="Schedule a one-on-one call"
-            loading="lazy"
-            height={800}
-            style={{ height: 800 }}
-            className="mt-8 w-full rounded-xl border bg-background"
-          />
+          {schedulingUrl ? (
+            <>
+              <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
+              <iframe
+                src={schedulingUrl}
+                title="Schedule a one-on-one call"
+                loading="lazy"
+                height={800}
+                style={{ height: 800 }}
+                className="mt-8 w-full rounded-xl border bg-background"
+              />
+            </>
+          ) : (
+            <>
+              <p className="mt-2 text-muted-foreground">Send me a message and we will find a time to talk.</p>
+              <Button asChild size="lg" className="mt-6">
+                <Link to="/contact">Book a call</Link>
+              </Button>
+            </>
+          )}
         </div>
       </Reveal>
     </>

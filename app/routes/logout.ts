@@ -14,11 +14,7 @@ export function loader() {
 export async function action({ request }: Route.ActionArgs) {
   try {
     const setCookie = await destroySession(request, getDb());
-    return await redirectWithToast(
-      "/",
-      { ...LOGGED_OUT, type: "success" },
-      { headers: { "Set-Cookie": setCookie } },
-    );
+    return await redirectWithToast("/", { ...LOGGED_OUT, type: "success" }, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
     logger.error({ err: error }, "logout failed");
     return redirectWithToast("/", { ...LOGOUT_FAILED, type: "error" });

@@ -2,13 +2,13 @@ import { ExternalLink } from "lucide-react";
 import { ResponsiveImage, storedImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { listProjects } from "~/features/projects/projects.server";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/projects";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "My Projects — Web Development and Other Work",
     description: "Web applications I have designed and built, and other programs and projects I have led.",
     path: "/projects",
@@ -23,7 +23,9 @@ export async function loader() {
     return [];
   });
   return {
-    web: projects.filter((p) => p.type === "web").map(({ id, title, description, imageUrl, url }) => ({ id, title, description, imageUrl, url })),
+    web: projects
+      .filter((p) => p.type === "web")
+      .map(({ id, title, description, imageUrl, url }) => ({ id, title, description, imageUrl, url })),
     other: projects.filter((p) => p.type === "other").map(({ id, title }) => ({ id, title })),
   };
 }

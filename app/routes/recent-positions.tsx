@@ -1,30 +1,39 @@
 import { Briefcase } from "lucide-react";
-import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { POSITIONS } from "~/features/site/content";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { Portrait, portraitAlt } from "~/features/site/portrait";
+import { getSiteSettings } from "~/features/site/settings.server";
+import { srcSetsFor } from "~/features/uploads/uploads.server";
+import { getDb } from "~/server/db/client.server";
+import { seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/recent-positions";
 
-export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+export function meta({ matches, data }: Route.MetaArgs) {
+  return seoMeta(seoContext(matches), {
     title: "Recent Roles — Product, Project and Consulting Experience",
-    description: "A timeline of recent roles: technical product manager, system project consultant, and owner of a consulting agency and a training business.",
+    description:
+      "A timeline of recent roles: technical product manager, system project consultant, and owner of a consulting agency and a training business.",
     path: "/recent-roles",
-    image: "/images/portrait/portrait-480.webp",
+    image: data?.portrait.url || "/images/portrait/portrait-480.webp",
   });
 }
 
-export default function RecentPositions() {
+export async function loader() {
+  const site = await getSiteSettings();
+  const srcSets = await srcSetsFor(getDb(), [site.portraitUrl]);
+  return { portrait: { url: site.portraitUrl, srcSet: srcSets[site.portraitUrl] }, ownerName: site.ownerName };
+}
+
+export default function RecentPositions({ loaderData }: Route.ComponentProps) {
+  const { portrait, ownerName } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="flex flex-col items-center gap-8 md:flex-row">
-        <ResponsiveImage
-          src="/images/portrait/portrait"
-          widths={[240, 480]}
+        <Portrait
+          url={portrait.url}
+          srcSet={portrait.srcSet}
           sizes="200px"
-          alt="Portrait of the site owner"
-          width={480}
-          height={600}
+          alt={portraitAlt(ownerName)}
           priority
           className="w-40 rounded-2xl shadow md:w-48"
         />
@@ -37,7 +46,10 @@ export default function RecentPositions() {
       <ol className="relative mt-12 space-y-10 border-l-2 border-primary/30 pl-8">
         {POSITIONS.map((position) => (
           <li key={`${position.title} ${position.company}`} className="relative">
-            <span aria-hidden className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground">
+            <span
+              aria-hidden
+              className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground"
+            >
               <Briefcase className="size-3.5" />
             </span>
             <Reveal aria-label={`${position.title}, ${position.company}`} className="rounded-xl border bg-card p-6 shadow-sm">

@@ -3,6 +3,15 @@ import { getEnv } from "~/server/env.server";
 /** GET /robots.txt — everything public may be crawled; the admin area, auth and APIs may not. */
 export function loader() {
   const { publicUrl } = getEnv();
-  const body = ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /auth", "Disallow: /api/", "", `Sitemap: ${publicUrl}/sitemap.xml`, ""].join("\n");
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    "Disallow: /auth",
+    "Disallow: /api/",
+    "",
+    `Sitemap: ${publicUrl}/sitemap.xml`,
+    "",
+  ].join("\n");
   return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
 }

@@ -1,23 +1,67 @@
+import type { Readable } from "node:stream";
 import { contentTypeForExt } from "~/features/uploads/images.server";
-import { BUCKET } from "~/features/uploads/uploads.server";
+import { BUCKET, publicUploadUrl } from "~/features/uploads/uploads.server";
+import { parseByteRange } from "~/server/byte-range.server";
 import { getStorage, STORAGE_KEY } from "~/server/storage.server";
 import type { Route } from "./+types/uploads-file";
 
-/** GET /uploads/blog-images/... — uploaded images, with their real type, nosniff and a year of caching (names never change). */
-export async function loader({ params }: Route.LoaderArgs) {
+/**
+ * GET /uploads/blog-images/... — uploaded images, with their real type, nosniff and a year of caching
+ * (names never change). Streamed from the storage, never held in memory whole; with S3_PUBLIC_URL
+ * set, a permanent redirect to the CDN or bucket instead (older content still links here).
+ */
+export async function loader({ params, request }: Route.LoaderArgs) {
   const key = params["*"];
   const ext = key.split(".").pop() ?? "";
   const type = contentTypeForExt(ext);
-  if (!key.startsWith(`${BUCKET}/`) || !STORAGE_KEY.test(key) || !type) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-  const file = await getStorage().get(key);
+  if (!key.startsWith(`${BUCKET}/`) || !STORAGE_KEY.test(key) || !type)
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  const publicUrl = publicUploadUrl(key);
+  if (!publicUrl.startsWith("/"))
+    return new Response(null, { status: 301, headers: { Location: publicUrl, "Cache-Control": "public, max-age=86400" } });
+  const file = await getStorage().openRead(key);
   if (!file) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-  return new Response(new Uint8Array(file.body), {
-    headers: {
-      "Content-Type": type,
-      "Content-Length": String(file.body.byteLength),
-      "Cache-Control": "public, max-age=31536000, immutable",
-      "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
+  const size = file.size;
+  const headers = {
+    "Content-Type": type,
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+  };
+  const range = parseByteRange(request.headers.get("range"), size);
+  if (range === "unsatisfiable") {
+    file.stream.destroy();
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
+  }
+  if (range) {
+    // Ranges of an image are rare (media players, resumed downloads): read the file and send the slice.
+    file.stream.destroy();
+    const whole = await getStorage().get(key);
+    if (!whole) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+    return new Response(new Uint8Array(whole.body.subarray(range.start, range.end + 1)), {
+      status: 206,
+      headers: {
+        ...headers,
+        "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+        "Content-Length": String(range.end - range.start + 1),
+      },
+    });
+  }
+  return new Response(webStream(file.stream), { headers: { ...headers, "Content-Length": String(size) } });
+}
+
+/** A Node stream as the web stream a Response takes, pulled chunk by chunk (back-pressure kept). */
+function webStream(stream: Readable): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next: IteratorResult<unknown> = await chunks.next();
+      if (next.done) controller.close();
+      else if (next.value instanceof Uint8Array) controller.enqueue(next.value);
+      else controller.error(new Error("storage stream yielded a non-binary chunk"));
+    },
+    cancel() {
+      stream.destroy();
     },
   });
 }

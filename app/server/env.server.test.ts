@@ -26,4 +26,18 @@ describe("env", () => {
     expect(env.SEED_DEMO_CONTENT).toBe(false);
     expect(env.publicUrl).toBe("https://example.com");
   });
+
+  it("reads TRUST_PROXY as off, a number of proxies or their addresses; true means one, with a warning", () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: "10.0.0.1, 172.16.0.0/12,::1" }).TRUST_PROXY).toEqual(["10.0.0.1", "172.16.0.0/12", "::1"]);
+    expect(parseEnv({ TRUST_PROXY: "2" }).warnings).toEqual([]);
+    const legacy = parseEnv({ TRUST_PROXY: "true" });
+    expect(legacy.TRUST_PROXY).toBe(1);
+    expect(legacy.warnings).toEqual([expect.stringMatching(/TRUST_PROXY=true is read as one proxy/)]);
+    for (const bad of ["maybe", "10.0.0.1/40", "-1", "11", "example.com"])
+      expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+  });
 });

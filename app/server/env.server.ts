@@ -1,6 +1,8 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
+import { isValidTimeZone } from "~/lib/time-zone";
 
 const bool = (fallback: boolean) =>
   z
@@ -11,6 +13,44 @@ const bool = (fallback: boolean) =>
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const optionalEmail = z.preprocess((v) => (v === "" ? undefined : v), emailSchema.optional());
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Who may tell us the client's address (X-Forwarded-For, read from the right): false (nobody, the
+ * socket address counts), the number of proxies in front, or the proxies' addresses/CIDRs.
+ * "true" keeps its old meaning, one proxy, with a start-up warning.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? "").trim().toLowerCase())
+  .pipe(
+    z.union(
+      [
+        z.enum(["", "false", "no", "0"]).transform((): false => false),
+        z.enum(["true", "yes"]).transform(() => 1),
+        z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10)),
+        z
+          .string()
+          .transform((v) =>
+            v
+              .split(",")
+              .map((entry) => entry.trim())
+              .filter(Boolean),
+          )
+          .pipe(z.array(z.string().refine(isAddressOrCidr)).min(1)),
+      ],
+      { error: "must be false, the number of proxies in front (1-10) or a comma-separated list of proxy addresses/CIDRs" },
+    ),
+  );
 
 /** Every variable the app reads, with its default. `.env.example` lists the same set. */
 const envSchema = z.object({
@@ -32,9 +72,13 @@ const envSchema = z.object({
   SEED_DEMO_CONTENT: bool(true),
   /** Signs session cookies. Generated and stored in the database when unset. */
   AUTH_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32, "must be at least 32 characters").optional()),
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: trustProxy,
   /** Sign-in attempts allowed per IP address in 15 minutes (raise it for end-to-end test runs). */
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** How long audit log entries are kept (app/server/audit.server.ts). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  /** Sign-in attempts on one account in an hour, from all addresses, before each one is slowed down. */
+  LOGIN_ACCOUNT_SLOWDOWN_AFTER: z.coerce.number().int().min(1).default(20),
   // Mail
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default("Portfolio <no-reply@localhost>"),
@@ -50,6 +94,12 @@ const envSchema = z.object({
   // Background jobs (app/server/jobs) and the content version (app/server/content-version.server.ts)
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   CONTENT_VERSION_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  // Blog editor: the zone 'Publish at' is typed in (IANA name; stored in UTC) and revisions kept per post
+  SITE_TIME_ZONE: z
+    .string()
+    .default("UTC")
+    .refine((v) => isValidTimeZone(v), "must be an IANA time zone such as Europe/Berlin"),
+  POST_REVISIONS_KEEP: z.coerce.number().int().min(1).max(10_000).default(50),
   // Human verification (ALTCHA by default; Turnstile when both keys are set)
   TURNSTILE_SITE_KEY: optionalString,
   TURNSTILE_SECRET_KEY: optionalString,
@@ -68,9 +118,27 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: bool(true),
+  /** With S3: where browsers fetch uploads (a CDN or the bucket's public URL); unset, the app streams them. */
+  S3_PUBLIC_URL: optionalUrl,
+  // Operations
+  /** Scheduled backups: a directory or s3://bucket/prefix; unset, the server writes none. */
+  BACKUP_DIR: optionalString,
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 365)
+    .default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  /** GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it is off (404). */
+  METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; publicUrl: string };
+export type Env = z.infer<typeof envSchema> & {
+  dataDir: string;
+  publicUrl: string;
+  /** Problems worth a line in the log at start-up that do not stop it. */
+  warnings: string[];
+};
 
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
@@ -83,16 +151,18 @@ export class EnvError extends Error {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
-    );
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`));
   }
   const parsed = result.data;
   if (Boolean(parsed.TURNSTILE_SITE_KEY) !== Boolean(parsed.TURNSTILE_SECRET_KEY)) {
     throw new EnvError(["TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together"]);
   }
+  const warnings = /^(true|yes)$/i.test(source.TRUST_PROXY?.trim() ?? "")
+    ? ["TRUST_PROXY=true is read as one proxy in front: set it to the number of proxies, or their addresses"]
+    : [];
   return {
     ...parsed,
+    warnings,
     dataDir: path.resolve(parsed.DATA_DIR),
     publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
   };

@@ -59,7 +59,10 @@ describe("page routes", () => {
 
   it("withRouteErrors returns the work's value or throws its error as data()", async () => {
     expect(await withRouteErrors(async () => 42)).toBe(42);
-    await expect(withRouteErrors(() => Promise.reject(new ValidationError("Nope")))).rejects.toMatchObject({ data: "Nope", init: { status: 400 } });
+    await expect(withRouteErrors(() => Promise.reject(new ValidationError("Nope")))).rejects.toMatchObject({
+      data: "Nope",
+      init: { status: 400 },
+    });
   });
 
   it("invariantResponse throws data(message) with 400 unless told otherwise, and passes when the condition holds", () => {

@@ -101,7 +101,9 @@ export function toResponse(error: unknown): Response {
 
 /** A thrown Response (a redirect) or `data()` is already an answer and passes through untouched. */
 function isRouteAnswer(error: unknown): boolean {
-  return error instanceof Response || (typeof error === "object" && error !== null && "type" in error && error.type === "DataWithResponseInit");
+  return (
+    error instanceof Response || (typeof error === "object" && error !== null && "type" in error && error.type === "DataWithResponseInit")
+  );
 }
 
 /**

@@ -31,10 +31,18 @@ export async function readForm(request: Request, maxBytes: number = LIMITS.form)
   }
 }
 
-/** The request body, read as it streams in; null as soon as it passes `maxBytes` (the rest is never buffered). */
-export async function readBodyUpTo(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+/**
+ * A request's or response's body, read as it streams in; null as soon as it passes `maxBytes` (the rest is never
+ * buffered). A request's stream is only released, not cancelled: cancelling destroys the socket before the answer is
+ * sent, and Node discards the rest after the response. A fetched response's stream is cancelled to stop the download.
+ */
+export async function readBodyUpTo(
+  message: { body: ReadableStream<Uint8Array> | null },
+  maxBytes: number,
+  { cancelOnOverflow = false }: { cancelOnOverflow?: boolean } = {},
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!message.body) return new Uint8Array(0);
+  const reader = message.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -42,8 +50,8 @@ export async function readBodyUpTo(request: Request, maxBytes: number): Promise<
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      // Not cancel(): that destroys the socket before the answer is sent; Node discards the rest after the response.
-      reader.releaseLock();
+      if (cancelOnOverflow) await reader.cancel();
+      else reader.releaseLock();
       return null;
     }
     chunks.push(value);

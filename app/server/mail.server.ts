@@ -8,6 +8,13 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Shown as the sender's name (the site name from the settings) with MAIL_FROM's address. */
+  senderName?: string;
+}
+
+/** The address part of MAIL_FROM ("Portfolio <no-reply@x>" → "no-reply@x"). */
+export function mailFromAddress(mailFrom: string): string {
+  return /<([^>]+)>/.exec(mailFrom)?.[1]?.trim() ?? mailFrom.trim();
 }
 
 export type MailResult = { delivered: true; messageId: string } | { delivered: false; reason: "not-configured" };
@@ -33,6 +40,8 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
     logger.info({ to: message.to, subject: message.subject }, "SMTP_URL not set; email not sent");
     return { delivered: false, reason: "not-configured" };
   }
-  const info = await getTransporter(env.SMTP_URL).sendMail({ from: env.MAIL_FROM, ...message });
+  const { senderName, ...rest } = message;
+  const from = senderName ? { name: senderName, address: mailFromAddress(env.MAIL_FROM) } : env.MAIL_FROM;
+  const info = await getTransporter(env.SMTP_URL).sendMail({ from, ...rest });
   return { delivered: true, messageId: String(info.messageId) };
 }

@@ -1,19 +1,29 @@
 import { randomBytes } from "node:crypto";
 
 /**
- * The CSP nonce's interface, shared by the security headers and the page cache: a page is rendered
- * with NONCE_PLACEHOLDER when it may be cached, and every response gets a fresh nonce stamped into
- * its (possibly cached) body. The placeholder is random per process, so text in a post cannot guess
- * it and have a real nonce stamped into it.
+ * The request header through which server/app.ts hands the response's CSP nonce to the renderer
+ * (app/entry.server.tsx). It is overwritten on every request, so a value sent by a client never counts.
  */
-export const NONCE_PLACEHOLDER = `nonce-${randomBytes(18).toString("base64url")}`;
+export const NONCE_HEADER = "x-app-csp-nonce";
 
-/** A fresh nonce for one response (128 bits, base64). */
+/**
+ * Rendered in place of the nonce when a page is rendered once and served many times (the page cache):
+ * each serve stamps a fresh nonce with `stampNonce`. Random per process, so no text in a post can
+ * know it in advance (and Markdown is sanitized, so it could not carry a script attribute anyway).
+ */
+export const NONCE_PLACEHOLDER = `__csp_nonce_${randomBytes(12).toString("hex")}__`;
+
+/** A fresh nonce for one response: 128 random bits, base64 (the CSP nonce-source grammar). */
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-/** The body with every placeholder replaced by this response's nonce. */
+/** Replaces every placeholder in a rendered page with this response's nonce. */
 export function stampNonce(body: string, nonce: string): string {
   return body.replaceAll(NONCE_PLACEHOLDER, nonce);
+}
+
+/** The nonce server/app.ts assigned to this request ("" outside the server, e.g. in unit tests). */
+export function requestNonce(request: Request): string {
+  return request.headers.get(NONCE_HEADER) ?? "";
 }

@@ -21,6 +21,7 @@ describe("pageParam", () => {
   const at = (query: string) => pageParam(new Request(`http://localhost/list${query}`));
   it("reads ?page=N and treats anything malformed as page 1", () => {
     expect(at("?page=3")).toBe(3);
-    for (const query of ["", "?page=", "?page=0", "?page=-5", "?page=abc", "?page=99999999999999999999", "?page=%FF"]) expect(at(query)).toBe(1);
+    for (const query of ["", "?page=", "?page=0", "?page=-5", "?page=abc", "?page=99999999999999999999", "?page=%FF"])
+      expect(at(query)).toBe(1);
   });
 });

@@ -12,6 +12,8 @@ export interface RateLimitRule {
 
 export interface RateLimitState {
   allowed: boolean;
+  /** Hits in the current window, this one included. */
+  attempts: number;
   remaining: number;
   retryAfterSeconds: number;
 }
@@ -35,7 +37,7 @@ export async function hitRateLimit(db: Db, rule: RateLimitRule): Promise<RateLim
   const row = result[0];
   if (!row) throw new Error("rate limit upsert returned no row");
   const retryAfterSeconds = Math.max(1, Math.ceil((row.resetAt.getTime() - Date.now()) / 1000));
-  return { allowed: row.count <= rule.limit, remaining: Math.max(0, rule.limit - row.count), retryAfterSeconds };
+  return { allowed: row.count <= rule.limit, attempts: row.count, remaining: Math.max(0, rule.limit - row.count), retryAfterSeconds };
 }
 
 /** Counts a hit on every rule; throws RateLimitError (429) when any is over its limit. */

@@ -1,18 +1,14 @@
 import { getEnv } from "./env.server";
 
 /**
- * The client's IP address. X-Forwarded-For is honoured only with TRUST_PROXY=true (behind a proxy
- * we control); otherwise the socket address that server/app.ts records in CLIENT_IP_HEADER.
+ * The client's IP address, computed once per request by server/app.ts (Express `trust proxy` from
+ * TRUST_PROXY: X-Forwarded-For read from the right, past the trusted proxies only).
  */
 export function clientIp(request: Request): string {
-  if (getEnv().TRUST_PROXY) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
   return request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
 }
 
-/** Set by server/app.ts from the socket, after removing any value a client sent. */
+/** Set by server/app.ts for every request, replacing any value a client sent. */
 export const CLIENT_IP_HEADER = "x-app-client-ip";
 
 /** Whether the site is served over https (PUBLIC_URL), for Secure cookies. */
@@ -21,7 +17,7 @@ function isSecureOrigin(): boolean {
 }
 
 /**
- * Whether this request reached us over https: PUBLIC_URL is https, or — only with TRUST_PROXY=true —
+ * Whether this request reached us over https: PUBLIC_URL is https, or — only with TRUST_PROXY set —
  * the proxy in front says so with X-Forwarded-Proto (first hop).
  */
 export function isSecureRequest(request?: Request): boolean {

@@ -14,7 +14,10 @@ export async function getAppSecret(db: Db): Promise<string> {
   if (cached) return cached;
   const fromEnv = getEnv().AUTH_SECRET;
   if (fromEnv) return (cached = fromEnv);
-  await db.insert(appSettings).values({ key: "app_secret", value: randomBytes(32).toString("base64url") }).onConflictDoNothing();
+  await db
+    .insert(appSettings)
+    .values({ key: "app_secret", value: randomBytes(32).toString("base64url") })
+    .onConflictDoNothing();
   const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, "app_secret"));
   if (!row) throw new Error("app secret missing");
   return (cached = row.value);

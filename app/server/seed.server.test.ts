@@ -18,7 +18,12 @@ afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 
 describeEachDatabase("seeding", (ctx) => {
   it("seeds an admin from the environment and demo content, once", async () => {
-    const env = { INITIAL_ADMIN_EMAIL: "Owner@Example.com", INITIAL_ADMIN_PASSWORD: "keeper pass phrase 9", SEED_DEMO_CONTENT: true, dataDir: tempDir() };
+    const env = {
+      INITIAL_ADMIN_EMAIL: "Owner@Example.com",
+      INITIAL_ADMIN_PASSWORD: "keeper pass phrase 9",
+      SEED_DEMO_CONTENT: true,
+      dataDir: tempDir(),
+    };
     const first = await seedIfEmpty(ctx.db, env);
     expect(first).toMatchObject({ seeded: true, adminEmail: "owner@example.com" });
     expect(first.generatedPassword).toBeUndefined();
@@ -30,7 +35,9 @@ describeEachDatabase("seeding", (ctx) => {
     expect(role?.role).toBe("admin");
     expect(await verifyPassword(acct!.password!, "keeper pass phrase 9")).toBe(true);
 
-    const posts = await ctx.db.select({ published: blogPosts.published, category: blogPosts.category, authorId: blogPosts.authorId }).from(blogPosts);
+    const posts = await ctx.db
+      .select({ published: blogPosts.published, category: blogPosts.category, authorId: blogPosts.authorId })
+      .from(blogPosts);
     expect(posts).toHaveLength(DEMO_POSTS.length);
     expect(posts.filter((p) => !p.published)).toHaveLength(1);
     expect(new Set(posts.map((p) => p.category)).size).toBeGreaterThanOrEqual(5);
@@ -54,7 +61,12 @@ it.each(["pglite"] as const)("generates and saves a password, owner-readable, an
   const database = await createTestDatabase(kind);
   try {
     const dataDir = tempDir();
-    const result = await seedIfEmpty(database.db, { SEED_DEMO_CONTENT: false, dataDir, INITIAL_ADMIN_EMAIL: undefined, INITIAL_ADMIN_PASSWORD: undefined });
+    const result = await seedIfEmpty(database.db, {
+      SEED_DEMO_CONTENT: false,
+      dataDir,
+      INITIAL_ADMIN_EMAIL: undefined,
+      INITIAL_ADMIN_PASSWORD: undefined,
+    });
     expect(result.seeded).toBe(true);
     expect(result.adminEmail).toBe("admin@example.com");
     const file = path.join(dataDir, "initial-admin.txt");

@@ -28,13 +28,17 @@ export interface SeedResult {
  * Everything is written in one transaction with a marker, so a crash mid-way seeds again next time
  * and a later start changes nothing.
  */
-export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" | "INITIAL_ADMIN_PASSWORD" | "SEED_DEMO_CONTENT" | "dataDir">): Promise<SeedResult> {
+export async function seedIfEmpty(
+  db: Db,
+  env: Pick<Env, "INITIAL_ADMIN_EMAIL" | "INITIAL_ADMIN_PASSWORD" | "SEED_DEMO_CONTENT" | "dataDir">,
+): Promise<SeedResult> {
   const [marker] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SEEDED_KEY));
   if (marker) return { seeded: false };
 
   const [{ n: userCount } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(user);
   const parsedEmail = accountEmailSchema.safeParse(env.INITIAL_ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL);
-  if (!parsedEmail.success) throw new ValidationError(`INITIAL_ADMIN_EMAIL: ${parsedEmail.error.issues[0]?.message ?? "Invalid email address"}`);
+  if (!parsedEmail.success)
+    throw new ValidationError(`INITIAL_ADMIN_EMAIL: ${parsedEmail.error.issues[0]?.message ?? "Invalid email address"}`);
   const adminEmail = parsedEmail.data;
   const generatedPassword = env.INITIAL_ADMIN_PASSWORD ? undefined : generatePassword();
   const password = env.INITIAL_ADMIN_PASSWORD ?? generatedPassword ?? "";
@@ -59,7 +63,9 @@ export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" |
     if (userCount === 0) {
       adminId = randomUUID();
       await tx.insert(user).values({ id: adminId, email: adminEmail, name: "Administrator", emailVerified: true });
-      await tx.insert(account).values({ id: randomUUID(), accountId: adminId, providerId: "credential", userId: adminId, password: passwordHash });
+      await tx
+        .insert(account)
+        .values({ id: randomUUID(), accountId: adminId, providerId: "credential", userId: adminId, password: passwordHash });
       await tx.insert(userRoles).values({ userId: adminId, role: "admin" });
     }
     if (env.SEED_DEMO_CONTENT) {
@@ -76,6 +82,7 @@ export async function seedIfEmpty(db: Db, env: Pick<Env, "INITIAL_ADMIN_EMAIL" |
           published: post.published,
           featured: post.featured,
           authorId: adminId,
+          publishedAt: post.published ? at : null,
           createdAt: at,
           updatedAt: at,
         });
@@ -119,4 +126,3 @@ function announceGeneratedPassword(dataDir: string, email: string, password: str
     ].join("\n"),
   );
 }
-

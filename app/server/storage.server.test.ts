@@ -24,7 +24,12 @@ function contract(name: string, make: () => Storage) {
       const prefix = `blog-images/list-${Date.now()}`;
       const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
       await storage.put(`${prefix}/b.png`, Buffer.from("second"), "image/png");
-      await storage.putStream(`${prefix}/a.webp`, Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), bytes.length, "image/webp");
+      await storage.putStream(
+        `${prefix}/a.webp`,
+        Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]),
+        bytes.length,
+        "image/webp",
+      );
       const listed = [];
       for await (const object of storage.list()) if (object.key.startsWith(prefix)) listed.push(object);
       expect(listed.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
@@ -74,5 +79,12 @@ afterAll(async () => {
   await s3.close();
 });
 contract("S3-compatible storage", () =>
-  createS3Storage({ bucket: "site-uploads", region: "us-east-1", endpoint, accessKeyId: "S3RVER", secretAccessKey: "S3RVER", forcePathStyle: true }),
+  createS3Storage({
+    bucket: "site-uploads",
+    region: "us-east-1",
+    endpoint,
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+  }),
 );

@@ -3,7 +3,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { getEnv } from "./env.server";
 
 /** Where uploaded files live: a local directory by default, an S3-compatible bucket when S3_BUCKET is set. */
@@ -18,6 +26,8 @@ export interface Storage {
   openRead(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
   /** Stores a stream of a known length (restores); fails when the stream is not exactly `size` bytes. */
   putStream(key: string, body: Readable, size: number, contentType: string): Promise<void>;
+  /** Throws unless the store can be reached and written to (readiness). */
+  ping(): Promise<void>;
 }
 
 export interface StoredObject {
@@ -92,6 +102,10 @@ export function createLocalStorage(root: string): Storage {
       }
       await fs.writeFile(`${full}.type`, contentType);
     },
+    async ping() {
+      await fs.mkdir(resolved, { recursive: true });
+      await fs.access(resolved, fs.constants.W_OK);
+    },
   };
 }
 
@@ -152,14 +166,22 @@ export function createS3Storage(options: S3Options): Storage {
     // S3-compatible servers store verbatim instead of decoding.
     requestChecksumCalculation: "WHEN_REQUIRED",
     credentials:
-      options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
   });
   return {
     kind: "s3",
     async put(key, body, contentType) {
       assertKey(key);
       await client.send(
-        new PutObjectCommand({ Bucket: options.bucket, Key: key, Body: body, ContentType: contentType, CacheControl: "public, max-age=31536000, immutable" }),
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          CacheControl: "public, max-age=31536000, immutable",
+        }),
       );
     },
     async get(key) {
@@ -215,13 +237,16 @@ export function createS3Storage(options: S3Options): Storage {
             Bucket: options.bucket,
             Key: key,
             Body: checked,
-          ContentLength: size,
+            ContentLength: size,
             ContentType: contentType,
             CacheControl: "public, max-age=31536000, immutable",
           }),
           { abortSignal: abort.signal },
         ),
       ]);
+    },
+    async ping() {
+      await client.send(new HeadBucketCommand({ Bucket: options.bucket }));
     },
   };
 }

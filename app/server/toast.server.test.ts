@@ -6,7 +6,11 @@ vi.mock("./db/client.server", () => ({ getDb: () => ({}) }));
 vi.mock("./secret.server", () => ({ getAppSecret: async () => "toast-test-secret-0123456789" }));
 
 const requestWith = (cookie: string) => new Request("http://localhost/", { headers: { cookie } });
-const cookieOf = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("toast="))?.split(";")[0] ?? "";
+const cookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("toast="))
+    ?.split(";")[0] ?? "";
 
 describe("toast cookie", () => {
   it("carries a toast across a redirect, signed, for a minute", async () => {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
@@ -18,7 +18,17 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   const sidebar = await adminSidebar(page);
   await expect(sidebar.getByText("Admin Panel")).toBeVisible();
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
-  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Projects", "Users", "Messages"]);
+  await expect(nav.getByRole("link")).toHaveText([
+    "Dashboard",
+    "Blog Management",
+    "Projects",
+    "Users",
+    "Messages",
+    "Testimonials",
+    "Settings",
+    "Audit log",
+    "Account",
+  ]);
   await expect(sidebar.getByText("AD", { exact: true })).toBeVisible();
   await expect(sidebar.getByText(E2E_ADMIN.email)).toBeVisible();
   await expect(sidebar.getByText("Administrator", { exact: true })).toBeVisible();
@@ -111,6 +121,9 @@ test("a moderator sees no Projects entry and gets 403 from project endpoints", a
   await expect(nav.getByRole("link", { name: "Blog Management" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Projects" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
+  // Page content is theirs to edit; the site settings are not.
+  await expect(nav.getByRole("link", { name: "Testimonials" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(0);
 
   const page403 = await page.goto("/admin/projects");
   expect(page403?.status()).toBe(403);

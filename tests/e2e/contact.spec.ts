@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN, E2E_MODERATOR } from "./constants";
 import { loginAs, solveVerification } from "./helpers/auth";
 import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
@@ -71,7 +71,11 @@ test("contact page: validation messages, verification gate, successful send with
 
 test("a failed send keeps the form filled, shows the error toast and resets verification", async ({ page }) => {
   await page.route("**/api/send-contact-email", (route) =>
-    route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Something went wrong on our side. Please try again." }) }),
+    route.fulfill({
+      status: 500,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "Something went wrong on our side. Please try again." }),
+    }),
   );
   const errors: string[] = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
@@ -144,7 +148,11 @@ test("staff inbox: mark handled, retry delivery, delete with confirmation", asyn
 
 test("a refused verification (expired or used token) asks for a new one and keeps the form filled", async ({ page }) => {
   await page.route("**/api/send-contact-email", (route) =>
-    route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ error: "Please complete the security verification." }) }),
+    route.fulfill({
+      status: 403,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "Please complete the security verification." }),
+    }),
   );
   await page.goto("/contact");
   await field(page, "Name").fill("Alan Turing");

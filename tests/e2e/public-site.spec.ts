@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "./helpers/test";
 import { E2E_ADMIN, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
@@ -32,17 +32,40 @@ const PAGES: Array<{ path: string; heading: string; texts: string[] }> = [
   {
     path: "/",
     heading: "Product Manager, Project Manager & Application Developer",
-    texts: ["Featured Work", "About Me", "Expertise", "Product Management", "Project Management", "Program Management", "Application Development", "Reach Me"],
+    texts: [
+      "Featured Work",
+      "About Me",
+      "Expertise",
+      "Product Management",
+      "Project Management",
+      "Program Management",
+      "Application Development",
+      "Reach Me",
+    ],
   },
   { path: "/about", heading: "About Me", texts: ["Education", "Certifications", "Skills", "Tools", "Download My Resume"] },
   {
     path: "/recent-roles",
     heading: "Recent Roles",
-    texts: ["Technical Product Manager", "02/2022 – 07/2025 · Remote, USA", "System Project Consultant", "Digital consulting agency", "Training and knowledge-base business"],
+    texts: [
+      "Technical Product Manager",
+      "02/2022 – 07/2025 · Remote, USA",
+      "System Project Consultant",
+      "Digital consulting agency",
+      "Training and knowledge-base business",
+    ],
   },
-  { path: "/projects", heading: "Web Development Projects", texts: ["Other Projects", "Client Onboarding Portal", "ERP Migration Program Plan"] },
+  {
+    path: "/projects",
+    heading: "Web Development Projects",
+    texts: ["Other Projects", "Client Onboarding Portal", "ERP Migration Program Plan"],
+  },
   { path: "/testimonials", heading: "Testimonials", texts: ["What colleagues and clients say about working with me"] },
-  { path: "/hero-mockups", heading: "Hero Section Options", texts: ["Option 1: Split Hero", "Option 5: Video Intro", "Which option do you prefer?"] },
+  {
+    path: "/hero-mockups",
+    heading: "Hero Section Options",
+    texts: ["Option 1: Split Hero", "Option 5: Video Intro", "Which option do you prefer?"],
+  },
 ];
 
 test.describe("public pages", () => {
@@ -214,7 +237,20 @@ test.describe("layout", () => {
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Menu" });
     await expect(dialog).toBeVisible();
-    for (const name of ["Home", "About Me", "Recent Roles", "My Projects", "Testimonials", "Newsletter", "Contact Me", "IT Consulting", "IT Training", "Faith", "Figurehead", "Login"]) {
+    for (const name of [
+      "Home",
+      "About Me",
+      "Recent Roles",
+      "My Projects",
+      "Testimonials",
+      "Newsletter",
+      "Contact Me",
+      "IT Consulting",
+      "IT Training",
+      "Faith",
+      "Figurehead",
+      "Login",
+    ]) {
       await expect(dialog.getByRole("link", { name, exact: true })).toBeVisible();
     }
     await expectNoSeriousAxeViolations(page);
@@ -236,7 +272,8 @@ test.describe("layout", () => {
   test("footer groups, copyright and social links", async ({ page }) => {
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
-    for (const name of ["Navigation", "Services", "Quick Links", "7Fs Framework"]) await expect(footer.getByRole("heading", { name })).toBeVisible();
+    for (const name of ["Navigation", "Services", "Quick Links", "7Fs Framework"])
+      await expect(footer.getByRole("heading", { name })).toBeVisible();
     await expect(footer.getByRole("link", { name: "Figurehead" })).toHaveAttribute("href", "/7fs/Figurehead");
     await expect(footer.getByText(/© \d{4}/)).toBeVisible();
     await expect(footer.getByRole("list", { name: "Social links" }).getByRole("link")).toHaveCount(3);

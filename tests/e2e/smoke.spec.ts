@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 test("home page is server-rendered and accessible", async ({ page, request }) => {
@@ -19,10 +19,13 @@ test("unknown paths show the not-found page with a 404 status and a link home", 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("health check reports the database", async ({ request }) => {
-  const response = await request.get("/healthz");
-  expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+test("liveness answers without the database; readiness reports the database, migrations and storage", async ({ request }) => {
+  const live = await request.get("/healthz");
+  expect(live.status()).toBe(200);
+  expect(await live.json()).toEqual({ status: "ok" });
+  const ready = await request.get("/readyz");
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toMatchObject({ status: "ready", database: "ok", migrations: "ok", storage: "ok" });
 });
 
 test("every seeded role can sign in through the login endpoint", async ({ page }) => {

@@ -13,7 +13,11 @@ export function deliveredIds(received: ReceivedMail[]): string[] {
   return received.flatMap((m) => [...m.raw.matchAll(/Message id: ([0-9a-f-]{36})/g)].map((match) => match[1] ?? ""));
 }
 
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

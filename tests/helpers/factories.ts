@@ -33,7 +33,10 @@ export interface TestUser {
 }
 
 /** A user with a role ("user" = no stored role). */
-export async function makeUser(db: Db, overrides: { role?: Role; email?: string; password?: string; name?: string } = {}): Promise<TestUser> {
+export async function makeUser(
+  db: Db,
+  overrides: { role?: Role; email?: string; password?: string; name?: string } = {},
+): Promise<TestUser> {
   const role = overrides.role ?? "user";
   const email = overrides.email ?? `${role}-${unique()}@test.example`;
   const password = overrides.password ?? TEST_PASSWORD;
@@ -48,12 +51,23 @@ export async function signedInAs(db: Db, role: Role = "user"): Promise<TestUser 
   return { ...made, userId: made.id, cookie: setCookie.split(";")[0] ?? "" };
 }
 
-/** A published post in Fun; the slug follows the title unless given. */
+/** A published post in Fun; the slug follows the title unless given; a published one was published when created unless told. */
 export async function makePost(db: Db, overrides: Partial<typeof blogPosts.$inferInsert> = {}) {
   const title = overrides.title ?? `Test post ${unique()}`;
+  const createdAt = overrides.createdAt ?? new Date();
+  const publishedAt = (overrides.published ?? true) ? createdAt : null;
   const [row] = await db
     .insert(blogPosts)
-    .values({ content: "Body", category: "Fun", published: true, ...overrides, title, slug: overrides.slug ?? slugify(title) })
+    .values({
+      content: "Body",
+      category: "Fun",
+      published: true,
+      createdAt,
+      publishedAt,
+      ...overrides,
+      title,
+      slug: overrides.slug ?? slugify(title),
+    })
     .returning();
   if (!row) throw new Error("post insert returned no row");
   return row;
@@ -64,7 +78,13 @@ export async function makeProject(db: Db, overrides: Partial<typeof projects.$in
   const [last] = await db.select({ n: sql<number>`coalesce(max(${projects.displayOrder}), -1)::int` }).from(projects);
   const [row] = await db
     .insert(projects)
-    .values({ title: `Test project ${unique()}`, description: "A test project", type: "web", displayOrder: (last?.n ?? -1) + 1, ...overrides })
+    .values({
+      title: `Test project ${unique()}`,
+      description: "A test project",
+      type: "web",
+      displayOrder: (last?.n ?? -1) + 1,
+      ...overrides,
+    })
     .returning();
   if (!row) throw new Error("project insert returned no row");
   return row;

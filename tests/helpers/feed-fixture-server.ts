@@ -55,9 +55,15 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   "/atom": (_req, res) => send(res, 200, "application/atom+xml", ATOM),
   "/og": (_req, res) => send(res, 200, "text/html", OG_HTML),
   "/html-with-feed": (_req, res) =>
-    send(res, 200, "text/html", `<!doctype html><html><head><title>Blog</title><link rel="alternate" type="application/atom+xml" href="/atom"></head><body></body></html>`),
+    send(
+      res,
+      200,
+      "text/html",
+      `<!doctype html><html><head><title>Blog</title><link rel="alternate" type="application/atom+xml" href="/atom"></head><body></body></html>`,
+    ),
   "/garbage": (_req, res) => send(res, 200, "application/octet-stream", "\u0000\u0001 not a feed {]]> at all"),
-  "/plain-html": (_req, res) => send(res, 200, "text/html", "<!doctype html><html><head><title>x</title></head><body>no tags</body></html>"),
+  "/plain-html": (_req, res) =>
+    send(res, 200, "text/html", "<!doctype html><html><head><title>x</title></head><body>no tags</body></html>"),
   "/bad-item": (_req, res) =>
     send(res, 200, "application/rss+xml", `<rss><channel><item><title>Evil</title><link>javascript:alert(1)</link></item></channel></rss>`),
   "/error": (_req, res) => send(res, 500, "text/plain", "Internal Server Error"),

@@ -52,10 +52,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster | { skippe
   if (isRoot) execFileSync("chown", ["postgres", dir]);
   run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   run(pgCtl, [
-    "-D", dataDir,
-    "-l", path.join(dir, "log"),
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    "-w", "start",
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dir, "log"),
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    "-w",
+    "start",
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

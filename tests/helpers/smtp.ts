@@ -97,6 +97,10 @@ export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
   const subject = /^subject:\s*(.*)$/im.exec(unfolded)?.[1]?.trim() ?? "";
   const encoding = /^content-transfer-encoding:\s*(.*)$/im.exec(unfolded)?.[1]?.trim().toLowerCase();
   const text =
-    encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
+    encoding === "quoted-printable"
+      ? decodeQuotedPrintable(body)
+      : encoding === "base64"
+        ? Buffer.from(body, "base64").toString("utf8")
+        : body;
   return { to, subject, text };
 }

@@ -22,7 +22,12 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
     admin = signed.cookie;
     // 55 posts: 40 published, 15 drafts.
     for (let i = 1; i <= 55; i++) {
-      await makePost(ctx.db, { authorId: signed.userId, title: `Paged post ${String(i).padStart(2, "0")}`, category: "Finance", published: i <= 40 });
+      await makePost(ctx.db, {
+        authorId: signed.userId,
+        title: `Paged post ${String(i).padStart(2, "0")}`,
+        category: "Finance",
+        published: i <= 40,
+      });
     }
   });
   afterAll(() => server.close());
@@ -43,7 +48,8 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
     expect(counter("Published")).toBe(String(posts.filter((p) => p.published).length));
     expect(counter("Drafts")).toBe(String(posts.filter((p) => !p.published).length));
     expect(counter("Projects")).toBe(String(projectCount));
-    for (const text of ["Welcome back! Here&#x27;s an overview of your content.", "Quick Actions", "Getting Started"]) expect(html).toContain(text);
+    for (const text of ["Welcome back! Here&#x27;s an overview of your content.", "Quick Actions", "Getting Started"])
+      expect(html).toContain(text);
   });
 
   it("blog management lists 50 posts a page and pages on past them, per filter", async () => {
@@ -78,7 +84,12 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
     await ctx.db.delete(contactMessages);
     const base = Date.UTC(2026, 0, 1);
     await ctx.db.insert(contactMessages).values(
-      Array.from({ length: INBOX_PAGE_SIZE + 1 }, (_, i) => ({ name: `Paged ${i}`, email: "p@example.com", message: "m", createdAt: new Date(base + i * 60_000) })),
+      Array.from({ length: INBOX_PAGE_SIZE + 1 }, (_, i) => ({
+        name: `Paged ${i}`,
+        email: "p@example.com",
+        message: "m",
+        createdAt: new Date(base + i * 60_000),
+      })),
     );
     const [oldest] = await ctx.db.select({ id: contactMessages.id }).from(contactMessages).orderBy(asc(contactMessages.createdAt)).limit(1);
     const response = await server.fetch("/admin/messages?page=2", {
@@ -102,27 +113,70 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
         response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
       });
       // The server may answer (413) and close before the whole body is sent.
-      request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+      request.on("error", (error: NodeJS.ErrnoException) =>
+        error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error),
+      );
       request.end(body);
     });
   }
 
-  const form = (fields: Record<string, string>) => ({ body: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const form = (fields: Record<string, string>) => ({
+    body: new URLSearchParams(fields).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
   const json = (body: string) => ({ body, headers: { "content-type": "application/json" } });
   const multipartGarbage = { body: "garbage", headers: { "content-type": "multipart/form-data; boundary=xx" } };
 
-  const hostile: { name: string; path: string; method?: string; init: { body?: string; headers?: Record<string, string> }; status: number; message: RegExp; signedIn?: boolean }[] = [
+  const hostile: {
+    name: string;
+    path: string;
+    method?: string;
+    init: { body?: string; headers?: Record<string, string> };
+    status: number;
+    message: RegExp;
+    signedIn?: boolean;
+  }[] = [
     { name: "GET the login API", path: "/api/auth/login", method: "GET", init: {}, status: 405, message: /Method not allowed/ },
     { name: "PUT the login API", path: "/api/auth/login", method: "PUT", init: json("{}"), status: 405, message: /Method not allowed/ },
     { name: "malformed JSON to the login API", path: "/api/auth/login", init: json("{bad"), status: 400, message: /must be JSON/ },
     { name: "a JSON array to the login API", path: "/api/auth/login", init: json("[1]"), status: 400, message: /JSON object/ },
-    { name: "missing fields to the login API", path: "/api/auth/login", init: json('{"verificationToken":"x"}'), status: 400, message: /Email is required/ },
-    { name: "a huge body to the login API", path: "/api/auth/login", init: json(`{"email":"${"a".repeat(2_000_000)}"}`), status: 413, message: /too large/ },
-    { name: "JSON to the sign-in form", path: "/auth", init: json('{"email":"a"}'), status: 415, message: /application\/x-www-form-urlencoded or multipart\/form-data/ },
-    { name: "a broken multipart body to the sign-in form", path: "/auth", init: multipartGarbage, status: 400, message: /could not be read/ },
+    {
+      name: "missing fields to the login API",
+      path: "/api/auth/login",
+      init: json('{"verificationToken":"x"}'),
+      status: 400,
+      message: /Email is required/,
+    },
+    {
+      name: "a huge body to the login API",
+      path: "/api/auth/login",
+      init: json(`{"email":"${"a".repeat(2_000_000)}"}`),
+      status: 413,
+      message: /too large/,
+    },
+    {
+      name: "JSON to the sign-in form",
+      path: "/auth",
+      init: json('{"email":"a"}'),
+      status: 415,
+      message: /application\/x-www-form-urlencoded or multipart\/form-data/,
+    },
+    {
+      name: "a broken multipart body to the sign-in form",
+      path: "/auth",
+      init: multipartGarbage,
+      status: 400,
+      message: /could not be read/,
+    },
     { name: "DELETE on the sign-in form", path: "/auth", method: "DELETE", init: {}, status: 405, message: /Method not allowed/ },
     { name: "a huge sign-in form", path: "/auth", init: form({ email: "a".repeat(1_000_000) }), status: 413, message: /too large/ },
-    { name: "a sign-in form without an email", path: "/auth", init: form({ intent: "login", verificationToken: "x" }), status: 400, message: /Email is required/ },
+    {
+      name: "a sign-in form without an email",
+      path: "/auth",
+      init: form({ intent: "login", verificationToken: "x" }),
+      status: 400,
+      message: /Email is required/,
+    },
     {
       name: "a reset form with an undecodable email",
       path: "/auth",
@@ -130,13 +184,63 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
       status: 400,
       message: /Invalid email address/,
     },
-    { name: "JSON to projects", path: "/admin/projects", init: json("{}"), status: 415, message: /application\/x-www-form-urlencoded or multipart\/form-data/, signedIn: true },
-    { name: "DELETE on projects", path: "/admin/projects", method: "DELETE", init: {}, status: 405, message: /Method not allowed/, signedIn: true },
-    { name: "an unknown intent on projects", path: "/admin/projects", init: form({ intent: "explode" }), status: 400, message: /./, signedIn: true },
-    { name: "a huge users form", path: "/admin/users", init: form({ intent: "create", email: "a".repeat(1_000_000) }), status: 413, message: /too large/, signedIn: true },
-    { name: "a broken multipart body to users", path: "/admin/users", init: multipartGarbage, status: 400, message: /could not be read/, signedIn: true },
-    { name: "JSON to the inbox", path: "/admin/messages", init: json("{}"), status: 415, message: /application\/x-www-form-urlencoded or multipart\/form-data/, signedIn: true },
-    { name: "a POST to the dashboard (no action)", path: "/admin", init: form({ x: "1" }), status: 405, message: /does not accept that kind of request/, signedIn: true },
+    {
+      name: "JSON to projects",
+      path: "/admin/projects",
+      init: json("{}"),
+      status: 415,
+      message: /application\/x-www-form-urlencoded or multipart\/form-data/,
+      signedIn: true,
+    },
+    {
+      name: "DELETE on projects",
+      path: "/admin/projects",
+      method: "DELETE",
+      init: {},
+      status: 405,
+      message: /Method not allowed/,
+      signedIn: true,
+    },
+    {
+      name: "an unknown intent on projects",
+      path: "/admin/projects",
+      init: form({ intent: "explode" }),
+      status: 400,
+      message: /./,
+      signedIn: true,
+    },
+    {
+      name: "a huge users form",
+      path: "/admin/users",
+      init: form({ intent: "create", email: "a".repeat(1_000_000) }),
+      status: 413,
+      message: /too large/,
+      signedIn: true,
+    },
+    {
+      name: "a broken multipart body to users",
+      path: "/admin/users",
+      init: multipartGarbage,
+      status: 400,
+      message: /could not be read/,
+      signedIn: true,
+    },
+    {
+      name: "JSON to the inbox",
+      path: "/admin/messages",
+      init: json("{}"),
+      status: 415,
+      message: /application\/x-www-form-urlencoded or multipart\/form-data/,
+      signedIn: true,
+    },
+    {
+      name: "a POST to the dashboard (no action)",
+      path: "/admin",
+      init: form({ x: "1" }),
+      status: 405,
+      message: /does not accept that kind of request/,
+      signedIn: true,
+    },
   ];
 
   for (const probe of hostile) {

@@ -36,7 +36,9 @@ const siteverify = http.createServer((req, res) => {
       return;
     }
     const success = form.get("secret") === SECRET && (form.get("response") ?? "").startsWith("pass-");
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(success ? { success } : { success, "error-codes": ["invalid-input-response"] }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify(success ? { success } : { success, "error-codes": ["invalid-input-response"] }));
   });
 });
 
@@ -51,7 +53,7 @@ beforeAll(async () => {
   process.env.TURNSTILE_SECRET_KEY = SECRET;
   process.env.TURNSTILE_VERIFY_URL = `http://127.0.0.1:${port}/turnstile/v0/siteverify`;
   // Each test signs in from its own address (X-Forwarded-For), so the per-IP limits do not mix.
-  process.env.TRUST_PROXY = "true";
+  process.env.TRUST_PROXY = "1";
   process.env.LOGIN_RATE_LIMIT_PER_IP = "10";
   process.env.LOG_LEVEL = "silent";
 });
@@ -138,21 +140,26 @@ describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
     expect(Buffer.from(toast?.split(";")[0]?.slice(6) ?? "", "base64url").toString()).toContain("Welcome back!");
   });
 
-  it("limits failed logins per account (5 in 15 minutes) with a 429, Retry-After and a clear message, stored in the database", async () => {
+  it("limits failed logins per account and address (5 in 15 minutes) with a 429, Retry-After and a clear message, stored in the database; other addresses still sign in", async () => {
     const account = await newAccount();
-    // Five wrong passwords, each from a different address: the per-account counter still adds up.
+    const ip = newIp();
     for (let i = 0; i < 5; i++) {
-      const wrong = await login(newIp(), { email: account.email, password: "wrong password", verificationToken: passToken() });
+      const wrong = await login(ip, { email: account.email, password: "wrong password", verificationToken: passToken() });
       expect(wrong.status).toBe(401);
       expect((await wrong.json()).error).toBe("Invalid login credentials");
     }
-    // Now even the right password is refused for this account, from yet another address.
-    const limited = await login(newIp(), { email: account.email, password: PASSWORD, verificationToken: passToken() });
+    // From that address even the right password is refused for this account...
+    const limited = await login(ip, { email: account.email, password: PASSWORD, verificationToken: passToken() });
     expect(limited.status).toBe(429);
     expect((await limited.json()).error).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    const [row] = await ctx.db.select({ count: rateLimits.count }).from(rateLimits).where(eq(rateLimits.key, `login:account:${account.email}`));
+    const [row] = await ctx.db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `login:account-ip:${account.email}|${ip}`));
     expect(row?.count).toBe(6);
+    // ...but the account is not locked: its owner signs in from another address.
+    expect((await login(newIp(), { email: account.email, password: PASSWORD, verificationToken: passToken() })).status).toBe(200);
   });
 
   it("limits logins per IP address (LOGIN_RATE_LIMIT_PER_IP) across different accounts", async () => {
@@ -197,7 +204,10 @@ describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
     for (let i = 0; i < 10; i++) expect((await requestReset(ip, `someone-${i}-${Date.now()}@test.example`)).status).toBe(302);
     const limited = await requestReset(ip, `someone-else-${Date.now()}@test.example`);
     expect(limited.status).toBe(429);
-    const keys = await ctx.db.select({ key: rateLimits.key }).from(rateLimits).where(like(rateLimits.key, `reset:ip:${ip}`));
+    const keys = await ctx.db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(like(rateLimits.key, `reset:ip:${ip}`));
     expect(keys).toHaveLength(1);
   });
 });

@@ -316,7 +316,10 @@ async function snapshot(db: Db) {
     messages: await db.select().from(contactMessages).orderBy(asc(contactMessages.id)),
     projects: await db.select().from(projects).orderBy(asc(projects.id)),
     users: await db.select({ id: user.id, email: user.email }).from(user).orderBy(asc(user.id)),
-    roles: await db.select({ userId: userRoles.userId, role: userRoles.role }).from(userRoles).orderBy(asc(userRoles.userId), asc(userRoles.role)),
+    roles: await db
+      .select({ userId: userRoles.userId, role: userRoles.role })
+      .from(userRoles)
+      .orderBy(asc(userRoles.userId), asc(userRoles.role)),
     sessions: await db.select({ id: session.id }).from(session).orderBy(asc(session.id)),
   };
 }
@@ -360,7 +363,9 @@ describeEachDatabase("authorization matrix", (ctx) => {
         } else {
           expect(response.status).toBe(actor === "anonymous" ? 401 : 403);
           // A person can tell why: the page or the JSON body says so.
-          expect(await response.text()).toMatch(actor === "anonymous" ? /You must be logged in/ : /permission|Only (an admin|administrators)/);
+          expect(await response.text()).toMatch(
+            actor === "anonymous" ? /You must be logged in/ : /permission|Only (an admin|administrators)/,
+          );
           expect(await snapshot(ctx.db)).toEqual(before);
         }
       });
@@ -426,7 +431,11 @@ describeEachDatabase("authorization matrix", (ctx) => {
 
   it("inbox: a malformed request is 400 and an unknown message 404, each with a message", async () => {
     const headers = { origin: server.url, cookie: await cookieFor("admin") };
-    const bad = await server.fetch("/admin/messages", { method: "POST", headers, body: new URLSearchParams({ intent: "explode", id: "1" }) });
+    const bad = await server.fetch("/admin/messages", {
+      method: "POST",
+      headers,
+      body: new URLSearchParams({ intent: "explode", id: "1" }),
+    });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("That request was not understood");
     const missing = await server.fetch("/admin/messages", {

@@ -90,8 +90,34 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(html).toContain('property="og:type" content="article"');
     });
 
+    it("shows the Markdown rendered at save; RSS carries it in content:encoded; reading time and articleBody use the text", async () => {
+      const words = "word ".repeat(230);
+      const post = await createPost(ctx.db, author(), {
+        title: `Markdown over HTTP ${Date.now()}`,
+        content: `## Why bother\n\nA **crisis** [averted](https://ok.example/a).\n\n\`\`\`ts\nconst x = 1;\n\`\`\`\n\n[${words}](https://ok.example/b)`,
+        category: "Fun",
+        published: true,
+      });
+      const html = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
+      expect(html).toMatch(/<div class="markdown-body[^"]*" data-testid="post-content"><h3 id="why-bother">Why bother<\/h3>/);
+      expect(html).toContain("<strong>crisis</strong>");
+      expect(html).not.toContain("**crisis**");
+      expect(html).toContain('<pre class="shiki');
+      // 233 words of text (the link's URL is markup, not words): 2 minutes.
+      expect(html).toContain("2 min read");
+      expect(html).toMatch(/"articleBody":"Why bother\\n\\nA crisis averted\./);
+      const rss = await (await server.fetch("/7fs/Fun/rss.xml")).text();
+      expect(rss).toContain("<content:encoded>&lt;h3 id=&quot;why-bother&quot;&gt;Why bother&lt;/h3&gt;");
+    });
+
     it("hides drafts from anonymous requests with a real 404, shows them to staff marked and noindex", async () => {
-      const draft = await makePost(ctx.db, { authorId: staff.userId, title: "Unreleased Thoughts", content: "secret", category: "Faith", published: false });
+      const draft = await makePost(ctx.db, {
+        authorId: staff.userId,
+        title: "Unreleased Thoughts",
+        content: "secret",
+        category: "Faith",
+        published: false,
+      });
       const anon = await server.fetch(`/7fs/Faith/${draft.slug}`);
       expect(anon.status).toBe(404);
       const anonHtml = await anon.text();
@@ -105,7 +131,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       const html = await seen.text();
       expect(html).toContain("Draft");
       expect(html).toContain('name="robots" content="noindex"');
-      expect((await (await server.fetch("/rss.xml")).text())).not.toContain("Unreleased Thoughts");
+      expect(await (await server.fetch("/rss.xml")).text()).not.toContain("Unreleased Thoughts");
     });
 
     it("redirects a post asked for under the wrong category and 404s a missing one", async () => {
@@ -128,6 +154,34 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(xml).toMatch(/<link>https?:\/\/[^<]+\/7fs\/Fitness\/fitness-feeds<\/link>/);
     }
     expect(await (await server.fetch("/7fs/Faith/rss.xml")).text()).not.toContain("Fitness &amp;");
+  });
+
+  describe("editor preview", () => {
+    const preview = (content: string, cookie?: string) =>
+      server.fetch("/api/posts/preview", { method: "POST", body: new URLSearchParams({ content }), headers: cookie ? { cookie } : {} });
+
+    it("renders the text with the server's renderer for staff only", async () => {
+      const r = await preview("## Hi\n\nA **b** <script>alert(1)</script>", staff.cookie);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("cache-control")).toContain("no-store");
+      expect(await r.json()).toEqual({ html: '<h3 id="hi">Hi</h3>\n<p>A <strong>b</strong> &#x3C;script>alert(1)&#x3C;/script></p>' });
+      expect((await preview("x")).status).toBe(401);
+      const reader = await signedInAs(ctx.db, "user");
+      expect((await preview("x", reader.cookie)).status).toBe(403);
+    });
+
+    it("refuses text over the content limit and non-form bodies with a message, and GET with 405", async () => {
+      const tooLong = await preview("x".repeat(100_001), staff.cookie);
+      expect(tooLong.status).toBe(400);
+      expect(await tooLong.json()).toMatchObject({ error: "Content must be less than 100,000 characters" });
+      const json = await server.fetch("/api/posts/preview", {
+        method: "POST",
+        body: "{}",
+        headers: { cookie: staff.cookie, "content-type": "application/json" },
+      });
+      expect(json.status).toBe(415);
+      expect((await server.fetch("/api/posts/preview")).status).toBe(405);
+    });
   });
 
   describe("uploads", () => {
@@ -193,6 +247,16 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(file.headers.get("cache-control")).toContain("immutable");
       const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
       expect(meta.exif).toBeUndefined();
+      // Range requests (video players, resumed downloads): 206 with Content-Range, 416 past the end.
+      const size = Number(file.headers.get("content-length"));
+      expect(file.headers.get("accept-ranges")).toBe("bytes");
+      const part = await server.fetch(images[0]!.url, { headers: { range: "bytes=0-9" } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get("content-range")).toBe(`bytes 0-9/${size}`);
+      expect((await part.arrayBuffer()).byteLength).toBe(10);
+      const past = await server.fetch(images[0]!.url, { headers: { range: `bytes=${size}-` } });
+      expect(past.status).toBe(416);
+      expect(past.headers.get("content-range")).toBe(`bytes */${size}`);
       const variant = images[0]!.srcSet.split(", ")[0]!.split(" ")[0]!;
       const v = await server.fetch(variant);
       expect(v.headers.get("content-type")).toBe("image/webp");
@@ -202,8 +266,17 @@ describeEachDatabase("blog over HTTP", (ctx) => {
   });
 
   it("answers an anonymous save with 'You must be logged in'", async () => {
-    const request = new Request("http://localhost/7fs/Fun/new", { method: "POST", body: new URLSearchParams({ title: "x", content: "y" }) });
-    const result = await postFormAction({ request, url: new URL(request.url), pattern: "/7fs/:category/new", params: { category: "Fun" }, context: {} });
+    const request = new Request("http://localhost/7fs/Fun/new", {
+      method: "POST",
+      body: new URLSearchParams({ title: "x", content: "y" }),
+    });
+    const result = await postFormAction({
+      request,
+      url: new URL(request.url),
+      pattern: "/7fs/:category/new",
+      params: { category: "Fun" },
+      context: {},
+    });
     expect(result).toMatchObject({ init: { status: 401 }, data: { error: "You must be logged in" } });
   });
 });

@@ -65,7 +65,9 @@ function rawPost(base: string, pathname: string, cookie: string, body: Buffer, c
         "",
       ].join("\r\n");
       socket.write(head);
-      socket.write(chunked ? Buffer.concat([Buffer.from(`${body.byteLength.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]) : body);
+      socket.write(
+        chunked ? Buffer.concat([Buffer.from(`${body.byteLength.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]) : body,
+      );
     });
     socket.on("data", (chunk: Buffer) => received.push(chunk));
     socket.on("close", () => resolve(Buffer.concat(received).toString("utf8")));
@@ -95,14 +97,25 @@ describeEachDatabase("blog robustness", (ctx) => {
     }
 
     it("are well-formed RSS 2.0 with absolute links, guid, pubDate and atom:link rel=self", async () => {
-      await createPost(ctx.db, { id: staff.userId, role: "moderator" }, { title: HOSTILE_TITLE, content: "line one\n\n  line two ]]> <x>", category: "Family", published: true });
+      await createPost(
+        ctx.db,
+        { id: staff.userId, role: "moderator" },
+        { title: HOSTILE_TITLE, content: "line one\n\n  line two ]]> <x>", category: "Family", published: true },
+      );
       for (const p of ["/rss.xml", "/7fs/Family/rss.xml", "/7fs/Figurehead/rss.xml"]) {
         const { status, type, xml } = await feed(p);
         expect(status, p).toBe(200);
         expect(type).toBe("application/rss+xml; charset=utf-8");
         expect(XMLValidator.validate(xml), p).toBe(true);
         const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "item" }).parse(xml) as {
-          rss: { "@_version": string; channel: { link: string; "atom:link": { "@_href": string; "@_rel": string }; item?: { link: string; guid: { "#text": string }; pubDate: string }[] } };
+          rss: {
+            "@_version": string;
+            channel: {
+              link: string;
+              "atom:link": { "@_href": string; "@_rel": string };
+              item?: { link: string; guid: { "#text": string }; pubDate: string }[];
+            };
+          };
         };
         expect(doc.rss["@_version"]).toBe("2.0");
         const channel = doc.rss.channel;
@@ -119,11 +132,17 @@ describeEachDatabase("blog robustness", (ctx) => {
     it("answers an unknown category's feed with a 404 and a message", async () => {
       const r = await server.fetch("/7fs/Food/rss.xml");
       expect(r.status).toBe(404);
-      expect(((await r.json()) as { error: string }).error).toBe("There is no such category. The categories are Faith, Finance, Fitness, Fun, Friends, Family, Figurehead.");
+      expect(((await r.json()) as { error: string }).error).toBe(
+        "There is no such category. The categories are Faith, Finance, Fitness, Fun, Friends, Family, Figurehead.",
+      );
     });
 
     it.skipIf(!PYTHON)("parse cleanly with Python feedparser (bozo 0)", async () => {
-      await createPost(ctx.db, { id: staff.userId, role: "moderator" }, { title: `${HOSTILE_TITLE} two`, content: "body & more", category: "Fun", published: true });
+      await createPost(
+        ctx.db,
+        { id: staff.userId, role: "moderator" },
+        { title: `${HOSTILE_TITLE} two`, content: "body & more", category: "Fun", published: true },
+      );
       for (const p of ["/rss.xml", "/7fs/Fun/rss.xml", "/7fs/Faith/rss.xml"]) {
         const parsed = feedparser((await feed(p)).xml);
         expect(parsed.bozo, `${p}: ${parsed.error}`).toBe(0);
@@ -134,7 +153,8 @@ describeEachDatabase("blog robustness", (ctx) => {
           expect(e.link).toBe(e.id);
           expect(e.published).toBeTruthy();
         }
-        if (p !== "/7fs/Faith/rss.xml") expect(parsed.entries.map((e) => e.title)).toContain(`Feeds </script> & "quotes" <b>bold</b>  ☕ two`);
+        if (p !== "/7fs/Faith/rss.xml")
+          expect(parsed.entries.map((e) => e.title)).toContain(`Feeds </script> & "quotes" <b>bold</b>  ☕ two`);
       }
     });
   });
@@ -160,7 +180,11 @@ describeEachDatabase("blog robustness", (ctx) => {
     });
 
     it("the post page and the post form answer bodiless or non-form posts with 4xx", async () => {
-      const post = await createPost(ctx.db, { id: admin.userId, role: "admin" }, { title: "Robust target post", content: "c", category: "Faith", published: true });
+      const post = await createPost(
+        ctx.db,
+        { id: admin.userId, role: "admin" },
+        { title: "Robust target post", content: "c", category: "Faith", published: true },
+      );
       const targets = [`/7fs/Faith/${post.slug}`, "/7fs/Faith/new", `/7fs/Faith/${post.slug}/edit`];
       for (const p of targets) {
         for (const [label, init] of [
@@ -169,7 +193,11 @@ describeEachDatabase("blog robustness", (ctx) => {
           ["broken multipart", { headers: { "content-type": "multipart/form-data; boundary=zz" }, body: "garbage" }],
         ] as const) {
           for (const who of [admin.cookie, staff.cookie, undefined]) {
-            const init2: RequestInit = { method: "POST", ...init, headers: { ...("headers" in init ? init.headers : {}), origin: server.url, ...(who ? { cookie: who } : {}) } };
+            const init2: RequestInit = {
+              method: "POST",
+              ...init,
+              headers: { ...("headers" in init ? init.headers : {}), origin: server.url, ...(who ? { cookie: who } : {}) },
+            };
             const r = await server.fetch(p, init2);
             expect(r.status, `${label} → ${p}`).toBeGreaterThanOrEqual(300);
             expect(r.status, `${label} → ${p}`).toBeLessThan(500);
@@ -213,7 +241,12 @@ describeEachDatabase("blog robustness", (ctx) => {
     it("paginates 12 a page with crawlable links, a per-page canonical and a 404 past the end", async () => {
       const actor = { id: staff.userId, role: "moderator" as const };
       for (let i = 1; i <= 13; i++) {
-        await createPost(ctx.db, actor, { title: `Paged Figurehead post ${i}`, content: `body ${i}`, category: "Figurehead", published: true });
+        await createPost(ctx.db, actor, {
+          title: `Paged Figurehead post ${i}`,
+          content: `body ${i}`,
+          category: "Figurehead",
+          published: true,
+        });
       }
       const first = await (await server.fetch("/7fs/Figurehead")).text();
       expect(first.match(/<h2[^>]*>Paged Figurehead post \d+<\/h2>/g)).toHaveLength(12);
@@ -237,8 +270,16 @@ describeEachDatabase("blog robustness", (ctx) => {
 
   describe("post page headers", () => {
     it("drafts and missing posts carry X-Robots-Tag noindex and are not stored by shared caches", async () => {
-      const draft = await createPost(ctx.db, { id: admin.userId, role: "admin" }, { title: "Header draft", content: "c", category: "Fun", published: false });
-      const live = await createPost(ctx.db, { id: admin.userId, role: "admin" }, { title: "Header live", content: "c", category: "Fun", published: true });
+      const draft = await createPost(
+        ctx.db,
+        { id: admin.userId, role: "admin" },
+        { title: "Header draft", content: "c", category: "Fun", published: false },
+      );
+      const live = await createPost(
+        ctx.db,
+        { id: admin.userId, role: "admin" },
+        { title: "Header live", content: "c", category: "Fun", published: true },
+      );
       const d = await server.fetch(`/7fs/Fun/${draft.slug}`, { headers: { cookie: admin.cookie } });
       expect(d.status).toBe(200);
       expect(d.headers.get("x-robots-tag")).toBe("noindex");
@@ -252,7 +293,9 @@ describeEachDatabase("blog robustness", (ctx) => {
       expect(l.headers.get("x-robots-tag")).toBeNull();
       // No featured image: the card image is the site default, absolute.
       expect(await l.text()).toMatch(/<meta property="og:image" content="https?:\/\/[^"]+\/images\/og\/default\.jpg"\/>/);
-      expect(await (await server.fetch("/7fs/Fun")).text()).toMatch(/<meta property="og:image" content="https?:\/\/[^"]+\/images\/og\/default\.jpg"\/>/);
+      expect(await (await server.fetch("/7fs/Fun")).text()).toMatch(
+        /<meta property="og:image" content="https?:\/\/[^"]+\/images\/og\/default\.jpg"\/>/,
+      );
     });
   });
 
@@ -285,14 +328,21 @@ describeEachDatabase("blog robustness", (ctx) => {
       expect(html).toMatch(/<meta name="twitter:image" content="https?:\/\/[^"]+\/uploads\/blog-images\/u\/1-abc\.jpg"\/>/);
       expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+/7fs/Fitness/${post.slug}"/>`));
       expect(html).toContain('<meta name="description" content="First line second line with &lt;/script&gt; inside"/>');
-      expect(html).toContain('<link rel="alternate" type="application/rss+xml" title="Fitness — 7 Fs Framework" href="/7fs/Fitness/rss.xml"/>');
-      expect(html).toContain('<link rel="alternate" type="application/rss+xml" title="7 Fs Framework" href="/rss.xml"/>');
+      expect(html).toContain(
+        '<link rel="alternate" type="application/rss+xml" title="Fitness — 7 Fs Framework" href="/7fs/Fitness/rss.xml"/>',
+      );
+      // <Links> gives the root's links this response's CSP nonce.
+      expect(html).toMatch(
+        /<link (?:nonce="[^"]+" )?rel="alternate" type="application\/rss\+xml" title="7 Fs Framework" href="\/rss.xml"\/>/,
+      );
       // The video item: no empty <track> (invalid HTML), a label from the caption.
       expect(html).toMatch(/<video[^>]*aria-label="A clip"/);
       expect(html).not.toContain("<track");
       expect(html.match(/\d+ min read/g)?.[0]).toBe("1 min read");
       // Long US date on the post page, e.g. "November 23, 2026".
-      expect(html).toMatch(/<time dateTime="[^"]+">(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}<\/time>/);
+      expect(html).toMatch(
+        /<time dateTime="[^"]+">(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}<\/time>/,
+      );
     });
   });
 });

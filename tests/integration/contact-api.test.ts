@@ -71,7 +71,8 @@ describeEachDatabase("send-contact-email and the /contact form over HTTP", (ctx)
 
   it("rate-limits per IP with 429 and Retry-After, after validation and verification", async () => {
     await ctx.db.execute(sql`delete from rate_limits`);
-    for (let i = 0; i < 3; i++) expect((await post({ ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) })).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await post({ ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) })).status).toBe(201);
     const before = await count();
     const limited = await post({ ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) });
     expect(limited.status).toBe(429);
@@ -103,14 +104,22 @@ describeEachDatabase("send-contact-email and the /contact form over HTTP", (ctx)
     expect(await unverified.text()).toContain("Please complete the security verification.");
 
     const clientId = randomUUID();
-    const fields = { name: "Grace Hopper", email: "grace@example.com", message: "Hello from a form", clientId, turnstileToken: await easyVerificationToken(ctx.db) };
+    const fields = {
+      name: "Grace Hopper",
+      email: "grace@example.com",
+      message: "Hello from a form",
+      clientId,
+      turnstileToken: await easyVerificationToken(ctx.db),
+    };
     const sent = await form(fields);
     expect(sent.status).toBe(200);
     const html = await sent.text();
     expect(html).toContain("Thank you, Grace!");
     // A second post of the same rendered form stores nothing new.
     expect((await form({ ...fields, turnstileToken: await easyVerificationToken(ctx.db) })).status).toBe(200);
-    expect(await ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.clientId, clientId))).toHaveLength(1);
+    expect(
+      await ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.clientId, clientId)),
+    ).toHaveLength(1);
   });
 
   it("renders the page with its heading, side card and SEO tags", async () => {

@@ -77,7 +77,12 @@ describeEachDatabase("contact delivery", (ctx) => {
 
   const storedCount = async () => (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(contactMessages))[0]?.n ?? 0;
   const sentCount = async () =>
-    (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(contactMessages).where(sql`${contactMessages.deliveryState} = 'sent'`))[0]?.n ?? 0;
+    (
+      await ctx.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(contactMessages)
+        .where(sql`${contactMessages.deliveryState} = 'sent'`)
+    )[0]?.n ?? 0;
 
   it("200 concurrent submissions: 200 stored, 200 delivered, no duplicates (retries included)", async () => {
     await ctx.db.delete(contactMessages);
@@ -101,7 +106,7 @@ describeEachDatabase("contact delivery", (ctx) => {
     expect(ids).toHaveLength(200);
     expect(new Set(ids).size).toBe(200);
     expect(new Set(ids)).toEqual(new Set(bodies.map((b) => b.body.id)));
-  });
+  }, 240_000);
 
   it("SMTP down for a while: messages are kept, retried with backoff, and all delivered after it returns", async () => {
     await ctx.db.delete(contactMessages);
@@ -115,7 +120,9 @@ describeEachDatabase("contact delivery", (ctx) => {
     // Every message fails at least once while the server is down, with the error recorded.
     await waitFor(
       async () => {
-        const rows = await ctx.db.select({ attempts: contactMessages.attempts, lastError: contactMessages.lastError, state: contactMessages.deliveryState }).from(contactMessages);
+        const rows = await ctx.db
+          .select({ attempts: contactMessages.attempts, lastError: contactMessages.lastError, state: contactMessages.deliveryState })
+          .from(contactMessages);
         return rows.length === 20 && rows.every((r) => r.attempts >= 1 && r.lastError && r.state !== "sent");
       },
       15_000,

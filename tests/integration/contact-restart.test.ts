@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,7 +8,7 @@ import { contactMessages } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { createPostgresDatabase } from "../helpers/databases";
-import { freePort } from "../helpers/postgres-cluster";
+import { startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
@@ -18,21 +17,9 @@ import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
  */
 const SECRET = "contact-restart-secret-0123456789abcdef";
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(database: { DATA_DIR?: string; DATABASE_URL?: string }, smtpUrl: string): Promise<Running> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  Object.assign(env, {
+function startServer(database: { DATA_DIR?: string; DATABASE_URL?: string }, smtpUrl: string): Promise<ServerProcess> {
+  return startServerProcess({
     ...database,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
     AUTH_SECRET: SECRET,
     SEED_DEMO_CONTENT: "false",
     INITIAL_ADMIN_EMAIL: "admin@restart.example",
@@ -42,20 +29,6 @@ async function startServer(database: { DATA_DIR?: string; DATABASE_URL?: string 
     CONTACT_LOCK_SECONDS: "3",
     CONTACT_POLL_MS: "200",
   });
-  const child = spawn(process.execPath, ["server.js"], { env, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-      return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    },
-    30_000,
-    "server start",
-  );
-  return { child, url, exited };
 }
 
 const skipReason = inject("postgresSkipReason");
@@ -78,7 +51,10 @@ for (const kind of ["pglite", "postgres"] as const) {
         readRow = async (id) => {
           const opened = await openDatabase({ kind: "pglite", dataDir: dir });
           try {
-            const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
+            const [row] = await opened.db
+              .select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts })
+              .from(contactMessages)
+              .where(eq(contactMessages.id, id));
             return row;
           } finally {
             await opened.close();
@@ -93,7 +69,10 @@ for (const kind of ["pglite", "postgres"] as const) {
           await throwaway.drop();
         });
         readRow = async (id) => {
-          const [row] = await opened.db.select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts }).from(contactMessages).where(eq(contactMessages.id, id));
+          const [row] = await opened.db
+            .select({ deliveryState: contactMessages.deliveryState, attempts: contactMessages.attempts })
+            .from(contactMessages)
+            .where(eq(contactMessages.id, id));
           return row;
         };
       }
@@ -108,7 +87,12 @@ for (const kind of ["pglite", "postgres"] as const) {
       const response = await fetch(`${first.url}/api/send-contact-email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: first.url },
-        body: JSON.stringify({ name: "Killed Sender", email: "killed@example.com", message: "Sent just before a crash", turnstileToken: await easyAltchaToken(SECRET) }),
+        body: JSON.stringify({
+          name: "Killed Sender",
+          email: "killed@example.com",
+          message: "Sent just before a crash",
+          turnstileToken: await easyAltchaToken(SECRET),
+        }),
       });
       expect(response.status).toBe(201);
       const { id } = (await response.json()) as { id: string };
@@ -128,6 +112,6 @@ for (const kind of ["pglite", "postgres"] as const) {
       expect(await second.exited).toBe(0);
       expect(deliveredIds(smtp.received)).toEqual([id]);
       expect(await readRow(id)).toEqual({ deliveryState: "sent", attempts: 1 });
-    });
+    }, 240_000);
   });
 }

@@ -10,6 +10,7 @@ import { describeEachDatabase } from "../helpers/databases";
 import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { makeContactMessage, makePost, makeProject, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { FIXED_PAGES } from "../helpers/pages";
 
 /**
  * The server-rendered HTML of every screen, as a browser receives it (streamed, feeds included),
@@ -19,20 +20,34 @@ const VNU_JAR = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 
 const vnuReport = z.object({
-  messages: z.array(z.object({ type: z.string(), url: z.string().optional(), message: z.string(), extract: z.string().optional(), subType: z.string().optional() })),
+  messages: z.array(
+    z.object({
+      type: z.string(),
+      url: z.string().optional(),
+      message: z.string(),
+      extract: z.string().optional(),
+      subType: z.string().optional(),
+    }),
+  ),
 });
 
 function runVnu(files: string[]): Promise<z.infer<typeof vnuReport>["messages"]> {
   return new Promise((resolve, reject) => {
     // Exit status 1 just means "errors found"; the JSON report on stderr says which.
-    execFile("java", ["-Xss2m", "-jar", VNU_JAR, "--errors-only", "--format", "json", ...files], { maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
-      if (err && (err as NodeJS.ErrnoException).code === "ENOENT") return reject(new Error("java is not installed: the Nu HTML Checker needs it"));
-      try {
-        resolve(vnuReport.parse(JSON.parse(stderr)).messages);
-      } catch (parseError) {
-        reject(new Error(`vnu gave no JSON report: ${stderr.slice(0, 500)}`, { cause: parseError }));
-      }
-    });
+    execFile(
+      "java",
+      ["-Xss2m", "-jar", VNU_JAR, "--errors-only", "--format", "json", ...files],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (err, _stdout, stderr) => {
+        if (err && (err as NodeJS.ErrnoException).code === "ENOENT")
+          return reject(new Error("java is not installed: the Nu HTML Checker needs it"));
+        try {
+          resolve(vnuReport.parse(JSON.parse(stderr)).messages);
+        } catch (parseError) {
+          reject(new Error(`vnu gave no JSON report: ${stderr.slice(0, 500)}`, { cause: parseError }));
+        }
+      },
+    );
   });
 }
 
@@ -64,10 +79,23 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
       featured: true,
     });
     await ctx.db.insert(blogMedia).values([
-      { postId: post.id, mediaType: "youtube", mediaUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", caption: "A video", displayOrder: 1 },
+      {
+        postId: post.id,
+        mediaType: "youtube",
+        mediaUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        caption: "A video",
+        displayOrder: 1,
+      },
       { postId: post.id, mediaType: "image", mediaUrl: "/images/posts/faith-800.webp", caption: "An image", displayOrder: 2 },
     ]);
-    await makeProject(ctx.db, { title: "Launch Kit", description: "A web project", displayOrder: 1, featured: true, imageUrl: "/images/projects/launch-kit-800.webp", url: "https://launch.example.test" });
+    await makeProject(ctx.db, {
+      title: "Launch Kit",
+      description: "A web project",
+      displayOrder: 1,
+      featured: true,
+      imageUrl: "/images/projects/launch-kit-800.webp",
+      url: "https://launch.example.test",
+    });
     await makeProject(ctx.db, { title: "No Image Web", description: "Another", displayOrder: 2 });
     await makeProject(ctx.db, { title: "An Other Project", description: "x", type: "other", displayOrder: 3 });
     await makeContactMessage(ctx.db, { name: "Ada <b>", email: "ada@example.test", message: "Hello & welcome" });
@@ -78,8 +106,29 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const anonymous = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Fun", "/7fs/Faith/valid-markup", "/7fs/Faith/missing-post", "/no-such-page"];
-  const signedIn = ["/", "/7fs/Faith/valid-markup", "/7fs/Faith/new", "/7fs/Faith/valid-markup/edit", "/admin", "/admin/blog", "/admin/projects", "/admin/projects?new", "/admin/users", "/admin/messages"];
+  const anonymous = [
+    ...FIXED_PAGES,
+    "/7fs/Faith",
+    "/7fs/Fun",
+    "/7fs/Faith/valid-markup",
+    "/7fs/Faith/missing-post",
+    "/no-such-page",
+    "/search",
+    "/search?q=paragraph",
+    "/search?q=nothing-matches-this",
+  ];
+  const signedIn = [
+    "/",
+    "/7fs/Faith/valid-markup",
+    "/7fs/Faith/new",
+    "/7fs/Faith/valid-markup/edit",
+    "/admin",
+    "/admin/blog",
+    "/admin/projects",
+    "/admin/projects?new",
+    "/admin/users",
+    "/admin/messages",
+  ];
 
   // The checker runs once (JVM start ~3 s); the second database run adds nothing to what is checked.
   it.runIf(ctx.kind === "pglite")("every public and admin screen passes with no errors", async () => {
@@ -100,7 +149,8 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     for (const pagePath of signedIn) await save("admin", pagePath, admin.cookie);
     // The streamed home page really carries the three feed cards (RSS, Atom, OpenGraph page).
     const home = fs.readFileSync(files[0] ?? "", "utf8");
-    for (const title of ["Shipping Calm: A Newsletter &amp; More", "Five Risk Registers That Work", "Team Playbooks &amp; Templates"]) expect(home).toContain(title);
+    for (const title of ["Shipping Calm: A Newsletter &amp; More", "Five Risk Registers That Work", "Team Playbooks &amp; Templates"])
+      expect(home).toContain(title);
     // Every image of a public page reserves its box (width and height), so nothing shifts as images arrive.
     for (const file of files.filter((f) => path.basename(f).startsWith("anon"))) {
       for (const tag of fs.readFileSync(file, "utf8").match(/<img\b[^>]*>/g) ?? []) {
@@ -115,38 +165,43 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     const messages = await runVnu([...files, bad]);
     const errors = messages.filter((m) => m.type === "error" || m.subType === "fatal");
     expect(errors.some((m) => m.url?.endsWith("known-bad.html"))).toBe(true);
-    const real = errors.filter((m) => !m.url?.endsWith("known-bad.html")).map((m) => `${path.basename(m.url ?? "?")}: ${m.message} [${m.extract ?? ""}]`);
+    const real = errors
+      .filter((m) => !m.url?.endsWith("known-bad.html"))
+      .map((m) => `${path.basename(m.url ?? "?")}: ${m.message} [${m.extract ?? ""}]`);
     expect(real).toEqual([]);
   });
 
-  it.runIf(ctx.kind === "pglite")("every indexable page has a canonical URL and absolute Open Graph / Twitter tags (open-graph-scraper)", async () => {
-    const base = "https://portfolio.example.test";
-    for (const pagePath of ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/hero-mockups", "/contact", "/auth", "/7fs/Faith", "/7fs/Faith/valid-markup"]) {
+  it.runIf(ctx.kind === "pglite")(
+    "every indexable page has a canonical URL and absolute Open Graph / Twitter tags (open-graph-scraper)",
+    async () => {
+      const base = "https://portfolio.example.test";
+      for (const pagePath of [...FIXED_PAGES, "/7fs/Faith", "/7fs/Faith/valid-markup", "/search"]) {
+        if (!server) throw new Error("no server");
+        const html = await (await server.fetch(pagePath, { headers: { "user-agent": BROWSER_UA } })).text();
+        const { result } = await ogs({ html });
+        const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+        expect(canonical, pagePath).toBe(`${base}${pagePath === "/" ? "/" : pagePath}`);
+        expect(result.ogUrl, pagePath).toBe(canonical);
+        expect(result.ogTitle, pagePath).toBeTruthy();
+        expect(result.ogDescription, pagePath).toBeTruthy();
+        expect(result.ogType, pagePath).toBe(pagePath.split("/").length === 4 ? "article" : "website");
+        expect(result.twitterCard, pagePath).toBe("summary_large_image");
+        const images = [...(result.ogImage ?? []), ...(result.twitterImage ?? [])].map((image) => image.url);
+        expect(images.length, pagePath).toBe(2);
+        for (const image of images) expect(image, pagePath).toMatch(new RegExp(`^${base}/`));
+        // The card image is a file the production server serves (server.js serves build/client statically).
+        const imagePath = new URL(images[0] ?? "").pathname;
+        expect(fs.existsSync(path.join("build/client", imagePath)), imagePath).toBe(true);
+      }
       if (!server) throw new Error("no server");
-      const html = await (await server.fetch(pagePath, { headers: { "user-agent": BROWSER_UA } })).text();
-      const { result } = await ogs({ html });
-      const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
-      expect(canonical, pagePath).toBe(`${base}${pagePath === "/" ? "/" : pagePath}`);
-      expect(result.ogUrl, pagePath).toBe(canonical);
-      expect(result.ogTitle, pagePath).toBeTruthy();
-      expect(result.ogDescription, pagePath).toBeTruthy();
-      expect(result.ogType, pagePath).toBe(pagePath.split("/").length === 4 ? "article" : "website");
-      expect(result.twitterCard, pagePath).toBe("summary_large_image");
-      const images = [...(result.ogImage ?? []), ...(result.twitterImage ?? [])].map((image) => image.url);
-      expect(images.length, pagePath).toBe(2);
-      for (const image of images) expect(image, pagePath).toMatch(new RegExp(`^${base}/`));
-      // The card image is a file the production server serves (server.js serves build/client statically).
-      const imagePath = new URL(images[0] ?? "").pathname;
-      expect(fs.existsSync(path.join("build/client", imagePath)), imagePath).toBe(true);
-    }
-    if (!server) throw new Error("no server");
-    // Icons: linked from every page and shipped (a missing /favicon.ico is a console error in every browser).
-    const about = await (await server.fetch("/about")).text();
-    const icons = [...about.matchAll(/<link rel="(?:icon|apple-touch-icon)" href="([^"]+)"/g)].map((m) => m[1] ?? "");
-    expect(icons).toEqual(["/favicon.ico", "/favicon.svg", "/apple-touch-icon.png"]);
-    for (const icon of icons) expect(fs.existsSync(path.join("build/client", icon)), icon).toBe(true);
-    // The post uses its own featured image.
-    const post = await (await server.fetch("/7fs/Faith/valid-markup")).text();
-    expect((await ogs({ html: post })).result.ogImage?.[0]?.url).toBe(`${base}/images/posts/faith-800.webp`);
-  });
+      // Icons: linked from every page and shipped (a missing /favicon.ico is a console error in every browser).
+      const about = await (await server.fetch("/about")).text();
+      const icons = [...about.matchAll(/<link rel="(?:icon|apple-touch-icon)" href="([^"]+)"/g)].map((m) => m[1] ?? "");
+      expect(icons).toEqual(["/favicon.ico", "/favicon.svg", "/apple-touch-icon.png"]);
+      for (const icon of icons) expect(fs.existsSync(path.join("build/client", icon)), icon).toBe(true);
+      // The post uses its own featured image.
+      const post = await (await server.fetch("/7fs/Faith/valid-markup")).text();
+      expect((await ogs({ html: post })).result.ogImage?.[0]?.url).toBe(`${base}/images/posts/faith-800.webp`);
+    },
+  );
 });

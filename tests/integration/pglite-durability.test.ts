@@ -29,7 +29,8 @@ it("keeps every acknowledged write when the process is killed with SIGKILL", asy
     });
     child.on("exit", (code, signal) => (signal === "SIGKILL" ? resolve() : reject(new Error(`writer exited ${code}`))));
   });
-  await new Promise((r) => child.once("exit", r).once("close", r) && setTimeout(r, 500));
+  // Wait for the killed writer to be gone for good: its lock is taken over only once its pid no longer exists.
+  if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
 
   // The dead writer's lock is taken over; the database recovers and holds every acknowledged row.
   const database = await openDatabase({ kind: "pglite", dataDir: dir });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
 import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
+import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
 import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
@@ -29,12 +30,33 @@ describeEachDatabase("public site", (ctx) => {
   let server: TestServer;
   beforeAll(async () => {
     const now = Date.now();
-    await makePost(ctx.db, { title: "Older Featured Post", slug: "older-featured", category: "Finance", featured: true, createdAt: new Date(now - 5 * day) });
+    await makePost(ctx.db, {
+      title: "Older Featured Post",
+      slug: "older-featured",
+      category: "Finance",
+      featured: true,
+      createdAt: new Date(now - 5 * day),
+    });
     await makePost(ctx.db, { title: "Newest Plain Post", slug: "newest-plain", category: "Friends", createdAt: new Date(now - day) });
-    await makePost(ctx.db, { title: "Draft Post", slug: "draft-post", category: "Faith", published: false, featured: true, createdAt: new Date(now) });
+    await makePost(ctx.db, {
+      title: "Draft Post",
+      slug: "draft-post",
+      category: "Faith",
+      published: false,
+      featured: true,
+      createdAt: new Date(now),
+    });
     await makeProject(ctx.db, { title: "Second Web", displayOrder: 2, createdAt: new Date(now) });
-    await makeProject(ctx.db, { title: "Featured Web", displayOrder: 3, featured: true, createdAt: new Date(now - 9 * day), imageUrl: "/images/projects/launch-kit-800.webp" });
+    await makeProject(ctx.db, {
+      title: "Featured Web",
+      displayOrder: 3,
+      featured: true,
+      createdAt: new Date(now - 9 * day),
+      imageUrl: "/images/projects/launch-kit-800.webp",
+    });
     await makeProject(ctx.db, { title: "Other Thing", type: "other", displayOrder: 1, featured: true, createdAt: new Date(now) });
+    // The nine demo testimonials, as a first start with SEED_DEMO_CONTENT seeds them.
+    await seedDemoTestimonials(ctx.db, true);
     server = await startTestServer();
     // Warm the server (first render loads modules) so timings below measure the page, not the start.
     await (await server.fetch("/about")).text();
@@ -80,7 +102,9 @@ describeEachDatabase("public site", (ctx) => {
 
   it("gives crawlers the whole page, feeds included, within the timeout", async () => {
     const started = Date.now();
-    const response = await server.fetch("/", { headers: { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } });
+    const response = await server.fetch("/", {
+      headers: { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" },
+    });
     const html = await response.text();
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1500);
     expect(html).toContain("Five Risk Registers That Work");
@@ -127,7 +151,12 @@ describeEachDatabase("public site", (ctx) => {
       expect(notObject.status, body).toBe(400);
       expect((await notObject.json()).error).toMatch(/JSON object/);
     }
-    const utf16 = await post("/api/feeds/substack", new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), "POST", "application/json; charset=utf-16");
+    const utf16 = await post(
+      "/api/feeds/substack",
+      new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]),
+      "POST",
+      "application/json; charset=utf-16",
+    );
     expect(utf16.status).toBe(400);
     for (const path of ["/api/feeds/substack", "/api/feeds/tsp-blog", "/api/feeds/tsp-kb"]) {
       for (const method of ["PUT", "PATCH", "DELETE"]) {
@@ -172,7 +201,9 @@ describeEachDatabase("public site", (ctx) => {
     }
     expect(xml).not.toContain("draft-post");
     // lastmod: each post, the home page and the categories that have published posts (a draft does not count).
-    expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/7fs\/Finance\/older-featured<\/loc><lastmod>\d{4}-\d\d-\d\dT[^<]+<\/lastmod>/);
+    expect(xml).toMatch(
+      /<loc>https:\/\/portfolio\.example\.test\/7fs\/Finance\/older-featured<\/loc><lastmod>\d{4}-\d\d-\d\dT[^<]+<\/lastmod>/,
+    );
     expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/7fs\/Friends<\/loc><lastmod>\d{4}-/);
     expect(xml).toMatch(/<loc>https:\/\/portfolio\.example\.test\/<\/loc><lastmod>\d{4}-/);
     expect(xml).toContain("<url><loc>https://portfolio.example.test/7fs/Faith</loc></url>");
@@ -181,8 +212,21 @@ describeEachDatabase("public site", (ctx) => {
   it("server-renders every public page with its spec texts and SEO tags", async () => {
     const pages: Array<[string, string[]]> = [
       ["/about", ["Education", "Certifications", "Skills", "Tools", "/resume.pdf"]],
-      ["/recent-roles", ["Technical Product Manager", "02/2022 – 07/2025", "Remote, USA", "System Project Consultant", "Digital consulting agency", "Training and knowledge-base business"]],
-      ["/projects", ["Web Development Projects", "Second Web", "Featured Web", "Other Projects", "Other Thing", 'width="800" height="450"']],
+      [
+        "/recent-roles",
+        [
+          "Technical Product Manager",
+          "02/2022 – 07/2025",
+          "Remote, USA",
+          "System Project Consultant",
+          "Digital consulting agency",
+          "Training and knowledge-base business",
+        ],
+      ],
+      [
+        "/projects",
+        ["Web Development Projects", "Second Web", "Featured Web", "Other Projects", "Other Thing", 'width="800" height="450"'],
+      ],
       ["/testimonials", ["Testimonials", "What colleagues and clients say about working with me"]],
       ["/hero-mockups", ["Hero Section Options", "Option 5: Video Intro", "Which option do you prefer?"]],
     ];

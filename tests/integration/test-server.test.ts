@@ -10,10 +10,11 @@ describeEachDatabase("production build over HTTP", (ctx) => {
   });
   afterAll(() => server.close());
 
-  it("answers /healthz with the database checked", async () => {
+  it("answers /healthz (alive) and /readyz with the database checked", async () => {
     const response = await server.fetch("/healthz");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+    expect(await response.json()).toEqual({ status: "ok" });
+    expect(await (await server.fetch("/readyz")).json()).toMatchObject({ status: "ready", database: "ok" });
   });
 
   it("renders pages and a 404 for unknown paths", async () => {

@@ -1,9 +1,12 @@
 import { redirect } from "react-router";
+import type { z } from "zod";
 import { canEdit } from "~/lib/permissions";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { authorize } from "~/server/authorize.server";
-import type { Submission } from "~/lib/forms";
-import { errorAnswer, isAppError, throwRouteError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
+import { parseSubmission, type Submission } from "~/lib/forms";
+import { getDb, type Db } from "~/server/db/client.server";
+import { errorAnswer, isAppError, throwRouteError, ValidationError, withRouteErrors, type ErrorAnswer } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
 import { formFailure } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -24,11 +27,7 @@ export async function requireAdminArea(request: Request): Promise<SessionUser> {
  * For admin loaders and actions: the actor, or a thrown 401/403 response carrying the message (shown
  * by the error boundary; also what a plain HTTP client gets).
  */
-export async function requireActor(
-  request: Request,
-  allowed: (actor: SessionUser) => boolean,
-  message: string,
-): Promise<SessionUser> {
+export async function requireActor(request: Request, allowed: (actor: SessionUser) => boolean, message: string): Promise<SessionUser> {
   const actor = await getSessionUser(request);
   return withRouteErrors(async () => {
     authorize(actor, allowed, message);
@@ -54,4 +53,50 @@ export function adminFailure(error: unknown): ErrorAnswer {
 export function adminFormFailure(error: unknown, submission?: Submission<unknown>) {
   throwRefusal(error);
   return formFailure(error, submission);
+}
+
+type IntentHandlers = Record<string, (ctx: AdminFormContext) => Promise<unknown>>;
+
+export interface AdminFormContext {
+  /** The session user, or null: the domain function each intent calls decides what they may do. */
+  actor: SessionUser | null;
+  db: Db;
+  formData: FormData;
+  form: Record<string, FormDataEntryValue>;
+  /** Checks the form with the shared schema the browser uses; the submission is kept for the failure reply. */
+  parse<Schema extends z.ZodType>(schema: Schema): Submission<z.input<Schema>, string[], z.output<Schema>>;
+}
+
+/**
+ * An admin page's action: reads the form, runs the handler named by its `intent` field, and answers a
+ * failure once for every admin form (refusals as error pages, anything else as the form's reply).
+ */
+export async function handleAdminForm<Handlers extends IntentHandlers>(
+  request: Request,
+  intents: Handlers,
+): Promise<Awaited<ReturnType<Handlers[keyof Handlers]>> | ReturnType<typeof adminFormFailure>>;
+export async function handleAdminForm(request: Request, intents: IntentHandlers): Promise<unknown> {
+  const actor = await getSessionUser(request);
+  const formData = await withRouteErrors(() => readForm(request));
+  const form = Object.fromEntries(formData);
+  let submission: Submission<unknown> | undefined;
+  const ctx: AdminFormContext = {
+    actor,
+    db: getDb(),
+    formData,
+    form,
+    parse: (schema) => {
+      const parsed = parseSubmission(formData, schema);
+      submission = parsed;
+      return parsed;
+    },
+  };
+  try {
+    const intent = typeof form.intent === "string" ? form.intent : "";
+    const handler = Object.hasOwn(intents, intent) ? intents[intent] : undefined;
+    if (!handler) throw new ValidationError("Unknown action.");
+    return await handler(ctx);
+  } catch (error) {
+    return adminFormFailure(error, submission);
+  }
 }

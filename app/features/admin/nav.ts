@@ -1,5 +1,25 @@
-import { FileText, FolderKanban, LayoutDashboard, Mail, Users, type LucideIcon } from "lucide-react";
-import { canEdit, canManageProjects, canManageUsers, canReadMessages, type Actor } from "~/lib/permissions";
+import {
+  FileText,
+  FolderKanban,
+  LayoutDashboard,
+  Mail,
+  MessageSquareQuote,
+  ScrollText,
+  Settings,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from "lucide-react";
+import {
+  canEdit,
+  canEditPageContent,
+  canManageProjects,
+  canManageSettings,
+  canManageUsers,
+  canReadMessages,
+  canViewAuditLog,
+  type Actor,
+} from "~/lib/permissions";
 
 /** The admin sidebar, in order. Each entry is shown only to actors its permission allows. */
 export interface AdminNavItem {
@@ -17,6 +37,11 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/projects", label: "Projects", icon: FolderKanban, allowed: canManageProjects },
   { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
+  { to: "/admin/testimonials", label: "Testimonials", icon: MessageSquareQuote, allowed: canEditPageContent },
+  { to: "/admin/settings", label: "Settings", icon: Settings, allowed: canManageSettings },
+  { to: "/admin/audit", label: "Audit log", icon: ScrollText, allowed: canViewAuditLog },
+  // Every staff member's own account; the whole admin area (this page included) needs canEdit.
+  { to: "/admin/account", label: "Account", icon: UserCog, allowed: canEdit },
 ];
 
 export function adminNavFor(actor: Actor): AdminNavItem[] {

@@ -28,7 +28,10 @@ export const resetRequestSchema = z.object({
 export const passwordUpdateSchema = z
   .object({
     token: z.string({ error: RESET_LINK_INVALID }).min(20, RESET_LINK_INVALID).max(200, RESET_LINK_INVALID),
-    password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX_LENGTH * 8, "Password is too long"),
+    password: z
+      .string({ error: "Password is required" })
+      .min(1, "Password is required")
+      .max(PASSWORD_MAX_LENGTH * 8, "Password is too long"),
     confirmPassword: z.string({ error: "Please confirm the new password." }),
     verificationToken: z.string().optional(),
   })

@@ -4,8 +4,9 @@ import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { createUser } from "~/features/users/users.server";
 import { createAltchaChallenge } from "~/features/verification/verification.server";
 import type { Db } from "~/server/db/client.server";
-import { verification } from "~/server/db/schema.server";
+import { jobs, verification } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
+import { JobRunner } from "~/server/jobs/runner.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { solveAltcha } from "../../../tests/helpers/altcha";
 import { waitFor } from "../../../tests/helpers/contact";
@@ -13,7 +14,7 @@ import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { parseMail, startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../../../tests/helpers/smtp";
 import { signIn } from "./auth.server";
 import { RESET_LINK_INVALID } from "./auth-schema";
-import { requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
+import { passwordResetEmailJob, requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
 
 async function humanToken(db: Db): Promise<string> {
   return solveAltcha(await createAltchaChallenge(db));
@@ -49,19 +50,47 @@ describe("password reset", () => {
 
   describeEachDatabase("password reset", (ctx) => {
     let n = 0;
+    // The email is a job: the runner sends it (the server runs one; here it is drained by hand).
+    const sendQueuedEmails = () =>
+      new JobRunner({ database: () => ctx.database, tasks: [], pollMs: 60_000, kinds: [passwordResetEmailJob.kind] }).drain();
+    const mailTo = async (email: string) => {
+      await sendQueuedEmails();
+      return waitForMail(smtp.received, email);
+    };
     const newAccount = async () => {
       const email = `reset-${++n}-${Date.now()}@test.example`;
       const created = await createUser(ctx.db, { email, password: "original phrase 123" });
       return { ...created, email };
     };
 
+    it("queues the email as a durable job holding only the user id; a runner started later (after a restart) sends it", async () => {
+      const account = await newAccount();
+      await requestPasswordReset(ctx.db, { email: account.email, verificationToken: await humanToken(ctx.db) }, requestFrom());
+      const queued = await ctx.db
+        .select({ payload: jobs.payload, state: jobs.state })
+        .from(jobs)
+        .where(eq(jobs.kind, passwordResetEmailJob.kind));
+      const mine = queued.filter((job) => JSON.stringify(job.payload).includes(account.id));
+      expect(mine).toEqual([{ payload: { userId: account.id }, state: "pending" }]);
+      expect(smtp.received.some((m) => m.to.includes(account.email))).toBe(false);
+      const token = await mailTo(account.email);
+      expect(JSON.stringify(await ctx.db.select().from(jobs))).not.toContain(token);
+    });
+
     it("emails a single-use link, stores only a hash, ends every session and changes the password", async () => {
       const account = await newAccount();
       const cookie = (await createSession(ctx.db, account.id, requestFrom())).split(";")[0] ?? "";
-      await requestPasswordReset(ctx.db, { email: account.email.toUpperCase(), verificationToken: await humanToken(ctx.db) }, requestFrom());
-      const token = await waitForMail(smtp.received, account.email);
+      await requestPasswordReset(
+        ctx.db,
+        { email: account.email.toUpperCase(), verificationToken: await humanToken(ctx.db) },
+        requestFrom(),
+      );
+      const token = await mailTo(account.email);
 
-      const stored = await ctx.db.select({ identifier: verification.identifier, value: verification.value, expiresAt: verification.expiresAt }).from(verification).where(eq(verification.value, account.id));
+      const stored = await ctx.db
+        .select({ identifier: verification.identifier, value: verification.value, expiresAt: verification.expiresAt })
+        .from(verification)
+        .where(eq(verification.value, account.id));
       expect(stored).toHaveLength(1);
       expect(stored[0]?.identifier).not.toContain(token);
       const ttl = (stored[0]?.expiresAt.getTime() ?? 0) - Date.now();
@@ -70,39 +99,80 @@ describe("password reset", () => {
 
       // A weak password is refused without using up the link.
       await expect(
-        updatePasswordWithToken(ctx.db, { token, password: "short", confirmPassword: "short", verificationToken: await humanToken(ctx.db) }, requestFrom()),
+        updatePasswordWithToken(
+          ctx.db,
+          { token, password: "short", confirmPassword: "short", verificationToken: await humanToken(ctx.db) },
+          requestFrom(),
+        ),
       ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/at least/) });
 
       await updatePasswordWithToken(
         ctx.db,
-        { token, password: "replacement phrase 456", confirmPassword: "replacement phrase 456", verificationToken: await humanToken(ctx.db) },
+        {
+          token,
+          password: "replacement phrase 456",
+          confirmPassword: "replacement phrase 456",
+          verificationToken: await humanToken(ctx.db),
+        },
         requestFrom(),
       );
       expect(await getSessionUser(new Request("http://localhost/", { headers: { cookie } }))).toBeNull();
       await expect(
-        signIn(ctx.db, { email: account.email, password: "original phrase 123", verificationToken: await humanToken(ctx.db) }, requestFrom()),
+        signIn(
+          ctx.db,
+          { email: account.email, password: "original phrase 123", verificationToken: await humanToken(ctx.db) },
+          requestFrom(),
+        ),
       ).rejects.toMatchObject({ status: 401 });
-      await signIn(ctx.db, { email: account.email, password: "replacement phrase 456", verificationToken: await humanToken(ctx.db) }, requestFrom());
+      await signIn(
+        ctx.db,
+        { email: account.email, password: "replacement phrase 456", verificationToken: await humanToken(ctx.db) },
+        requestFrom(),
+      );
 
       // Single use.
       await expect(
-        updatePasswordWithToken(ctx.db, { token, password: "third phrase 7890", confirmPassword: "third phrase 7890", verificationToken: await humanToken(ctx.db) }, requestFrom()),
+        updatePasswordWithToken(
+          ctx.db,
+          { token, password: "third phrase 7890", confirmPassword: "third phrase 7890", verificationToken: await humanToken(ctx.db) },
+          requestFrom(),
+        ),
       ).rejects.toMatchObject({ status: 400, message: RESET_LINK_INVALID });
     });
 
     it("refuses an expired link, a mismatch and a missing verification token", async () => {
       const account = await newAccount();
       await requestPasswordReset(ctx.db, { email: account.email, verificationToken: await humanToken(ctx.db) }, requestFrom());
-      const token = await waitForMail(smtp.received, account.email);
+      const token = await mailTo(account.email);
       await expect(
-        updatePasswordWithToken(ctx.db, { token, password: "replacement phrase 456", confirmPassword: "other phrase 456", verificationToken: await humanToken(ctx.db) }, requestFrom()),
+        updatePasswordWithToken(
+          ctx.db,
+          { token, password: "replacement phrase 456", confirmPassword: "other phrase 456", verificationToken: await humanToken(ctx.db) },
+          requestFrom(),
+        ),
       ).rejects.toMatchObject({ status: 400, message: "Passwords don't match" });
       await expect(
-        updatePasswordWithToken(ctx.db, { token, password: "replacement phrase 456", confirmPassword: "replacement phrase 456" }, requestFrom()),
+        updatePasswordWithToken(
+          ctx.db,
+          { token, password: "replacement phrase 456", confirmPassword: "replacement phrase 456" },
+          requestFrom(),
+        ),
       ).rejects.toMatchObject({ status: 403 });
-      await ctx.db.update(verification).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(verification.value, account.id));
+      await ctx.db
+        .update(verification)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(verification.value, account.id));
       await expect(
-        updatePasswordWithToken(ctx.db, { token, password: "replacement phrase 456", confirmPassword: "replacement phrase 456", verificationToken: await humanToken(ctx.db) }, requestFrom()),
+        updatePasswordWithToken(
+          ctx.db,
+          {
+            token,
+            password: "replacement phrase 456",
+            confirmPassword: "replacement phrase 456",
+            verificationToken: await humanToken(ctx.db),
+          },
+          requestFrom(),
+        ),
       ).rejects.toMatchObject({ status: 400, message: RESET_LINK_INVALID });
     });
 
@@ -110,9 +180,13 @@ describe("password reset", () => {
       const unknown = `nobody-${Date.now()}@test.example`;
       const before = smtp.received.length;
       for (let i = 0; i < 3; i++) {
-        await expect(requestPasswordReset(ctx.db, { email: unknown, verificationToken: await humanToken(ctx.db) }, requestFrom())).resolves.toBeUndefined();
+        await expect(
+          requestPasswordReset(ctx.db, { email: unknown, verificationToken: await humanToken(ctx.db) }, requestFrom()),
+        ).resolves.toBeUndefined();
       }
-      await expect(requestPasswordReset(ctx.db, { email: unknown, verificationToken: await humanToken(ctx.db) }, requestFrom())).rejects.toMatchObject({ status: 429 });
+      await expect(
+        requestPasswordReset(ctx.db, { email: unknown, verificationToken: await humanToken(ctx.db) }, requestFrom()),
+      ).rejects.toMatchObject({ status: 429 });
       await new Promise((r) => setTimeout(r, 300));
       expect(smtp.received.slice(before).some((m) => m.to.includes(unknown))).toBe(false);
     });
@@ -121,9 +195,17 @@ describe("password reset", () => {
       const ip = "192.0.2.77";
       // Nine earlier requests from this address, counted the way requestPasswordReset counts them.
       for (let i = 0; i < 9; i++) await hitRateLimit(ctx.db, { key: `reset:ip:${ip}`, limit: 10, windowSeconds: 900 });
-      await requestPasswordReset(ctx.db, { email: `ip-tenth-${Date.now()}@test.example`, verificationToken: await humanToken(ctx.db) }, requestFrom(ip));
+      await requestPasswordReset(
+        ctx.db,
+        { email: `ip-tenth-${Date.now()}@test.example`, verificationToken: await humanToken(ctx.db) },
+        requestFrom(ip),
+      );
       await expect(
-        requestPasswordReset(ctx.db, { email: `ip-last-${Date.now()}@test.example`, verificationToken: await humanToken(ctx.db) }, requestFrom(ip)),
+        requestPasswordReset(
+          ctx.db,
+          { email: `ip-last-${Date.now()}@test.example`, verificationToken: await humanToken(ctx.db) },
+          requestFrom(ip),
+        ),
       ).rejects.toMatchObject({ status: 429 });
     });
   });

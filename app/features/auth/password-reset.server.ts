@@ -1,16 +1,19 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, like, lt } from "drizzle-orm";
+import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { parseOrThrow, ValidationError } from "~/server/errors.server";
+import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
 import { sendMail } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
@@ -44,33 +47,49 @@ export async function requestPasswordReset(db: Db, input: unknown, request: Requ
     logger.info("password reset requested for an unknown address");
     return;
   }
-  const token = randomBytes(32).toString("base64url");
-  await db.delete(verification).where(lt(verification.expiresAt, new Date()));
-  // One live link per user: a new request replaces the previous one.
-  await db.delete(verification).where(and(like(verification.identifier, `${RESET_PREFIX}%`), eq(verification.value, found.id)));
-  await db.insert(verification).values({
-    id: randomUUID(),
-    identifier: `${RESET_PREFIX}${hashToken(token)}`,
-    value: found.id,
-    expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-  });
-  void sendMail({
-    to: found.email,
-    subject: "Reset your password",
-    text: [
-      "Someone (hopefully you) asked to reset the password of your account.",
-      "",
-      `Choose a new password here (the link works once, for one hour):`,
-      resetLink(token),
-      "",
-      "If you did not ask for this, ignore this email: your password stays as it is.",
-    ].join("\n"),
-  })
-    .then((result) => {
-      if (!result.delivered) logger.warn({ userId: found.id }, "password reset email not sent: SMTP_URL is not configured");
-    })
-    .catch((error: unknown) => logger.error({ err: error, userId: found.id }, "password reset email failed"));
+  // The email goes through the job runner (durable, retried, survives a restart). Its payload is the
+  // user id only: the token is made when the email is sent, so it is never stored or logged in clear.
+  await passwordResetEmailJob.enqueue(db, { userId: found.id });
 }
+
+/**
+ * Sends one reset email: a new token (replacing any earlier link of the user, one live link per user)
+ * and the message. A retry after a send whose outcome was lost sends a fresh link; the latest works.
+ */
+export const passwordResetEmailJob = defineJob(
+  "auth.password-reset-email",
+  z.object({ userId: z.string().min(1) }),
+  async ({ userId }, { db }) => {
+    const [found] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
+    if (!found) throw new PermanentJobError("the user no longer exists");
+    const token = randomBytes(32).toString("base64url");
+    await db.transaction(async (tx) => {
+      await tx.delete(verification).where(lt(verification.expiresAt, new Date()));
+      await tx.delete(verification).where(and(like(verification.identifier, `${RESET_PREFIX}%`), eq(verification.value, found.id)));
+      await tx.insert(verification).values({
+        id: randomUUID(),
+        identifier: `${RESET_PREFIX}${hashToken(token)}`,
+        value: found.id,
+        expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+      });
+    });
+    const result = await sendMail({
+      senderName: (await readSiteSettings(db)).siteName,
+      to: found.email,
+      subject: "Reset your password",
+      text: [
+        "Someone (hopefully you) asked to reset the password of your account.",
+        "",
+        `Choose a new password here (the link works once, for one hour):`,
+        resetLink(token),
+        "",
+        "If you did not ask for this, ignore this email: your password stays as it is.",
+      ].join("\n"),
+    });
+    if (!result.delivered) logger.warn({ userId: found.id }, "password reset email not sent: SMTP_URL is not configured");
+  },
+  { maxAttempts: 8, retryBaseMs: 5_000 },
+);
 
 /**
  * Sets a new password with a reset token: checks verification, the match and the password policy,

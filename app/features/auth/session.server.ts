@@ -20,7 +20,12 @@ export interface SessionUser {
   role: Role;
   canEdit: boolean;
   sessionId: string;
+  /** The request's client IP, so domain functions can record where an action came from (audit log). */
+  ip: string;
 }
+
+/** last_seen_at is written at most this often per session. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /** Only a hash of the token is stored, so a database leak does not hand out live sessions. */
 function hashToken(token: string): string {
@@ -77,14 +82,25 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
   if (!token || token.length > 200) return null;
   try {
     const [row] = await db
-      .select({ sessionId: session.id, id: user.id, email: user.email, name: user.name })
+      .select({ sessionId: session.id, id: user.id, email: user.email, name: user.name, lastSeenAt: session.lastSeenAt })
       .from(session)
       .innerJoin(user, eq(user.id, session.userId))
       .where(and(eq(session.token, hashToken(token)), gt(session.expiresAt, new Date())))
       .limit(1);
     if (!row) return null;
+    if (Date.now() - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+      await db.update(session).set({ lastSeenAt: new Date() }).where(eq(session.id, row.sessionId));
+    }
     const role = await lookupRole(db, row.id);
-    return { id: row.id, email: row.email, name: row.name, role, canEdit: canEdit({ id: row.id, role }), sessionId: row.sessionId };
+    return {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      role,
+      canEdit: canEdit({ id: row.id, role }),
+      sessionId: row.sessionId,
+      ip: clientIp(request),
+    };
   } catch (error) {
     logger.error({ err: error }, "session check failed");
     return null;

@@ -92,10 +92,14 @@ export function ContactForm({
       });
       if (!response.ok) {
         const body = sendErrorBody(await response.json().catch(() => null));
-        if (body.fieldErrors && Object.keys(body.fieldErrors).length > 0) setLastResult(submission.reply({ fieldErrors: body.fieldErrors }));
+        if (body.fieldErrors && Object.keys(body.fieldErrors).length > 0)
+          setLastResult(submission.reply({ fieldErrors: body.fieldErrors }));
         if (response.status === 409) setClientId(newClientId());
         // 403: the token was refused (expired or already used) — ask for a fresh verification.
-        fail(new Error(`HTTP ${response.status}: ${body.error ?? "no error message"}`), response.status === 403 ? VERIFICATION_REQUIRED : CONTACT_SEND_FAILED);
+        fail(
+          new Error(`HTTP ${response.status}: ${body.error ?? "no error message"}`),
+          response.status === 403 ? VERIFICATION_REQUIRED : CONTACT_SEND_FAILED,
+        );
         return;
       }
       setThanksName(firstName(values.name));
@@ -126,7 +130,15 @@ export function ContactForm({
 
   return (
     <>
-      <form method="post" action="/contact" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="space-y-5" aria-label="Contact form">
+      <form
+        method="post"
+        action="/contact"
+        id={form.id}
+        noValidate={form.noValidate}
+        onSubmit={form.onSubmit}
+        className="space-y-5"
+        aria-label="Contact form"
+      >
         {fromServer?.formError ? (
           <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
             <p className="font-semibold text-destructive">{fromServer.formError.title}</p>

@@ -10,17 +10,9 @@ export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, message: 100
  * the spec and shown beside their fields.
  */
 export const contactSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "Name is required")
-    .max(CONTACT_LIMITS.name, "Name must be less than 100 characters"),
+  name: z.string().trim().min(1, "Name is required").max(CONTACT_LIMITS.name, "Name must be less than 100 characters"),
   email: emailSchema,
-  message: z
-    .string()
-    .trim()
-    .min(1, "Message is required")
-    .max(CONTACT_LIMITS.message, "Message must be less than 1000 characters"),
+  message: z.string().trim().min(1, "Message is required").max(CONTACT_LIMITS.message, "Message must be less than 1000 characters"),
 });
 
 export type ContactInput = z.infer<typeof contactSchema>;

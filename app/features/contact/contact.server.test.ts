@@ -9,7 +9,14 @@ import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { contactForm } from "../../../tests/helpers/factories";
 import { deliveredIds, easyVerificationToken } from "../../../tests/helpers/contact";
 import { startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp";
-import { deleteContactMessage, INBOX_PAGE_SIZE, listContactMessages, retryMessageDelivery, setMessageHandled, submitContactMessage } from "./contact.server";
+import {
+  deleteContactMessage,
+  INBOX_PAGE_SIZE,
+  listContactMessages,
+  retryMessageDelivery,
+  setMessageHandled,
+  submitContactMessage,
+} from "./contact.server";
 import { ContactOutbox } from "./outbox.server";
 
 const saved = { ...process.env };
@@ -48,7 +55,11 @@ describeEachDatabase("contact messages", (ctx) => {
   it("refuses invalid input with per-field errors and stores nothing", async () => {
     const before = await count();
     const result = await statusOf(
-      submitContactMessage(ctx.db, { name: " ", email: "x", message: "m".repeat(1001), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp()),
+      submitContactMessage(
+        ctx.db,
+        { name: " ", email: "x", message: "m".repeat(1001), turnstileToken: await easyVerificationToken(ctx.db) },
+        freshIp(),
+      ),
     );
     expect(result).toEqual({
       status: 400,
@@ -77,7 +88,14 @@ describeEachDatabase("contact messages", (ctx) => {
     );
     expect(created).toBe(true);
     const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
-    expect(row).toMatchObject({ name: "Grace Hopper", email: "grace@example.com", message: "Hi there", ipAddress: ip, deliveryState: "pending", attempts: 0 });
+    expect(row).toMatchObject({
+      name: "Grace Hopper",
+      email: "grace@example.com",
+      message: "Hi there",
+      ipAddress: ip,
+      deliveryState: "pending",
+      attempts: 0,
+    });
   });
 
   it("stores one message for a retried submission with the same client id", async () => {
@@ -107,7 +125,11 @@ describeEachDatabase("contact messages", (ctx) => {
 
   it("drops a filled honeypot silently: same answer, nothing stored", async () => {
     const before = await count();
-    const result = await submitContactMessage(ctx.db, { ...contactForm(), website: "http://spam.example", turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    const result = await submitContactMessage(
+      ctx.db,
+      { ...contactForm(), website: "http://spam.example", turnstileToken: await easyVerificationToken(ctx.db) },
+      freshIp(),
+    );
     expect(result.created).toBe(true);
     expect(result.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await count()).toBe(before);
@@ -116,10 +138,18 @@ describeEachDatabase("contact messages", (ctx) => {
   it("limits messages per IP (5 per 10 minutes by default), stored in the database", async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i++) {
-      expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(0);
+      expect(
+        (await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, ip)))
+          .status,
+      ).toBe(0);
     }
-    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status).toBe(429);
-    expect((await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp()))).status).toBe(0);
+    expect(
+      (await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, ip))).status,
+    ).toBe(429);
+    expect(
+      (await statusOf(submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp())))
+        .status,
+    ).toBe(0);
   });
 
   it("outbox without SMTP: the message stays stored, marked skipped; retry queues it again", async () => {
@@ -139,7 +169,10 @@ describeEachDatabase("contact messages", (ctx) => {
 
   it("inbox writes decide who may: staff mark and retry, only an admin deletes, nobody else touches a message", async () => {
     await ctx.db.delete(contactMessages);
-    const [row] = await ctx.db.insert(contactMessages).values({ name: "Guarded", email: "g@example.com", message: "Hi", deliveryState: "failed" }).returning();
+    const [row] = await ctx.db
+      .insert(contactMessages)
+      .values({ name: "Guarded", email: "g@example.com", message: "Hi", deliveryState: "failed" })
+      .returning();
     const id = row?.id ?? "";
     await expect(setMessageHandled(ctx.db, USER, id, true)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(retryMessageDelivery(ctx.db, USER, id)).rejects.toBeInstanceOf(ForbiddenError);
@@ -194,7 +227,13 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     resetEnvForTests();
   };
   const submit = async (message: string) =>
-    (await submitContactMessage(ctx.db, { name: "Visitor Name", email: "visitor@example.com", message, turnstileToken: await easyVerificationToken(ctx.db) }, freshIp())).id;
+    (
+      await submitContactMessage(
+        ctx.db,
+        { name: "Visitor Name", email: "visitor@example.com", message, turnstileToken: await easyVerificationToken(ctx.db) },
+        freshIp(),
+      )
+    ).id;
 
   it("outbox emails the owner with reply-to set to the visitor, and marks it sent", async () => {
     await ctx.db.delete(contactMessages);
@@ -227,12 +266,18 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     // Not due yet: nothing is claimed.
     expect(await outbox.drain()).toBe(0);
     for (let attempt = 2; attempt <= 3; attempt++) {
-      await ctx.db.update(contactMessages).set({ nextAttemptAt: sql`now()` }).where(eq(contactMessages.id, id));
+      await ctx.db
+        .update(contactMessages)
+        .set({ nextAttemptAt: sql`now()` })
+        .where(eq(contactMessages.id, id));
       await outbox.drain();
     }
     [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(row).toMatchObject({ deliveryState: "failed", attempts: 3 });
-    await ctx.db.update(contactMessages).set({ nextAttemptAt: sql`now()` }).where(eq(contactMessages.id, id));
+    await ctx.db
+      .update(contactMessages)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(contactMessages.id, id));
     expect(await outbox.drain()).toBe(0);
     smtp.mode = "accept";
   });
@@ -242,8 +287,14 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     useSmtp(smtp.url);
     const live = await submit("Being sent by another instance");
     const dead = await submit("Left behind by a killed instance");
-    await ctx.db.update(contactMessages).set({ deliveryState: "sending", lockedUntil: sql`now() + interval '1 minute'` }).where(eq(contactMessages.id, live));
-    await ctx.db.update(contactMessages).set({ deliveryState: "sending", lockedUntil: sql`now() - interval '1 second'` }).where(eq(contactMessages.id, dead));
+    await ctx.db
+      .update(contactMessages)
+      .set({ deliveryState: "sending", lockedUntil: sql`now() + interval '1 minute'` })
+      .where(eq(contactMessages.id, live));
+    await ctx.db
+      .update(contactMessages)
+      .set({ deliveryState: "sending", lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(contactMessages.id, dead));
     expect(await new ContactOutbox({ db: () => ctx.db }).drain()).toBe(1);
     const rows = await ctx.db.select({ id: contactMessages.id, state: contactMessages.deliveryState }).from(contactMessages);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.state]))).toEqual({ [live]: "sending", [dead]: "sent" });
@@ -254,7 +305,10 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     useSmtp(smtp.url);
     const before = smtp.received.length;
     const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => submit(`parallel ${i}`)));
-    await Promise.all([new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain(), new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain()]);
+    await Promise.all([
+      new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain(),
+      new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain(),
+    ]);
     const sent = deliveredIds(smtp.received.slice(before));
     expect(sent.sort()).toEqual([...ids].sort());
   });

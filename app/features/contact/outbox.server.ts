@@ -5,6 +5,7 @@ import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 import { errorSummary, retryDelayMs } from "~/server/jobs/jobs.server";
 import { Poller } from "~/server/jobs/poller.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import { sendMail } from "~/server/mail.server";
 
 /**
@@ -128,7 +129,8 @@ export class ContactOutbox {
       return;
     }
     try {
-      await sendMail(contactEmail(env.CONTACT_TO, message));
+      const { siteName } = await readSiteSettings(db);
+      await sendMail({ ...contactEmail(env.CONTACT_TO, message), senderName: siteName });
       await db
         .update(contactMessages)
         .set({ deliveryState: "sent", deliveredAt: sql`now()`, lockedUntil: null, lastError: null, attempts: message.attempts + 1 })
@@ -148,7 +150,10 @@ export class ContactOutbox {
           nextAttemptAt: sql`now() + make_interval(secs => ${retryDelayMs(attempts, this.retryBaseMs) / 1000})`,
         })
         .where(mine);
-      logger[failed ? "error" : "warn"]({ id: message.id, attempts, err: error }, failed ? "contact message delivery failed for good" : "contact message delivery failed; will retry");
+      logger[failed ? "error" : "warn"](
+        { id: message.id, attempts, err: error },
+        failed ? "contact message delivery failed for good" : "contact message delivery failed; will retry",
+      );
     }
   }
 }

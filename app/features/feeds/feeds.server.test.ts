@@ -115,7 +115,9 @@ describe("fetch-substack", () => {
     const feeds = service({ substackUrl: `${fixtures.url}/` });
     expect(await feeds.fetchSubstack(`${fixtures.url}/redirect-away`)).toBeNull();
     // The same redirect is fine for a configured blog source, which may live anywhere.
-    expect((await service({ tspBlogUrl: `${fixtures.url}/redirect-away` }).fetchTspBlog())?.title).toBe("Shipping Calm: A Newsletter & More");
+    expect((await service({ tspBlogUrl: `${fixtures.url}/redirect-away` }).fetchTspBlog())?.title).toBe(
+      "Shipping Calm: A Newsletter & More",
+    );
   });
 });
 
@@ -199,6 +201,9 @@ describe("parseFeedDocument", () => {
 
   it("reports documents it cannot read", () => {
     expect(parseFeedDocument("{}", "https://x.test/").kind).toBe("none");
-    expect(parseFeedDocument("<rss><channel></channel></rss>", "https://x.test/")).toEqual({ kind: "none", reason: "RSS feed has no items" });
+    expect(parseFeedDocument("<rss><channel></channel></rss>", "https://x.test/")).toEqual({
+      kind: "none",
+      reason: "RSS feed has no items",
+    });
   });
 });

@@ -66,7 +66,10 @@ export function createFeedService(config: FeedConfig): FeedService {
       if (parsed.kind !== "item") throw new Error(parsed.kind === "none" ? parsed.reason : "no feed item");
       return parsed.item;
     } catch (err) {
-      logger.warn({ feed: name, url, ms: Date.now() - started, reason: err instanceof Error ? err.message : String(err) }, "feed unavailable");
+      logger.warn(
+        { feed: name, url, ms: Date.now() - started, reason: err instanceof Error ? err.message : String(err) },
+        "feed unavailable",
+      );
       return null;
     }
   }
@@ -78,7 +81,10 @@ export function createFeedService(config: FeedConfig): FeedService {
 
   const substackUrlSchema = z
     .url({ protocol: /^https?$/, error: "substackUrl must be an http(s) URL" })
-    .refine((value) => URL.canParse(value) && isSubstackHost(new URL(value)), "substackUrl must point to the configured newsletter or a substack.com address");
+    .refine(
+      (value) => URL.canParse(value) && isSubstackHost(new URL(value)),
+      "substackUrl must point to the configured newsletter or a substack.com address",
+    );
 
   return {
     parseSubstackUrl(input) {
@@ -96,22 +102,40 @@ export function createFeedService(config: FeedConfig): FeedService {
   };
 }
 
-let service: FeedService | undefined;
+/** The three Featured Work feed addresses (the site settings; empty means none). */
+export interface FeedUrls {
+  substackUrl?: string;
+  tspBlogUrl?: string;
+  tspKbUrl?: string;
+}
 
-/** The process-wide feed service, configured from the environment (its cache lives as long as the process). */
-export function getFeedService(): FeedService {
-  if (!service) {
-    const env = getEnv();
-    service = createFeedService({
-      substackUrl: env.SUBSTACK_URL,
-      tspBlogUrl: env.TSP_BLOG_URL,
-      tspKbUrl: env.TSP_KB_URL,
-      timeoutMs: env.FEED_TIMEOUT_MS,
-      ttlSeconds: env.FEED_CACHE_TTL_SECONDS,
-      maxBytes: FEED_MAX_BYTES,
-    });
+let current: { key: string; service: FeedService } | undefined;
+
+/**
+ * The process-wide feed service for these addresses (the site settings'; the environment's when
+ * none are given). Its cache lives until the addresses change.
+ */
+export function getFeedService(urls?: FeedUrls): FeedService {
+  const env = getEnv();
+  const chosen = urls ?? { substackUrl: env.SUBSTACK_URL, tspBlogUrl: env.TSP_BLOG_URL, tspKbUrl: env.TSP_KB_URL };
+  const config = {
+    substackUrl: chosen.substackUrl || undefined,
+    tspBlogUrl: chosen.tspBlogUrl || undefined,
+    tspKbUrl: chosen.tspKbUrl || undefined,
+  };
+  const key = JSON.stringify([config.substackUrl, config.tspBlogUrl, config.tspKbUrl]);
+  if (current?.key !== key) {
+    current = {
+      key,
+      service: createFeedService({
+        ...config,
+        timeoutMs: env.FEED_TIMEOUT_MS,
+        ttlSeconds: env.FEED_CACHE_TTL_SECONDS,
+        maxBytes: FEED_MAX_BYTES,
+      }),
+    };
   }
-  return service;
+  return current.service;
 }
 
 /**

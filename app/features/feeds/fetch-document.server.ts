@@ -1,3 +1,5 @@
+import { readBodyUpTo } from "~/server/form.server";
+
 class FeedFetchError extends Error {
   constructor(message: string) {
     super(message);
@@ -18,21 +20,9 @@ const ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9
 async function readLimited(response: Response, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw new FeedFetchError(`response too large (${declared} bytes)`);
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new FeedFetchError(`response larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
+  const bytes = await readBodyUpTo(response, maxBytes, { cancelOnOverflow: true });
+  if (!bytes) throw new FeedFetchError(`response larger than ${maxBytes} bytes`);
+  return new TextDecoder("utf-8").decode(bytes);
 }
 
 /**
@@ -45,7 +35,11 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
   try {
     for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
       if (!options.isAllowed(current)) throw new FeedFetchError(`address not allowed: ${current.origin}`);
-      const response = await fetch(current, { signal, redirect: "manual", headers: { accept: ACCEPT, "user-agent": "7fs-portfolio-feed-reader/1.0" } });
+      const response = await fetch(current, {
+        signal,
+        redirect: "manual",
+        headers: { accept: ACCEPT, "user-agent": "7fs-portfolio-feed-reader/1.0" },
+      });
       if (response.status >= 300 && response.status < 400) {
         const location = response.headers.get("location");
         await response.body?.cancel();

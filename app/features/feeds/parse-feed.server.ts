@@ -120,7 +120,11 @@ function fromAtom(feed: Node, base: string): ParsedDocument {
   if (!entry) return { kind: "none", reason: "Atom feed has no entries" };
   const summary = text(field(entry, "summary"));
   const content = text(field(entry, "content"));
-  const image = attr(field(entry, "media:thumbnail"), "url") || attr(field(entry, "media:content"), "url") || firstImageIn(content) || firstImageIn(summary);
+  const image =
+    attr(field(entry, "media:thumbnail"), "url") ||
+    attr(field(entry, "media:content"), "url") ||
+    firstImageIn(content) ||
+    firstImageIn(summary);
   return validated({
     title: text(field(entry, "title")),
     description: plainText(summary || content),

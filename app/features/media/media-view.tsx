@@ -31,7 +31,13 @@ function MediaBody({ item, title }: { item: MediaViewItem; title: string }) {
     if (!isVideoFileUrl(item.mediaUrl)) return null;
     return (
       // No <track>: a caption file is not part of a media item, and an empty <track> is invalid HTML.
-      <video controls preload="metadata" className="w-full rounded-lg" src={item.mediaUrl} aria-label={item.caption ?? `Video in ${title}`} />
+      <video
+        controls
+        preload="metadata"
+        className="w-full rounded-lg"
+        src={item.mediaUrl}
+        aria-label={item.caption ?? `Video in ${title}`}
+      />
     );
   }
   if (!isSafeImageUrl(item.mediaUrl)) return null;

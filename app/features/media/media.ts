@@ -92,7 +92,12 @@ export const mediaItemSchema = z
           : item.mediaType === "video"
             ? isVideoFileUrl(item.mediaUrl)
             : isSafeImageUrl(item.mediaUrl);
-    if (!ok) ctx.addIssue({ code: "custom", path: ["mediaUrl"], message: item.mediaType === "image" ? "Image URL must be an http(s) URL or an uploaded image" : MEDIA_URL_MESSAGE });
+    if (!ok)
+      ctx.addIssue({
+        code: "custom",
+        path: ["mediaUrl"],
+        message: item.mediaType === "image" ? "Image URL must be an http(s) URL or an uploaded image" : MEDIA_URL_MESSAGE,
+      });
   });
 
 export type MediaItemInput = z.input<typeof mediaItemSchema>;

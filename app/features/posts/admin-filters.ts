@@ -1,4 +1,4 @@
-export const ADMIN_FILTERS = ["all", "published", "drafts"] as const;
+export const ADMIN_FILTERS = ["all", "published", "drafts", "scheduled"] as const;
 export type AdminFilter = (typeof ADMIN_FILTERS)[number];
 
 /** The ?filter= of the admin post list; anything unknown shows all posts. */

@@ -163,7 +163,12 @@ export async function loadCodeHighlighter(): Promise<CodeHighlighter> {
         core.codeToTokens("x", { lang: language, theme: HIGHLIGHT_THEME, tokenizeTimeLimit: 0 });
         compiled.add(language);
       }
-      const { tokens } = core.codeToTokens(code, { lang: language, theme: HIGHLIGHT_THEME, tokenizeMaxLineLength: 2_000, tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS });
+      const { tokens } = core.codeToTokens(code, {
+        lang: language,
+        theme: HIGHLIGHT_THEME,
+        tokenizeMaxLineLength: 2_000,
+        tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS,
+      });
       const lines: ElementContent[] = [];
       tokens.forEach((line, i) => {
         if (i > 0) lines.push({ type: "text", value: "\n" });
@@ -213,7 +218,9 @@ export async function codeHighlightCss(): Promise<string> {
   const { palette } = await getHighlighter();
   const rules = [
     `.markdown-body pre.shiki { color: ${palette.foreground}; background-color: ${palette.background}; }`,
-    ...[...palette.classes].sort(([a], [b]) => a.localeCompare(b)).map(([color, className]) => `.markdown-body .${className} { color: ${color}; }`),
+    ...[...palette.classes]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([color, className]) => `.markdown-body .${className} { color: ${color}; }`),
     ".markdown-body .sk-i { font-style: italic; }",
     ".markdown-body .sk-b { font-weight: 700; }",
     ".markdown-body .sk-u { text-decoration: underline; }",

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, max } from "drizzle-orm";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
+import { newestPublishedFirst, shownDate } from "./posts.server";
 
 export interface FeaturedArticle {
   id: string;
@@ -10,7 +11,7 @@ export interface FeaturedArticle {
   featuredImageUrl: string | null;
   slug: string;
   category: Category;
-  createdAt: Date;
+  publishedAt: Date;
 }
 
 const published = and(eq(blogPosts.published, true), inArray(blogPosts.category, [...CATEGORIES]));
@@ -25,11 +26,11 @@ export async function getFeaturedArticle(db: Db): Promise<FeaturedArticle | null
       featuredImageUrl: blogPosts.featuredImageUrl,
       slug: blogPosts.slug,
       category: blogPosts.category,
-      createdAt: blogPosts.createdAt,
+      publishedAt: shownDate(),
     })
     .from(blogPosts)
     .where(published)
-    .orderBy(desc(blogPosts.featured), desc(blogPosts.createdAt))
+    .orderBy(desc(blogPosts.featured), newestPublishedFirst())
     .limit(1);
   return post ?? null;
 }
@@ -40,7 +41,7 @@ export async function getNewestPublishedPost(db: Db): Promise<{ category: Catego
     .select({ category: blogPosts.category, slug: blogPosts.slug })
     .from(blogPosts)
     .where(published)
-    .orderBy(desc(blogPosts.createdAt))
+    .orderBy(newestPublishedFirst())
     .limit(1);
   return post ?? null;
 }

@@ -32,12 +32,15 @@ const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
 const MARKDOWN_SYNTAX = /(^|\n)\s*(#{1,6}\s|[-+*]\s|\d+[.)]\s|>|```|~~~| {4})|[*_`~[\]<>\\|]|&\w+;/;
 
 describe("existing plain-text posts under the Markdown renderer", () => {
-  it.each(DEMO_POSTS.map((p) => [p.slug, p.content] as const))("shows the same visible text for the demo post %s", async (_slug, content) => {
-    const before = visibleText(renderToStaticMarkup(<PostContent content={content} />));
-    const after = await renderMarkdown(content, { siteUrl: "https://site.example" });
-    expect(normalize(visibleText(after.html))).toBe(normalize(before));
-    expect(normalize(after.text)).toBe(normalize(before));
-  });
+  it.each(DEMO_POSTS.map((p) => [p.slug, p.content] as const))(
+    "shows the same visible text for the demo post %s",
+    async (_slug, content) => {
+      const before = visibleText(renderToStaticMarkup(<PostContent content={content} />));
+      const after = await renderMarkdown(content, { siteUrl: "https://site.example" });
+      expect(normalize(visibleText(after.html))).toBe(normalize(before));
+      expect(normalize(after.text)).toBe(normalize(before));
+    },
+  );
 
   it("keeps the demo posts' paragraphs and line breaks as paragraphs and breaks", async () => {
     for (const post of DEMO_POSTS) {
@@ -53,7 +56,8 @@ describe("existing plain-text posts under the Markdown renderer", () => {
   });
 
   it("the syntax check notices what would change a plain-text post", () => {
-    for (const content of ["# Heading", "1. first", "a *b* c", "snake_case", "    indented", "<b>", "a | b", "&amp;"]) expect(MARKDOWN_SYNTAX.test(content), content).toBe(true);
+    for (const content of ["# Heading", "1. first", "a *b* c", "snake_case", "    indented", "<b>", "a | b", "&amp;"])
+      expect(MARKDOWN_SYNTAX.test(content), content).toBe(true);
     expect(MARKDOWN_SYNTAX.test("Plain words, a dash - and 3.5 apples.")).toBe(false);
   });
 

@@ -15,7 +15,10 @@ it("turns upload rows into the renderer's lookup, so a post's upload gets its sr
     },
   ]);
   expect([...images.keys()]).toEqual(["/uploads/blog-images/u1/1700000000000-abc.png"]);
-  const { html } = await renderMarkdown("![Desk](/uploads/blog-images/u1/1700000000000-abc.png)", { siteUrl: "https://site.example", images });
+  const { html } = await renderMarkdown("![Desk](/uploads/blog-images/u1/1700000000000-abc.png)", {
+    siteUrl: "https://site.example",
+    images,
+  });
   expect(html).toContain(
     'width="800" height="600" srcset="/uploads/blog-images/u1/1700000000000-abc-320w.webp 320w, /uploads/blog-images/u1/1700000000000-abc-640w.webp 640w, /uploads/blog-images/u1/1700000000000-abc.png 800w"',
   );

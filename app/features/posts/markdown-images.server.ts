@@ -1,4 +1,4 @@
-import { publicUploadUrl } from "~/features/uploads/uploads.server";
+import { publicUploadUrl, uploadUrlsOf } from "~/features/uploads/uploads.server";
 import type { KnownImage } from "./markdown.server";
 
 /** An `uploads` row as stored (keys include the bucket), for building the renderer's image lookup. */
@@ -9,12 +9,16 @@ export interface UploadRow {
   variants: readonly { width: number; key: string }[];
 }
 
-/** The renderer's lookup from upload rows: site path → size and WebP variants. */
+/** The renderer's lookup from upload rows: site path (and public URL, with S3_PUBLIC_URL) → size and WebP variants. */
 export function knownImagesFromUploads(rows: readonly UploadRow[]): Map<string, KnownImage> {
   return new Map(
-    rows.map((row) => [
-      publicUploadUrl(row.storageKey),
-      { width: row.width, height: row.height, variants: row.variants.map((v) => ({ width: v.width, url: publicUploadUrl(v.key) })) },
-    ]),
+    rows.flatMap((row) => {
+      const image = {
+        width: row.width,
+        height: row.height,
+        variants: row.variants.map((v) => ({ width: v.width, url: publicUploadUrl(v.key) })),
+      };
+      return uploadUrlsOf(row.storageKey).map((url) => [url, image] as const);
+    }),
   );
 }

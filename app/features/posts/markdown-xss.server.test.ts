@@ -5,8 +5,46 @@ import { XSS_PAYLOADS } from "./markdown-xss.fixtures";
 
 const SITE = "https://site.example";
 const PAGE = new URL("/7fs/faith/a-post", SITE);
-const FORBIDDEN_TAGS = ["script", "iframe", "frame", "frameset", "object", "embed", "applet", "style", "link", "meta", "base", "form", "button", "textarea", "select", "svg", "math", "template", "noscript", "video", "audio", "source", "details"];
-const URL_ATTRIBUTES = ["href", "src", "action", "formaction", "xlink:href", "poster", "background", "data", "cite", "lowsrc", "dynsrc", "longdesc", "ping"];
+const FORBIDDEN_TAGS = [
+  "script",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "style",
+  "link",
+  "meta",
+  "base",
+  "form",
+  "button",
+  "textarea",
+  "select",
+  "svg",
+  "math",
+  "template",
+  "noscript",
+  "video",
+  "audio",
+  "source",
+  "details",
+];
+const URL_ATTRIBUTES = [
+  "href",
+  "src",
+  "action",
+  "formaction",
+  "xlink:href",
+  "poster",
+  "background",
+  "data",
+  "cite",
+  "lowsrc",
+  "dynsrc",
+  "longdesc",
+  "ping",
+];
 const IMAGE_SOURCE = /^\/(?:uploads|images)\/[A-Za-z0-9/_.-]+$/;
 
 /** How a browser on the post page would resolve the URL: absolute with http(s)/mailto, or same-site. */
@@ -19,7 +57,11 @@ function urlProblem(value: string, kind: "link" | "source"): string | null {
   }
   if (kind === "source") {
     if (IMAGE_SOURCE.test(value)) return null;
-    return url.protocol === "http:" || url.protocol === "https:" ? (value.startsWith(url.protocol) ? null : `source not absolute: ${value}`) : `source protocol ${url.protocol}`;
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? value.startsWith(url.protocol)
+        ? null
+        : `source not absolute: ${value}`
+      : `source protocol ${url.protocol}`;
   }
   if (url.protocol === "mailto:") return null;
   if (url.protocol !== "http:" && url.protocol !== "https:") return `link protocol ${url.protocol}`;
@@ -49,7 +91,8 @@ function executableParts(html: string): string[] {
   for (const tag of FORBIDDEN_TAGS) if (elements.some((el) => el.tagName === tag)) problems.push(`<${tag}>`);
   for (const el of elements) {
     const has = (name: string) => el.attrs.some((a) => a.name === name);
-    if (el.tagName === "input" && !(el.attrs.some((a) => a.name === "type" && a.value === "checkbox") && has("disabled"))) problems.push("enabled <input>");
+    if (el.tagName === "input" && !(el.attrs.some((a) => a.name === "type" && a.value === "checkbox") && has("disabled")))
+      problems.push("enabled <input>");
     for (const attr of el.attrs) {
       const name = (attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name).toLowerCase();
       if (name.startsWith("on")) problems.push(`${name} handler`);

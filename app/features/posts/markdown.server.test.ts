@@ -70,7 +70,9 @@ describe("renderMarkdown: CommonMark, GFM and line breaks", () => {
 
   it("renders footnotes with ids that cannot clash with headings", async () => {
     const { html } = await render("Claim[^1]\n\n[^1]: Source.");
-    expect(html).toContain('<a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref aria-describedby="footnote-label">1</a>');
+    expect(html).toContain(
+      '<a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref aria-describedby="footnote-label">1</a>',
+    );
     expect(html).toContain('<h2 class="sr-only" id="footnote-label">Footnotes</h2>');
     expect(html).toContain('<li id="user-content-fn-1">');
   });
@@ -78,7 +80,9 @@ describe("renderMarkdown: CommonMark, GFM and line breaks", () => {
 
 describe("renderMarkdown: headings", () => {
   it("renders # as h2 (the post title is the page's h1) with unique GitHub-style ids", async () => {
-    const { html, headings } = await render("# Why bother\n\n## Why *bother*\n\n### Main\n\n#### !!!\n\n###### Six\n\n####### not a heading");
+    const { html, headings } = await render(
+      "# Why bother\n\n## Why *bother*\n\n### Main\n\n#### !!!\n\n###### Six\n\n####### not a heading",
+    );
     expect(html).toContain('<h2 id="why-bother">Why bother</h2>');
     expect(html).toContain('<h3 id="why-bother-1">Why <em>bother</em></h3>');
     expect(html).toContain('<h4 id="main-1">Main</h4>');
@@ -97,7 +101,9 @@ describe("renderMarkdown: headings", () => {
 
 describe("renderMarkdown: links", () => {
   it("marks links to other hosts external and leaves the site's own links untouched", async () => {
-    const { html } = await render("[ext](https://other.example/x) [abs](https://site.example/7fs/faith) [root](/7fs/faith?a=1#b) [frag](#why-bother) [mail](mailto:me@example.com)");
+    const { html } = await render(
+      "[ext](https://other.example/x) [abs](https://site.example/7fs/faith) [root](/7fs/faith?a=1#b) [frag](#why-bother) [mail](mailto:me@example.com)",
+    );
     expect(html).toBe(
       '<p><a href="https://other.example/x" rel="noopener noreferrer nofollow">ext</a> <a href="https://site.example/7fs/faith">abs</a> <a href="/7fs/faith?a=1#b">root</a> <a href="#why-bother">frag</a> <a href="mailto:me@example.com">mail</a></p>',
     );
@@ -136,14 +142,21 @@ describe("renderMarkdown: images", () => {
   });
 
   it("lists the uploads a post shows, for the caller to look up", () => {
-    expect(uploadImageUrlsIn(`![a](${UPLOAD}) ![b](https://cdn.example/x.png) ![c][ref] ![d](${SITE}/uploads/b.png)\n\n[ref]: /uploads/c.webp`, SITE)).toEqual([UPLOAD, "/uploads/b.png", "/uploads/c.webp"]);
+    expect(
+      uploadImageUrlsIn(
+        `![a](${UPLOAD}) ![b](https://cdn.example/x.png) ![c][ref] ![d](${SITE}/uploads/b.png)\n\n[ref]: /uploads/c.webp`,
+        SITE,
+      ),
+    ).toEqual([UPLOAD, "/uploads/b.png", "/uploads/c.webp"]);
   });
 });
 
 describe("renderMarkdown: code", () => {
   it("highlights fenced code on the server with classes only", async () => {
     const { html, text } = await render("```ts\nconst answer: number = 42; // why\n```");
-    expect(html).toMatch(/^<pre class="shiki" tabindex="0" data-language="ts"><code><span class="line"><span class="sk-[0-9a-f]{6}">const<\/span>/);
+    expect(html).toMatch(
+      /^<pre class="shiki" tabindex="0" data-language="ts"><code><span class="line"><span class="sk-[0-9a-f]{6}">const<\/span>/,
+    );
     expect(html).toMatch(/<span class="sk-[0-9a-f]{6}">\/\/ why<\/span><\/span><\/code><\/pre>$/);
     expect(html).not.toContain("style=");
     expect(html).not.toContain("<script");
@@ -153,7 +166,9 @@ describe("renderMarkdown: code", () => {
   it("knows common aliases and renders unknown languages and plain fences as plain code", async () => {
     expect((await render("```sh\necho hi\n```")).html).toContain('data-language="bash"');
     expect((await render("```brainfuck\n+[<b>]\n```")).html).toBe('<pre class="shiki" tabindex="0"><code>+[&#x3C;b>]</code></pre>');
-    expect((await render("    indented <i>\n    code")).html).toBe('<pre class="shiki" tabindex="0"><code>indented &#x3C;i>\ncode</code></pre>');
+    expect((await render("    indented <i>\n    code")).html).toBe(
+      '<pre class="shiki" tabindex="0"><code>indented &#x3C;i>\ncode</code></pre>',
+    );
   });
 
   it("renders inline code escaped", async () => {
@@ -172,7 +187,9 @@ describe("renderMarkdown: code", () => {
 
 describe("renderMarkdown: text and reading time", () => {
   it("extracts the visible text without markup", async () => {
-    const { text } = await render("## A *title*\n\nSome **bold** [link](https://x.example) and `code`.\n\n- one\n- two\n\n![alt text](/uploads/a.png)");
+    const { text } = await render(
+      "## A *title*\n\nSome **bold** [link](https://x.example) and `code`.\n\n- one\n- two\n\n![alt text](/uploads/a.png)",
+    );
     expect(text).toBe("A title\n\nSome bold link and code.\n\none\ntwo");
   });
 

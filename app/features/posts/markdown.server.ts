@@ -13,6 +13,7 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { SKIP, visit } from "unist-util-visit";
 import { isSafeImageUrl } from "~/features/media/media";
+import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { LruCache } from "~/lib/lru-cache";
 import { loadCodeHighlighter, plainCodeBlock, type CodeHighlighter } from "./code-highlight.server";
 import { classifyLink, safeImageSrc, sitePath } from "./content-urls";
@@ -93,7 +94,9 @@ function fenceLanguage(code: Element): string | null {
 }
 
 function uploadSrcSet(src: string, image: KnownImage): string | null {
-  const variants = image.variants.filter((v) => v.width > 0 && v.width < image.width && v.url.startsWith("/uploads/") && isSafeImageUrl(v.url));
+  const variants = image.variants.filter(
+    (v) => v.width > 0 && v.width < image.width && uploadKeyOf(v.url) !== null && isSafeImageUrl(v.url),
+  );
   if (variants.length === 0) return null;
   return [...variants.sort((a, b) => a.width - b.width).map((v) => `${v.url} ${v.width}w`), `${src} ${image.width}w`].join(", ");
 }
@@ -133,7 +136,13 @@ function rehypeContent(ctx: TransformContext) {
           parent.children.splice(index, 1, ...(alt ? [{ type: "text" as const, value: alt }] : []));
           return [SKIP, index];
         }
-        node.properties = { src, alt, ...(node.properties.title ? { title: node.properties.title } : {}), loading: "lazy", decoding: "async" };
+        node.properties = {
+          src,
+          alt,
+          ...(node.properties.title ? { title: node.properties.title } : {}),
+          loading: "lazy",
+          decoding: "async",
+        };
         const known = ctx.images.get(sitePath(src, ctx.siteUrl));
         if (known) {
           node.properties.width = known.width;
@@ -216,7 +225,10 @@ export async function renderMarkdown(source: string, options: RenderMarkdownOpti
     .use(rehypeStringify);
   const tree = await processor.run(processor.parse(source));
   const headings = addHeadingIds(tree);
-  const text = toText(tree).replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trim();
+  const text = toText(tree)
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   return { html: processor.stringify(tree), text, headings };
 }
 
@@ -229,9 +241,17 @@ const cache = new LruCache<RenderedMarkdown>({
 
 function cacheKey(source: string, options: RenderMarkdownOptions): string {
   const hash = createHash("sha256");
-  hash.update(source).update("\0").update(options.siteUrl).update("\0").update(options.imageSizes ?? "");
+  hash
+    .update(source)
+    .update("\0")
+    .update(options.siteUrl)
+    .update("\0")
+    .update(options.imageSizes ?? "");
   for (const [url, image] of [...(options.images ?? new Map<string, KnownImage>())].sort(([a], [b]) => a.localeCompare(b))) {
-    hash.update("\0").update(url).update(JSON.stringify([image.width, image.height, image.variants]));
+    hash
+      .update("\0")
+      .update(url)
+      .update(JSON.stringify([image.width, image.height, image.variants]));
   }
   return hash.digest("base64url");
 }
@@ -258,7 +278,7 @@ export function uploadImageUrlsIn(source: string, siteUrl: string): string[] {
   visit(tree, (node) => {
     if (node.type !== "image" && node.type !== "definition") return;
     const src = safeImageSrc(node.url, site);
-    if (src?.startsWith("/uploads/")) urls.add(src);
+    if (src && uploadKeyOf(src) !== null) urls.add(src);
   });
   return [...urls];
 }

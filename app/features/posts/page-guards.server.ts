@@ -16,4 +16,3 @@ export async function requireStaffPage(request: Request): Promise<SessionUser> {
   invariantResponse(canEdit(user), NOT_PERMITTED, { status: 403 });
   return user;
 }
-

@@ -12,7 +12,9 @@ describe("post content", () => {
   });
 
   it("renders HTML in content as inert text and links with safe rel", () => {
-    const html = renderToStaticMarkup(<PostContent content={'<script>alert(1)</script>\n<img src=x onerror=alert(2)> http://a.example/"onmouseover=alert(3)'} />);
+    const html = renderToStaticMarkup(
+      <PostContent content={'<script>alert(1)</script>\n<img src=x onerror=alert(2)> http://a.example/"onmouseover=alert(3)'} />,
+    );
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;script&gt;");

@@ -34,7 +34,13 @@ export function PostContent({ content }: { content: string }) {
     <div className="whitespace-pre-wrap break-words text-lg leading-relaxed" data-testid="post-content">
       {linkifyParts(content).map((part, i) =>
         part.kind === "link" ? (
-          <a key={i} href={part.href} rel="noopener noreferrer nofollow" target="_blank" className="text-primary underline hover:no-underline">
+          <a
+            key={i}
+            href={part.href}
+            rel="noopener noreferrer nofollow"
+            target="_blank"
+            className="text-primary underline hover:no-underline"
+          >
             {part.value}
           </a>
         ) : (

@@ -12,6 +12,14 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { ContentEditor } from "./editor/content-editor";
+import { uploadImageFiles } from "./editor/upload-images";
+import { AutosaveRestore } from "./editor/autosave-restore";
+import { AutosaveStatusText } from "./editor/autosave-status";
+import { LeaveConfirmation } from "./editor/leave-confirmation";
+import { RevisionsDialog } from "./editor/revisions-dialog";
+import { useAutosave, type AutosaveFields } from "./editor/use-autosave";
+import { ScheduleField } from "./editor/schedule-field";
 import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
@@ -27,19 +35,36 @@ interface FormValues {
   content: string;
   featuredImageUrl: string;
   published: boolean;
+  featured: boolean;
   media: EditableMedia[];
+  schedule: boolean;
+  /** 'Publish at' as a datetime-local value in the site's time zone. */
+  publishAt: string;
 }
 
 interface Props {
   category: Category;
-  post: (FormValues & { id: string; slug: string }) | null;
+  post: (FormValues & { id: string; slug: string; version: number }) | null;
+  /** The site's time zone, in which 'Publish at' is entered. */
+  timeZone: string;
+  /** Unsaved text newer than the post, offered as 'Restore unsaved changes'. */
+  autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
 }
 
-
-const EMPTY: FormValues = { title: "", excerpt: "", content: "", featuredImageUrl: "", published: false, media: [] };
+const EMPTY: FormValues = {
+  title: "",
+  excerpt: "",
+  content: "",
+  featuredImageUrl: "",
+  published: false,
+  featured: false,
+  media: [],
+  schedule: false,
+  publishAt: "",
+};
 
 /** SPEC §2 Post form, create and edit modes. */
-export function PostForm({ category, post }: Props) {
+export function PostForm({ category, post, timeZone, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? EMPTY);
   const [values, setValues] = useState<FormValues>(post ?? EMPTY);
@@ -54,13 +79,24 @@ export function PostForm({ category, post }: Props) {
   const busyRef = useRef(false);
   busyRef.current = busy;
   const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
+  const [offer, setOffer] = useState(autosave);
+  const autosaveFields: AutosaveFields = {
+    title: values.title,
+    excerpt: values.excerpt,
+    content: values.content,
+    featuredImageUrl: values.featuredImageUrl,
+  };
+  const { status: autosaveStatus, markSaved } = useAutosave({
+    postId: post?.id,
+    category,
+    baseVersion: post?.version,
+    fields: autosaveFields,
+    enabled: !busy,
+  });
 
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    if (window.confirm("You have unsaved changes. Leave this page and lose them?")) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !busyRef.current && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -98,32 +134,13 @@ export function PostForm({ category, post }: Props) {
   }
 
   async function onFiles(files: FileList | null) {
-    if (!files || files.length === 0) return;
-    const body = new FormData();
-    for (const file of Array.from(files)) body.append("files", file);
     setUploading(true);
     try {
-      const response = await fetch("/api/uploads", { method: "POST", body });
-      const json: unknown = await response.json().catch(() => null);
-      const error = json && typeof json === "object" && "error" in json && typeof json.error === "string" ? json.error : null;
-      if (response.status === 401) {
-        toast.error("You must be logged in to upload images");
-        return;
-      }
-      if (!response.ok || !json || typeof json !== "object" || !("images" in json) || !Array.isArray(json.images)) {
-        toast.error("Upload failed", { description: error ?? `The server answered ${response.status}.` });
-        return;
-      }
-      const uploaded: EditableMedia[] = [];
-      for (const img of json.images) {
-        if (img && typeof img === "object" && "url" in img && typeof img.url === "string" && "id" in img && typeof img.id === "string") {
-          uploaded.push({ mediaType: "image", mediaUrl: img.url, caption: "", uploadId: img.id });
-        }
-      }
-      setValues((v) => ({ ...v, media: [...v.media, ...uploaded], featuredImageUrl: v.featuredImageUrl || uploaded[0]?.mediaUrl || "" }));
-      toast.success("Success", { description: `${uploaded.length} image(s) uploaded successfully` });
-    } catch (error) {
-      toast.error("Upload failed", { description: error instanceof Error ? error.message : "Network error" });
+      const uploaded = await uploadImageFiles(Array.from(files ?? []));
+      if (!uploaded) return;
+      const media: EditableMedia[] = uploaded.map((img) => ({ mediaType: "image", mediaUrl: img.url, caption: "", uploadId: img.id }));
+      setValues((v) => ({ ...v, media: [...v.media, ...media], featuredImageUrl: v.featuredImageUrl || media[0]?.mediaUrl || "" }));
+      toast.success("Success", { description: `${media.length} image(s) uploaded successfully` });
     } finally {
       setUploading(false);
       if (fileInput.current) fileInput.current.value = "";
@@ -169,6 +186,27 @@ export function PostForm({ category, post }: Props) {
   return (
     <section className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
+      <LeaveConfirmation blocker={blocker} />
+      {offer ? (
+        <AutosaveRestore
+          savedAt={offer.savedAt}
+          savedAtLabel={offer.savedAtLabel}
+          postId={post?.id}
+          category={category}
+          onRestore={() => {
+            const restored = {
+              title: offer.title,
+              excerpt: offer.excerpt,
+              content: offer.content,
+              featuredImageUrl: offer.featuredImageUrl,
+            };
+            setValues((v) => ({ ...v, ...restored }));
+            markSaved(restored);
+            setOffer(null);
+          }}
+          onDiscard={() => setOffer(null)}
+        />
+      ) : null}
       <fetcher.Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
         <FormField field={fields.title} label="Title" controlled>
           {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
@@ -177,7 +215,14 @@ export function PostForm({ category, post }: Props) {
           {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
         </FormField>
         <FormField field={fields.content} label="Content" controlled>
-          {(props) => <Textarea {...props} rows={12} value={values.content} onChange={(e) => set("content", e.target.value)} />}
+          {(props) => (
+            <ContentEditor
+              textareaProps={props}
+              value={values.content}
+              onChange={(content) => set("content", content)}
+              onUploadingChange={setUploading}
+            />
+          )}
         </FormField>
         <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
           {(props) => (
@@ -223,7 +268,10 @@ export function PostForm({ category, post }: Props) {
                       onClick={() => set("featuredImageUrl", m.mediaUrl)}
                       aria-pressed={featured}
                       aria-label={featured ? `Image ${index + 1} (featured image)` : `Make image ${index + 1} the featured image`}
-                      className={cn("block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none", featured ? "border-primary" : "border-transparent")}
+                      className={cn(
+                        "block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
+                        featured ? "border-primary" : "border-transparent",
+                      )}
                     >
                       <img src={m.mediaUrl} alt="" className="aspect-square w-full object-cover" />
                       {featured ? (
@@ -289,9 +337,21 @@ export function PostForm({ category, post }: Props) {
                     placeholder="Caption"
                     className="w-full sm:w-40"
                     value={m.caption}
-                    onChange={(e) => set("media", values.media.map((x, i) => (i === index ? { ...x, caption: e.target.value } : x)))}
+                    onChange={(e) =>
+                      set(
+                        "media",
+                        values.media.map((x, i) => (i === index ? { ...x, caption: e.target.value } : x)),
+                      )
+                    }
                   />
-                  <Button type="button" size="icon" variant="ghost" aria-label={`Move media item ${index + 1} up`} disabled={index === 0} onClick={() => moveMedia(index, -1)}>
+                  <Button
+                    type="button"
+                    size="icon"
+                    variant="ghost"
+                    aria-label={`Move media item ${index + 1} up`}
+                    disabled={index === 0}
+                    onClick={() => moveMedia(index, -1)}
+                  >
                     <ArrowUp aria-hidden />
                   </Button>
                   <Button
@@ -304,7 +364,13 @@ export function PostForm({ category, post }: Props) {
                   >
                     <ArrowDown aria-hidden />
                   </Button>
-                  <Button type="button" size="icon" variant="ghost" aria-label={`Remove media item ${index + 1}`} onClick={() => removeMedia(index)}>
+                  <Button
+                    type="button"
+                    size="icon"
+                    variant="ghost"
+                    aria-label={`Remove media item ${index + 1}`}
+                    onClick={() => removeMedia(index)}
+                  >
                     <X aria-hidden />
                   </Button>
                 </li>
@@ -315,9 +381,32 @@ export function PostForm({ category, post }: Props) {
         </fieldset>
 
         <div className="flex items-center gap-3">
-          <Switch id={`${ids}-published`} name="published" checked={values.published} onCheckedChange={(checked) => set("published", checked)} />
+          <Switch
+            id={`${ids}-published`}
+            name="published"
+            checked={values.published}
+            onCheckedChange={(checked) => setValues((v) => ({ ...v, published: checked, schedule: checked ? false : v.schedule }))}
+          />
           <Label htmlFor={`${ids}-published`}>Publish immediately</Label>
         </div>
+        <div className="flex items-center gap-3">
+          <Switch
+            id={`${ids}-featured`}
+            name="featured"
+            checked={values.featured}
+            onCheckedChange={(checked) => set("featured", checked)}
+          />
+          <Label htmlFor={`${ids}-featured`}>Feature on home page</Label>
+        </div>
+        <ScheduleField
+          schedule={values.schedule}
+          publishAt={values.publishAt}
+          timeZone={timeZone}
+          field={fields.publishAt}
+          onScheduleChange={(checked) => setValues((v) => ({ ...v, schedule: checked, published: checked ? false : v.published }))}
+          onPublishAtChange={(value) => set("publishAt", value)}
+        />
+        {post ? <input type="hidden" name="version" value={post.version} /> : null}
 
         <div className="flex gap-3">
           <SubmitButton pending={busy} pendingLabel="Saving..." disabled={uploading}>
@@ -326,6 +415,22 @@ export function PostForm({ category, post }: Props) {
           <Button asChild variant="outline">
             <Link to={categoryPath(category)}>Cancel</Link>
           </Button>
+          <AutosaveStatusText status={autosaveStatus} />
+          {post ? (
+            <RevisionsDialog
+              postId={post.id}
+              current={values}
+              onRestore={(r) =>
+                setValues((v) => ({
+                  ...v,
+                  title: r.title,
+                  excerpt: r.excerpt ?? "",
+                  content: r.content,
+                  featuredImageUrl: r.featuredImageUrl ?? "",
+                }))
+              }
+            />
+          ) : null}
         </div>
       </fetcher.Form>
     </section>

@@ -35,7 +35,14 @@ describe("post validation (SPEC §5)", () => {
     for (const ok of ["https://example.com/a.jpg", "http://example.com/a.png", "/uploads/blog-images/u1/1-abc.jpg"]) {
       expect(messages({ ...valid, featuredImageUrl: ok })).toEqual([]);
     }
-    for (const bad of ["javascript:alert(1)", "data:image/png;base64,AAAA", "not a url", "/etc/passwd", "//evil.example/x.png", "/uploads/../secret"]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "not a url",
+      "/etc/passwd",
+      "//evil.example/x.png",
+      "/uploads/../secret",
+    ]) {
       expect(messages({ ...valid, featuredImageUrl: bad })).toContain(POST_MESSAGES.featuredImageUrl);
     }
   });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CATEGORIES } from "~/lib/categories";
 import { slugify } from "~/lib/slug";
 import { formCheckbox, jsonField } from "~/lib/forms";
+import { zonedLocalToUtc } from "~/lib/time-zone";
 import { isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
 
 export const TITLE_MAX = 200;
@@ -17,6 +18,10 @@ export const POST_MESSAGES = {
   excerptTooLong: `Excerpt must be less than ${EXCERPT_MAX} characters`,
   featuredImageUrl: "Featured image URL must be a valid URL (http, https or an uploaded image)",
   tooManyMedia: `A post can have at most ${MAX_MEDIA_ITEMS} media items`,
+  publishAtRequired: "Choose the date and time to publish at",
+  publishAtInvalid: "Publish at must be a date and time",
+  publishAtPast: "Publish at must be in the future",
+  conflict: "This post was changed by someone else. Reload to see their changes.",
 } as const;
 
 const optionalText = (max: number, message: string) =>
@@ -35,7 +40,10 @@ export const postInputSchema = z.object({
     .min(1, POST_MESSAGES.titleRequired)
     .max(TITLE_MAX, POST_MESSAGES.titleTooLong)
     .refine((t) => slugify(t) !== "", POST_MESSAGES.titleNoSlug),
-  content: z.string({ error: POST_MESSAGES.contentRequired }).max(CONTENT_MAX, POST_MESSAGES.contentTooLong).refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
+  content: z
+    .string({ error: POST_MESSAGES.contentRequired })
+    .max(CONTENT_MAX, POST_MESSAGES.contentTooLong)
+    .refine((c) => c.trim().length > 0, POST_MESSAGES.contentRequired),
   excerpt: optionalText(EXCERPT_MAX, POST_MESSAGES.excerptTooLong),
   featuredImageUrl: z
     .string()
@@ -46,7 +54,13 @@ export const postInputSchema = z.object({
     .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
   category: z.enum(CATEGORIES),
   published: z.boolean(),
+  /** 'Feature on home page': the featured-article query (SPEC §7) orders by it. */
+  featured: z.boolean().default(false),
   media: z.array(mediaItemSchema).max(MAX_MEDIA_ITEMS, POST_MESSAGES.tooManyMedia).default([]),
+  /** When set (and `published` is false) the post is scheduled: published by a job at this instant. */
+  publishAt: z.date().nullable().default(null),
+  /** The version the edit was based on (edit mode): an older one is refused as a conflict. */
+  version: z.number().int().min(1).optional(),
 });
 
 export type PostInput = z.output<typeof postInputSchema>;
@@ -56,8 +70,34 @@ export type PostInput = z.output<typeof postInputSchema>;
  * category comes from the address): checked with the same rules by the form and by the action.
  * Its output is a valid `postInputSchema` input once the category is added.
  */
-export const postFormSchema = postInputSchema.omit({ category: true }).extend({
-  published: formCheckbox,
-  media: jsonField(postInputSchema.shape.media),
-});
+export const postFormSchema = postInputSchema
+  .omit({ category: true, publishAt: true, version: true })
+  .extend({
+    published: formCheckbox,
+    featured: formCheckbox,
+    media: jsonField(postInputSchema.shape.media),
+    schedule: formCheckbox,
+    /** A `datetime-local` value in the site's time zone ("YYYY-MM-DDTHH:mm"). */
+    publishAt: z.string().trim().optional(),
+    version: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .optional()
+      .transform((v) => (v ? Number(v) : undefined)),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.schedule || value.published) return;
+    if (!value.publishAt) ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtRequired });
+    // The zone does not make a date-time valid or not: UTC checks the calendar.
+    else if (!zonedLocalToUtc(value.publishAt, "UTC"))
+      ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtInvalid });
+  });
 
+export type PostFormValue = z.output<typeof postFormSchema>;
+
+/** The domain input for a checked post form: 'Publish at' is read in the site's time zone. */
+export function postInputFromForm(value: PostFormValue, category: PostInput["category"], timeZone: string) {
+  const { schedule, publishAt, ...rest } = value;
+  const at = schedule && !rest.published && publishAt ? zonedLocalToUtc(publishAt, timeZone) : null;
+  return { ...rest, category, publishAt: at };
+}

@@ -7,13 +7,13 @@ const post = {
   category: "Finance" as const,
   excerpt: null,
   content: "Word ".repeat(100),
-  createdAt: new Date("2024-01-02T03:04:05Z"),
+  publishedAt: new Date("2024-01-02T03:04:05Z"),
   updatedAt: new Date("2024-02-03T04:05:06Z"),
 };
 
 describe("blogPostingJsonLd", () => {
   it("describes the post with absolute addresses", () => {
-    const ld = blogPostingJsonLd("https://site.example", post, "/uploads/blog-images/u/1.webp");
+    const ld = blogPostingJsonLd("https://site.example", post, "/uploads/blog-images/u/1.webp", "7 Fs Portfolio");
     expect(ld).toEqual({
       "@context": "https://schema.org",
       "@type": "BlogPosting",
@@ -22,6 +22,7 @@ describe("blogPostingJsonLd", () => {
       datePublished: "2024-01-02T03:04:05.000Z",
       dateModified: "2024-02-03T04:05:06.000Z",
       articleSection: "Finance",
+      articleBody: "Word ".repeat(100),
       url: "https://site.example/7fs/Finance/budgets-that-last",
       mainEntityOfPage: { "@type": "WebPage", "@id": "https://site.example/7fs/Finance/budgets-that-last" },
       author: { "@type": "Organization", name: "7 Fs Portfolio", url: "https://site.example" },
@@ -32,7 +33,7 @@ describe("blogPostingJsonLd", () => {
   });
 
   it("leaves the image out when the post has none to show, and prefers the excerpt", () => {
-    const ld = blogPostingJsonLd("https://site.example", { ...post, excerpt: "Short and sweet." }, null);
+    const ld = blogPostingJsonLd("https://site.example", { ...post, excerpt: "Short and sweet." }, null, "7 Fs Portfolio");
     expect(ld).not.toHaveProperty("image");
     expect(ld.description).toBe("Short and sweet.");
   });

@@ -1,5 +1,4 @@
 import { postPath, type Category } from "~/lib/categories";
-import { SITE_NAME } from "~/lib/seo";
 import { postSummary } from "./summary";
 
 export interface JsonLdPost {
@@ -7,8 +6,9 @@ export interface JsonLdPost {
   slug: string;
   category: Category;
   excerpt: string | null;
+  /** The post's plain text (the rendered content's visible text, not its Markdown). */
   content: string;
-  createdAt: Date;
+  publishedAt: Date;
   updatedAt: Date;
 }
 
@@ -16,17 +16,18 @@ export interface JsonLdPost {
  * schema.org BlogPosting for a post page. `image` is the featured image already judged safe to show
  * (absolute or site-relative); the site is both author and publisher, as it has one owner.
  */
-export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: string | null) {
+export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: string | null, siteName: string) {
   const url = `${publicUrl}${postPath(post.category, post.slug)}`;
-  const site = { "@type": "Organization", name: SITE_NAME, url: publicUrl };
+  const site = { "@type": "Organization", name: siteName, url: publicUrl };
   return {
     "@context": "https://schema.org",
     "@type": "BlogPosting",
     headline: post.title,
     description: postSummary(post, 300),
-    datePublished: post.createdAt.toISOString(),
+    datePublished: post.publishedAt.toISOString(),
     dateModified: post.updatedAt.toISOString(),
     articleSection: post.category,
+    articleBody: post.content,
     url,
     mainEntityOfPage: { "@type": "WebPage", "@id": url },
     author: site,

@@ -5,12 +5,26 @@ import type { Actor } from "~/lib/permissions";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { createPost, deletePost, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts, updatePost } from "./posts.server";
+import { getFeaturedArticle } from "./home-posts.server";
+import {
+  createPost,
+  deletePost,
+  getPostBySlug,
+  getReadablePost,
+  listAdminPosts,
+  listFeedPosts,
+  listPublishedPosts,
+  updatePost,
+} from "./posts.server";
 
 let n = 0;
 async function actor(db: Parameters<typeof createUser>[0], role: "admin" | "moderator" | "user"): Promise<Actor> {
   n += 1;
-  const u = await createUser(db, { email: `${role}${n}-${Date.now()}@posts.test`, password: "posts test pass phrase 9", roles: role === "user" ? [] : [role] });
+  const u = await createUser(db, {
+    email: `${role}${n}-${Date.now()}@posts.test`,
+    password: "posts test pass phrase 9",
+    roles: role === "user" ? [] : [role],
+  });
   return { id: u.id, role };
 }
 
@@ -56,7 +70,9 @@ describeEachDatabase("posts", (ctx) => {
   it("refuses invalid input with field errors", async () => {
     const error = await createPost(ctx.db, mod, { ...base, title: "?!" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error instanceof ValidationError && error.fieldErrors?.title).toEqual(["Title must contain at least one letter or number (a-z, 0-9)"]);
+    expect(error instanceof ValidationError && error.fieldErrors?.title).toEqual([
+      "Title must contain at least one letter or number (a-z, 0-9)",
+    ]);
   });
 
   it("stores media in display order and replaces it on edit, keeping the slug", async () => {
@@ -137,7 +153,11 @@ describeEachDatabase("posts", (ctx) => {
   });
 
   it("lets the admin and the author delete, not another moderator; media rows go too", async () => {
-    const post = await createPost(ctx.db, mod, { ...base, title: "Deletable", media: [{ mediaType: "vimeo", mediaUrl: "https://vimeo.com/2" }] });
+    const post = await createPost(ctx.db, mod, {
+      ...base,
+      title: "Deletable",
+      media: [{ mediaType: "vimeo", mediaUrl: "https://vimeo.com/2" }],
+    });
     await expect(deletePost(ctx.db, mod2, post.slug)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(deletePost(ctx.db, { id: "nobody", role: "user" }, post.slug)).rejects.toBeInstanceOf(ForbiddenError);
     await deletePost(ctx.db, mod, post.slug);
@@ -145,5 +165,15 @@ describeEachDatabase("posts", (ctx) => {
     const other = await createPost(ctx.db, mod, { ...base, title: "Admin Deletes" });
     expect(await deletePost(ctx.db, admin, other.slug)).toEqual({ category: "Fitness" });
     expect(await getReadablePost(ctx.db, other.slug, admin)).toBeNull();
+  });
+
+  it("'Feature on home page' sets the featured flag the home page's featured article orders by; unsetting it lets go", async () => {
+    const featured = await createPost(ctx.db, mod, { ...base, title: `Featured pick ${Date.now()}`, featured: true });
+    await createPost(ctx.db, mod, { ...base, title: `Newer but plain ${Date.now()}` });
+    expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(true);
+    expect((await getFeaturedArticle(ctx.db))?.slug).toBe(featured.slug);
+    await updatePost(ctx.db, mod, featured.slug, { ...base, title: "Featured pick", featured: false });
+    expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(false);
+    expect((await getFeaturedArticle(ctx.db))?.slug).not.toBe(featured.slug);
   });
 });

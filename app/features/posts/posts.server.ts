@@ -1,16 +1,21 @@
-import { and, asc, count, desc, eq, gt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
+import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
-import { NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
+import { renderPostBody } from "./post-render.server";
+import { discardAutosave } from "./autosave.server";
+import { recordRevision, type RevisionKind } from "./revisions.server";
+import { syncPublishJob } from "./scheduling.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
@@ -20,6 +25,19 @@ const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
 /** A second identical submission by the same author within this window returns the first post. */
 const DUPLICATE_WINDOW_MS = 30_000;
 
+/**
+ * The date readers see and listings order by: when the post was first published (created_at for
+ * rows from before published_at existed; the migration backfills them, this keeps the type a Date).
+ */
+export function shownDate() {
+  return sql<Date>`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`.mapWith(blogPosts.createdAt);
+}
+
+/** Newest first by that date; NULLS LAST matches the indexes (published rows always have one). */
+export function newestPublishedFirst() {
+  return sql`${blogPosts.publishedAt} desc nulls last`;
+}
+
 const cardColumns = {
   id: blogPosts.id,
   title: blogPosts.title,
@@ -27,7 +45,7 @@ const cardColumns = {
   excerpt: blogPosts.excerpt,
   featuredImageUrl: blogPosts.featuredImageUrl,
   category: blogPosts.category,
-  createdAt: blogPosts.createdAt,
+  publishedAt: shownDate(),
 };
 
 /** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
@@ -40,7 +58,7 @@ export async function listPublishedPosts(db: Db, category: Category, page: numbe
     .select(cardColumns)
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .orderBy(newestPublishedFirst(), desc(blogPosts.id))
     .limit(window.limit)
     .offset(window.offset);
   return { posts, total, page: window.page, pageCount: window.pageCount };
@@ -59,12 +77,18 @@ export async function getPostBySlug(db: Db, slug: string) {
       title: blogPosts.title,
       slug: blogPosts.slug,
       content: blogPosts.content,
+      contentHtml: blogPosts.contentHtml,
+      contentText: blogPosts.contentText,
       excerpt: blogPosts.excerpt,
       featuredImageUrl: blogPosts.featuredImageUrl,
       category: blogPosts.category,
       published: blogPosts.published,
+      featured: blogPosts.featured,
       authorId: blogPosts.authorId,
       createdAt: blogPosts.createdAt,
+      publishedAt: shownDate(),
+      scheduledAt: blogPosts.scheduledAt,
+      version: blogPosts.version,
       updatedAt: blogPosts.updatedAt,
     })
     .from(blogPosts)
@@ -72,7 +96,13 @@ export async function getPostBySlug(db: Db, slug: string) {
     .limit(1);
   if (!post) return null;
   const media = await db
-    .select({ id: blogMedia.id, mediaType: blogMedia.mediaType, mediaUrl: blogMedia.mediaUrl, caption: blogMedia.caption, uploadId: blogMedia.uploadId })
+    .select({
+      id: blogMedia.id,
+      mediaType: blogMedia.mediaType,
+      mediaUrl: blogMedia.mediaUrl,
+      caption: blogMedia.caption,
+      uploadId: blogMedia.uploadId,
+    })
     .from(blogMedia)
     .where(eq(blogMedia.postId, post.id))
     .orderBy(asc(blogMedia.displayOrder), asc(blogMedia.createdAt));
@@ -121,7 +151,14 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
   await tx.delete(blogMedia).where(eq(blogMedia.postId, postId));
   if (media.length === 0) return;
   await tx.insert(blogMedia).values(
-    media.map((m, i) => ({ postId, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? null, uploadId: m.uploadId ?? null, displayOrder: i })),
+    media.map((m, i) => ({
+      postId,
+      mediaType: m.mediaType,
+      mediaUrl: m.mediaUrl,
+      caption: m.caption ?? null,
+      uploadId: m.uploadId ?? null,
+      displayOrder: i,
+    })),
   );
 }
 
@@ -130,13 +167,20 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
  * index decides under concurrency: a losing insert retries with the next candidate. A double submit
  * (same author, title, content within 30 s) returns the first post instead of creating a second.
  */
-export async function createPost(db: Db, author: Actor | null, raw: unknown): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+export async function createPost(
+  db: Db,
+  author: Actor | null,
+  raw: unknown,
+): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
   authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
+  const now = new Date();
+  const scheduledAt = scheduleOf(input, now);
   const base = slugify(input.title);
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
   const existing = await findDuplicate(db, author.id, input);
   if (existing) return { ...existing, duplicate: true };
+  const body = await renderPostBody(db, input.content);
   for (let n = 1; n <= 1000; n++) {
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
@@ -152,19 +196,27 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
         const [row] = await tx
           .insert(blogPosts)
           .values({
-            title: input.title,
+            ...editableColumns(input, body),
             slug,
-            content: input.content,
-            excerpt: input.excerpt,
-            featuredImageUrl: input.featuredImageUrl,
-            category: input.category,
-            published: input.published,
+            publishedAt: input.published ? now : null,
+            scheduledAt,
             authorId: author.id,
+            createdAt: now,
+            updatedAt: now,
           })
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
+        await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
+        await syncPublishJob(tx, row.id, null, scheduledAt);
+        await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
+        await recordAudit(tx, {
+          actor: author,
+          action: "post.create",
+          target: { type: "post", id: row.id },
+          summary: `${input.title} (/7fs/${input.category}/${slug})`,
+        });
         return row;
       });
       logger.info({ postId: created.id, slug, authorId: author.id }, "post created");
@@ -178,28 +230,94 @@ export async function createPost(db: Db, author: Actor | null, raw: unknown): Pr
   throw new ValidationError("Could not find a free address for this title; please change the title.");
 }
 
-/** Updates a post found by its slug; the slug never changes (SPEC §4). */
-export async function updatePost(db: Db, actor: Actor | null, slug: string, raw: unknown): Promise<{ id: string; slug: string; category: Category }> {
+/** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
+/** The columns a save writes from the form, the same on create and update. */
+function editableColumns(input: PostInput, body: { html: string; text: string }) {
+  return {
+    title: input.title,
+    content: input.content,
+    contentHtml: body.html,
+    contentText: body.text,
+    excerpt: input.excerpt,
+    featuredImageUrl: input.featuredImageUrl,
+    category: input.category,
+    published: input.published,
+    featured: input.featured,
+  };
+}
+
+function scheduleOf(input: PostInput, now: Date): Date | null {
+  if (input.published || !input.publishAt) return null;
+  if (input.publishAt.getTime() <= now.getTime())
+    throw new ValidationError(POST_MESSAGES.publishAtPast, { publishAt: [POST_MESSAGES.publishAtPast] });
+  return input.publishAt;
+}
+
+function revisionOf(postId: string, input: PostInput, actor: Actor) {
+  return {
+    postId,
+    title: input.title,
+    excerpt: input.excerpt,
+    content: input.content,
+    featuredImageUrl: input.featuredImageUrl,
+    authorId: actor.id,
+  };
+}
+
+function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Date | null): RevisionKind {
+  if (scheduledAt) return "schedule";
+  if (published !== wasPublished) return published ? "publish" : "unpublish";
+  return "save";
+}
+
+/**
+ * Updates a post found by its slug; the slug never changes (SPEC §4). With `version` (the editor
+ * sends the one it loaded) a save based on an older version is refused: the UPDATE only matches the
+ * version it read, so two concurrent saves cannot both win.
+ */
+export async function updatePost(
+  db: Db,
+  actor: Actor | null,
+  slug: string,
+  raw: unknown,
+): Promise<{ id: string; slug: string; category: Category }> {
   authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
-  const [post] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
+  const [post] = await db
+    .select({ id: blogPosts.id, version: blogPosts.version, published: blogPosts.published, scheduledAt: blogPosts.scheduledAt })
+    .from(blogPosts)
+    .where(eq(blogPosts.slug, slug))
+    .limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
+  const body = await renderPostBody(db, input.content);
+  if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
+  const now = new Date();
+  const scheduledAt = scheduleOf(input, now);
   await db.transaction(async (tx) => {
-    await tx
+    const updated = await tx
       .update(blogPosts)
       .set({
-        title: input.title,
-        content: input.content,
-        excerpt: input.excerpt,
-        featuredImageUrl: input.featuredImageUrl,
-        category: input.category,
-        published: input.published,
-        updatedAt: new Date(),
+        ...editableColumns(input, body),
+        publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
+        scheduledAt,
+        version: sql`${blogPosts.version} + 1`,
+        updatedAt: now,
       })
-      .where(eq(blogPosts.id, post.id));
+      .where(and(eq(blogPosts.id, post.id), eq(blogPosts.version, post.version)))
+      .returning({ id: blogPosts.id });
+    if (updated.length === 0) throw new ConflictError(POST_MESSAGES.conflict);
     await replaceMedia(tx, post.id, input.media);
+    await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
+    await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
+    await discardAutosave(tx, actor.id, { postId: post.id });
     await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "post.update",
+      target: { type: "post", id: post.id },
+      summary: `${input.title} (${input.published ? "published" : "draft"})`,
+    });
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
   return { id: post.id, slug, category: input.category };
@@ -209,13 +327,23 @@ export async function updatePost(db: Db, actor: Actor | null, slug: string, raw:
 export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
   if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
-  const [post] = await db.select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
+  const [post] = await db
+    .select({ id: blogPosts.id, authorId: blogPosts.authorId, category: blogPosts.category })
+    .from(blogPosts)
+    .where(eq(blogPosts.slug, slug))
+    .limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
   authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
     await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "post.delete",
+      target: { type: "post", id: post.id },
+      summary: `/7fs/${post.category}/${slug}`,
+    });
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post deleted");
   return { category: post.category };
@@ -225,11 +353,27 @@ export const ADMIN_POSTS_PER_PAGE = 50;
 
 /** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
-  const rows = await db.select({ published: blogPosts.published, n: count() }).from(blogPosts).groupBy(blogPosts.published);
-  const published = rows.find((r) => r.published)?.n ?? 0;
-  const drafts = rows.find((r) => !r.published)?.n ?? 0;
-  const where = filter === "published" ? eq(blogPosts.published, true) : filter === "drafts" ? eq(blogPosts.published, false) : undefined;
-  const total = filter === "published" ? published : filter === "drafts" ? drafts : published + drafts;
+  const scheduled = isNotNull(blogPosts.scheduledAt);
+  const rows = await db
+    .select({ published: blogPosts.published, scheduled: sql<boolean>`${scheduled}`.mapWith(Boolean), n: count() })
+    .from(blogPosts)
+    .groupBy(blogPosts.published, scheduled);
+  const sum = (match: (r: { published: boolean; scheduled: boolean }) => boolean) => rows.filter(match).reduce((n, r) => n + r.n, 0);
+  const counts = {
+    published: sum((r) => r.published),
+    drafts: sum((r) => !r.published && !r.scheduled),
+    scheduled: sum((r) => !r.published && r.scheduled),
+  };
+  const all = counts.published + counts.drafts + counts.scheduled;
+  const where =
+    filter === "published"
+      ? eq(blogPosts.published, true)
+      : filter === "drafts"
+        ? and(eq(blogPosts.published, false), isNull(blogPosts.scheduledAt))
+        : filter === "scheduled"
+          ? and(eq(blogPosts.published, false), scheduled)
+          : undefined;
+  const total = filter === "all" ? all : counts[filter];
   const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
   const posts = await db
     .select({
@@ -238,6 +382,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
       category: blogPosts.category,
       slug: blogPosts.slug,
       published: blogPosts.published,
+      scheduledAt: blogPosts.scheduledAt,
       createdAt: blogPosts.createdAt,
       updatedAt: blogPosts.updatedAt,
     })
@@ -246,7 +391,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     .orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id))
     .limit(window.limit)
     .offset(window.offset);
-  return { posts, counts: { all: published + drafts, published, drafts }, page: window.page, pageCount: window.pageCount };
+  return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
 }
 
 /** How many posts a feed carries: the newest only, so a feed stays small at any blog size. */
@@ -256,10 +401,18 @@ export const FEED_POSTS = 20;
 export async function listFeedPosts(db: Db, category: Category | null, limit = FEED_POSTS) {
   const where = category ? and(eq(blogPosts.published, true), eq(blogPosts.category, category)) : eq(blogPosts.published, true);
   return db
-    .select({ title: blogPosts.title, slug: blogPosts.slug, excerpt: blogPosts.excerpt, content: blogPosts.content, category: blogPosts.category, createdAt: blogPosts.createdAt })
+    .select({
+      id: blogPosts.id,
+      title: blogPosts.title,
+      slug: blogPosts.slug,
+      excerpt: blogPosts.excerpt,
+      content: sql<string>`coalesce(${blogPosts.contentText}, ${blogPosts.content})`,
+      contentHtml: blogPosts.contentHtml,
+      category: blogPosts.category,
+      publishedAt: shownDate(),
+    })
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .orderBy(newestPublishedFirst())
     .limit(limit);
 }
-

@@ -10,7 +10,10 @@ const ADMIN: Actor = { id: "admin-id", role: "admin" };
 describeEachDatabase("project administration", (ctx) => {
   it("refuses every write to anyone but an administrator, before looking at the input", async () => {
     const project = await createProject(ctx.db, ADMIN, { title: "Guarded", type: "web" });
-    for (const actor of [{ id: "m", role: "moderator" }, { id: "u", role: "user" }] satisfies Actor[]) {
+    for (const actor of [
+      { id: "m", role: "moderator" },
+      { id: "u", role: "user" },
+    ] satisfies Actor[]) {
       await expect(createProject(ctx.db, actor, { title: "X", type: "web" })).rejects.toBeInstanceOf(ForbiddenError);
       await expect(createProject(ctx.db, actor, {})).rejects.toBeInstanceOf(ForbiddenError);
       await expect(updateProject(ctx.db, actor, project.id, { title: "Y", type: "web" })).rejects.toBeInstanceOf(ForbiddenError);
@@ -23,8 +26,13 @@ describeEachDatabase("project administration", (ctx) => {
   });
 
   it("validates with clear messages and stores empty optional fields as null", async () => {
-    await expect(createProject(ctx.db, ADMIN, { title: "  ", type: "web" })).rejects.toMatchObject({ status: 400, message: "Title is required" });
-    await expect(createProject(ctx.db, ADMIN, { title: "X", type: "mobile" })).rejects.toMatchObject({ message: "Type must be Web or Other" });
+    await expect(createProject(ctx.db, ADMIN, { title: "  ", type: "web" })).rejects.toMatchObject({
+      status: 400,
+      message: "Title is required",
+    });
+    await expect(createProject(ctx.db, ADMIN, { title: "X", type: "mobile" })).rejects.toMatchObject({
+      message: "Type must be Web or Other",
+    });
     await expect(createProject(ctx.db, ADMIN, { title: "X", type: "web", url: "javascript:alert(1)" })).rejects.toMatchObject({
       message: "Project URL must be a full web address starting with http:// or https://",
       fieldErrors: { url: ["Project URL must be a full web address starting with http:// or https://"] },

@@ -1,4 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { canManageProjects, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
@@ -30,8 +31,12 @@ export async function createProject(db: Db, actor: Actor | null, input: unknown)
   const values = parse(projectInputSchema, input);
   const [max] = await db.select({ n: sql<number>`coalesce(max(${projects.displayOrder}), -1)::int` }).from(projects);
   const [created] = await db.transaction(async (tx) => {
-    const rows = await tx.insert(projects).values({ ...values, displayOrder: (max?.n ?? -1) + 1 }).returning(adminColumns);
+    const rows = await tx
+      .insert(projects)
+      .values({ ...values, displayOrder: (max?.n ?? -1) + 1 })
+      .returning(adminColumns);
     await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "project.create", target: { type: "project", id: rows[0]?.id }, summary: values.title });
     return rows;
   });
   if (!created) throw new Error("project insert returned no row");
@@ -43,8 +48,15 @@ export async function updateProject(db: Db, actor: Actor | null, id: unknown, in
   const projectId = parse(projectIdSchema, id);
   const values = parse(projectInputSchema, input);
   const [updated] = await db.transaction(async (tx) => {
-    const rows = await tx.update(projects).set({ ...values, updatedAt: new Date() }).where(eq(projects.id, projectId)).returning(adminColumns);
-    if (rows.length > 0) await bumpContentVersion(tx);
+    const rows = await tx
+      .update(projects)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(projects.id, projectId))
+      .returning(adminColumns);
+    if (rows.length > 0) {
+      await bumpContentVersion(tx);
+      await recordAudit(tx, { actor, action: "project.update", target: { type: "project", id: projectId }, summary: values.title });
+    }
     return rows;
   });
   if (!updated) throw new NotFoundError("This project no longer exists.");
@@ -56,7 +68,10 @@ export async function deleteProject(db: Db, actor: Actor | null, id: unknown): P
   const projectId = parse(projectIdSchema, id);
   const [deleted] = await db.transaction(async (tx) => {
     const rows = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ title: projects.title });
-    if (rows.length > 0) await bumpContentVersion(tx);
+    if (rows[0]) {
+      await bumpContentVersion(tx);
+      await recordAudit(tx, { actor, action: "project.delete", target: { type: "project", id: projectId }, summary: rows[0].title });
+    }
     return rows;
   });
   if (!deleted) throw new NotFoundError("This project no longer exists.");
@@ -88,5 +103,6 @@ export async function moveProject(db: Db, actor: Actor | null, id: unknown, dire
       await tx.update(projects).set({ displayOrder: position }).where(eq(projects.id, pid));
     }
     await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "project.move", target: { type: "project", id: projectId }, summary: `moved ${dir}` });
   });
 }

@@ -1,18 +1,9 @@
-import { ArrowDown, ArrowUp, ExternalLink, Pencil, Plus, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, ExternalLink } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
+import { useActionData, useFetcher, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "~/components/ui/alert-dialog";
+import { AdminListPage, DeleteConfirm, EditLink, FormCard } from "~/components/admin-list";
+import { FormField, useSchemaForm } from "~/components/forms";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -35,32 +26,19 @@ export function ProjectManagement({ projects }: { projects: AdminProject[] }) {
   const showForm = searchParams.has("new") || Boolean(editing);
 
   return (
-    <div className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold">Project Management</h1>
-          <p className="mt-2 text-muted-foreground">Add, edit, reorder and remove the projects shown on the site.</p>
-        </div>
-        {!showForm ? (
-          <Button asChild>
-            <Link to="?new">
-              <Plus aria-hidden />
-              Add Project
-            </Link>
-          </Button>
-        ) : null}
-      </div>
-      {showForm ? <ProjectForm key={editing?.id ?? "new"} project={editing} /> : null}
-      {projects.length === 0 ? (
-        <p className="text-muted-foreground">No projects found. Add your first project to get started!</p>
-      ) : (
-        <ol className="flex flex-col gap-3" aria-label="Projects in display order">
-          {projects.map((project, index) => (
-            <ProjectRow key={project.id} project={project} first={index === 0} last={index === projects.length - 1} />
-          ))}
-        </ol>
-      )}
-    </div>
+    <AdminListPage
+      title="Project Management"
+      description="Add, edit, reorder and remove the projects shown on the site."
+      addLabel="Add Project"
+      form={showForm ? <ProjectForm key={editing?.id ?? "new"} project={editing} /> : null}
+      empty={projects.length === 0}
+      emptyText="No projects found. Add your first project to get started!"
+      listLabel="Projects in display order"
+    >
+      {projects.map((project, index) => (
+        <ProjectRow key={project.id} project={project} first={index === 0} last={index === projects.length - 1} />
+      ))}
+    </AdminListPage>
   );
 }
 
@@ -123,12 +101,7 @@ function ProjectRow({ project, first, last }: { project: AdminProject; first: bo
                 <ArrowDown aria-hidden />
               </Button>
             </mover.Form>
-            <Button asChild variant="outline" size="sm">
-              <Link to={`?edit=${project.id}`} aria-label={`Edit ${project.title}`}>
-                <Pencil aria-hidden />
-                Edit
-              </Link>
-            </Button>
+            <EditLink id={project.id} name={project.title} />
             <DeleteProjectButton project={project} />
           </div>
         </CardHeader>
@@ -153,42 +126,20 @@ function ProjectRow({ project, first, last }: { project: AdminProject; first: bo
 }
 
 function DeleteProjectButton({ project }: { project: AdminProject }) {
-  const busy = useIsSubmitting({ intent: "delete", id: project.id });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="destructive" size="sm" aria-label={`Delete ${project.title}`}>
-          <Trash2 aria-hidden />
-          Delete
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this project?</AlertDialogTitle>
-          <AlertDialogDescription>
-            &lsquo;{project.title}&rsquo; will be removed from the site. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <Form method="post">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={project.id} />
-            <SubmitButton variant="destructive" pending={busy} pendingLabel="Deleting..." className="w-full">
-              Delete Project
-            </SubmitButton>
-          </Form>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <DeleteConfirm
+      id={project.id}
+      name={project.title}
+      title="Delete this project?"
+      description={<>&lsquo;{project.title}&rsquo; will be removed from the site. This cannot be undone.</>}
+      confirmLabel="Delete Project"
+    />
   );
 }
 
 function ProjectForm({ project }: { project?: AdminProject }) {
   const actionData = useActionData<ProjectActionData>();
   const failure = actionData && !actionData.ok ? actionData : undefined;
-  const intent = project ? "update" : "create";
-  const saving = useIsSubmitting({ intent });
   const [form, fields] = useSchemaForm({
     id: "project",
     schema: projectInputSchema,
@@ -203,70 +154,53 @@ function ProjectForm({ project }: { project?: AdminProject }) {
     },
   });
 
-  useEffect(() => {
-    if (failure) toast.error("Error", { description: failure.error });
-  }, [failure]);
-
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>
-          <h2 className="text-xl">{project ? `Edit Project - ${project.title}` : "Add Project"}</h2>
-        </CardTitle>
-      </CardHeader>
-      <CardContent>
-        <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid gap-4">
-          <input type="hidden" name="intent" value={intent} />
-          {project ? <input type="hidden" name="id" value={project.id} /> : null}
-          <FormErrors form={form} />
-          <FormField field={fields.title} label="Title">
-            {(props) => <Input {...props} />}
-          </FormField>
-          <FormField field={fields.description} label="Description">
-            {(props) => <Textarea {...props} rows={3} />}
-          </FormField>
-          <FormField field={fields.imageUrl} label="Image URL (optional)">
-            {(props) => <Input {...props} type="url" placeholder="https://…" />}
-          </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField field={fields.type} label="Type" select>
-              {(props) => (
-                <select
-                  {...props}
-                  className="h-9 rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                >
-                  {PROJECT_TYPES.map((value) => (
-                    <option key={value} value={value}>
-                      {PROJECT_TYPE_LABELS[value]}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </FormField>
-            <FormField field={fields.url} label="Project URL (optional)">
-              {(props) => <Input {...props} type="url" placeholder="https://…" />}
-            </FormField>
-          </div>
-          <div key={fields.featured.key} className="flex items-center gap-2">
-            <input
-              id="project-featured"
-              name={fields.featured.name}
-              type="checkbox"
-              defaultChecked={fields.featured.initialValue === "on"}
-              className="size-4 accent-(--primary)"
-            />
-            <Label htmlFor="project-featured">Featured</Label>
-          </div>
-          <div className="flex gap-2">
-            <SubmitButton pending={saving} pendingLabel="Saving...">
-              {project ? "Update Project" : "Create Project"}
-            </SubmitButton>
-            <Button asChild variant="outline">
-              <Link to="/admin/projects">Cancel</Link>
-            </Button>
-          </div>
-        </Form>
-      </CardContent>
-    </Card>
+    <FormCard
+      heading={project ? `Edit Project - ${project.title}` : "Add Project"}
+      form={form}
+      failure={failure}
+      editId={project?.id}
+      submitLabel={project ? "Update Project" : "Create Project"}
+      cancelTo="/admin/projects"
+    >
+      <FormField field={fields.title} label="Title">
+        {(props) => <Input {...props} />}
+      </FormField>
+      <FormField field={fields.description} label="Description">
+        {(props) => <Textarea {...props} rows={3} />}
+      </FormField>
+      <FormField field={fields.imageUrl} label="Image URL (optional)">
+        {(props) => <Input {...props} type="url" placeholder="https://…" />}
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField field={fields.type} label="Type" select>
+          {(props) => (
+            <select
+              {...props}
+              className="h-9 rounded-md border border-input bg-transparent px-3 text-sm shadow-xs focus-visible:ring-[3px] focus-visible:ring-ring/50"
+            >
+              {PROJECT_TYPES.map((value) => (
+                <option key={value} value={value}>
+                  {PROJECT_TYPE_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        <FormField field={fields.url} label="Project URL (optional)">
+          {(props) => <Input {...props} type="url" placeholder="https://…" />}
+        </FormField>
+      </div>
+      <div key={fields.featured.key} className="flex items-center gap-2">
+        <input
+          id="project-featured"
+          name={fields.featured.name}
+          type="checkbox"
+          defaultChecked={fields.featured.initialValue === "on"}
+          className="size-4 accent-(--primary)"
+        />
+        <Label htmlFor="project-featured">Featured</Label>
+      </div>
+    </FormCard>
   );
 }

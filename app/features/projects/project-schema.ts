@@ -2,18 +2,13 @@ import { z } from "zod";
 import { PROJECT_TYPES } from "~/lib/project-types";
 import { formCheckbox } from "~/lib/forms";
 
-
 const optionalHttpUrl = (label: string) =>
   z
     .string()
     .trim()
     .max(2000, `${label} must be less than 2000 characters`)
     .transform((v) => (v === "" ? null : v))
-    .pipe(
-      z
-        .url({ protocol: /^https?$/, message: `${label} must be a full web address starting with http:// or https://` })
-        .nullable(),
-    );
+    .pipe(z.url({ protocol: /^https?$/, message: `${label} must be a full web address starting with http:// or https://` }).nullable());
 
 /** Image URLs may also be site-relative paths such as /uploads/… (from the upload module). */
 const optionalImageUrl = z

@@ -195,7 +195,11 @@ export const HERO_OPTIONS: readonly HeroOption[] = [
     title: "Option 1: Split Hero",
     description: "Headline and certifications on the left, a professional portrait on the right.",
     image: "/images/hero/option-1",
-    benefits: ["Puts a face to the name at first glance", "Certifications visible without scrolling", "Works well on wide and narrow screens"],
+    benefits: [
+      "Puts a face to the name at first glance",
+      "Certifications visible without scrolling",
+      "Works well on wide and narrow screens",
+    ],
   },
   {
     title: "Option 2: Full-Bleed Photo",

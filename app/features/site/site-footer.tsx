@@ -1,6 +1,8 @@
 import { Link } from "react-router";
-import { CATEGORY_LINKS, CONTACT_LINK, EXTERNAL_LINKS, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS, SOCIAL_LINKS } from "./site-links";
+import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
+import { useSite } from "./use-site";
 import { useOptionalUser } from "~/lib/use-user";
+import { ExternalLinkItems } from "./external-link-items";
 
 const linkClass = "hover:text-primary hover:underline";
 
@@ -16,9 +18,13 @@ function Group({ title, children }: { title: string; children: React.ReactNode }
 /** Footer (SPEC §2): navigation, services, quick links, 7Fs links, copyright, Admin (canEdit), social links. */
 export function SiteFooter() {
   const user = useOptionalUser();
+  const site = useSite();
   return (
     <footer className="border-t bg-muted/40">
-      <nav aria-label="Footer" className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground sm:grid-cols-2 lg:grid-cols-4">
+      <nav
+        aria-label="Footer"
+        className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground sm:grid-cols-2 lg:grid-cols-4"
+      >
         <Group title="Navigation">
           {[...NAV_LINKS, CONTACT_LINK].map((link) => (
             <li key={link.to}>
@@ -28,31 +34,31 @@ export function SiteFooter() {
             </li>
           ))}
         </Group>
-        <Group title="Services">
-          {SERVICE_LINKS.map((service) => (
-            <li key={service.href}>
-              <a href={service.href} target="_blank" rel="noopener noreferrer" className={linkClass}>
-                {service.label}
+        {site.serviceLinks.length > 0 ? (
+          <Group title="Services">
+            <ExternalLinkItems links={site.serviceLinks} className={linkClass} />
+          </Group>
+        ) : null}
+        <Group title="Quick Links">
+          {site.newsletterUrl ? (
+            <li>
+              <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass}>
+                {NEWSLETTER_LABEL}
               </a>
             </li>
-          ))}
-        </Group>
-        <Group title="Quick Links">
-          <li>
-            <a href={NEWSLETTER_LINK.href} target="_blank" rel="noopener noreferrer" className={linkClass}>
-              {NEWSLETTER_LINK.label}
-            </a>
-          </li>
+          ) : null}
           <li>
             <Link to="/#reach-me" className={linkClass}>
               Book a Call
             </Link>
           </li>
-          <li>
-            <a href={EXTERNAL_LINKS.resume} className={linkClass}>
-              Resume (PDF)
-            </a>
-          </li>
+          {site.resumeUrl ? (
+            <li>
+              <a href={site.resumeUrl} className={linkClass}>
+                Resume (PDF)
+              </a>
+            </li>
+          ) : null}
           <li>
             <Link to="/hero-mockups" className={linkClass}>
               Hero Mockups
@@ -78,11 +84,13 @@ export function SiteFooter() {
       </nav>
       <div className="border-t">
         <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
-          <p>© {new Date().getFullYear()} Portfolio. All rights reserved.</p>
+          <p>
+            © {new Date().getFullYear()} {site.siteName}. All rights reserved.
+          </p>
           <ul aria-label="Social links" className="flex gap-4">
-            {SOCIAL_LINKS.map((social) => (
-              <li key={social.href}>
-                <a href={social.href} target="_blank" rel="noopener noreferrer me" className={linkClass}>
+            {site.socialLinks.map((social) => (
+              <li key={social.url}>
+                <a href={social.url} target="_blank" rel="noopener noreferrer me" className={linkClass}>
                   {social.label}
                 </a>
               </li>

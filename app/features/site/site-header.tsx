@@ -1,22 +1,32 @@
-import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft } from "lucide-react";
+import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft, Search as SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
+import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { ThemeToggle } from "~/components/theme-toggle";
 import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
-import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LINK, SERVICE_LINKS } from "./site-links";
+import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
+import { useSite } from "./use-site";
+import { ExternalLinkItems } from "./external-link-items";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  cn("rounded-sm px-1 py-1 transition-colors hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2", isActive && "font-medium text-primary");
+  cn(
+    "rounded-sm px-1 py-1 transition-colors hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2",
+    isActive && "font-medium text-primary",
+  );
 
 function MenuTriggerButton({ label }: { label: string }) {
   return (
     <DropdownMenuTrigger asChild>
-      <button type="button" className="inline-flex items-center gap-1 rounded-sm px-1 py-1 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 data-[state=open]:text-primary">
+      <button
+        type="button"
+        className="inline-flex items-center gap-1 rounded-sm px-1 py-1 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 data-[state=open]:text-primary"
+      >
         {label}
         <ChevronDown aria-hidden className="size-4" />
       </button>
@@ -25,13 +35,15 @@ function MenuTriggerButton({ label }: { label: string }) {
 }
 
 function ServicesMenu() {
+  const { serviceLinks } = useSite();
+  if (serviceLinks.length === 0) return null;
   return (
     <DropdownMenu modal={false}>
       <MenuTriggerButton label="Services" />
       <DropdownMenuContent align="start">
-        {SERVICE_LINKS.map((service) => (
-          <DropdownMenuItem key={service.href} asChild>
-            <a href={service.href} target="_blank" rel="noopener noreferrer">
+        {serviceLinks.map((service) => (
+          <DropdownMenuItem key={service.url} asChild>
+            <a href={service.url} target="_blank" rel="noopener noreferrer">
               {service.label}
               <ExternalLink aria-hidden className="size-3.5 opacity-60" />
             </a>
@@ -90,6 +102,7 @@ function MobileMenu() {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   const item = "block rounded-md px-3 py-2 hover:bg-accent focus-visible:outline-2";
+  const site = useSite();
   return (
     <Sheet open={open} onOpenChange={setOpen}>
       <SheetTrigger asChild>
@@ -103,6 +116,9 @@ function MobileMenu() {
           <SheetDescription>Pages, services and the 7 Fs Framework blog</SheetDescription>
         </SheetHeader>
         <nav aria-label="Mobile" className="flex flex-col gap-4 px-4 pb-6 text-sm">
+          <div className="px-3">
+            <SearchForm label="Search" onSearch={close} />
+          </div>
           <ul className="flex flex-col">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
@@ -112,9 +128,11 @@ function MobileMenu() {
               </li>
             ))}
             <li>
-              <a href={NEWSLETTER_LINK.href} target="_blank" rel="noopener noreferrer" className={item}>
-                {NEWSLETTER_LINK.label}
-              </a>
+              {site.newsletterUrl ? (
+                <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={item}>
+                  {NEWSLETTER_LABEL}
+                </a>
+              ) : null}
             </li>
             <li>
               <NavLink to={CONTACT_LINK.to} onClick={close} className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
@@ -122,18 +140,14 @@ function MobileMenu() {
               </NavLink>
             </li>
           </ul>
-          <div>
-            <h2 className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Services</h2>
-            <ul className="mt-1 flex flex-col">
-              {SERVICE_LINKS.map((service) => (
-                <li key={service.href}>
-                  <a href={service.href} target="_blank" rel="noopener noreferrer" className={item}>
-                    {service.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
+          {site.serviceLinks.length > 0 ? (
+            <div>
+              <h2 className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Services</h2>
+              <ul className="mt-1 flex flex-col">
+                <ExternalLinkItems links={site.serviceLinks} className={item} />
+              </ul>
+            </div>
+          ) : null}
           <div>
             <h2 className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">7Fs</h2>
             <ul className="mt-1 grid grid-cols-2">
@@ -195,19 +209,40 @@ function PageLoadingSpinner() {
   );
 }
 
+/** The brand mark beside the name: the first characters of its first two words ("7 Fs Portfolio" → "7F"). */
+export function siteMark(siteName: string): string {
+  return siteName
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => word.charAt(0).toUpperCase())
+    .join("");
+}
+
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
+  const site = useSite();
+  useSearchShortcut();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <RecoveryRedirect />
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4">
         <AdminSidebarToggle />
         <Link to="/" className="font-semibold whitespace-nowrap">
-          <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">7F</span>
-          Portfolio
+          <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
+            {siteMark(site.siteName)}
+          </span>
+          {site.siteName}
         </Link>
         <PageLoadingSpinner />
-        <nav aria-label="Main" className="ml-auto hidden lg:block">
+        <SearchForm label="Search" shortcut className="ml-auto hidden w-56 xl:block" />
+        {/* Between lg and xl the links fill the bar: a link to the search page stands in for the field. */}
+        <Button asChild variant="ghost" size="icon" className="ml-auto hidden lg:inline-flex xl:hidden">
+          <Link to="/search" aria-label="Search">
+            <SearchIcon aria-hidden className="size-5" />
+          </Link>
+        </Button>
+        <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
@@ -216,11 +251,13 @@ export function SiteHeader() {
                 </NavLink>
               </li>
             ))}
-            <li>
-              <a href={NEWSLETTER_LINK.href} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
-                {NEWSLETTER_LINK.label}
-              </a>
-            </li>
+            {site.newsletterUrl ? (
+              <li>
+                <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
+                  {NEWSLETTER_LABEL}
+                </a>
+              </li>
+            ) : null}
             <li>
               <NavLink to={CONTACT_LINK.to} className={linkClass}>
                 {CONTACT_LINK.label}
@@ -237,8 +274,11 @@ export function SiteHeader() {
             </li>
           </ul>
         </nav>
-        <div className="ml-auto lg:hidden">
-          <MobileMenu />
+        <div className="ml-auto flex items-center gap-1 lg:ml-0">
+          <ThemeToggle />
+          <div className="lg:hidden">
+            <MobileMenu />
+          </div>
         </div>
       </div>
     </header>

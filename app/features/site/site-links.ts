@@ -1,13 +1,35 @@
 import { CATEGORIES, categoryPath } from "~/lib/categories";
+import type { SiteSettings } from "./settings-schema";
 
-/** External addresses of the owner's other sites (SPEC §2 "Shared layout"); edit here to rebrand. */
-export const EXTERNAL_LINKS = {
-  newsletter: "https://sevenfs.substack.com",
-  itConsulting: "https://consulting.example.com",
-  itTraining: "https://training.example.com",
-  scheduling: "https://calendly.com/portfolio-owner/30min",
-  resume: "/resume.pdf",
-} as const;
+/**
+ * The demo identity (SPEC §2 "Shared layout"), the settings' defaults until the owner saves
+ * /admin/settings. Feed and contact addresses come from the environment (settings.server.ts).
+ */
+export const DEMO_SITE_SETTINGS: SiteSettings = {
+  siteName: "7 Fs Portfolio",
+  ownerName: "",
+  headline: "Product Manager, Project Manager & Application Developer",
+  tagline: "I turn ideas into shipped products: clear roadmaps, calm delivery and working software.",
+  bio: "For more than a decade I have helped organisations turn messy problems into products people use — first as a systems project consultant in healthcare, then as a technical product manager for an enterprise SaaS platform, and today through my own consulting and training businesses. I write code too, which keeps my plans honest.",
+  portraitUrl: "",
+  socialImageUrl: "",
+  contactEmail: "hello@example.com",
+  resumeUrl: "/resume.pdf",
+  socialLinks: [
+    { url: "https://www.linkedin.com/in/portfolio-owner", label: "LinkedIn" },
+    { url: "https://github.com/portfolio-owner", label: "GitHub" },
+    { url: "https://x.com/portfolio_owner", label: "X (Twitter)" },
+  ],
+  serviceLinks: [
+    { url: "https://consulting.example.com", label: "IT Consulting" },
+    { url: "https://training.example.com", label: "IT Training" },
+  ],
+  newsletterUrl: "https://sevenfs.substack.com",
+  schedulingUrl: "https://calendly.com/portfolio-owner/30min",
+  substackUrl: "",
+  tspBlogUrl: "",
+  tspKbUrl: "",
+};
 
 export const NAV_LINKS = [
   { to: "/", label: "Home" },
@@ -17,18 +39,7 @@ export const NAV_LINKS = [
   { to: "/testimonials", label: "Testimonials" },
 ] as const;
 
-export const NEWSLETTER_LINK = { href: EXTERNAL_LINKS.newsletter, label: "Newsletter" } as const;
+export const NEWSLETTER_LABEL = "Newsletter";
 export const CONTACT_LINK = { to: "/contact", label: "Contact Me" } as const;
 
-export const SERVICE_LINKS = [
-  { href: EXTERNAL_LINKS.itConsulting, label: "IT Consulting" },
-  { href: EXTERNAL_LINKS.itTraining, label: "IT Training" },
-] as const;
-
 export const CATEGORY_LINKS = CATEGORIES.map((category) => ({ to: categoryPath(category), label: category }));
-
-export const SOCIAL_LINKS = [
-  { href: "https://www.linkedin.com/in/portfolio-owner", label: "LinkedIn" },
-  { href: "https://github.com/portfolio-owner", label: "GitHub" },
-  { href: "https://x.com/portfolio_owner", label: "X (Twitter)" },
-] as const;

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { canUploadImages, type Actor } from "~/lib/permissions";
+import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { uploads } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
 import { LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
+import { getEnv } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
@@ -21,12 +23,33 @@ export interface UploadedImage {
   height: number;
 }
 
+/** Where browsers fetch uploads: S3_PUBLIC_URL (a CDN or the bucket) with S3, else the app's /uploads/. */
+function publicUploadPrefix(): string {
+  const env = getEnv();
+  return env.S3_BUCKET && env.S3_PUBLIC_URL ? `${env.S3_PUBLIC_URL.replace(/\/+$/, "")}/` : UPLOAD_URL_PREFIX;
+}
+
 export function publicUploadUrl(bucketKey: string): string {
-  return `${UPLOAD_URL_PREFIX}${bucketKey}`;
+  return `${publicUploadPrefix()}${bucketKey}`;
+}
+
+/** The storage key of one of our uploads' URLs — the site path /uploads/… or the public (CDN) URL — else null. */
+export function uploadKeyOf(url: string): string | null {
+  for (const prefix of new Set([UPLOAD_URL_PREFIX, publicUploadPrefix()])) {
+    if (url.startsWith(prefix) && url.length > prefix.length) return url.slice(prefix.length);
+  }
+  return null;
+}
+
+/** Both addresses of one upload: the site path (always served) and the public URL (when different). */
+export function uploadUrlsOf(bucketKey: string): string[] {
+  return [...new Set([`${UPLOAD_URL_PREFIX}${bucketKey}`, publicUploadUrl(bucketKey)])];
 }
 
 function srcSetOf(variants: { width: number; key: string }[], original: { key: string; width: number }): string {
-  return [...variants.map((v) => `${publicUploadUrl(v.key)} ${v.width}w`), `${publicUploadUrl(original.key)} ${original.width}w`].join(", ");
+  return [...variants.map((v) => `${publicUploadUrl(v.key)} ${v.width}w`), `${publicUploadUrl(original.key)} ${original.width}w`].join(
+    ", ",
+  );
 }
 
 /** Storage keys include the bucket: blog-images/{userId}/{timestamp}-{random}.{ext} (SPEC §7). */
@@ -63,30 +86,45 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
       await storage.put(variantKey, v.body, "image/webp");
       variants.push({ width: v.width, key: variantKey, byteSize: v.body.byteLength });
     }
-    const [row] = await db
-      .insert(uploads)
-      .values({
-        userId,
-        bucket: BUCKET,
-        storageKey: key,
-        contentType: image.contentType,
-        byteSize: image.body.byteLength,
-        width: image.width,
-        height: image.height,
-        variants,
-        originalName: file.name.slice(0, 255) || null,
-      })
-      .returning({ id: uploads.id });
+    const [row] = await db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(uploads)
+        .values({
+          userId,
+          bucket: BUCKET,
+          storageKey: key,
+          contentType: image.contentType,
+          byteSize: image.body.byteLength,
+          width: image.width,
+          height: image.height,
+          variants,
+          originalName: file.name.slice(0, 255) || null,
+        })
+        .returning({ id: uploads.id });
+      await recordAudit(tx, {
+        actor,
+        action: "upload.create",
+        target: { type: "upload", id: rows[0]?.id },
+        summary: `${key} (${image.body.byteLength} bytes)`,
+      });
+      return rows;
+    });
     if (!row) throw new Error("upload row not returned");
     logger.info({ userId, key, bytes: image.body.byteLength }, "image uploaded");
-    results.push({ id: row.id, url: publicUploadUrl(key), srcSet: srcSetOf(variants, { key, width: image.width }), width: image.width, height: image.height });
+    results.push({
+      id: row.id,
+      url: publicUploadUrl(key),
+      srcSet: srcSetOf(variants, { key, width: image.width }),
+      width: image.width,
+      height: image.height,
+    });
   }
   return results;
 }
 
 /** srcset strings for image URLs that point at our own uploads (others have none). */
 export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
-  const keys = [...new Set(urls.filter((u): u is string => !!u && u.startsWith(UPLOAD_URL_PREFIX)).map((u) => u.slice(UPLOAD_URL_PREFIX.length)))];
+  const keys = [...new Set(urls.flatMap((u) => (u ? (uploadKeyOf(u) ?? []) : [])))];
   if (keys.length === 0) return {};
   const rows = await db
     .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants })
@@ -94,7 +132,8 @@ export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): P
     .where(inArray(uploads.storageKey, keys));
   const out: Record<string, string> = {};
   for (const row of rows) {
-    if (row.variants.length > 0) out[publicUploadUrl(row.storageKey)] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+    if (row.variants.length === 0) continue;
+    for (const url of uploadUrlsOf(row.storageKey)) out[url] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
   }
   return out;
 }

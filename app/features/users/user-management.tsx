@@ -27,7 +27,12 @@ function RoleButton({ email, role, has, label }: { email: string; role: "admin" 
       <input type="hidden" name="intent" value={has ? "revoke" : "grant"} />
       <input type="hidden" name="email" value={email} />
       <input type="hidden" name="role" value={role} />
-      <Button type="submit" size="sm" variant={has ? "outline" : "secondary"} aria-label={`${has ? "Revoke" : "Grant"} ${label} for ${email}`}>
+      <Button
+        type="submit"
+        size="sm"
+        variant={has ? "outline" : "secondary"}
+        aria-label={`${has ? "Revoke" : "Grant"} ${label} for ${email}`}
+      >
         {has ? `Revoke ${label}` : `Make ${label}`}
       </Button>
     </Form>
@@ -110,7 +115,9 @@ export function UserManagement({ users }: { users: UserRow[] }) {
                 </td>
                 <td className="p-3">
                   <div className="flex flex-wrap gap-2">
-                    {u.role !== "admin" ? <RoleButton email={u.email} role="moderator" has={u.role === "moderator"} label="Moderator" /> : null}
+                    {u.role !== "admin" ? (
+                      <RoleButton email={u.email} role="moderator" has={u.role === "moderator"} label="Moderator" />
+                    ) : null}
                     <RoleButton email={u.email} role="admin" has={u.role === "admin"} label="Administrator" />
                   </div>
                 </td>
@@ -127,7 +134,13 @@ function CreateUserForm({ lastResult }: { lastResult: SubmissionResult<string[]>
   const creating = useIsSubmitting({ intent: "create" });
   const [form, fields] = useSchemaForm({ id: "new-user", schema: createUserSchema, lastResult, defaultValue: { role: "user" } });
   return (
-    <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid gap-4 sm:grid-cols-[2fr_2fr_1fr_auto] sm:items-start">
+    <Form
+      method="post"
+      id={form.id}
+      noValidate={form.noValidate}
+      onSubmit={form.onSubmit}
+      className="grid gap-4 sm:grid-cols-[2fr_2fr_1fr_auto] sm:items-start"
+    >
       <input type="hidden" name="intent" value="create" />
       <FormField field={fields.email} id="new-email" label="Email">
         {(props) => <Input {...props} type="email" autoComplete="off" />}

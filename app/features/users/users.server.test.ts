@@ -10,7 +10,10 @@ describeEachDatabase("users", (ctx) => {
   it("creates a user with a credential account and a hashed password", async () => {
     const created = await createUser(ctx.db, { email: "  Ann@Example.COM ", password: "a good passphrase" });
     expect(created.email).toBe("ann@example.com");
-    const [row] = await ctx.db.select({ password: account.password, providerId: account.providerId }).from(account).where(eq(account.userId, created.id));
+    const [row] = await ctx.db
+      .select({ password: account.password, providerId: account.providerId })
+      .from(account)
+      .where(eq(account.userId, created.id));
     expect(row?.providerId).toBe("credential");
     expect(row?.password).not.toContain("a good passphrase");
     expect(await verifyPassword(row?.password ?? "", "a good passphrase")).toBe(true);
@@ -51,10 +54,15 @@ describeEachDatabase("users", (ctx) => {
   it("the Users screen's writes are for administrators: others get 403 (401 without a session) and change nothing", async () => {
     const target = await createUser(ctx.db, { email: "screen-target@example.com", password: "a good passphrase" });
     const before = await listUsers(ctx.db);
-    for (const actor of [{ id: target.id, role: "moderator" as const }, { id: target.id, role: "user" as const }]) {
+    for (const actor of [
+      { id: target.id, role: "moderator" as const },
+      { id: target.id, role: "user" as const },
+    ]) {
       await expect(addUser(ctx.db, actor, { email: "new@example.com", role: "admin" })).rejects.toBeInstanceOf(ForbiddenError);
       await expect(changeUserRole(ctx.db, actor, "grant", { email: target.email, role: "admin" })).rejects.toBeInstanceOf(ForbiddenError);
-      await expect(changeUserRole(ctx.db, actor, "revoke", { email: "ann@example.com", role: "admin" })).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(changeUserRole(ctx.db, actor, "revoke", { email: "ann@example.com", role: "admin" })).rejects.toBeInstanceOf(
+        ForbiddenError,
+      );
     }
     await expect(addUser(ctx.db, null, { email: "new@example.com", role: "admin" })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(await listUsers(ctx.db)).toEqual(before);

@@ -4,6 +4,7 @@ import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { canManageUsers, type Actor } from "~/lib/permissions";
 import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
+import { recordAudit, type AuditActor } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
@@ -53,6 +54,7 @@ async function requireUser(db: Db, email: string) {
 export async function createUser(
   db: Db,
   input: { email: string; password: string; name?: string; roles?: StoredRole[] },
+  by: AuditActor | null = null,
 ): Promise<{ id: string; email: string }> {
   const email = parseEmail(input.email);
   checkPassword(input.password, email);
@@ -65,11 +67,24 @@ export async function createUser(
     for (const role of input.roles ?? []) {
       await tx.insert(userRoles).values({ userId: id, role }).onConflictDoNothing();
     }
+    await recordAudit(tx, {
+      actor: by,
+      action: "user.create",
+      target: { type: "user", id },
+      summary: `${email} (${roleFromStored(input.roles ?? [])})`,
+    });
   });
   return { id, email };
 }
 
-export async function setPassword(db: Db, emailInput: string, password: string): Promise<void> {
+/** `by` null is the operator (CLI, reset link); the account page passes the signed-in user. */
+export async function setPassword(
+  db: Db,
+  emailInput: string,
+  password: string,
+  by: AuditActor | null = null,
+  action = "user.password.set",
+): Promise<void> {
   const found = await requireUser(db, emailInput);
   checkPassword(password, found.email);
   const passwordHash = await hashPassword(password);
@@ -80,10 +95,13 @@ export async function setPassword(db: Db, emailInput: string, password: string):
       .where(and(eq(account.userId, found.id), eq(account.providerId, "credential")))
       .returning({ id: account.id });
     if (updated.length === 0) {
-      await tx.insert(account).values({ id: randomUUID(), accountId: found.id, providerId: "credential", userId: found.id, password: passwordHash });
+      await tx
+        .insert(account)
+        .values({ id: randomUUID(), accountId: found.id, providerId: "credential", userId: found.id, password: passwordHash });
     }
     // A new password ends every existing session of that user.
     await tx.delete(session).where(eq(session.userId, found.id));
+    await recordAudit(tx, { actor: by, action, target: { type: "user", id: found.id }, summary: found.email });
   });
 }
 
@@ -101,7 +119,12 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
     ? await db
         .select({ userId: userRoles.userId, role: userRoles.role })
         .from(userRoles)
-        .where(inArray(userRoles.userId, rows.map((r) => r.id)))
+        .where(
+          inArray(
+            userRoles.userId,
+            rows.map((r) => r.id),
+          ),
+        )
     : [];
   return rows.map((r) => ({
     ...r,
@@ -109,26 +132,36 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   }));
 }
 
-export async function grantRole(db: Db, emailInput: string, role: StoredRole): Promise<void> {
+export async function grantRole(db: Db, emailInput: string, role: StoredRole, by: AuditActor | null = null): Promise<void> {
   const found = await requireUser(db, emailInput);
-  await db.insert(userRoles).values({ userId: found.id, role }).onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    await tx.insert(userRoles).values({ userId: found.id, role }).onConflictDoNothing();
+    await recordAudit(tx, {
+      actor: by,
+      action: "user.role.grant",
+      target: { type: "user", id: found.id },
+      summary: `${role} to ${found.email}`,
+    });
+  });
 }
 
-export async function revokeRole(db: Db, emailInput: string, role: StoredRole): Promise<void> {
+export async function revokeRole(db: Db, emailInput: string, role: StoredRole, by: AuditActor | null = null): Promise<void> {
   const found = await requireUser(db, emailInput);
   await db.transaction(async (tx) => {
     if (role === "admin") {
       // Lock admin rows so two concurrent demotions cannot both pass the check.
-      const admins = await tx
-        .select({ userId: userRoles.userId })
-        .from(userRoles)
-        .where(eq(userRoles.role, "admin"))
-        .for("update");
+      const admins = await tx.select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, "admin")).for("update");
       if (admins.length === 1 && admins[0]?.userId === found.id) {
         throw new ConflictError("The last administrator cannot be demoted");
       }
     }
     await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
+    await recordAudit(tx, {
+      actor: by,
+      action: "user.role.revoke",
+      target: { type: "user", id: found.id },
+      summary: `${role} from ${found.email}`,
+    });
   });
 }
 
@@ -138,15 +171,20 @@ export async function addUser(db: Db, actor: Actor | null, raw: unknown): Promis
   const input = parseOrThrow(createUserSchema, raw);
   const generated = input.password === "";
   const password = generated ? generatePassword() : input.password;
-  const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] });
+  const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] }, actor);
   return { email: created.email, generatedPassword: generated ? password : null };
 }
 
 /** The Users screen's grant and revoke (admins only). */
-export async function changeUserRole(db: Db, actor: Actor | null, change: "grant" | "revoke", raw: unknown): Promise<{ email: string; role: StoredRole }> {
+export async function changeUserRole(
+  db: Db,
+  actor: Actor | null,
+  change: "grant" | "revoke",
+  raw: unknown,
+): Promise<{ email: string; role: StoredRole }> {
   authorize(actor, canManageUsers, USERS_FORBIDDEN);
   const input = parseOrThrow(roleChangeSchema, raw);
-  if (change === "grant") await grantRole(db, input.email, input.role);
-  else await revokeRole(db, input.email, input.role);
+  if (change === "grant") await grantRole(db, input.email, input.role, actor);
+  else await revokeRole(db, input.email, input.role, actor);
   return input;
 }

@@ -1,7 +1,5 @@
 /** Shared by browser and server: which human-verification widget to show. */
-export type VerificationConfig =
-  | { provider: "altcha"; challengeUrl: string }
-  | { provider: "turnstile"; siteKey: string };
+export type VerificationConfig = { provider: "altcha"; challengeUrl: string } | { provider: "turnstile"; siteKey: string };
 
 /** SPEC §5 / §8: shown when a form is submitted without a verification token. */
 export const VERIFICATION_REQUIRED = {

@@ -7,7 +7,9 @@ import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/pos
 import { listAdminPosts } from "~/features/posts/posts.server";
 import { CATEGORIES, categoryPath, postPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
+import { formatInZone } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/blog";
@@ -17,6 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filter = adminFilterFrom(new URL(request.url));
   const result = await withRouteErrors(() => listAdminPosts(getDb(), filter, pageParam(request)));
   const now = new Date();
+  const timeZone = getEnv().SITE_TIME_ZONE;
   return {
     filter,
     counts: result.counts,
@@ -28,6 +31,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       category: p.category,
       slug: p.slug,
       published: p.published,
+      scheduledFor: p.scheduledAt && !p.published ? formatInZone(p.scheduledAt, timeZone) : null,
+      scheduledAt: p.scheduledAt?.toISOString() ?? null,
       // Computed on the server so the page and its hydration agree.
       updated: `${formatDistanceToNow(p.updatedAt > now ? now : p.updatedAt)} ago`,
       updatedAt: p.updatedAt.toISOString(),
@@ -39,7 +44,7 @@ export function meta() {
   return [{ title: "Blog Management" }, { name: "robots", content: "noindex" }];
 }
 
-const FILTER_LABEL: Record<AdminFilter, string> = { all: "All", published: "Published", drafts: "Drafts" };
+const FILTER_LABEL: Record<AdminFilter, string> = { all: "All", published: "Published", drafts: "Drafts", scheduled: "Scheduled" };
 
 function hrefFor(filter: AdminFilter, page = 1): string {
   const params = new URLSearchParams();
@@ -89,10 +94,18 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
                   <h2 className="font-semibold [overflow-wrap:anywhere]">{p.title}</h2>
-                  <Badge variant={p.published ? "default" : "outline"}>{p.published ? "Published" : "Draft"}</Badge>
+                  <Badge variant={p.published ? "default" : p.scheduledFor ? "secondary" : "outline"}>
+                    {p.published ? "Published" : p.scheduledFor ? "Scheduled" : "Draft"}
+                  </Badge>
                 </div>
                 <p className="mt-1 text-sm text-muted-foreground">
                   {p.category} · Updated <time dateTime={p.updatedAt}>{p.updated}</time>
+                  {p.scheduledFor && p.scheduledAt ? (
+                    <>
+                      {" "}
+                      · Publishes <time dateTime={p.scheduledAt}>{p.scheduledFor}</time>
+                    </>
+                  ) : null}
                 </p>
               </div>
               <div className="flex gap-2">
@@ -102,7 +115,14 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
                       View
                     </Link>
                   </Button>
-                ) : null}
+                ) : (
+                  // The post page shows drafts and scheduled posts to staff only (getReadablePost).
+                  <Button asChild variant="ghost" size="sm">
+                    <Link to={postPath(p.category, p.slug)} aria-label={`Preview ${p.title}`}>
+                      Preview
+                    </Link>
+                  </Button>
+                )}
                 <Button asChild variant="outline" size="sm">
                   <Link to={`${postPath(p.category, p.slug)}/edit`} aria-label={`Edit ${p.title}`}>
                     Edit

@@ -1,4 +1,4 @@
-import { FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
+import { CalendarClock, FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -54,10 +54,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
         <Counter label="Total Posts" value={posts.total} icon={FileText} loading={loading} />
         <Counter label="Published" value={posts.published} icon={FileText} loading={loading} />
         <Counter label="Drafts" value={posts.drafts} icon={PenLine} loading={loading} />
+        <Counter label="Scheduled" value={posts.scheduled} icon={CalendarClock} loading={loading} />
         <Counter label="Projects" value={projects} icon={FolderKanban} loading={loading} />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">

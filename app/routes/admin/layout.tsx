@@ -60,11 +60,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const sidebarBody = (collapsed: boolean, onNavigate?: () => void) => (
     <div className="flex h-full flex-col">
       <div className={cn("flex h-12 items-center border-b px-3", collapsed && "justify-center px-0")}>
-        {collapsed ? (
-          <span className="sr-only">Admin Panel</span>
-        ) : (
-          <h2 className="truncate text-base font-semibold">Admin Panel</h2>
-        )}
+        {collapsed ? <span className="sr-only">Admin Panel</span> : <h2 className="truncate text-base font-semibold">Admin Panel</h2>}
       </div>
       <nav aria-label="Admin" className="flex-1 overflow-y-auto p-2">
         <ul className="flex flex-col gap-1">
@@ -122,10 +118,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   );
 
   return (
-    <div
-      className="flex min-h-[calc(100vh-4rem)]"
-      data-sidebar-state={open ? "expanded" : "collapsed"}
-    >
+    <div className="flex min-h-[calc(100vh-4rem)]" data-sidebar-state={open ? "expanded" : "collapsed"}>
       <aside
         aria-label="Admin Panel"
         data-testid="admin-sidebar"
@@ -139,7 +132,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       {openMobile ? (
         <div className="fixed inset-0 z-50 md:hidden">
           <button type="button" aria-label="Close sidebar" className="absolute inset-0 bg-black/50" onClick={() => setOpenMobile(false)} />
-          <aside aria-label="Admin Panel" role="dialog" aria-modal="true" className="absolute inset-y-0 left-0 w-[18rem] bg-background shadow-lg">
+          <aside
+            aria-label="Admin Panel"
+            role="dialog"
+            aria-modal="true"
+            className="absolute inset-y-0 left-0 w-[18rem] bg-background shadow-lg"
+          >
             <button
               type="button"
               aria-label="Close sidebar"

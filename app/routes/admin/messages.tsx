@@ -24,7 +24,7 @@ import { adminFailure } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { parseSubmission } from "~/lib/forms";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
-import { publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
@@ -33,7 +33,7 @@ import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/messages";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seoMeta(publicUrlFromMatches(matches), {
+  return seoMeta(seoContext(matches), {
     title: "Messages — Admin",
     description: "Contact messages and their delivery state.",
     path: "/admin/messages",
@@ -77,7 +77,8 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await getSessionUser(request);
   const form = await withRouteErrors(() => readForm(request));
   const parsed = parseSubmission(form, actionSchema);
-  if (parsed.status !== "success") return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
+  if (parsed.status !== "success")
+    return data({ ok: false, message: "That request was not understood. Please reload the page." }, { status: 400 });
   const { intent, id } = parsed.value;
   const db = getDb();
   try {
@@ -88,7 +89,11 @@ export async function action({ request }: Route.ActionArgs) {
       // The last message of the last page went: past the last page is a 404, so go to the new last page.
       const page = pageParam(request);
       const { pageCount } = page > 1 ? await listContactMessages(db, 1) : { pageCount: 1 };
-      if (page > pageCount) return await redirectWithToast(pageCount > 1 ? `/admin/messages?page=${pageCount}` : "/admin/messages", { title: DONE.delete, type: "success" });
+      if (page > pageCount)
+        return await redirectWithToast(pageCount > 1 ? `/admin/messages?page=${pageCount}` : "/admin/messages", {
+          title: DONE.delete,
+          type: "success",
+        });
     }
     return data({ ok: true, message: DONE[intent] });
   } catch (error) {

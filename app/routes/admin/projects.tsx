@@ -1,14 +1,10 @@
 import { data } from "react-router";
-import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
-import { getSessionUser } from "~/features/auth/session.server";
+import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
 import { createProject, deleteProject, listProjectsForAdmin, moveProject, updateProject } from "~/features/projects/project-admin.server";
 import { ProjectManagement } from "~/features/projects/project-management";
 import { projectInputSchema, PROJECTS_FORBIDDEN } from "~/features/projects/project-schema";
-import { parseSubmission, type Submission } from "~/lib/forms";
 import { canManageProjects } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
-import { readForm } from "~/server/form.server";
 import { invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/projects";
@@ -23,38 +19,40 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const actor = await getSessionUser(request);
-  const formData = await withRouteErrors(() => readForm(request));
-  const form = Object.fromEntries(formData);
-  const db = getDb();
-  let submission: Submission<unknown> | undefined;
-  try {
-    switch (form.intent) {
-      case "create":
-      case "update": {
-        const parsed = parseSubmission(formData, projectInputSchema);
-        submission = parsed;
-        if (parsed.status !== "success") return invalidSubmission(parsed);
-        if (form.intent === "create") {
-          const created = await createProject(db, actor, form);
-          return await redirectWithToast("/admin/projects", { title: "Project created", description: `'${created.title}' was added.`, type: "success" });
-        }
-        const updated = await updateProject(db, actor, form.id, form);
-        return await redirectWithToast("/admin/projects", { title: "Project updated", description: `'${updated.title}' was saved.`, type: "success" });
-      }
-      case "delete": {
-        const deleted = await deleteProject(db, actor, form.id);
-        return await redirectWithToast("/admin/projects", { title: "Project deleted", description: `'${deleted.title}' was removed.`, type: "success" });
-      }
-      case "move":
-        await moveProject(db, actor, form.id, form.direction);
-        return data({ ok: true as const, moved: true as const });
-      default:
-        throw new ValidationError("Unknown action.");
+  const save = async ({ actor, db, form, parse }: AdminFormContext) => {
+    const parsed = parse(projectInputSchema);
+    if (parsed.status !== "success") return invalidSubmission(parsed);
+    if (form.intent === "create") {
+      const created = await createProject(db, actor, form);
+      return redirectWithToast("/admin/projects", {
+        title: "Project created",
+        description: `'${created.title}' was added.`,
+        type: "success",
+      });
     }
-  } catch (error) {
-    return adminFormFailure(error, submission);
-  }
+    const updated = await updateProject(db, actor, form.id, form);
+    return redirectWithToast("/admin/projects", {
+      title: "Project updated",
+      description: `'${updated.title}' was saved.`,
+      type: "success",
+    });
+  };
+  return handleAdminForm(request, {
+    create: save,
+    update: save,
+    delete: async ({ actor, db, form }) => {
+      const deleted = await deleteProject(db, actor, form.id);
+      return redirectWithToast("/admin/projects", {
+        title: "Project deleted",
+        description: `'${deleted.title}' was removed.`,
+        type: "success",
+      });
+    },
+    move: async ({ actor, db, form }) => {
+      await moveProject(db, actor, form.id, form.direction);
+      return data({ ok: true as const, moved: true as const });
+    },
+  });
 }
 
 export default function ProjectsRoute({ loaderData }: Route.ComponentProps) {

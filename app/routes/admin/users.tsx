@@ -1,15 +1,12 @@
 import { data } from "react-router";
-import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
-import { getSessionUser } from "~/features/auth/session.server";
+import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
 import { UserManagement, type UsersActionData } from "~/features/users/user-management";
 import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "~/features/users/user-schema";
 import { addUser, changeUserRole, listUsers } from "~/features/users/users.server";
-import { parseSubmission, type Submission } from "~/lib/forms";
+import { parseSubmission } from "~/lib/forms";
 import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
-import { readForm } from "~/server/form.server";
 import { invalidSubmission } from "~/server/form-reply.server";
 import type { Route } from "./+types/users";
 
@@ -27,43 +24,34 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const actor = await getSessionUser(request);
-  const formData = await withRouteErrors(() => readForm(request));
-  const form = Object.fromEntries(formData);
-  const db = getDb();
-  let submission: Submission<unknown> | undefined;
-  try {
-    switch (form.intent) {
-      case "create": {
-        const parsed = parseSubmission(formData, createUserSchema);
-        submission = parsed;
-        if (parsed.status !== "success") return invalidSubmission(parsed);
-        const created = await addUser(db, actor, form);
-        return data<UsersActionData>({
-          ok: true,
-          message: `User ${created.email} created.`,
-          // Shown once to the admin, who passes it on; never stored in clear.
-          generatedPassword: created.generatedPassword,
-        });
-      }
-      case "grant": {
-        const parsed = parseSubmission(formData, roleChangeSchema);
-        if (parsed.status !== "success") return invalidSubmission(parsed);
-        const input = await changeUserRole(db, actor, "grant", form);
-        return data<UsersActionData>({ ok: true, message: `${input.email} is now ${ROLE_LABELS[input.role]}.`, generatedPassword: null });
-      }
-      case "revoke": {
-        const parsed = parseSubmission(formData, roleChangeSchema);
-        if (parsed.status !== "success") return invalidSubmission(parsed);
-        const input = await changeUserRole(db, actor, "revoke", form);
-        return data<UsersActionData>({ ok: true, message: `${ROLE_LABELS[input.role]} role removed from ${input.email}.`, generatedPassword: null });
-      }
-      default:
-        throw new ValidationError("Unknown action.");
-    }
-  } catch (error) {
-    return adminFormFailure(error, submission);
-  }
+  const changeRole =
+    (change: "grant" | "revoke") =>
+    async ({ actor, db, form, formData }: AdminFormContext) => {
+      // Not kept for the reply: a refused role change answers with its message, not under the create form's fields.
+      const parsed = parseSubmission(formData, roleChangeSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      const input = await changeUserRole(db, actor, change, form);
+      const message =
+        change === "grant"
+          ? `${input.email} is now ${ROLE_LABELS[input.role]}.`
+          : `${ROLE_LABELS[input.role]} role removed from ${input.email}.`;
+      return data<UsersActionData>({ ok: true, message, generatedPassword: null });
+    };
+  return handleAdminForm(request, {
+    create: async ({ actor, db, form, parse }) => {
+      const parsed = parse(createUserSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      const created = await addUser(db, actor, form);
+      return data<UsersActionData>({
+        ok: true,
+        message: `User ${created.email} created.`,
+        // Shown once to the admin, who passes it on; never stored in clear.
+        generatedPassword: created.generatedPassword,
+      });
+    },
+    grant: changeRole("grant"),
+    revoke: changeRole("revoke"),
+  });
 }
 
 export default function UsersRoute({ loaderData }: Route.ComponentProps) {

@@ -16,7 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (text.length > LIMITS.loginJson) return Response.json({ error: "Request body is too large." }, { status: 413 });
     body = JSON.parse(text);
   } catch {
-    return Response.json({ error: "Request body must be JSON: {\"email\", \"password\", \"verificationToken\"}." }, { status: 400 });
+    return Response.json({ error: 'Request body must be JSON: {"email", "password", "verificationToken"}.' }, { status: 400 });
   }
   try {
     const { setCookie } = await signIn(getDb(), body, request);
@@ -25,4 +25,3 @@ export async function action({ request }: Route.ActionArgs) {
     return toResponse(error);
   }
 }
-

@@ -1,12 +1,12 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { toResponse } from "~/server/errors.server";
 import { readBodyUpTo } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/feeds-substack";
 
-
 async function answer(substackUrl: unknown) {
-  const feeds = getFeedService();
+  const feeds = getFeedService(await getSiteSettings());
   try {
     const url = substackUrl === undefined || substackUrl === null || substackUrl === "" ? undefined : feeds.parseSubstackUrl(substackUrl);
     return feedItemResponse(await feeds.fetchSubstack(url), "The newsletter feed is unavailable right now.");
@@ -32,7 +32,11 @@ export function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   // A JSON body of {substackUrl} is tiny; anything larger is refused before it is read in full.
   const raw = await readSmallBody(request, LIMITS.substackJson);
-  if (raw === null) return Response.json({ error: `Request body too large: send at most ${LIMITS.substackJson} bytes of JSON like {"substackUrl": "https://…"}.` }, { status: 413 });
+  if (raw === null)
+    return Response.json(
+      { error: `Request body too large: send at most ${LIMITS.substackJson} bytes of JSON like {"substackUrl": "https://…"}.` },
+      { status: 413 },
+    );
   let body: unknown = {};
   if (raw.trim()) {
     try {

@@ -13,9 +13,13 @@ export async function action({ request }: Route.ActionArgs) {
     const length = Number(request.headers.get("content-length") ?? "NaN");
     if (!Number.isFinite(length)) return Response.json({ error: "The upload must declare its size (Content-Length)." }, { status: 411 });
     if (length > UPLOAD_REQUEST_BYTES) {
-      return Response.json({ error: `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.` }, { status: 413 });
+      return Response.json(
+        { error: `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.` },
+        { status: 413 },
+      );
     }
-    if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) throw new ValidationError("Send the images as multipart/form-data.");
+    if (!request.headers.get("content-type")?.startsWith("multipart/form-data"))
+      throw new ValidationError("Send the images as multipart/form-data.");
     let form: FormData;
     try {
       form = await request.formData();

@@ -8,7 +8,7 @@ import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media";
 import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canCreatePost } from "~/lib/permissions";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
@@ -22,7 +22,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = pageParam(request);
   const db = getDb();
   const [user, listing] = await Promise.all([getSessionUser(request), withRouteErrors(() => listPublishedPosts(db, category, page))]);
-  const srcSets = await srcSetsFor(db, listing.posts.map((p) => p.featuredImageUrl));
+  const srcSets = await srcSetsFor(
+    db,
+    listing.posts.map((p) => p.featuredImageUrl),
+  );
   return {
     category,
     description: CATEGORY_DESCRIPTIONS[category],
@@ -30,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       slug: p.slug,
       title: p.title,
       excerpt: p.excerpt,
-      date: shortDate(p.createdAt),
+      date: shortDate(p.publishedAt),
       image: p.featuredImageUrl && isSafeImageUrl(p.featuredImageUrl) ? p.featuredImageUrl : null,
       srcSet: p.featuredImageUrl ? srcSets[p.featuredImageUrl] : undefined,
     })),
@@ -44,8 +47,14 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d) return [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
   const path = d.page > 1 ? `${categoryPath(d.category)}?page=${d.page}` : categoryPath(d.category);
   return [
-    ...seoMeta(publicUrlFromMatches(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${d.category} — 7 Fs Framework`, href: `${categoryPath(d.category)}/rss.xml` },
+    ...seoMeta(seoContext(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: `${d.category} — 7 Fs Framework`,
+      href: `${categoryPath(d.category)}/rss.xml`,
+    },
   ];
 }
 
@@ -109,13 +118,15 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
       {pageCount > 1 ? (
         <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
           {page > 1 ? (
-            <Link rel="prev" to={page === 2 ? categoryPath(category) : `${categoryPath(category)}?page=${page - 1}`} className="text-primary underline">
+            <Link
+              rel="prev"
+              to={page === 2 ? categoryPath(category) : `${categoryPath(category)}?page=${page - 1}`}
+              className="text-primary underline"
+            >
               Newer posts
             </Link>
           ) : null}
-          <span className="text-sm text-muted-foreground">
-            {`Page ${page} of ${pageCount}`}
-          </span>
+          <span className="text-sm text-muted-foreground">{`Page ${page} of ${pageCount}`}</span>
           {page < pageCount ? (
             <Link rel="next" to={`${categoryPath(category)}?page=${page + 1}`} className="text-primary underline">
               Older posts

@@ -1,12 +1,15 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
+import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
 import { PostForm } from "~/features/posts/post-form";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
-import { postFormSchema } from "~/features/posts/post-schema";
+import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
+import { formatInZone, utcToZonedLocal } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
 import { NotFoundError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { formFailure, invalidSubmission } from "~/server/form-reply.server";
@@ -22,15 +25,36 @@ function slugOf(params: { slug?: string }): string | null {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category) throw data("Oops! Page not found", { status: 404 });
-  await requireStaffPage(request);
+  const user = await requireStaffPage(request);
   const slug = slugOf(params);
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
-  if (!slug) return { category, post: null };
+  const timeZone = getEnv().SITE_TIME_ZONE;
+  const offer = (saved: StoredAutosave | null) =>
+    saved
+      ? {
+          title: saved.title,
+          excerpt: saved.excerpt,
+          content: saved.content,
+          featuredImageUrl: saved.featuredImageUrl,
+          savedAt: saved.savedAt.toISOString(),
+          savedAtLabel: formatInZone(saved.savedAt, timeZone),
+        }
+      : null;
+  if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
   const post = await getPostBySlug(getDb(), slug);
   if (!post) throw data("Oops! Page not found", { status: 404 });
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
+  const editable = {
+    title: post.title,
+    excerpt: post.excerpt ?? "",
+    content: post.content,
+    featuredImageUrl: post.featuredImageUrl ?? "",
+    updatedAt: post.updatedAt,
+  };
   return {
     category,
+    timeZone,
+    autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
     post: {
       id: post.id,
       slug: post.slug,
@@ -39,7 +63,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       excerpt: post.excerpt ?? "",
       featuredImageUrl: post.featuredImageUrl ?? "",
       published: post.published,
-      media: post.media.map((m) => ({ mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption ?? "", uploadId: m.uploadId ?? undefined })),
+      featured: post.featured,
+      schedule: post.scheduledAt !== null && !post.published,
+      publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
+      version: post.version,
+      media: post.media.map((m) => ({
+        mediaType: m.mediaType,
+        mediaUrl: m.mediaUrl,
+        caption: m.caption ?? "",
+        uploadId: m.uploadId ?? undefined,
+      })),
     },
   };
 }
@@ -54,7 +87,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const parsed = parseSubmission(await readForm(request, LIMITS.postForm), postFormSchema);
     submission = parsed;
     if (parsed.status !== "success") return invalidSubmission(parsed);
-    const input = { ...parsed.value, category };
+    const input = postInputFromForm(parsed.value, category, getEnv().SITE_TIME_ZONE);
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
       return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
@@ -72,5 +105,13 @@ export function meta({ data: d }: Route.MetaArgs) {
 }
 
 export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
-  return <PostForm key={loaderData.post?.id ?? "new"} category={loaderData.category} post={loaderData.post} />;
+  return (
+    <PostForm
+      key={loaderData.post?.id ?? "new"}
+      category={loaderData.category}
+      post={loaderData.post}
+      timeZone={loaderData.timeZone}
+      autosave={loaderData.autosave}
+    />
+  );
 }

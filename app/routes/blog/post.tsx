@@ -17,16 +17,19 @@ import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
 import { isSafeImageUrl } from "~/features/media/media";
-import { longDate } from "~/features/posts/dates";
-import { PostContent } from "~/features/posts/post-content";
+import { longDate, shortDate } from "~/features/posts/dates";
+import { PostBody } from "~/features/posts/post-body";
+import { postBodyOf } from "~/features/posts/post-render.server";
+import { aroundPost } from "~/features/posts/around-post.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
-import { categoryPath, parseCategory, postPath } from "~/lib/categories";
+import { categoryPath, parseCategory, postPath, type Category } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
-import { DEFAULT_OG_IMAGE, publicUrlFromMatches, seoMeta } from "~/lib/seo";
+import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
@@ -48,7 +51,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const post = await getReadablePost(db, params.slug, user);
   if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
-  const srcSets = await srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]);
+  const [srcSets, body, around] = await Promise.all([
+    srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
+    postBodyOf(db, post),
+    aroundPost(db, post),
+  ]);
+  const toLink = (p: { slug: string; title: string; category: Category; createdAt: Date }) => ({
+    path: postPath(p.category, p.slug),
+    title: p.title,
+    date: shortDate(p.createdAt),
+    createdAt: p.createdAt.toISOString(),
+  });
   const publicUrl = getEnv().publicUrl;
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   return data(
@@ -58,21 +71,31 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       post: {
         title: post.title,
         slug: post.slug,
-        content: post.content,
+        html: body.html,
+        summary: postSummary({ excerpt: post.excerpt, content: body.text }),
         excerpt: post.excerpt,
         published: post.published,
         image,
         imageSrcSet: image ? srcSets[image] : undefined,
-        date: longDate(post.createdAt),
-        createdAt: post.createdAt.toISOString(),
+        date: longDate(post.publishedAt),
+        publishedAt: post.publishedAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
-        readingTime: readingTimeLabel(post.content),
-        media: post.media.map((m) => ({ id: m.id, mediaType: m.mediaType, mediaUrl: m.mediaUrl, caption: m.caption, srcSet: srcSets[m.mediaUrl] })),
+        readingTime: readingTimeLabel(body.text),
+        media: post.media.map((m) => ({
+          id: m.id,
+          mediaType: m.mediaType,
+          mediaUrl: m.mediaUrl,
+          caption: m.caption,
+          srcSet: srcSets[m.mediaUrl],
+        })),
       },
+      related: around.related.map(toLink),
+      previous: around.previous ? toLink(around.previous) : null,
+      next: around.next ? toLink(around.next) : null,
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-      jsonLd: blogPostingJsonLd(publicUrl, post, image),
+      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image, (await getSiteSettings()).siteName),
     },
     // A draft (staff only) is never indexed nor stored by shared caches.
     { headers: post.published ? {} : NOT_PUBLIC },
@@ -96,18 +119,24 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d || !d.found) return [{ title: "Article Not Found" }, { name: "robots", content: "noindex" }];
   const { post, category } = d;
   return [
-    ...seoMeta(publicUrlFromMatches(matches), {
+    ...seoMeta(seoContext(matches), {
       title: post.title,
-      description: postSummary(post),
+      description: post.summary,
       path: postPath(category, post.slug),
       // A post without a featured image still gets a card image (the site default).
       image: post.image ?? DEFAULT_OG_IMAGE,
       type: "article",
       noindex: !post.published,
-      publishedTime: post.createdAt,
+      publishedTime: post.publishedAt,
       modifiedTime: post.updatedAt,
     }),
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${category} — 7 Fs Framework`, href: `${categoryPath(category)}/rss.xml` },
+    {
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: `${category} — 7 Fs Framework`,
+      href: `${categoryPath(category)}/rss.xml`,
+    },
     { "script:ld+json": d.jsonLd },
   ];
 }
@@ -150,6 +179,79 @@ function DeletePostButton() {
   );
 }
 
+interface PostLinkView {
+  path: string;
+  title: string;
+  date: string;
+  createdAt: string;
+}
+
+/** Issue 18 "Around a post": previous/next in the category, then up to three related posts. */
+function AroundThePost({
+  category,
+  related,
+  previous,
+  next,
+}: {
+  category: Category;
+  related: PostLinkView[];
+  previous: PostLinkView | null;
+  next: PostLinkView | null;
+}) {
+  return (
+    <footer className="mt-16 border-t pt-10">
+      {previous || next ? (
+        <nav aria-label={`More in ${category}`} className="grid gap-4 sm:grid-cols-2">
+          {previous ? (
+            <Link
+              rel="prev"
+              to={previous.path}
+              className="rounded-lg border p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            >
+              <span className="block text-sm text-muted-foreground">← Previous post</span>
+              <span className="mt-1 block font-medium break-words">{previous.title}</span>
+            </Link>
+          ) : (
+            <span aria-hidden className="hidden sm:block" />
+          )}
+          {next ? (
+            <Link
+              rel="next"
+              to={next.path}
+              className="rounded-lg border p-4 text-right hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            >
+              <span className="block text-sm text-muted-foreground">Next post →</span>
+              <span className="mt-1 block font-medium break-words">{next.title}</span>
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+      {related.length > 0 ? (
+        <section aria-labelledby="related-posts" className="mt-10">
+          <h2 id="related-posts" className="text-2xl font-semibold">
+            Related posts
+          </h2>
+          <ul className="mt-4 grid gap-4 sm:grid-cols-3">
+            {related.map((item) => (
+              <li key={item.path}>
+                <Link
+                  to={item.path}
+                  className="block h-full rounded-lg border bg-card p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+                >
+                  <time dateTime={item.createdAt} className="block text-sm text-muted-foreground">
+                    {item.date}
+                  </time>
+                  <span className="mt-1 block font-medium break-words">{item.title}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </footer>
+  );
+}
+
 export default function PostDetail({ loaderData }: Route.ComponentProps) {
   if (!loaderData.found) {
     return (
@@ -162,7 +264,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
       </section>
     );
   }
-  const { post, category, canEditPost, canDelete } = loaderData;
+  const { post, category, canEditPost, canDelete, related, previous, next } = loaderData;
   return (
     <article className="mx-auto max-w-3xl px-4 py-16">
       <Link to={categoryPath(category)} className="text-sm text-primary underline hover:no-underline">
@@ -175,7 +277,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
         </div>
         <h1 className="mt-4 text-4xl font-bold tracking-tight break-words">{post.title}</h1>
         <p className="mt-3 text-muted-foreground">
-          <time dateTime={post.createdAt}>{post.date}</time> · {post.readingTime}
+          <time dateTime={post.publishedAt}>{post.date}</time> · {post.readingTime}
         </p>
         {canEditPost || canDelete ? (
           <div className="mt-6 flex gap-3">
@@ -202,9 +304,10 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
         />
       ) : null}
       <div className="mt-8">
-        <PostContent content={post.content} />
+        <PostBody html={post.html} />
       </div>
       <MediaList items={post.media} title={post.title} />
+      <AroundThePost category={category} related={related} previous={previous} next={next} />
     </article>
   );
 }

@@ -215,13 +215,15 @@ function parseManifest(file: string, text: string): Manifest {
     throw damaged(file, "the manifest is not valid JSON");
   }
   const head = z.object({ format: z.string(), formatVersion: z.number() }).safeParse(json);
-  if (!head.success || head.data.format !== ARCHIVE_FORMAT) throw new BackupError(`${file} is not a backup made by this site's backup command. Nothing was changed.`);
+  if (!head.success || head.data.format !== ARCHIVE_FORMAT)
+    throw new BackupError(`${file} is not a backup made by this site's backup command. Nothing was changed.`);
   if (head.data.formatVersion > ARCHIVE_FORMAT_VERSION) {
     throw new BackupError(
       `${file} was written by a newer version of the site (archive format ${head.data.formatVersion}; this version reads format ${ARCHIVE_FORMAT_VERSION}). Update the site, then restore. Nothing was changed.`,
     );
   }
   const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) throw damaged(file, `the manifest is malformed: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw damaged(file, `the manifest is malformed: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }

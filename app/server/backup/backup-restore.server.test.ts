@@ -12,7 +12,20 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { createTestDatabase, describeEachDatabase } from "../../../tests/helpers/databases";
 import { MIGRATIONS_DIR, type Database, type Db } from "../db/client.server";
-import { account, appSettings, blogMedia, blogPosts, contactMessages, projects, rateLimits, session, uploads, user, userRoles, verification } from "../db/schema.server";
+import {
+  account,
+  appSettings,
+  blogMedia,
+  blogPosts,
+  contactMessages,
+  projects,
+  rateLimits,
+  session,
+  uploads,
+  user,
+  userRoles,
+  verification,
+} from "../db/schema.server";
 import { createLocalStorage, type Storage } from "../storage.server";
 import { readArchive } from "./archive.server";
 import { createBackup } from "./backup.server";
@@ -27,13 +40,33 @@ const archivePath = () => path.join(tmp("backup-archive-"), "site.tar.gz");
 async function seedContent(db: Db, storage: Storage, tag: string) {
   const authorId = `author-${tag}`;
   await db.insert(user).values([
-    { id: authorId, name: "Zoë “Quotes” O'Brien 🚀", email: `author-${tag}@example.com`, emailVerified: true, createdAt: new Date("2024-02-29T12:34:56.789Z") },
+    {
+      id: authorId,
+      name: "Zoë “Quotes” O'Brien 🚀",
+      email: `author-${tag}@example.com`,
+      emailVerified: true,
+      createdAt: new Date("2024-02-29T12:34:56.789Z"),
+    },
     { id: `reader-${tag}`, name: "Reader\\with\\backslashes\nand a newline", email: `reader-${tag}@example.com` },
   ]);
-  await db.insert(account).values({ id: `acct-${tag}`, accountId: authorId, providerId: "credential", userId: authorId, password: "$argon2id$v=19$m=19456,t=2,p=1$abc$def" });
-  await db.insert(session).values({ id: `sess-${tag}`, token: `token-${tag}`, userId: authorId, expiresAt: new Date("2031-01-01T00:00:00Z"), userAgent: "Mozilla/5.0 (X11)" });
+  await db.insert(account).values({
+    id: `acct-${tag}`,
+    accountId: authorId,
+    providerId: "credential",
+    userId: authorId,
+    password: "$argon2id$v=19$m=19456,t=2,p=1$abc$def",
+  });
+  await db.insert(session).values({
+    id: `sess-${tag}`,
+    token: `token-${tag}`,
+    userId: authorId,
+    expiresAt: new Date("2031-01-01T00:00:00Z"),
+    userAgent: "Mozilla/5.0 (X11)",
+  });
   await db.insert(userRoles).values({ userId: authorId, role: "admin" });
-  await db.insert(verification).values({ id: `ver-${tag}`, identifier: "password-reset", value: "hash", expiresAt: new Date("2030-05-05T05:05:05Z") });
+  await db
+    .insert(verification)
+    .values({ id: `ver-${tag}`, identifier: "password-reset", value: "hash", expiresAt: new Date("2030-05-05T05:05:05Z") });
   const [upload] = await db
     .insert(uploads)
     .values({
@@ -50,19 +83,44 @@ async function seedContent(db: Db, storage: Storage, tag: string) {
   const posts = await db
     .insert(blogPosts)
     .values([
-      { title: "First", slug: `first-${tag}`, content: "# Hello\n\nTabs\tand \"quotes\" and ünïcödé ✓", category: "Faith", published: true, featured: true, authorId },
+      {
+        title: "First",
+        slug: `first-${tag}`,
+        content: '# Hello\n\nTabs\tand "quotes" and ünïcödé ✓',
+        category: "Faith",
+        published: true,
+        featured: true,
+        authorId,
+      },
       { title: "Draft", slug: `draft-${tag}`, content: "x".repeat(20_000), excerpt: null, category: "Fun", authorId },
     ])
     .returning({ id: blogPosts.id });
   await db.insert(blogMedia).values([
-    { postId: posts[0]!.id, mediaType: "image", mediaUrl: `/uploads/blog-images/${authorId}/1700000000000-aaaaaa.jpg`, uploadId: upload!.id, caption: "A caption", displayOrder: 0 },
+    {
+      postId: posts[0]!.id,
+      mediaType: "image",
+      mediaUrl: `/uploads/blog-images/${authorId}/1700000000000-aaaaaa.jpg`,
+      uploadId: upload!.id,
+      caption: "A caption",
+      displayOrder: 0,
+    },
     { postId: posts[0]!.id, mediaType: "youtube", mediaUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", displayOrder: 1 },
   ]);
-  await db.insert(projects).values({ title: "Site", description: "Multi\nline", type: "web", url: "https://example.com", featured: true, displayOrder: 3 });
-  await db.insert(contactMessages).values({ name: "Ann", email: "ann@example.com", message: "Hi there", deliveryState: "failed", attempts: 8, lastError: "550 no", ipAddress: "203.0.113.9" });
+  await db
+    .insert(projects)
+    .values({ title: "Site", description: "Multi\nline", type: "web", url: "https://example.com", featured: true, displayOrder: 3 });
+  await db.insert(contactMessages).values({
+    name: "Ann",
+    email: "ann@example.com",
+    message: "Hi there",
+    deliveryState: "failed",
+    attempts: 8,
+    lastError: "550 no",
+    ipAddress: "203.0.113.9",
+  });
   await db.execute(sql`update contact_messages set created_at = '2024-06-01 10:11:12.123456+00'`);
   await db.insert(rateLimits).values({ key: `login:${tag}`, count: 3, resetAt: new Date("2030-01-01T00:00:00Z") });
-  await db.insert(appSettings).values({ key: `setting-${tag}`, value: "{\"nested\":true}" });
+  await db.insert(appSettings).values({ key: `setting-${tag}`, value: '{"nested":true}' });
   await storage.put(`blog-images/${authorId}/1700000000000-aaaaaa.jpg`, randomBytes(4096), "image/jpeg");
   await storage.put(`blog-images/${authorId}/1700000000000-aaaaaa-400.webp`, randomBytes(1000), "image/webp");
   await storage.put(`blog-images/${authorId}/1700000000001-bbbbbb.png`, Buffer.alloc(0), "image/png");
@@ -88,13 +146,19 @@ async function addTypeProbe(db: Db, withRows: boolean) {
 async function snapshot(db: Db, storage: Storage) {
   const tables: Record<string, string[]> = {};
   for (const table of await listTables(db)) {
-    const rows = await queryRows(db, sql`select row_to_json(t)::text as "row" from ${sql.identifier(table.name)} t order by 1`, z.object({ row: z.string() }));
+    const rows = await queryRows(
+      db,
+      sql`select row_to_json(t)::text as "row" from ${sql.identifier(table.name)} t order by 1`,
+      z.object({ row: z.string() }),
+    );
     tables[table.name] = rows.map((r) => r.row);
   }
   const files: Record<string, string> = {};
   for await (const object of storage.list()) {
     const stored = await storage.get(object.key);
-    files[object.key] = `${stored?.contentType} ${createHash("sha256").update(stored?.body ?? Buffer.alloc(0)).digest("hex")} ${stored?.body.length}`;
+    files[object.key] = `${stored?.contentType} ${createHash("sha256")
+      .update(stored?.body ?? Buffer.alloc(0))
+      .digest("hex")} ${stored?.body.length}`;
   }
   return { tables, files };
 }
@@ -143,13 +207,29 @@ describeEachDatabase("backup and restore", (ctx) => {
       const summary = await restoreBackup({ database: target, storage, file: archive });
       expect(summary.migratedFrom).toBeUndefined();
       const restored = await snapshot(target.db, storage);
-      for (const table of ["user", "account", "session", "user_roles", "verification", "blog_posts", "blog_media", "uploads", "projects", "contact_messages", "backup_type_probe"]) {
+      for (const table of [
+        "user",
+        "account",
+        "session",
+        "user_roles",
+        "verification",
+        "blog_posts",
+        "blog_media",
+        "uploads",
+        "projects",
+        "contact_messages",
+        "backup_type_probe",
+      ]) {
         expect(source.tables[table]?.length, table).toBeGreaterThan(0);
       }
       expect(Object.keys(source.files)).toHaveLength(3);
       expect(restored).toEqual(source);
       // Identity and serial sequences continue after the restored rows.
-      const [next] = await queryRows(target.db, sql`insert into backup_type_probe (n) values (1) returning id::int as "id"`, z.object({ id: z.number() }));
+      const [next] = await queryRows(
+        target.db,
+        sql`insert into backup_type_probe (n) values (1) returning id::int as "id"`,
+        z.object({ id: z.number() }),
+      );
       expect(next?.id).toBe(4);
     } finally {
       await target.close();
@@ -181,14 +261,22 @@ describeEachDatabase("backup and restore", (ctx) => {
       const tamperedRows = await rewriteArchive(archive, (name, bytes) => (name.includes("-blog_posts/") ? flip(bytes) : bytes));
       const noManifest = await rewriteArchive(archive, (name, bytes) => (name === "manifest.json" ? null : bytes));
       const missingFile = await rewriteArchive(archive, (name, bytes) => (name.endsWith(".png") ? null : bytes));
-      await expect(restoreBackup({ database: target, storage, file: tamperedFile, force: true })).rejects.toThrow(/files\/blog-images\/.*\.jpg does not match its SHA-256 checksum/);
-      await expect(restoreBackup({ database: target, storage, file: tamperedRows, force: true })).rejects.toThrow(/blog_posts.*does not match its SHA-256 checksum/);
+      await expect(restoreBackup({ database: target, storage, file: tamperedFile, force: true })).rejects.toThrow(
+        /files\/blog-images\/.*\.jpg does not match its SHA-256 checksum/,
+      );
+      await expect(restoreBackup({ database: target, storage, file: tamperedRows, force: true })).rejects.toThrow(
+        /blog_posts.*does not match its SHA-256 checksum/,
+      );
       await expect(restoreBackup({ database: target, storage, file: noManifest, force: true })).rejects.toThrow(/it has no manifest/);
       await expect(restoreBackup({ database: target, storage, file: missingFile, force: true })).rejects.toThrow(/\.png is missing/);
       for (const file of [corrupted, truncated, noEnd]) {
-        await expect(restoreBackup({ database: target, storage, file, force: true })).rejects.toThrow(/is damaged or incomplete \(.+\)\. Nothing was changed\./);
+        await expect(restoreBackup({ database: target, storage, file, force: true })).rejects.toThrow(
+          /is damaged or incomplete \(.+\)\. Nothing was changed\./,
+        );
       }
-      await expect(restoreBackup({ database: target, storage, file: path.join(tmp("none-"), "missing.tar.gz") })).rejects.toThrow(/no such file/);
+      await expect(restoreBackup({ database: target, storage, file: path.join(tmp("none-"), "missing.tar.gz") })).rejects.toThrow(
+        /no such file/,
+      );
       expect(await snapshot(target.db, storage)).toEqual(before);
     } finally {
       await target.close();
@@ -258,12 +346,20 @@ describeEachDatabase("backup and restore", (ctx) => {
       const summary = await restoreBackup({ database: newerTarget, storage, file: oldArchive, migrationsFolder: newer });
       expect(summary.migratedFrom).toBe(last.tag);
       expect(summary.migration).toBe("9999_word_count");
-      const counts = await queryRows(newerTarget.db, sql`select slug, word_count as "words" from blog_posts order by slug`, z.object({ slug: z.string(), words: z.number() }));
+      const counts = await queryRows(
+        newerTarget.db,
+        sql`select slug, word_count as "words" from blog_posts order by slug`,
+        z.object({ slug: z.string(), words: z.number() }),
+      );
       expect(counts).toEqual([
         { slug: "draft-old", words: 1 },
         { slug: "first-old", words: 8 },
       ]);
-      const applied = await queryRows(newerTarget.db, sql`select count(*)::int as "n" from drizzle.__drizzle_migrations`, z.object({ n: z.number() }));
+      const applied = await queryRows(
+        newerTarget.db,
+        sql`select count(*)::int as "n" from drizzle.__drizzle_migrations`,
+        z.object({ n: z.number() }),
+      );
       expect(applied[0]?.n).toBe(journal.entries.length);
       const restored = await snapshot(newerTarget.db, storage);
       expect(restored.files).toEqual(expected.files);
@@ -276,13 +372,15 @@ describeEachDatabase("backup and restore", (ctx) => {
       const targetStorage = newStorage();
       const before = await snapshot(target.db, targetStorage);
       await expect(restoreBackup({ database: target, storage: targetStorage, file: newArchive, migrationsFolder: older })).rejects.toThrow(
-        new RegExp(`comes from a newer version of the site .*schema 9999_word_count.*only knows the schema up to ${last.tag}.*Nothing was changed\\.`),
+        new RegExp(
+          `comes from a newer version of the site .*schema 9999_word_count.*only knows the schema up to ${last.tag}.*Nothing was changed\\.`,
+        ),
       );
       expect(await snapshot(target.db, targetStorage)).toEqual(before);
     } finally {
       await Promise.all([oldSource.close(), target.close(), newerTarget.close()]);
     }
-  });
+  }, 240_000);
 });
 
 describe("moving from the embedded database to PostgreSQL", () => {

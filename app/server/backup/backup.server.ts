@@ -18,7 +18,16 @@ import {
   tableChunkPath,
   type Manifest,
 } from "./archive.server";
-import { appliedMigration, columnList, countRows, ident, listTables, loadMigrations, queryRows, type Executor } from "./database-info.server";
+import {
+  appliedMigration,
+  columnList,
+  countRows,
+  ident,
+  listTables,
+  loadMigrations,
+  queryRows,
+  type Executor,
+} from "./database-info.server";
 
 export interface BackupProgress {
   phase: "database" | "files";
@@ -50,7 +59,13 @@ const FETCH_ROWS = 1000;
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
 /** Adds one entry, waiting until the archive has taken it so memory holds at most one chunk. */
-function addEntry(pack: tar.Pack, name: string, size: number, source: Iterable<Buffer> | AsyncIterable<Buffer>, onChunk?: (chunk: Buffer) => void) {
+function addEntry(
+  pack: tar.Pack,
+  name: string,
+  size: number,
+  source: Iterable<Buffer> | AsyncIterable<Buffer>,
+  onChunk?: (chunk: Buffer) => void,
+) {
   return new Promise<void>((resolve, reject) => {
     const sink = pack.entry({ name, size, mode: 0o644, mtime: new Date() }, (error) => (error ? reject(error) : resolve()));
     (async () => {

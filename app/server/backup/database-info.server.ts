@@ -159,9 +159,13 @@ export async function appliedMigration(exec: Executor): Promise<AppliedMigration
  */
 export async function applyMigrations(exec: Executor, migrations: Migration[]): Promise<void> {
   await exec.execute(sql`create schema if not exists "drizzle"`);
-  await exec.execute(sql`create table if not exists "drizzle"."__drizzle_migrations" (id serial primary key, hash text not null, created_at bigint)`);
+  await exec.execute(
+    sql`create table if not exists "drizzle"."__drizzle_migrations" (id serial primary key, hash text not null, created_at bigint)`,
+  );
   for (const migration of migrations) {
     for (const statement of migration.statements) await exec.execute(sql.raw(statement));
-    await exec.execute(sql`insert into "drizzle"."__drizzle_migrations" ("hash", "created_at") values (${migration.hash}, ${migration.createdAt})`);
+    await exec.execute(
+      sql`insert into "drizzle"."__drizzle_migrations" ("hash", "created_at") values (${migration.hash}, ${migration.createdAt})`,
+    );
   }
 }

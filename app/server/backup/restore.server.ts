@@ -77,7 +77,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
   }
   const level = migrations.findIndex((m) => m.createdAt === archived.createdAt);
   if (level === -1) {
-    throw new BackupError(`This backup's database schema (${archived.tag}) is not one this version of the site knows. Nothing was changed.`);
+    throw new BackupError(
+      `This backup's database schema (${archived.tag}) is not one this version of the site knows. Nothing was changed.`,
+    );
   }
 
   const existingKeys = new Set<string>();
@@ -94,7 +96,13 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
 
       if (applied && applied.createdAt === archived.createdAt) {
         const present = await listTables(tx);
-        if (present.length > 0) await tx.execute(sql`truncate table ${sql.join(present.map((t) => ident(t.name)), sql`, `)} restart identity cascade`);
+        if (present.length > 0)
+          await tx.execute(
+            sql`truncate table ${sql.join(
+              present.map((t) => ident(t.name)),
+              sql`, `,
+            )} restart identity cascade`,
+          );
       } else {
         await resetSchema(tx);
         await applyMigrations(tx, migrations.slice(0, level + 1));
@@ -139,7 +147,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
 
       for (const table of manifest.tables) {
         const count = await countRows(tx, table.name);
-        if (count !== table.rows) throw new BackupError(`${table.name} holds ${count} rows after the restore instead of ${table.rows}. Nothing was changed.`);
+        if (count !== table.rows)
+          throw new BackupError(`${table.name} holds ${count} rows after the restore instead of ${table.rows}. Nothing was changed.`);
       }
       await resetSequences(tx);
       await applyMigrations(tx, migrations.slice(level + 1));
@@ -202,12 +211,21 @@ interface InsertPlan {
 }
 
 function insertPlan(archived: Manifest["tables"][number], target: TableInfo | undefined): InsertPlan {
-  if (!target) throw new BackupError(`The backup has a table ${archived.name} that this database does not have at the backup's schema level. Nothing was changed.`);
+  if (!target)
+    throw new BackupError(
+      `The backup has a table ${archived.name} that this database does not have at the backup's schema level. Nothing was changed.`,
+    );
   const missing = archived.columns.filter((c) => !target.columns.includes(c));
   if (missing.length > 0) {
-    throw new BackupError(`The backup's table ${archived.name} has columns this database lacks (${missing.join(", ")}). Nothing was changed.`);
+    throw new BackupError(
+      `The backup's table ${archived.name} has columns this database lacks (${missing.join(", ")}). Nothing was changed.`,
+    );
   }
-  return { table: archived.name, columns: archived.columns.filter((c) => target.insertable.includes(c)), overriding: target.identityAlways };
+  return {
+    table: archived.name,
+    columns: archived.columns.filter((c) => target.insertable.includes(c)),
+    overriding: target.identityAlways,
+  };
 }
 
 /** NDJSON lines of an entry, hashed as they are read. */
@@ -253,6 +271,8 @@ async function insertRows(tx: Executor, plan: InsertPlan, rows: AsyncIterable<st
 
 function assertSame(file: string, path: string, got: { bytes: number; sha256: string }, want: { bytes: number; sha256: string }) {
   if (got.bytes !== want.bytes || got.sha256 !== want.sha256) {
-    throw new BackupError(`The archive ${file} changed while it was being restored (${path} no longer matches its checksum). Nothing was changed.`);
+    throw new BackupError(
+      `The archive ${file} changed while it was being restored (${path} no longer matches its checksum). Nothing was changed.`,
+    );
   }
 }

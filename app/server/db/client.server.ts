@@ -26,9 +26,7 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: "postgres"; url: string; poolSize?: number }
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "pglite-memory" };
+  { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string } | { kind: "pglite-memory" };
 
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 

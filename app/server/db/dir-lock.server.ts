@@ -2,7 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 
 export class DataDirLockedError extends Error {
-  constructor(public readonly pid: number, dir: string) {
+  constructor(
+    public readonly pid: number,
+    dir: string,
+  ) {
     super(
       `The data directory ${dir} is in use by process ${pid} (is the site running?). ` +
         `Stop it first: the embedded database can only be opened by one process at a time.`,

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -15,6 +16,9 @@ import {
 import { CATEGORIES } from "~/lib/categories";
 import { PROJECT_TYPES } from "~/lib/project-types";
 import { STORED_ROLES } from "~/lib/roles";
+
+/** PostgreSQL's full-text document type; drizzle has no built-in for it. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
@@ -40,6 +44,8 @@ export const session = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** Refreshed at most once a minute by getSessionUser, for the sessions list on /admin/account. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -109,28 +115,50 @@ export const blogPosts = pgTable(
     title: text("title").notNull(),
     slug: text("slug").notNull().unique(),
     content: text("content").notNull(),
+    /** `content` rendered from Markdown at save; null until the start-up backfill renders an older row. */
+    contentHtml: text("content_html"),
+    /** The rendered post's visible text: reading time, summaries, JSON-LD articleBody. */
+    contentText: text("content_text"),
     excerpt: text("excerpt"),
     featuredImageUrl: text("featured_image_url"),
     category: text("category", { enum: CATEGORIES }).notNull(),
     published: boolean("published").notNull().default(false),
     featured: boolean("featured").notNull().default(false),
     authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    // When the post was first published: what readers see and listings order by (kept on unpublish).
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    // A draft waiting for the posts.publish job; null when not scheduled.
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
+    // Optimistic concurrency: every save must name the version it was based on.
+    version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // Search (issue 18): stored, so ranking reads it instead of parsing every matching post again.
+    // Title weighs most (A), then excerpt (B), then the body (C); English stemming.
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("excerpt", '')), 'B') || setweight(to_tsvector('english', coalesce("content", '')), 'C')`,
+      ),
   },
   (t) => [
     check("blog_posts_category_check", sql`${t.category} in (${inList(CATEGORIES)})`),
     // Category listing: published posts of one category, newest first.
-    index("blog_posts_category_published_created_idx").on(t.category, t.published, t.createdAt.desc()),
+    index("blog_posts_category_published_at_idx").on(t.category, t.published, t.publishedAt.desc()),
     // Featured article and teaser: published, featured first, newest first.
-    index("blog_posts_published_featured_created_idx").on(t.published, t.featured.desc(), t.createdAt.desc()),
+    index("blog_posts_published_featured_at_idx").on(t.published, t.featured.desc(), t.publishedAt.desc()),
+    // Blog management's 'Scheduled' filter and count.
+    index("blog_posts_scheduled_idx")
+      .on(t.scheduledAt)
+      .where(sql`${t.scheduledAt} is not null`),
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
     // RSS of the whole blog and the sitemap's files: published posts by date.
-    index("blog_posts_published_created_idx").on(t.published, t.createdAt.desc(), t.id.desc()),
+    index("blog_posts_published_at_id_idx").on(t.published, t.publishedAt.desc(), t.id.desc()),
     // Blog management filtered to published or drafts, by last update.
     index("blog_posts_published_updated_idx").on(t.published, t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
+    index("blog_posts_search_idx").using("gin", t.searchVector),
   ],
 );
 
@@ -153,6 +181,61 @@ export const blogMedia = pgTable(
   (t) => [
     check("blog_media_type_check", sql`${t.mediaType} in (${inList(MEDIA_TYPES)})`),
     index("blog_media_post_order_idx").on(t.postId, t.displayOrder),
+  ],
+);
+
+export const REVISION_KINDS = ["save", "publish", "unpublish", "schedule"] as const;
+
+/** A post as it was after one save, publish or unpublish (the newest POST_REVISIONS_KEEP per post are kept). */
+export const postRevisions = pgTable(
+  "post_revisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: REVISION_KINDS }).notNull(),
+    title: text("title").notNull(),
+    excerpt: text("excerpt"),
+    content: text("content").notNull(),
+    featuredImageUrl: text("featured_image_url"),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("post_revisions_kind_check", sql`${t.kind} in (${inList(REVISION_KINDS)})`),
+    index("post_revisions_post_created_idx").on(t.postId, t.createdAt.desc()),
+  ],
+);
+
+/**
+ * Unsaved editor text, one row per author and post (edit mode) or per author and category (create
+ * mode, post_id null): never the live post, until the author saves.
+ */
+export const postAutosaves = pgTable(
+  "post_autosaves",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    authorId: text("author_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    postId: uuid("post_id").references(() => blogPosts.id, { onDelete: "cascade" }),
+    category: text("category", { enum: CATEGORIES }).notNull(),
+    title: text("title").notNull(),
+    excerpt: text("excerpt").notNull(),
+    content: text("content").notNull(),
+    featuredImageUrl: text("featured_image_url").notNull(),
+    // The post version the text was typed over (edit mode).
+    baseVersion: integer("base_version"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("post_autosaves_author_post_idx")
+      .on(t.authorId, t.postId)
+      .where(sql`${t.postId} is not null`),
+    uniqueIndex("post_autosaves_author_category_new_idx")
+      .on(t.authorId, t.category)
+      .where(sql`${t.postId} is null`),
   ],
 );
 
@@ -257,7 +340,6 @@ export const appSettings = pgTable("app_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-
 // ---- Background work (app/server/jobs; docs/decisions/core-a-jobs.md) ----
 
 export const JOB_STATES = ["pending", "running", "done", "failed"] as const;
@@ -284,9 +366,15 @@ export const jobs = pgTable(
   },
   (t) => [
     check("jobs_state_check", sql`${t.state} in (${inList(JOB_STATES)})`),
-    index("jobs_due_idx").on(t.runAt).where(sql`${t.state} = 'pending'`),
-    index("jobs_lease_idx").on(t.lockedUntil).where(sql`${t.state} = 'running'`),
-    index("jobs_finished_idx").on(t.finishedAt).where(sql`${t.state} in ('done', 'failed')`),
+    index("jobs_due_idx")
+      .on(t.runAt)
+      .where(sql`${t.state} = 'pending'`),
+    index("jobs_lease_idx")
+      .on(t.lockedUntil)
+      .where(sql`${t.state} = 'running'`),
+    index("jobs_finished_idx")
+      .on(t.finishedAt)
+      .where(sql`${t.state} in ('done', 'failed')`),
   ],
 );
 
@@ -315,4 +403,52 @@ export const contentVersion = pgTable(
     version: bigint("version", { mode: "number" }).notNull().default(0),
   },
   (t) => [check("content_version_single_row", sql`${t.id} = 1`)],
+);
+
+// ---- Page content edited in the admin (issue 16) ----
+
+/** The Testimonials page's cards, in display order; hidden ones stay in the admin only. */
+export const testimonials = pgTable(
+  "testimonials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    /** The person's job title ("role" in code means a permission role). */
+    position: text("position").notNull(),
+    company: text("company"),
+    date: text("date").notNull().default(""),
+    text: text("text").notNull(),
+    hidden: boolean("hidden").notNull().default(false),
+    displayOrder: integer("display_order").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("testimonials_display_order_idx").on(t.displayOrder)],
+);
+
+// ---- Audit log (app/server/audit.server.ts; docs/decisions/015-audit-log.md) ----
+
+/**
+ * One row per staff write, sign-in outcome and account-security change. The actor's email is copied
+ * at the time (a later rename or deletion does not rewrite history), so there is no foreign key.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    /** Insertion order: timestamps can tie, the list must not reorder between pages. */
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    summary: text("summary").notNull().default(""),
+    ip: text("ip"),
+  },
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_actor_idx").on(sql`lower(${t.actorEmail})`, t.id.desc()),
+    index("audit_log_action_idx").on(t.action, t.id.desc()),
+  ],
 );

@@ -13,7 +13,12 @@ export function mailDir(): string {
 export async function waitForMail(recipient: string, since: number, timeoutMs = 15_000): Promise<ParsedMail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const files = fs.existsSync(mailDir()) ? fs.readdirSync(mailDir()).filter((f) => f.endsWith(".json")).sort() : [];
+    const files = fs.existsSync(mailDir())
+      ? fs
+          .readdirSync(mailDir())
+          .filter((f) => f.endsWith(".json"))
+          .sort()
+      : [];
     for (const file of files) {
       if (Number(file.split("-")[0]) < since) continue;
       const mail = JSON.parse(fs.readFileSync(path.join(mailDir(), file), "utf8")) as ParsedMail;

@@ -1,0 +1,182 @@
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import type * as React from "react";
+import { useEffect } from "react";
+import { Form, Link } from "react-router";
+import { toast } from "sonner";
+import { FormErrors, SubmitButton, useIsSubmitting } from "~/components/forms";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "~/components/ui/alert-dialog";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+
+/** Toasts each failed action once, when a new failure arrives. */
+export function useFailureToast(failure: { error: string } | undefined) {
+  useEffect(() => {
+    if (failure) toast.error("Error", { description: failure.error });
+  }, [failure]);
+}
+
+/** An admin page listing ordered items: header with an Add link to `?new`, the optional form, then the list. */
+export function AdminListPage({
+  title,
+  description,
+  addLabel,
+  form,
+  empty,
+  emptyText,
+  listLabel,
+  children,
+}: {
+  title: string;
+  description: string;
+  addLabel: string;
+  /** The add/edit form, shown instead of the Add link when present. */
+  form: React.ReactNode;
+  empty: boolean;
+  emptyText: string;
+  listLabel: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">{title}</h1>
+          <p className="mt-2 text-muted-foreground">{description}</p>
+        </div>
+        {!form ? (
+          <Button asChild>
+            <Link to="?new">
+              <Plus aria-hidden />
+              {addLabel}
+            </Link>
+          </Button>
+        ) : null}
+      </div>
+      {form}
+      {empty ? (
+        <p className="text-muted-foreground">{emptyText}</p>
+      ) : (
+        <ol className="flex flex-col gap-3" aria-label={listLabel}>
+          {children}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+export function EditLink({ id, name }: { id: string; name: string }) {
+  return (
+    <Button asChild variant="outline" size="sm">
+      <Link to={`?edit=${id}`} aria-label={`Edit ${name}`}>
+        <Pencil aria-hidden />
+        Edit
+      </Link>
+    </Button>
+  );
+}
+
+/** Delete button whose confirmation dialog posts `intent=delete` with the item's id. */
+export function DeleteConfirm({
+  id,
+  name,
+  title,
+  description,
+  confirmLabel,
+}: {
+  id: string;
+  name: string;
+  title: string;
+  description: React.ReactNode;
+  confirmLabel: string;
+}) {
+  const busy = useIsSubmitting({ intent: "delete", id });
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button variant="destructive" size="sm" aria-label={`Delete ${name}`}>
+          <Trash2 aria-hidden />
+          Delete
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <Form method="post">
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={id} />
+            <SubmitButton variant="destructive" pending={busy} pendingLabel="Deleting..." className="w-full">
+              {confirmLabel}
+            </SubmitButton>
+          </Form>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** The add/edit form card: posts `intent=create`, or `intent=update` with the id when editing. */
+export function FormCard({
+  heading,
+  form,
+  failure,
+  editId,
+  submitLabel,
+  cancelTo,
+  children,
+}: {
+  heading: string;
+  form: {
+    id: string;
+    noValidate: boolean;
+    onSubmit: React.FormEventHandler<HTMLFormElement>;
+    errors: string[] | undefined;
+    errorId: string;
+  };
+  failure: { error: string } | undefined;
+  editId: string | undefined;
+  submitLabel: string;
+  cancelTo: string;
+  children: React.ReactNode;
+}) {
+  const intent = editId ? "update" : "create";
+  const saving = useIsSubmitting({ intent });
+  useFailureToast(failure);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-xl">{heading}</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid gap-4">
+          <input type="hidden" name="intent" value={intent} />
+          {editId ? <input type="hidden" name="id" value={editId} /> : null}
+          <FormErrors form={form} />
+          {children}
+          <div className="flex gap-2">
+            <SubmitButton pending={saving} pendingLabel="Saving...">
+              {submitLabel}
+            </SubmitButton>
+            <Button asChild variant="outline">
+              <Link to={cancelTo}>Cancel</Link>
+            </Button>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

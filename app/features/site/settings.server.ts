@@ -1,0 +1,127 @@
+import { eq } from "drizzle-orm";
+import { canManageSettings, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { recordAudit } from "~/server/audit.server";
+import { bumpContentVersion, currentContentVersion } from "~/server/content-version.server";
+import { getDb, type Db } from "~/server/db/client.server";
+import { appSettings } from "~/server/db/schema.server";
+import { getEnv, type Env } from "~/server/env.server";
+import { parseOrThrow } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { SETTINGS_FORBIDDEN, siteSettingsFormSchema, storedSiteSettingsSchema, type SiteSettings } from "./settings-schema";
+import { DEMO_SITE_SETTINGS } from "./site-links";
+
+/** The app_settings row holding the record as JSON. */
+export const SITE_SETTINGS_KEY = "site_settings";
+
+/**
+ * Until the owner saves: the demo identity when demo content is seeded (feeds and contact address
+ * from the environment, as before settings existed), otherwise a neutral, empty site.
+ */
+export function defaultSiteSettings(env: Env): SiteSettings {
+  const contactEmail = env.CONTACT_PUBLIC_EMAIL ?? env.CONTACT_TO;
+  const fromEnv = {
+    ...(contactEmail ? { contactEmail } : {}),
+    ...(env.SUBSTACK_URL ? { substackUrl: env.SUBSTACK_URL } : {}),
+    ...(env.TSP_BLOG_URL ? { tspBlogUrl: env.TSP_BLOG_URL } : {}),
+    ...(env.TSP_KB_URL ? { tspKbUrl: env.TSP_KB_URL } : {}),
+  };
+  if (env.SEED_DEMO_CONTENT) return { ...DEMO_SITE_SETTINGS, ...fromEnv };
+  return {
+    siteName: "Portfolio",
+    ownerName: "",
+    headline: "",
+    tagline: "",
+    bio: "",
+    portraitUrl: "",
+    socialImageUrl: "",
+    contactEmail: "",
+    resumeUrl: "",
+    socialLinks: [],
+    serviceLinks: [],
+    newsletterUrl: "",
+    schedulingUrl: "",
+    substackUrl: "",
+    tspBlogUrl: "",
+    tspKbUrl: "",
+    ...fromEnv,
+  };
+}
+
+/** The record from the database, over the defaults; a damaged row is logged and the defaults used. */
+export async function readSiteSettings(db: Db, env: Env = getEnv()): Promise<SiteSettings> {
+  const defaults = defaultSiteSettings(env);
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY));
+  if (!row) return defaults;
+  let json: unknown;
+  try {
+    json = JSON.parse(row.value);
+  } catch {
+    json = undefined;
+  }
+  const stored = storedSiteSettingsSchema.safeParse(json);
+  if (!stored.success) {
+    logger.error({ issues: stored.error.issues }, "site settings: stored record is invalid; using the defaults");
+    return defaults;
+  }
+  return { ...defaults, ...stored.data };
+}
+
+let cache: { version: number; settings: Promise<SiteSettings> } | undefined;
+let lastKnown: SiteSettings | undefined;
+
+/** The settings most recently read, for synchronous callers (the CSP header); undefined before the first read. */
+export function lastKnownSiteSettings(): SiteSettings | undefined {
+  return lastKnown;
+}
+
+/** Version of the content this instance follows, or undefined when it follows none (scripts, unit tests). */
+function followedVersion(): number | undefined {
+  try {
+    return currentContentVersion();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The settings every page, feed and email reads: kept in memory per content version, so a save on
+ * any instance (which bumps the version) is seen everywhere on the next request.
+ */
+export function getSiteSettings(): Promise<SiteSettings> {
+  const version = followedVersion();
+  if (version === undefined) return readSiteSettings(getDb());
+  if (cache?.version !== version) {
+    const settings = readSiteSettings(getDb());
+    cache = { version, settings };
+    settings.then((value) => {
+      if (cache?.settings === settings) lastKnown = value;
+    });
+    settings.catch(() => {
+      if (cache?.settings === settings) cache = undefined;
+    });
+  }
+  return cache.settings;
+}
+
+/** Admins only; validates every field, stores the whole record and bumps the content version. */
+export async function saveSiteSettings(db: Db, actor: Actor | null, input: unknown): Promise<SiteSettings> {
+  authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
+  const settings = parseOrThrow(siteSettingsFormSchema, input);
+  const value = JSON.stringify(settings);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: SITE_SETTINGS_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "settings.update",
+      target: { type: "settings", id: SITE_SETTINGS_KEY },
+      summary: `Site name: ${settings.siteName}`,
+    });
+  });
+  logger.info({ userId: actor.id }, "site settings saved");
+  return settings;
+}

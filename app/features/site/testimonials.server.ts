@@ -1,0 +1,180 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { canEditPageContent, type Actor } from "~/lib/permissions";
+import { moveInList } from "~/lib/reorder";
+import { authorize } from "~/server/authorize.server";
+import { recordAudit, type AuditEntry } from "~/server/audit.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import type { Db } from "~/server/db/client.server";
+import { appSettings, testimonials } from "~/server/db/schema.server";
+import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { TESTIMONIALS } from "./content";
+import { contentIdSchema, hiddenSchema, moveDirectionSchema, testimonialInputSchema, TESTIMONIALS_FORBIDDEN } from "./testimonials-schema";
+
+export interface TestimonialRow {
+  id: string;
+  name: string;
+  position: string;
+  company: string | null;
+  date: string;
+  text: string;
+  hidden: boolean;
+}
+
+const columns = {
+  id: testimonials.id,
+  name: testimonials.name,
+  position: testimonials.position,
+  company: testimonials.company,
+  date: testimonials.date,
+  text: testimonials.text,
+  hidden: testimonials.hidden,
+};
+
+const ordered = [asc(testimonials.displayOrder), asc(testimonials.createdAt)] as const;
+
+/** The public page's cards: visible ones, in order. */
+export function listVisibleTestimonials(db: Db): Promise<TestimonialRow[]> {
+  return db
+    .select(columns)
+    .from(testimonials)
+    .where(eq(testimonials.hidden, false))
+    .orderBy(...ordered);
+}
+
+export function listTestimonialsForAdmin(db: Db): Promise<TestimonialRow[]> {
+  return db
+    .select(columns)
+    .from(testimonials)
+    .orderBy(...ordered);
+}
+
+function values(input: unknown) {
+  const parsed = parseOrThrow(testimonialInputSchema, input);
+  return { ...parsed, company: parsed.company || null };
+}
+
+export async function createTestimonial(db: Db, actor: Actor | null, input: unknown): Promise<TestimonialRow> {
+  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  const row = values(input);
+  const [created] = await db.transaction(async (tx) => {
+    const [max] = await tx.select({ n: sql<number>`coalesce(max(${testimonials.displayOrder}), -1)::int` }).from(testimonials);
+    const rows = await tx
+      .insert(testimonials)
+      .values({ ...row, displayOrder: (max?.n ?? -1) + 1 })
+      .returning(columns);
+    await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "testimonial.create", target: { type: "testimonial", id: rows[0]?.id }, summary: row.name });
+    return rows;
+  });
+  if (!created) throw new Error("testimonial insert returned no row");
+  return created;
+}
+
+/** One testimonial changed (or a NotFoundError): the content version and the audit row in the same transaction. */
+async function writeOne<T extends { name: string }>(
+  db: Db,
+  audit: Omit<AuditEntry, "summary">,
+  write: (tx: Db) => Promise<T[]>,
+): Promise<T> {
+  const [row] = await db.transaction(async (tx) => {
+    const rows = await write(tx);
+    if (rows[0]) {
+      await bumpContentVersion(tx);
+      await recordAudit(tx, { ...audit, summary: rows[0].name });
+    }
+    return rows;
+  });
+  if (!row) throw new NotFoundError("This testimonial no longer exists.");
+  return row;
+}
+
+export async function updateTestimonial(db: Db, actor: Actor | null, id: unknown, input: unknown): Promise<TestimonialRow> {
+  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  const testimonialId = parseOrThrow(contentIdSchema, id);
+  const row = values(input);
+  const target = { type: "testimonial", id: testimonialId };
+  return writeOne(db, { actor, action: "testimonial.update", target }, (tx) =>
+    tx
+      .update(testimonials)
+      .set({ ...row, updatedAt: new Date() })
+      .where(eq(testimonials.id, testimonialId))
+      .returning(columns),
+  );
+}
+
+export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unknown, hidden: unknown): Promise<TestimonialRow> {
+  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  const testimonialId = parseOrThrow(contentIdSchema, id);
+  const value = parseOrThrow(hiddenSchema, hidden);
+  const target = { type: "testimonial", id: testimonialId };
+  return writeOne(db, { actor, action: value ? "testimonial.hide" : "testimonial.show", target }, (tx) =>
+    tx.update(testimonials).set({ hidden: value, updatedAt: new Date() }).where(eq(testimonials.id, testimonialId)).returning(columns),
+  );
+}
+
+export async function deleteTestimonial(db: Db, actor: Actor | null, id: unknown): Promise<{ name: string }> {
+  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  const testimonialId = parseOrThrow(contentIdSchema, id);
+  const target = { type: "testimonial", id: testimonialId };
+  return writeOne(db, { actor, action: "testimonial.delete", target }, (tx) =>
+    tx.delete(testimonials).where(eq(testimonials.id, testimonialId)).returning({ name: testimonials.name }),
+  );
+}
+
+/** One place up or down; the whole list is renumbered 0..n-1 so old ties never make a move a no-op. */
+export async function moveTestimonial(db: Db, actor: Actor | null, id: unknown, direction: unknown): Promise<void> {
+  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  const testimonialId = parseOrThrow(contentIdSchema, id);
+  const dir = parseOrThrow(moveDirectionSchema, direction);
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: testimonials.id })
+      .from(testimonials)
+      .orderBy(...ordered)
+      .for("update");
+    const ids = rows.map((r) => r.id);
+    if (!ids.includes(testimonialId)) throw new NotFoundError("This testimonial no longer exists.");
+    const next = moveInList(ids, testimonialId, dir);
+    if (!next) return;
+    for (const [position, rowId] of next.entries()) {
+      await tx.update(testimonials).set({ displayOrder: position }).where(eq(testimonials.id, rowId));
+    }
+    await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "testimonial.move",
+      target: { type: "testimonial", id: testimonialId },
+      summary: `moved ${dir}`,
+    });
+  });
+}
+
+const SEEDED_KEY = "seeded_testimonials";
+
+/**
+ * The nine demo testimonials (SPEC §2), once per database and only with SEED_DEMO_CONTENT: a marker
+ * row makes a later start (or a second instance) skip it, even after the owner deleted them all.
+ */
+export async function seedDemoTestimonials(db: Db, seedDemoContent: boolean): Promise<boolean> {
+  if (!seedDemoContent) return false;
+  return db.transaction(async (tx) => {
+    const marked = await tx
+      .insert(appSettings)
+      .values({ key: SEEDED_KEY, value: new Date().toISOString() })
+      .onConflictDoNothing()
+      .returning({ key: appSettings.key });
+    if (marked.length === 0) return false;
+    await tx.insert(testimonials).values(
+      TESTIMONIALS.map((t, index) => ({
+        name: t.name,
+        position: t.position,
+        company: t.company ?? null,
+        date: t.date,
+        text: t.text,
+        displayOrder: index,
+      })),
+    );
+    await bumpContentVersion(tx);
+    return true;
+  });
+}

@@ -1,0 +1,173 @@
+import { data, Form } from "react-router";
+import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { passwordChangeSchema } from "~/features/account/account-schema";
+import {
+  ACCOUNT_FORBIDDEN,
+  changeOwnPassword,
+  listOwnSessions,
+  revokeOtherSessions,
+  revokeOwnSession,
+} from "~/features/account/account.server";
+import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { getSessionUser } from "~/features/auth/session.server";
+import { parseSubmission, type FormFailure, type SubmissionResult } from "~/lib/forms";
+import { canEdit } from "~/lib/permissions";
+import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
+import { getDb } from "~/server/db/client.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import { invalidSubmission } from "~/server/form-reply.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/account";
+
+export function meta() {
+  return [{ title: "Account — Admin" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const actor = await requireActor(request, canEdit, ACCOUNT_FORBIDDEN);
+  const sessions = await withRouteErrors(() => listOwnSessions(getDb(), actor));
+  return {
+    email: actor.email,
+    sessions: sessions.map((s) => ({ ...s, lastSeenAt: s.lastSeenAt.toISOString(), createdAt: s.createdAt.toISOString() })),
+  };
+}
+
+type AccountActionData = { ok: true; message: string } | FormFailure;
+
+export async function action({ request }: Route.ActionArgs) {
+  const actor = await getSessionUser(request);
+  const formData = await withRouteErrors(() => readForm(request));
+  const form = Object.fromEntries(formData);
+  const db = getDb();
+  const parsed = form.intent === "password" ? parseSubmission(formData, passwordChangeSchema) : undefined;
+  try {
+    switch (form.intent) {
+      case "password": {
+        if (parsed && parsed.status !== "success") return invalidSubmission(parsed);
+        await changeOwnPassword(db, actor, form);
+        return await redirectWithToast("/admin/account", {
+          title: "Password changed",
+          description: "Your other sessions have been signed out.",
+          type: "success",
+        });
+      }
+      case "revoke": {
+        const { current } = await revokeOwnSession(db, actor, form);
+        if (current) return await redirectWithToast("/auth", { title: "Signed out", type: "success" });
+        return data<AccountActionData>({ ok: true, message: "Session signed out." });
+      }
+      case "revoke-others": {
+        const n = await revokeOtherSessions(db, actor);
+        return data<AccountActionData>({ ok: true, message: n === 1 ? "1 other session signed out." : `${n} other sessions signed out.` });
+      }
+      default:
+        throw new ValidationError("Unknown action.");
+    }
+  } catch (error) {
+    return adminFormFailure(error, parsed);
+  }
+}
+
+/** Stable on server and client (no time-zone dependent formatting during hydration). */
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, sessions } = loaderData;
+  const others = sessions.filter((s) => !s.current).length;
+  const revokingOthers = useIsSubmitting({ intent: "revoke-others" });
+  return (
+    <section className="flex max-w-4xl flex-col gap-6">
+      <div>
+        <h1 className="text-3xl font-bold">Account</h1>
+        <p className="mt-2 text-muted-foreground">Signed in as {email}.</p>
+      </div>
+      <div role="status" aria-live="polite" className="min-h-6 text-sm">
+        {actionData && "message" in actionData ? <span className="text-emerald-800">{actionData.message}</span> : null}
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2 className="text-xl">Change password</h2>
+          </CardTitle>
+          <CardDescription>
+            Your current password is required. At least {PASSWORD_MIN_LENGTH} characters. Your other sessions are signed out.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <PasswordForm lastResult={actionData && !actionData.ok ? actionData.result : undefined} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2 className="text-xl">Active sessions</h2>
+          </CardTitle>
+          <CardDescription>Browsers signed in to your account. Sign out any you do not recognise.</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <ul className="divide-y rounded-md border">
+            {sessions.map((s) => (
+              <li key={s.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 p-3" data-testid="session-row">
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium">
+                    {s.browser}
+                    {s.current ? (
+                      <span className="ml-2 rounded bg-emerald-100 px-2 py-0.5 text-xs text-emerald-900">This browser</span>
+                    ) : null}
+                  </p>
+                  <p className="text-sm text-muted-foreground">
+                    {s.ip ?? "Unknown IP"} · last seen <time dateTime={s.lastSeenAt}>{when(s.lastSeenAt)}</time>
+                  </p>
+                </div>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revoke" />
+                  <input type="hidden" name="sessionId" value={s.id} />
+                  <Button type="submit" variant="outline" size="sm" aria-label={`Sign out ${s.browser} (${s.ip ?? "unknown IP"})`}>
+                    Sign out
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+          {others > 0 ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="revoke-others" />
+              <SubmitButton pending={revokingOthers} pendingLabel="Signing out…" variant="destructive">
+                Sign out everywhere else
+              </SubmitButton>
+            </Form>
+          ) : null}
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+function PasswordForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const saving = useIsSubmitting({ intent: "password" });
+  const [form, fields] = useSchemaForm({ id: "password-change", schema: passwordChangeSchema, lastResult });
+  return (
+    <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid max-w-md gap-4">
+      <input type="hidden" name="intent" value="password" />
+      <FormErrors form={form} />
+      <FormField field={fields.currentPassword} label="Current password">
+        {(props) => <Input {...props} type="password" autoComplete="current-password" />}
+      </FormField>
+      <FormField field={fields.newPassword} label="New password">
+        {(props) => <Input {...props} type="password" autoComplete="new-password" />}
+      </FormField>
+      <FormField field={fields.confirmPassword} label="Confirm new password">
+        {(props) => <Input {...props} type="password" autoComplete="new-password" />}
+      </FormField>
+      <SubmitButton pending={saving} pendingLabel="Saving…" className="justify-self-start">
+        Change password
+      </SubmitButton>
+    </Form>
+  );
+}

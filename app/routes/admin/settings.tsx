@@ -1,0 +1,40 @@
+import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { getSessionUser } from "~/features/auth/session.server";
+import { SettingsForm } from "~/features/site/settings-form";
+import { SETTINGS_FORBIDDEN, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/site/settings-schema";
+import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
+import { parseSubmission } from "~/lib/forms";
+import { canManageSettings } from "~/lib/permissions";
+import { getDb } from "~/server/db/client.server";
+import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import { invalidSubmission } from "~/server/form-reply.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/settings";
+
+export function meta() {
+  return [{ title: "Settings" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireActor(request, canManageSettings, SETTINGS_FORBIDDEN);
+  return { settings: await readSiteSettings(getDb()) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const actor = await getSessionUser(request);
+  const formData = await withRouteErrors(() => readForm(request));
+  const submission = parseSubmission(formData, siteSettingsFormSchema);
+  try {
+    // The domain function decides: a refusal (403) comes before any field error.
+    await saveSiteSettings(getDb(), actor, Object.fromEntries(formData));
+    return await redirectWithToast("/admin/settings", { title: SETTINGS_SAVED, type: "success" });
+  } catch (error) {
+    if (error instanceof ValidationError && submission.status !== "success") return invalidSubmission(submission);
+    return adminFormFailure(error, submission);
+  }
+}
+
+export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
+  return <SettingsForm settings={loaderData.settings} />;
+}

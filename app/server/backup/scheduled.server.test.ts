@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/server/db/client.server";
+import { parseEnv } from "~/server/env.server";
+import { createLocalStorage, createS3Storage } from "~/server/storage.server";
+import { createTestDatabase } from "../../../tests/helpers/databases";
+import { makePost } from "../../../tests/helpers/factories";
+import { verifyArchive } from "./archive.server";
+import { registeredRecurringTasks } from "~/server/jobs/recurring.server";
+import {
+  backupDestination,
+  backupName,
+  parseBackupTarget,
+  runScheduledBackup,
+  scheduleBackups,
+  type Destination,
+} from "./scheduled.server";
+
+const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 31, 2, minute, 0, 5));
+
+describe("scheduled backup targets", () => {
+  it("reads a directory or an s3:// prefix", () => {
+    expect(parseBackupTarget("./backups")).toEqual({ kind: "dir", dir: path.resolve("./backups") });
+    expect(parseBackupTarget("s3://site-backups/nightly/")).toEqual({ kind: "s3", bucket: "site-backups", prefix: "nightly" });
+    expect(parseBackupTarget("s3://site-backups")).toEqual({ kind: "s3", bucket: "site-backups", prefix: "backups" });
+    expect(backupName(at(3))).toBe("backup-20260131T020300005Z.tgz");
+  });
+
+  it("registers one recurring task at the configured interval only when BACKUP_DIR is set", () => {
+    const scheduled = () => registeredRecurringTasks().find((t) => t.name === "backup.scheduled");
+    scheduleBackups(parseEnv({}));
+    expect(scheduled()).toBeUndefined();
+    scheduleBackups(parseEnv({ BACKUP_DIR: tmp("scheduled-env-"), BACKUP_INTERVAL_HOURS: "2" }));
+    expect(scheduled()).toMatchObject({ intervalMs: 7_200_000, firstRunDelayMs: 7_200_000 });
+  });
+});
+
+describe("scheduled backups", () => {
+  let database: Database;
+  let s3: S3rver;
+  let endpoint = "";
+  const storage = createLocalStorage(tmp("scheduled-files-"));
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    await makePost(database.db, { title: "Kept in every backup" });
+    s3 = new S3rver({
+      port: 0,
+      address: "127.0.0.1",
+      silent: true,
+      directory: tmp("scheduled-s3-"),
+      configureBuckets: [{ name: "site-backups", configs: [] }],
+    });
+    const address: AddressInfo = await s3.run();
+    endpoint = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(async () => {
+    await database.close();
+    await s3.close();
+  });
+
+  async function writeThree(destination: Destination) {
+    for (const minute of [1, 2, 3]) await runScheduledBackup({ database, storage, destination, keep: 2, now: at(minute) });
+    return (await destination.list()).sort();
+  }
+
+  it("writes complete archives to a directory and keeps the newest N", async () => {
+    const dir = path.join(tmp("scheduled-dir-"), "nested");
+    const names = await writeThree(backupDestination({ kind: "dir", dir }, parseEnv({})));
+    expect(names).toEqual([backupName(at(2)), backupName(at(3))]);
+    expect(fs.readdirSync(dir).sort()).toEqual(names);
+    const manifest = await verifyArchive(path.join(dir, backupName(at(3))));
+    expect(manifest.tables.find((t) => t.name === "blog_posts")?.rows).toBe(1);
+  });
+
+  it("writes to an S3 prefix and keeps the newest N there", async () => {
+    const env = parseEnv({ S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" });
+    const names = await writeThree(backupDestination({ kind: "s3", bucket: "site-backups", prefix: "nightly" }, env));
+    expect(names).toEqual([backupName(at(2)), backupName(at(3))]);
+    const bucket = createS3Storage({
+      bucket: "site-backups",
+      region: "us-east-1",
+      endpoint,
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+      forcePathStyle: true,
+    });
+    const keys: string[] = [];
+    for await (const object of bucket.list()) keys.push(object.key);
+    expect(keys.sort()).toEqual(names.map((n) => `nightly/${n}`));
+    const copy = path.join(tmp("scheduled-copy-"), "copy.tar.gz");
+    const object = await bucket.openRead(`nightly/${backupName(at(3))}`);
+    if (!object) throw new Error("backup missing from the bucket");
+    await new Promise<void>((resolve, reject) => object.stream.pipe(fs.createWriteStream(copy)).on("finish", resolve).on("error", reject));
+    expect((await verifyArchive(copy)).tables.find((t) => t.name === "blog_posts")?.rows).toBe(1);
+  });
+});

@@ -1,0 +1,50 @@
+import { lt } from "drizzle-orm";
+import type { Db } from "./db/client.server";
+import { rateLimits, session, usedVerificationTokens, verification } from "./db/schema.server";
+import { pruneFinishedJobs } from "./jobs/jobs.server";
+import { defineRecurringTask } from "./jobs/recurring.server";
+import { logger } from "./logger.server";
+
+/** Finished jobs are kept this long for inspection (and their dedupe keys stay taken). */
+export const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60_000;
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+export interface HousekeepingResult {
+  sessions: number;
+  rateLimits: number;
+  verifications: number;
+  usedVerificationTokens: number;
+  jobs: number;
+}
+
+/**
+ * Deletes rows that can no longer matter: expired sessions, rate-limit windows that have ended,
+ * expired verification rows (reset links) and used human-verification tokens past their expiry,
+ * and finished jobs past their retention.
+ */
+export async function housekeep(db: Db, now = new Date()): Promise<HousekeepingResult> {
+  const count = async (rows: Promise<unknown[]>) => (await rows).length;
+  return {
+    sessions: await count(db.delete(session).where(lt(session.expiresAt, now)).returning({ id: session.id })),
+    rateLimits: await count(db.delete(rateLimits).where(lt(rateLimits.resetAt, now)).returning({ key: rateLimits.key })),
+    verifications: await count(db.delete(verification).where(lt(verification.expiresAt, now)).returning({ id: verification.id })),
+    usedVerificationTokens: await count(
+      db
+        .delete(usedVerificationTokens)
+        .where(lt(usedVerificationTokens.expiresAt, now))
+        .returning({ hash: usedVerificationTokens.tokenHash }),
+    ),
+    jobs: await pruneFinishedJobs(db, new Date(now.getTime() - FINISHED_JOB_RETENTION_MS)),
+  };
+}
+
+/** Once an hour, on one instance at a time (a recurring singleton task of the job runner). */
+export const housekeepingTask = defineRecurringTask(
+  "housekeeping",
+  HOUSEKEEPING_INTERVAL_MS,
+  async ({ db }) => {
+    const deleted = await housekeep(db);
+    logger.info({ deleted }, "housekeeping done");
+  },
+  { firstRunDelayMs: 60_000 },
+);

@@ -1,2 +1,0 @@
-CREATE INDEX "blog_posts_published_created_idx" ON "blog_posts" USING btree ("published","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "blog_posts_published_updated_idx" ON "blog_posts" USING btree ("published","updated_at" DESC NULLS LAST);

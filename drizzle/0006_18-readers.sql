@@ -1,0 +1,2 @@
+ALTER TABLE "blog_posts" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("excerpt", '')), 'B') || setweight(to_tsvector('english', coalesce("content", '')), 'C')) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "blog_posts_search_idx" ON "blog_posts" USING gin ("search_vector");

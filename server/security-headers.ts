@@ -1,0 +1,98 @@
+import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
+import helmet from "helmet";
+import { lastKnownSiteSettings } from "~/features/site/settings.server";
+import { DEMO_SITE_SETTINGS } from "~/features/site/site-links";
+import type { Env } from "~/server/env.server";
+import { getEnv } from "~/server/env.server";
+import { createNonce, NONCE_HEADER } from "~/server/nonce.server";
+
+/** Players the post media embeds (app/features/media/media.ts) and the Turnstile widget, by origin. */
+const VIDEO_PLAYERS = ["https://www.youtube.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com"];
+const TURNSTILE = "https://challenges.cloudflare.com";
+
+/**
+ * Browser features no page uses. Camera and microphone stay off even in embeds; the players' own
+ * features (fullscreen, picture-in-picture, encrypted media) and WebAuthn keep their defaults.
+ */
+export const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), usb=(), browsing-topics=()";
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Content-Security-Policy (docs/decisions/15a-security-headers.md). Scripts run
+ * only from this origin or with this response's nonce; frames only for what pages embed.
+ *
+ * Styles allow 'unsafe-inline': Radix and our components set style attributes, and the ALTCHA widget and
+ * the toaster insert <style> elements without a nonce. A style cannot run script; Markdown output is
+ * sanitized, so content cannot carry style attributes either.
+ */
+type Source = string | ((req: IncomingMessage) => string);
+
+/** This response's nonce as a source: helmet computes it per response. */
+const nonceSource: Source = (req) => `'nonce-${String(req.headers[NONCE_HEADER] ?? "")}'`;
+
+export function cspDirectives(env: Env): Record<string, Source[]> {
+  const turnstile = env.TURNSTILE_SITE_KEY ? [TURNSTILE] : [];
+  // The scheduling widget's address is a site setting: read per response from the settings last loaded.
+  const scheduling: Source = () => originOf((lastKnownSiteSettings() ?? DEMO_SITE_SETTINGS).schedulingUrl) ?? "'self'";
+  const directives: Record<string, Source[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", nonceSource, ...turnstile],
+    "script-src-attr": ["'none'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    // Feed items (Substack, TSP) and media items show images from other https sites.
+    "img-src": ["'self'", "data:", "blob:", "https:"],
+    "media-src": ["'self'", "https:"],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'", ...turnstile],
+    // The ALTCHA widget solves its proof of work in a worker made from a blob.
+    "worker-src": ["'self'", "blob:"],
+    "frame-src": [...VIDEO_PLAYERS, scheduling, ...turnstile],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'self'"],
+    "manifest-src": ["'self'"],
+  };
+  if (env.publicUrl.startsWith("https://")) directives["upgrade-insecure-requests"] = [];
+  return directives;
+}
+
+/**
+ * Every security header, for every response, from this one place: server.js runs it before the
+ * static files and server/app.ts runs it first (test servers mount the app alone); the second run
+ * sees the nonce already assigned and does nothing. The nonce reaches the renderer as NONCE_HEADER.
+ */
+export const securityHeaders: RequestHandler = (req, res, next) => {
+  if (typeof res.locals.cspNonce === "string") return next();
+  const nonce = createNonce();
+  res.locals.cspNonce = nonce;
+  req.headers[NONCE_HEADER] = nonce;
+  res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+  headers ??= helmetFor(getEnv());
+  headers(req, res, next);
+};
+
+// Built on the first request: the configuration is read once, after start-up has loaded it.
+let headers: RequestHandler | undefined;
+
+function helmetFor(env: Env): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(env) },
+    // Embeds (videos, scheduling, Turnstile) need no isolation from us, and they would break under it.
+    crossOriginEmbedderPolicy: false,
+    // Feed readers and other sites show our images (RSS, share cards): resources stay loadable.
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: { policy: "same-origin" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: env.publicUrl.startsWith("https://") ? { maxAge: 63_072_000, includeSubDomains: false } : false,
+    xFrameOptions: { action: "sameorigin" },
+  });
+}

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { waitFor } from "./contact";
+import { freePort } from "./postgres-cluster";
+
+/** A production server (`node server.js` on the build) running as a child process of the test. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+  /** Everything it wrote to stderr so far (start-up warnings, errors). */
+  stderr: () => string;
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  /** SIGTERM, then the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/**
+ * Starts `node server.js` with exactly `env` (plus PATH/HOME, a free PORT and HOST=127.0.0.1) and
+ * waits until /healthz answers. Run `npm run build` first.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  // Logs (pino) go to stdout; warnings are kept with stderr so tests can read both.
+  child.stdout?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    120_000,
+    "server start",
+  );
+  return {
+    child,
+    url,
+    exited,
+    stderr: () => stderr,
+    fetch: (input, init) => fetch(new URL(input, url), { redirect: "manual", ...init }),
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,218 @@
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import S3rver from "s3rver";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { openDatabase, type Database } from "~/server/db/client.server";
+import { contactMessages } from "~/server/db/schema.server";
+import { easyAltchaToken } from "../helpers/altcha";
+import { deliveredIds, waitFor } from "../helpers/contact";
+import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
+import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+
+/**
+ * The topology of compose.yaml with processes: two production servers (`node server.js`) on one
+ * PostgreSQL database and one S3-compatible store (s3rver), behind no shared memory at all. What one
+ * instance writes, the other serves at once; limits and single-delivery hold across both.
+ */
+const SECRET = "multi-instance-secret-0123456789abcdef";
+const ADMIN = { email: "admin@multi.example", password: "multi instance pass phrase 42" };
+const LOGIN_LIMIT = 6;
+const skipReason = inject("postgresSkipReason");
+
+(skipReason === null ? describe : describe.skip)(
+  `two instances on one PostgreSQL and one S3${skipReason ? ` (skipped: ${skipReason})` : ""}`,
+  () => {
+    let postgres: ThrowawayPostgres;
+    let database: Database;
+    let s3: S3rver;
+    let s3Url = "";
+    let smtp: TestSmtpServer;
+    let a: ServerProcess;
+    let b: ServerProcess;
+    let cookie = "";
+
+    beforeAll(async () => {
+      postgres = await createPostgresDatabase("multi");
+      s3 = new S3rver({
+        port: 0,
+        address: "127.0.0.1",
+        silent: true,
+        directory: fs.mkdtempSync(path.join(os.tmpdir(), "multi-s3-")),
+        configureBuckets: [{ name: "site-uploads", configs: [] }],
+      });
+      const s3Address: AddressInfo = await s3.run();
+      s3Url = `http://127.0.0.1:${s3Address.port}`;
+      smtp = await startSmtpServer();
+      const env = {
+        DATABASE_URL: postgres.url,
+        S3_ENDPOINT: s3Url,
+        S3_BUCKET: "site-uploads",
+        S3_ACCESS_KEY_ID: "S3RVER",
+        S3_SECRET_ACCESS_KEY: "S3RVER",
+        // Browsers fetch uploads from the bucket itself (s3rver serves objects publicly), as from a CDN.
+        S3_PUBLIC_URL: `${s3Url}/site-uploads`,
+        AUTH_SECRET: SECRET,
+        SEED_DEMO_CONTENT: "false",
+        INITIAL_ADMIN_EMAIL: ADMIN.email,
+        INITIAL_ADMIN_PASSWORD: ADMIN.password,
+        LOGIN_RATE_LIMIT_PER_IP: String(LOGIN_LIMIT),
+        SMTP_URL: smtp.url,
+        CONTACT_TO: "owner@example.com",
+        CONTACT_RATE_LIMIT_PER_10_MIN: "1000",
+        CONTACT_POLL_MS: "200",
+        JOBS_POLL_MS: "200",
+        CONTENT_VERSION_POLL_MS: "200",
+      };
+      // Both start at once: migrations and the first-start seed must not trip over each other.
+      // Each has a data directory of its own, as on separate machines: only PostgreSQL and S3 are shared.
+      const own = () => ({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "multi-data-")) });
+      [a, b] = await Promise.all([startServerProcess(own()), startServerProcess(own())]);
+      database = await openDatabase({ kind: "postgres", url: postgres.url, poolSize: 2 });
+    }, 180_000);
+
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await database?.close();
+      await smtp?.close();
+      await s3?.close();
+      await postgres?.drop();
+    });
+
+    const loginWithToken = async (server: ServerProcess, password: string) =>
+      server.fetch("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ email: ADMIN.email, password, verificationToken: await easyAltchaToken(SECRET) }),
+      });
+
+    it("both are ready", async () => {
+      for (const server of [a, b])
+        expect(await (await server.fetch("/readyz")).json()).toEqual({ status: "ready", database: "ok", migrations: "ok", storage: "ok" });
+    });
+
+    it("a session started on one works on the other", async () => {
+      const response = await loginWithToken(a, ADMIN.password);
+      expect(response.status).toBe(200);
+      cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      expect(cookie).toMatch(/=/);
+      expect((await b.fetch("/admin")).status).not.toBe(200);
+      expect((await b.fetch("/admin", { headers: { cookie } })).status).toBe(200);
+    });
+
+    it("a post created on one is on the other at once, on its page and in its category", async () => {
+      const title = `Written on A ${Date.now()}`;
+      // B has rendered the category before the write, so anything it cached must not be served stale.
+      expect(await (await b.fetch("/7fs/Faith")).text()).not.toContain(title);
+      const created = await a.fetch("/7fs/Faith/new", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: a.url, cookie },
+        body: new URLSearchParams({ title, content: "Shared through PostgreSQL.", published: "on", media: "[]" }).toString(),
+      });
+      expect(created.status).toBe(302);
+      const location = created.headers.get("location") ?? "";
+      expect(location).toMatch(/^\/7fs\/Faith\/written-on-a-/);
+      const page = await b.fetch(location);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(title);
+      expect(await (await b.fetch("/7fs/Faith")).text()).toContain(title);
+    });
+
+    it("an image uploaded through one is in the shared bucket, linked at S3_PUBLIC_URL, and the other redirects there", async () => {
+      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3366aa" } })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "shared.png");
+      const uploaded = await a.fetch("/api/uploads", { method: "POST", headers: { origin: a.url, cookie }, body: form });
+      expect(uploaded.status).toBe(201);
+      const { images } = z.object({ images: z.array(z.object({ url: z.string() })) }).parse(await uploaded.json());
+      const url = images[0]?.url ?? "";
+      expect(url.startsWith(`${s3Url}/site-uploads/blog-images/`)).toBe(true);
+      const served = await fetch(url);
+      expect(served.status).toBe(200);
+      expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(64);
+      const sitePath = `/uploads/${url.slice(`${s3Url}/site-uploads/`.length)}`;
+      for (const server of [a, b]) {
+        const redirect = await server.fetch(sitePath);
+        expect(redirect.status).toBe(301);
+        expect(redirect.headers.get("location")).toBe(url);
+      }
+    });
+
+    it("warns at start-up when PostgreSQL is shared but files are not (no S3)", async () => {
+      expect(a.stderr()).not.toContain("S3 is not");
+      const alone = await startServerProcess({
+        DATABASE_URL: postgres.url,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "multi-data-")),
+        AUTH_SECRET: SECRET,
+      });
+      try {
+        expect(alone.stderr()).toContain(
+          "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory.",
+        );
+      } finally {
+        await alone.stop();
+      }
+    });
+
+    it("the login limit reached on one holds on the other", async () => {
+      // The successful sign-in above used one attempt of this IP's window; the rest alternate.
+      let attempts = 1;
+      let refused: Response | undefined;
+      for (let i = 0; i < LOGIN_LIMIT * 2 && !refused; i++) {
+        const server = i % 2 === 0 ? b : a;
+        const response = await loginWithToken(server, `wrong password ${i}`);
+        attempts++;
+        if (response.status === 429) refused = response;
+        else expect(response.status).toBe(401);
+      }
+      // Counted per instance, each would allow LOGIN_LIMIT: the shared count refuses right after it.
+      expect(refused?.status).toBe(429);
+      expect(attempts).toBe(LOGIN_LIMIT + 1);
+      expect((await loginWithToken(a, ADMIN.password)).status).toBe(429);
+      expect((await loginWithToken(b, ADMIN.password)).status).toBe(429);
+    });
+
+    it("100 contact messages sent across both are delivered exactly once", async () => {
+      const ids: string[] = [];
+      const send = async (i: number) => {
+        const server = i % 2 === 0 ? a : b;
+        const response = await server.fetch("/api/send-contact-email", {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: server.url },
+          body: JSON.stringify({
+            name: `Sender ${i}`,
+            email: `sender${i}@example.com`,
+            message: `Message number ${i}`,
+            turnstileToken: await easyAltchaToken(SECRET),
+          }),
+        });
+        expect(response.status).toBe(201);
+        ids.push(z.object({ id: z.string() }).parse(await response.json()).id);
+      };
+      for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 10 }, (_, j) => send(batch * 10 + j)));
+      expect(new Set(ids).size).toBe(100);
+      await waitFor(() => new Set(deliveredIds(smtp.received)).size >= 100, 60_000, "100 deliveries");
+      // Both outboxes poll every 200 ms: give a duplicate claim time to show before counting.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const delivered = deliveredIds(smtp.received);
+      expect(delivered).toHaveLength(100);
+      expect(new Set(delivered)).toEqual(new Set(ids));
+      const rows = await database.db
+        .select({ state: contactMessages.deliveryState, attempts: contactMessages.attempts })
+        .from(contactMessages);
+      expect(rows.filter((r) => ids.length > 0 && r.state === "sent" && r.attempts === 1)).toHaveLength(100);
+      const [one] = await database.db
+        .select()
+        .from(contactMessages)
+        .where(eq(contactMessages.id, ids[0] ?? ""));
+      expect(one?.deliveredAt).toBeInstanceOf(Date);
+    });
+  },
+);

@@ -1,0 +1,139 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "~/features/search/highlight";
+import { searchPosts } from "~/features/search/search.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { makePost } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+/** A made-up word no other post contains (letters only, so the parser keeps it one token). */
+function word(): string {
+  return `zq${Array.from({ length: 9 }, () => String.fromCharCode(97 + randomInt(26))).join("")}`;
+}
+
+describeEachDatabase("search", (ctx) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  describe("searchPosts", () => {
+    it("ranks a title match over an excerpt match over a content match, and finds published posts only", async () => {
+      const w = word();
+      const inContent = await makePost(ctx.db, { content: `A long body that mentions ${w} once.` });
+      const inTitle = await makePost(ctx.db, { title: `About ${w}` });
+      const inExcerpt = await makePost(ctx.db, { excerpt: `The ${w} excerpt` });
+      await makePost(ctx.db, { title: `Draft on ${w}`, published: false });
+      const results = await searchPosts(ctx.db, w, 1);
+      expect(results.hits.map((h) => h.id)).toEqual([inTitle.id, inExcerpt.id, inContent.id]);
+      expect(results.total).toBe(3);
+      expect(results.pageCount).toBe(1);
+    });
+
+    it("stems English words and marks the matches in the title and the snippet", async () => {
+      const w = word();
+      await makePost(ctx.db, {
+        title: `Running with ${w}`,
+        content: `Some filler words first. The ${w} runners were running every morning.`,
+      });
+      const [hit] = (await searchPosts(ctx.db, `${w} runs`, 1)).hits;
+      expect(hit?.titleHighlight).toBe(`${HIGHLIGHT_START}Running${HIGHLIGHT_STOP} with ${HIGHLIGHT_START}${w}${HIGHLIGHT_STOP}`);
+      expect(hit?.snippet).toContain(`${HIGHLIGHT_START}running${HIGHLIGHT_STOP}`);
+      expect(hit?.snippet).toContain(`${HIGHLIGHT_START}${w}${HIGHLIGHT_STOP}`);
+    });
+
+    it("understands web search syntax: phrases and exclusions", async () => {
+      const [a, b] = [word(), word()];
+      const both = await makePost(ctx.db, { content: `${a} ${b}` });
+      const apart = await makePost(ctx.db, { content: `${b} then ${a}` });
+      expect((await searchPosts(ctx.db, `"${a} ${b}"`, 1)).hits.map((h) => h.id)).toEqual([both.id]);
+      expect((await searchPosts(ctx.db, `${a} -"${a} ${b}"`, 1)).hits.map((h) => h.id)).toEqual([apart.id]);
+    });
+
+    it("pages ten at a time, best first, and refuses a page past the last", async () => {
+      const w = word();
+      for (let i = 0; i < 11; i++) await makePost(ctx.db, { content: `${w} number ${i}`, createdAt: new Date(Date.UTC(2024, 0, 1 + i)) });
+      const first = await searchPosts(ctx.db, w, 1);
+      const second = await searchPosts(ctx.db, w, 2);
+      expect(first.hits).toHaveLength(10);
+      expect(second.hits).toHaveLength(1);
+      expect(first.pageCount).toBe(2);
+      // Equal rank: newest first, so the oldest post is alone on page 2.
+      expect(second.hits[0]?.createdAt.toISOString()).toBe("2024-01-01T00:00:00.000Z");
+      await expect(searchPosts(ctx.db, w, 3)).rejects.toThrow("Oops! Page not found");
+    });
+  });
+
+  describe("GET /search", () => {
+    it("shows ranked results with <mark> highlights and escapes the post's text", async () => {
+      const w = word();
+      await makePost(ctx.db, { title: `Guide to ${w}`, content: `<script>alert(1)</script> The ${w} <img src=x onerror=alert(2)> trick.` });
+      const response = await server.fetch(`/search?q=${w}`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain(`Guide to <mark class=`);
+      expect(html).toMatch(new RegExp(`<mark[^>]*>${w}</mark>`));
+      expect(html).not.toContain("<script>alert(1)");
+      expect(html).not.toContain("<img src=x");
+      expect(html).not.toContain(HIGHLIGHT_START);
+    });
+
+    it("links Previous results / More results across pages, and 404s a page past the last", async () => {
+      const w = word();
+      for (let i = 0; i < 11; i++) await makePost(ctx.db, { content: `${w} item ${i}` });
+      const first = await (await server.fetch(`/search?q=${w}`)).text();
+      expect(first).toContain(`href="/search?q=${w}&amp;page=2"`);
+      expect(first).toContain("More results");
+      const second = await (await server.fetch(`/search?q=${w}&page=2`)).text();
+      expect(second).toContain(`href="/search?q=${w}"`);
+      expect(second).toContain("Previous results");
+      expect((await server.fetch(`/search?q=${w}&page=3`)).status).toBe(404);
+    });
+
+    it("answers bad input with the empty state, never an error", async () => {
+      const queries = [
+        "",
+        "   ",
+        "x".repeat(1000),
+        "!!! ??? ... ---",
+        "'; DROP TABLE blog_posts; --",
+        "' OR ''='",
+        "a & b | !(c) <-> :* \\",
+        '"unbalanced',
+        "the",
+        "%00",
+      ];
+      for (const q of queries) {
+        const response = await server.fetch(`/search?q=${encodeURIComponent(q)}`);
+        expect(response.status, JSON.stringify(q)).toBe(200);
+        const html = await response.text();
+        expect(html, JSON.stringify(q)).toMatch(/No results for &quot;|Type a few words to search the posts/);
+        expect(html).toContain('href="/7fs/Faith"');
+      }
+      const noQuery = await (await server.fetch("/search")).text();
+      expect(noQuery).toContain("Type a few words to search the posts");
+      expect((await server.fetch("/search?q=%ZZ")).status).toBeLessThan(500);
+      expect((await server.fetch("/search?q=%ED%A0%80")).status).toBe(200);
+      // A NUL anywhere in a URL is refused app-wide with a 400 before any route runs.
+      expect((await server.fetch("/search?q=%00nul")).status).toBeLessThan(500);
+      // The SQL-looking queries were only words: the posts are all still there.
+      const w = word();
+      await makePost(ctx.db, { title: w });
+      expect((await searchPosts(ctx.db, w, 1)).total).toBe(1);
+    });
+
+    it("says 'No results for \"…\"' when nothing matches", async () => {
+      const w = word();
+      const html = await (await server.fetch(`/search?q=${w}`)).text();
+      expect(html).toContain(`No results for &quot;${w}&quot;`);
+    });
+
+    it("has a search field named 'Search' in the top bar that submits to /search with GET", async () => {
+      const html = await (await server.fetch("/about")).text();
+      expect(html).toMatch(/<form[^>]*method="get"[^>]*action="\/search"|<form[^>]*action="\/search"[^>]*method="get"/);
+      expect(html).toContain('aria-label="Search"');
+      expect(html).toContain('name="q"');
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { settingsFormValues } from "~/features/site/settings-schema";
+import { readSiteSettings } from "~/features/site/settings.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { signedInAs } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+/** /admin/settings through the production server: who may save, what it says when a field is wrong, and every public surface reading the result. */
+describeEachDatabase("site settings over HTTP", (ctx) => {
+  let server: TestServer;
+  let admin = "";
+  let moderator = "";
+  beforeAll(async () => {
+    process.env.LOG_LEVEL = "silent";
+    server = await startTestServer();
+    admin = (await signedInAs(ctx.db, "admin")).cookie;
+    moderator = (await signedInAs(ctx.db, "moderator")).cookie;
+  });
+  afterAll(() => server.close());
+
+  const post = (cookie: string, fields: Record<string, string>) =>
+    server.fetch("/admin/settings", { method: "POST", headers: { origin: server.url, cookie }, body: new URLSearchParams(fields) });
+  const currentForm = async () => settingsFormValues(await readSiteSettings(ctx.db));
+
+  it("is for admins only: a moderator can neither open nor save it, and sees no Settings link", async () => {
+    expect((await server.fetch("/admin/settings", { headers: { cookie: moderator } })).status).toBe(403);
+    const refused = await post(moderator, { ...(await currentForm()), siteName: "Hijacked" });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("Only administrators can change the site settings.");
+    expect((await readSiteSettings(ctx.db)).siteName).not.toBe("Hijacked");
+    const dashboard = await (await server.fetch("/admin", { headers: { cookie: moderator } })).text();
+    expect(dashboard).not.toContain('href="/admin/settings"');
+    const adminDashboard = await (await server.fetch("/admin", { headers: { cookie: admin } })).text();
+    expect(adminDashboard).toContain('href="/admin/settings"');
+  });
+
+  it("answers a wrong field with 400 and its message, and keeps the old settings", async () => {
+    const response = await post(admin, { ...(await currentForm()), newsletterUrl: "javascript:alert(1)" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Newsletter URL must be a web address starting with http:// or https://");
+    expect((await readSiteSettings(ctx.db)).newsletterUrl).not.toContain("javascript");
+  });
+
+  it("saves with the 'Settings saved' toast, and every public page, the feed and the titles follow", async () => {
+    const response = await post(admin, {
+      ...(await currentForm()),
+      siteName: "Jo Doe Consulting",
+      headline: "Fractional product leadership",
+      contactEmail: "hello@jodoe.example",
+      schedulingUrl: "",
+      socialLinks: "Mastodon | https://social.example/@jo",
+    });
+    expect(response.status).toBe(302);
+    const toastPage = await (
+      await server.fetch("/admin/settings", { headers: { cookie: `${admin}; ${response.headers.get("set-cookie")?.split(";")[0] ?? ""}` } })
+    ).text();
+    expect(toastPage).toContain("Settings saved");
+
+    const home = await (await server.fetch("/")).text();
+    expect(home).toContain("<title>Jo Doe Consulting — Fractional product leadership</title>");
+    expect(home).toContain('<meta property="og:site_name" content="Jo Doe Consulting"/>');
+    expect(home).toMatch(/© <!-- -->\d{4}<!-- --> <!-- -->Jo Doe Consulting<!-- -->\. All rights reserved\./);
+    expect(home).toContain('href="https://social.example/@jo"');
+    expect(home).not.toContain("<iframe");
+    expect(home).toContain(">Book a call</a>");
+
+    const about = await (await server.fetch("/about")).text();
+    expect(about).toContain("<title>About Me — Education, Certifications, Skills and Tools | Jo Doe Consulting</title>");
+    const contact = await (await server.fetch("/contact")).text();
+    expect(contact).toContain('href="mailto:hello@jodoe.example"');
+    const rss = await (await server.fetch("/rss.xml")).text();
+    expect(rss).toContain("<title>7 Fs Framework — Jo Doe Consulting</title>");
+  });
+
+  it("a moderator edits the testimonials, and the public page follows", async () => {
+    const added = await server.fetch("/admin/testimonials", {
+      method: "POST",
+      headers: { origin: server.url, cookie: moderator },
+      body: new URLSearchParams({
+        intent: "create",
+        name: "Grace Hopper",
+        position: "Rear Admiral",
+        company: "",
+        date: "1986",
+        text: "It is easier to ask forgiveness.",
+      }),
+    });
+    expect(added.status).toBe(302);
+    expect(await (await server.fetch("/testimonials")).text()).toContain("It is easier to ask forgiveness.");
+    const invalid = await server.fetch("/admin/testimonials", {
+      method: "POST",
+      headers: { origin: server.url, cookie: moderator },
+      body: new URLSearchParams({ intent: "create", name: "", position: "X", text: "Y" }),
+    });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).toContain("Name is required");
+    const user = (await signedInAs(ctx.db, "user")).cookie;
+    // A plain user is sent away from the admin area, and the domain function refuses their write.
+    expect((await server.fetch("/admin/testimonials", { headers: { cookie: user } })).headers.get("location")).toBe("/");
+    const refused = await server.fetch("/admin/testimonials", {
+      method: "POST",
+      headers: { origin: server.url, cookie: user },
+      body: new URLSearchParams({ intent: "create", name: "Mallory", position: "X", text: "Y" }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await (await server.fetch("/testimonials")).text()).not.toContain("Mallory");
+  });
+});
