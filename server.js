@@ -80,7 +80,8 @@ function precompressedAssets(root) {
   if (fs.existsSync(root)) walk(root);
   const suffix = { br: ".br", gzip: ".gz" };
   return (req, res, next) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || (!available.has(`${req.path}.br`) && !available.has(`${req.path}.gz`))) return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || (!available.has(`${req.path}.br`) && !available.has(`${req.path}.gz`)))
+      return next();
     const encoding = req.acceptsEncodings("br", "gzip");
     res.vary("Accept-Encoding");
     if (!encoding || !available.has(`${req.path}${suffix[encoding]}`)) return next();

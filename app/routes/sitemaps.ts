@@ -1,11 +1,5 @@
 import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import {
-  buildPagesSitemap,
-  buildPostsSitemap,
-  SITEMAP_MAX_URLS,
-  sitemapPaths,
-  sitemapResponse,
-} from "~/features/site/sitemap";
+import { buildPagesSitemap, buildPostsSitemap, SITEMAP_MAX_URLS, sitemapPaths, sitemapResponse } from "~/features/site/sitemap";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemaps";

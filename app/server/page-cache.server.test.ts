@@ -16,7 +16,8 @@ describe("cacheableUrl", () => {
       "/rss.xml",
       "/7fs/Faith/rss.xml",
       "/sitemap.xml",
-      "/sitemaps/pages.xml", "/sitemaps/posts-2.xml",
+      "/sitemaps/pages.xml",
+      "/sitemaps/posts-2.xml",
       "/robots.txt",
     ]) {
       expect(cacheableUrl("GET", url(path), undefined)?.pathname, path).toBe(path);

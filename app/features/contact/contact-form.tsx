@@ -41,13 +41,7 @@ const sendErrorBody = (value: unknown): { error?: string; fieldErrors?: Record<s
  * JSON to /api/send-contact-email and shows the thank-you dialog; without it, it is a plain form
  * post to the /contact action, which runs the same server function.
  */
-export function ContactForm({
-  verification,
-  actionData,
-}: {
-  verification: VerificationConfig;
-  actionData: ContactActionData | undefined;
-}) {
+export function ContactForm({ verification, actionData }: { verification: VerificationConfig; actionData: ContactActionData | undefined }) {
   const fromServer = actionData && !actionData.sent ? actionData : undefined;
   // The server's last word: the no-JavaScript post's reply, or the API's field errors after a send.
   const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>(fromServer?.result);

@@ -47,7 +47,9 @@ export async function getNewestPublishedPost(db: Db): Promise<{ category: Catego
 }
 
 /** The sitemaps' figures: how many published posts, and the newest change overall and per category. */
-export async function getSitemapDates(db: Db): Promise<{ count: number; newest: Date | null; newestByCategory: Partial<Record<Category, Date>> }> {
+export async function getSitemapDates(
+  db: Db,
+): Promise<{ count: number; newest: Date | null; newestByCategory: Partial<Record<Category, Date>> }> {
   const rows = await db
     .select({ category: blogPosts.category, n: count(), newest: max(blogPosts.updatedAt) })
     .from(blogPosts)
@@ -64,7 +66,11 @@ export async function getSitemapDates(db: Db): Promise<{ count: number; newest: 
 }
 
 /** One sitemap file of published posts (1-based), oldest first so that a file's content stays put. */
-export function listPublishedPostsForSitemap(db: Db, file = 1, perFile = 50_000): Promise<{ category: Category; slug: string; updatedAt: Date }[]> {
+export function listPublishedPostsForSitemap(
+  db: Db,
+  file = 1,
+  perFile = 50_000,
+): Promise<{ category: Category; slug: string; updatedAt: Date }[]> {
   return db
     .select({ category: blogPosts.category, slug: blogPosts.slug, updatedAt: blogPosts.updatedAt })
     .from(blogPosts)

@@ -27,7 +27,9 @@ const absolute = (publicUrl: string, path: string) => escapeXml(new URL(path, `$
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 function urlSet(publicUrl: string, entries: Entry[]): string {
-  const urls = entries.map(({ path, lastmod }) => `  <url><loc>${absolute(publicUrl, path)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`).join("\n");
+  const urls = entries
+    .map(({ path, lastmod }) => `  <url><loc>${absolute(publicUrl, path)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`)
+    .join("\n");
   return `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
