@@ -394,8 +394,11 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
   return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
 }
 
+/** How many posts a feed carries: the newest only, so a feed stays small at any blog size. */
+export const FEED_POSTS = 20;
+
 /** Newest published posts for RSS, of one category or of the whole blog. */
-export async function listFeedPosts(db: Db, category: Category | null, limit = 50) {
+export async function listFeedPosts(db: Db, category: Category | null, limit = FEED_POSTS) {
   const where = category ? and(eq(blogPosts.published, true), eq(blogPosts.category, category)) : eq(blogPosts.published, true);
   return db
     .select({

@@ -153,6 +153,10 @@ export const blogPosts = pgTable(
       .where(sql`${t.scheduledAt} is not null`),
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
+    // RSS of the whole blog and the sitemap's files: published posts by date.
+    index("blog_posts_published_at_id_idx").on(t.published, t.publishedAt.desc(), t.id.desc()),
+    // Blog management filtered to published or drafts, by last update.
+    index("blog_posts_published_updated_idx").on(t.published, t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
     index("blog_posts_search_idx").using("gin", t.searchVector),
   ],
