@@ -12,6 +12,7 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { AddressFields } from "./editor/address-fields";
 import { ContentEditor } from "./editor/content-editor";
 import { uploadImageFiles } from "./editor/upload-images";
 import { AutosaveRestore } from "./editor/autosave-restore";
@@ -30,6 +31,9 @@ export interface EditableMedia {
 }
 
 interface FormValues {
+  /** Edit mode: the post's category and slug (its address); creating, the address's category. */
+  category: Category;
+  slug: string;
   title: string;
   excerpt: string;
   content: string;
@@ -51,7 +55,8 @@ interface Props {
   autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
 }
 
-const EMPTY: FormValues = {
+const EMPTY: Omit<FormValues, "category"> = {
+  slug: "",
   title: "",
   excerpt: "",
   content: "",
@@ -66,8 +71,8 @@ const EMPTY: FormValues = {
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post, timeZone, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
-  const initial = useRef<FormValues>(post ?? EMPTY);
-  const [values, setValues] = useState<FormValues>(post ?? EMPTY);
+  const initial = useRef<FormValues>(post ?? { ...EMPTY, category });
+  const [values, setValues] = useState<FormValues>(initial.current);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
   const [mediaUrl, setMediaUrl] = useState("");
@@ -211,6 +216,15 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
         <FormField field={fields.title} label="Title" controlled>
           {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
         </FormField>
+        {post ? (
+          <AddressFields
+            category={values.category}
+            slug={values.slug}
+            fields={fields}
+            onCategoryChange={(c) => set("category", c)}
+            onSlugChange={(slug) => set("slug", slug)}
+          />
+        ) : null}
         <FormField field={fields.excerpt} label="Excerpt (optional)" controlled>
           {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
         </FormField>

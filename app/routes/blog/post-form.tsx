@@ -3,7 +3,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
 import { PostForm } from "~/features/posts/post-form";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
-import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
+import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
@@ -42,7 +42,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : null;
   if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
   const post = await getPostBySlug(getDb(), slug);
-  if (!post) throw data("Oops! Page not found", { status: 404 });
+  if (!post) {
+    const moved = await findMovedPost(getDb(), category, slug, user);
+    if (moved) throw redirect(`${postPath(moved.category, moved.slug)}/edit`, 301);
+    throw data("Oops! Page not found", { status: 404 });
+  }
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
   const editable = {
     title: post.title,
@@ -57,6 +61,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
     post: {
       id: post.id,
+      category: post.category,
       slug: post.slug,
       title: post.title,
       content: post.content,
@@ -87,7 +92,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const parsed = parseSubmission(await readForm(request, LIMITS.postForm), postFormSchema);
     submission = parsed;
     if (parsed.status !== "success") return invalidSubmission(parsed);
-    const input = postInputFromForm(parsed.value, category, getEnv().SITE_TIME_ZONE);
+    const input = postInputFromForm(parsed.value, { category, editing: slug !== null }, getEnv().SITE_TIME_ZONE);
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
       return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });

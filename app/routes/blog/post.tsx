@@ -24,7 +24,7 @@ import { aroundPost, type PostLink } from "~/features/posts/around-post.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { postSummary } from "~/features/posts/summary";
-import { deletePost, getReadablePost } from "~/features/posts/posts.server";
+import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath, type Category } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
@@ -49,7 +49,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const user = await getSessionUser(request);
   const post = await getReadablePost(db, params.slug, user);
-  if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
+  if (!post) {
+    const moved = await findMovedPost(db, category, params.slug, user);
+    if (moved) throw redirect(postPath(moved.category, moved.slug), 301);
+    return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
+  }
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
   const [srcSets, body, around] = await Promise.all([
     srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
