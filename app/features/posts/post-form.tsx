@@ -21,6 +21,7 @@ import { LeaveConfirmation } from "./editor/leave-confirmation";
 import { RevisionsDialog } from "./editor/revisions-dialog";
 import { useAutosave, type AutosaveFields } from "./editor/use-autosave";
 import { ScheduleField } from "./editor/schedule-field";
+import type { AutosaveDetails } from "./autosave-details";
 import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
@@ -46,13 +47,52 @@ interface FormValues {
   publishAt: string;
 }
 
+interface AutosaveOffer extends Omit<AutosaveFields, "details"> {
+  /** The form's other fields; null for an autosave from before they were kept. */
+  details: AutosaveDetails | null;
+  savedAt: string;
+  savedAtLabel: string;
+}
+
 interface Props {
   category: Category;
   post: (FormValues & { id: string; slug: string; version: number }) | null;
   /** The site's time zone, in which 'Publish at' is entered. */
   timeZone: string;
-  /** Unsaved text newer than the post, offered as 'Restore unsaved changes'. */
-  autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
+  /** Unsaved changes newer than the post, offered as 'Restore unsaved changes'. */
+  autosave: AutosaveOffer | null;
+}
+
+/** What autosave sends: the text, and every other field as one JSON value in a fixed key order. */
+function autosaveFieldsOf(v: FormValues): AutosaveFields {
+  // Read back through autosaveDetailsSchema on the server.
+  const details = {
+    category: v.category,
+    slug: v.slug,
+    published: v.published,
+    featured: v.featured,
+    media: v.media,
+    schedule: v.schedule,
+    publishAt: v.publishAt,
+  };
+  return { title: v.title, excerpt: v.excerpt, content: v.content, featuredImageUrl: v.featuredImageUrl, details: JSON.stringify(details) };
+}
+
+/** The form after 'Restore unsaved changes': all the saved fields (creating, the address stays the page's). */
+function restoredValues(current: FormValues, offer: AutosaveOffer, editing: boolean): FormValues {
+  const text = { title: offer.title, excerpt: offer.excerpt, content: offer.content, featuredImageUrl: offer.featuredImageUrl };
+  const d = offer.details;
+  if (!d) return { ...current, ...text };
+  return {
+    ...current,
+    ...text,
+    ...(editing ? { category: d.category, slug: d.slug } : {}),
+    published: d.published,
+    featured: d.featured,
+    media: d.media,
+    schedule: d.schedule,
+    publishAt: d.publishAt,
+  };
 }
 
 const EMPTY: Omit<FormValues, "category"> = {
@@ -85,12 +125,7 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   busyRef.current = busy;
   const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
   const [offer, setOffer] = useState(autosave);
-  const autosaveFields: AutosaveFields = {
-    title: values.title,
-    excerpt: values.excerpt,
-    content: values.content,
-    featuredImageUrl: values.featuredImageUrl,
-  };
+  const autosaveFields = autosaveFieldsOf(values);
   const { status: autosaveStatus, markSaved } = useAutosave({
     postId: post?.id,
     category,
@@ -199,14 +234,9 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
           postId={post?.id}
           category={category}
           onRestore={() => {
-            const restored = {
-              title: offer.title,
-              excerpt: offer.excerpt,
-              content: offer.content,
-              featuredImageUrl: offer.featuredImageUrl,
-            };
-            setValues((v) => ({ ...v, ...restored }));
-            markSaved(restored);
+            const restored = restoredValues(values, offer, post !== null);
+            setValues(restored);
+            markSaved(autosaveFieldsOf(restored));
             setOffer(null);
           }}
           onDiscard={() => setOffer(null)}

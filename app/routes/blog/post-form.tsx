@@ -36,6 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           excerpt: saved.excerpt,
           content: saved.content,
           featuredImageUrl: saved.featuredImageUrl,
+          details: saved.details,
           savedAt: saved.savedAt.toISOString(),
           savedAtLabel: formatInZone(saved.savedAt, timeZone),
         }
@@ -48,11 +49,27 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throw data("Oops! Page not found", { status: 404 });
   }
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
+  // The form's fields beyond the text, in the shape autosave keeps them (to tell a real change).
+  const details = {
+    category: post.category,
+    slug: post.slug,
+    published: post.published,
+    featured: post.featured,
+    media: post.media.map((m) => ({
+      mediaType: m.mediaType,
+      mediaUrl: m.mediaUrl,
+      caption: m.caption ?? "",
+      uploadId: m.uploadId ?? undefined,
+    })),
+    schedule: post.scheduledAt !== null && !post.published,
+    publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
+  };
   const editable = {
     title: post.title,
     excerpt: post.excerpt ?? "",
     content: post.content,
     featuredImageUrl: post.featuredImageUrl ?? "",
+    details,
     updatedAt: post.updatedAt,
   };
   return {
@@ -60,24 +77,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     timeZone,
     autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
     post: {
+      ...details,
       id: post.id,
-      category: post.category,
-      slug: post.slug,
-      title: post.title,
-      content: post.content,
-      excerpt: post.excerpt ?? "",
-      featuredImageUrl: post.featuredImageUrl ?? "",
-      published: post.published,
-      featured: post.featured,
-      schedule: post.scheduledAt !== null && !post.published,
-      publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
+      title: editable.title,
+      excerpt: editable.excerpt,
+      content: editable.content,
+      featuredImageUrl: editable.featuredImageUrl,
       version: post.version,
-      media: post.media.map((m) => ({
-        mediaType: m.mediaType,
-        mediaUrl: m.mediaUrl,
-        caption: m.caption ?? "",
-        uploadId: m.uploadId ?? undefined,
-      })),
     },
   };
 }
