@@ -63,3 +63,38 @@ test("a URL slug another post uses is refused with a message, and the form keeps
   await expect(page).toHaveURL(/\/edit$/);
   await expect(page.getByLabel("URL slug")).toHaveValue(slugOf(titles[0] ?? ""));
 });
+
+test("autosave keeps every field of the form, and 'Restore unsaved changes' brings them all back", async ({ page }, testInfo) => {
+  const title = `E2E Autosave all ${testInfo.project.name} ${Date.now()}`;
+  await loginAs(page, E2E_MODERATOR);
+  await page.goto("/7fs/Fitness/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Content").fill("Every field counts.");
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page).toHaveURL(new RegExp(`/7fs/Fitness/${slugOf(title)}$`));
+  await page.goto(`/7fs/Fitness/${slugOf(title)}/edit`);
+
+  const video = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
+  const publishAt = "2031-05-01T08:00";
+  await page.getByLabel("Category").selectOption("Faith");
+  await page.getByLabel("URL slug").fill(`kept-${slugOf(title)}`);
+  await page.getByRole("switch", { name: "Feature on home page" }).click();
+  await page.getByLabel("Video URL (YouTube, Vimeo or video file)").fill(video);
+  await page.getByRole("button", { name: "Add media" }).click();
+  await page.getByRole("switch", { name: "Schedule" }).click();
+  await page.getByLabel("Publish at").fill(publishAt);
+  await expect(page.getByTestId("autosave-status")).toHaveText("Saved");
+
+  page.once("dialog", (d) => void d.accept());
+  await page.reload();
+  await expect(page.getByLabel("Category")).toHaveValue("Fitness");
+  const offer = page.getByRole("region", { name: "Unsaved changes" });
+  await offer.getByRole("button", { name: "Restore unsaved changes" }).click();
+  await expect(offer).toBeHidden();
+  await expect(page.getByLabel("Category")).toHaveValue("Faith");
+  await expect(page.getByLabel("URL slug")).toHaveValue(`kept-${slugOf(title)}`);
+  await expect(page.getByRole("switch", { name: "Feature on home page" })).toBeChecked();
+  await expect(page.getByRole("list", { name: "Media items in display order" })).toContainText(video);
+  await expect(page.getByRole("switch", { name: "Schedule" })).toBeChecked();
+  await expect(page.getByLabel("Publish at")).toHaveValue(publishAt);
+});
