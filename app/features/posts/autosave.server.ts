@@ -6,6 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogPosts, postAutosaves } from "~/server/db/schema.server";
 import { authorize } from "~/server/authorize.server";
 import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { ALT_MAX } from "~/features/media/media";
 import { CONTENT_MAX, EXCERPT_MAX, TITLE_MAX } from "./post-schema";
 
 /**
@@ -27,6 +28,7 @@ export const autosaveInputSchema = z.object({
     .default(""),
   content: z.string().max(CONTENT_MAX).default(""),
   featuredImageUrl: z.string().max(2000).default(""),
+  featuredImageAlt: z.string().max(ALT_MAX * 4).default(""),
   baseVersion: z.coerce.number().int().min(1).optional(),
 });
 
@@ -59,6 +61,7 @@ export async function saveAutosave(db: Db, actor: Actor | null, raw: unknown): P
     excerpt: input.excerpt,
     content: input.content,
     featuredImageUrl: input.featuredImageUrl,
+    featuredImageAlt: input.featuredImageAlt,
     baseVersion: input.baseVersion ?? null,
     updatedAt: now,
   };
@@ -67,6 +70,7 @@ export async function saveAutosave(db: Db, actor: Actor | null, raw: unknown): P
     excerpt: values.excerpt,
     content: values.content,
     featuredImageUrl: values.featuredImageUrl,
+    featuredImageAlt: values.featuredImageAlt,
     baseVersion: values.baseVersion,
     updatedAt: now,
   };
@@ -95,6 +99,7 @@ export interface StoredAutosave {
   excerpt: string;
   content: string;
   featuredImageUrl: string;
+  featuredImageAlt: string;
   savedAt: Date;
 }
 
@@ -106,6 +111,7 @@ export async function getAutosave(db: Db, authorId: string, target: Target): Pro
       excerpt: postAutosaves.excerpt,
       content: postAutosaves.content,
       featuredImageUrl: postAutosaves.featuredImageUrl,
+      featuredImageAlt: postAutosaves.featuredImageAlt,
       savedAt: postAutosaves.updatedAt,
     })
     .from(postAutosaves)
@@ -135,7 +141,7 @@ export async function autosaveToOffer(
   db: Db,
   authorId: string,
   target: Target,
-  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; updatedAt: Date } | null,
+  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; featuredImageAlt: string; updatedAt: Date } | null,
 ): Promise<StoredAutosave | null> {
   const saved = await getAutosave(db, authorId, target);
   if (!saved) return null;
@@ -144,6 +150,7 @@ export async function autosaveToOffer(
     saved.title === post.title &&
     saved.excerpt === post.excerpt &&
     saved.content === post.content &&
-    saved.featuredImageUrl === post.featuredImageUrl;
+    saved.featuredImageUrl === post.featuredImageUrl &&
+    saved.featuredImageAlt === post.featuredImageAlt;
   return !same && saved.savedAt > post.updatedAt ? saved : null;
 }

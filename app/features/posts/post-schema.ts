@@ -3,7 +3,8 @@ import { CATEGORIES } from "~/lib/categories";
 import { slugify } from "~/lib/slug";
 import { formCheckbox, jsonField } from "~/lib/forms";
 import { zonedLocalToUtc } from "~/lib/time-zone";
-import { isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
+import { ALT_MAX, ALT_TOO_LONG, isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
+import { firstImageWithoutAlt, missingAltMessage, type ImagesOfPost } from "./image-alt";
 
 export const TITLE_MAX = 200;
 export const EXCERPT_MAX = 500;
@@ -32,8 +33,18 @@ const optionalText = (max: number, message: string) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
+/**
+ * A post that goes live (published now or scheduled) must not show an image without alt text; a
+ * draft may. One check for the domain schema and the browser form.
+ */
+function requireAltToPublish(value: ImagesOfPost & { goesLive: boolean }, ctx: z.RefinementCtx) {
+  if (!value.goesLive) return;
+  const missing = firstImageWithoutAlt(value);
+  if (missing) ctx.addIssue({ code: "custom", path: missing.path, message: missingAltMessage(missing.url) });
+}
+
 /** SPEC §5 post form rules — one schema for the browser form and the server action. */
-export const postInputSchema = z.object({
+const postInputObject = z.object({
   title: z
     .string({ error: POST_MESSAGES.titleRequired })
     .trim()
@@ -52,6 +63,7 @@ export const postInputSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
+  featuredImageAlt: optionalText(ALT_MAX, ALT_TOO_LONG),
   category: z.enum(CATEGORIES),
   published: z.boolean(),
   /** 'Feature on home page': the featured-article query (SPEC §7) orders by it. */
@@ -63,6 +75,10 @@ export const postInputSchema = z.object({
   version: z.number().int().min(1).optional(),
 });
 
+export const postInputSchema = postInputObject.superRefine((value, ctx) =>
+  requireAltToPublish({ ...value, goesLive: value.published || value.publishAt !== null }, ctx),
+);
+
 export type PostInput = z.output<typeof postInputSchema>;
 
 /**
@@ -70,12 +86,12 @@ export type PostInput = z.output<typeof postInputSchema>;
  * category comes from the address): checked with the same rules by the form and by the action.
  * Its output is a valid `postInputSchema` input once the category is added.
  */
-export const postFormSchema = postInputSchema
+export const postFormSchema = postInputObject
   .omit({ category: true, publishAt: true, version: true })
   .extend({
     published: formCheckbox,
     featured: formCheckbox,
-    media: jsonField(postInputSchema.shape.media),
+    media: jsonField(postInputObject.shape.media),
     schedule: formCheckbox,
     /** A `datetime-local` value in the site's time zone ("YYYY-MM-DDTHH:mm"). */
     publishAt: z.string().trim().optional(),
@@ -86,6 +102,7 @@ export const postFormSchema = postInputSchema
       .transform((v) => (v ? Number(v) : undefined)),
   })
   .superRefine((value, ctx) => {
+    requireAltToPublish({ ...value, goesLive: value.published || value.schedule }, ctx);
     if (!value.schedule || value.published) return;
     if (!value.publishAt) ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtRequired });
     // The zone does not make a date-time valid or not: UTC checks the calendar.

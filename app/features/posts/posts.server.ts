@@ -44,6 +44,7 @@ const cardColumns = {
   slug: blogPosts.slug,
   excerpt: blogPosts.excerpt,
   featuredImageUrl: blogPosts.featuredImageUrl,
+  featuredImageAlt: blogPosts.featuredImageAlt,
   category: blogPosts.category,
   publishedAt: shownDate(),
 };
@@ -81,6 +82,7 @@ export async function getPostBySlug(db: Db, slug: string) {
       contentText: blogPosts.contentText,
       excerpt: blogPosts.excerpt,
       featuredImageUrl: blogPosts.featuredImageUrl,
+      featuredImageAlt: blogPosts.featuredImageAlt,
       category: blogPosts.category,
       published: blogPosts.published,
       featured: blogPosts.featured,
@@ -101,6 +103,7 @@ export async function getPostBySlug(db: Db, slug: string) {
       mediaType: blogMedia.mediaType,
       mediaUrl: blogMedia.mediaUrl,
       caption: blogMedia.caption,
+      alt: blogMedia.alt,
       uploadId: blogMedia.uploadId,
     })
     .from(blogMedia)
@@ -156,6 +159,7 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
       mediaType: m.mediaType,
       mediaUrl: m.mediaUrl,
       caption: m.caption ?? null,
+      alt: m.alt ?? null,
       uploadId: m.uploadId ?? null,
       displayOrder: i,
     })),
@@ -240,6 +244,7 @@ function editableColumns(input: PostInput, body: { html: string; text: string })
     contentText: body.text,
     excerpt: input.excerpt,
     featuredImageUrl: input.featuredImageUrl,
+    featuredImageAlt: input.featuredImageAlt,
     category: input.category,
     published: input.published,
     featured: input.featured,
@@ -260,6 +265,7 @@ function revisionOf(postId: string, input: PostInput, actor: Actor) {
     excerpt: input.excerpt,
     content: input.content,
     featuredImageUrl: input.featuredImageUrl,
+    featuredImageAlt: input.featuredImageAlt,
     authorId: actor.id,
   };
 }

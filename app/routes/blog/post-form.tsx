@@ -36,6 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           excerpt: saved.excerpt,
           content: saved.content,
           featuredImageUrl: saved.featuredImageUrl,
+          featuredImageAlt: saved.featuredImageAlt,
           savedAt: saved.savedAt.toISOString(),
           savedAtLabel: formatInZone(saved.savedAt, timeZone),
         }
@@ -49,6 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     excerpt: post.excerpt ?? "",
     content: post.content,
     featuredImageUrl: post.featuredImageUrl ?? "",
+    featuredImageAlt: post.featuredImageAlt ?? "",
     updatedAt: post.updatedAt,
   };
   return {
@@ -62,6 +64,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       content: post.content,
       excerpt: post.excerpt ?? "",
       featuredImageUrl: post.featuredImageUrl ?? "",
+      featuredImageAlt: post.featuredImageAlt ?? "",
       published: post.published,
       featured: post.featured,
       schedule: post.scheduledAt !== null && !post.published,
@@ -71,6 +74,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         mediaType: m.mediaType,
         mediaUrl: m.mediaUrl,
         caption: m.caption ?? "",
+        alt: m.alt ?? "",
         uploadId: m.uploadId ?? undefined,
       })),
     },

@@ -13,6 +13,7 @@ export interface AutosaveFields {
   excerpt: string;
   content: string;
   featuredImageUrl: string;
+  featuredImageAlt: string;
 }
 
 interface Options {
