@@ -28,7 +28,10 @@ export const autosaveInputSchema = z.object({
     .default(""),
   content: z.string().max(CONTENT_MAX).default(""),
   featuredImageUrl: z.string().max(2000).default(""),
-  featuredImageAlt: z.string().max(ALT_MAX * 4).default(""),
+  featuredImageAlt: z
+    .string()
+    .max(ALT_MAX * 4)
+    .default(""),
   baseVersion: z.coerce.number().int().min(1).optional(),
 });
 
@@ -141,7 +144,7 @@ export async function autosaveToOffer(
   db: Db,
   authorId: string,
   target: Target,
-  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; featuredImageAlt: string; updatedAt: Date } | null,
+  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; featuredImageAlt?: string; updatedAt: Date } | null,
 ): Promise<StoredAutosave | null> {
   const saved = await getAutosave(db, authorId, target);
   if (!saved) return null;
@@ -151,6 +154,6 @@ export async function autosaveToOffer(
     saved.excerpt === post.excerpt &&
     saved.content === post.content &&
     saved.featuredImageUrl === post.featuredImageUrl &&
-    saved.featuredImageAlt === post.featuredImageAlt;
+    saved.featuredImageAlt === (post.featuredImageAlt ?? "");
   return !same && saved.savedAt > post.updatedAt ? saved : null;
 }

@@ -47,7 +47,8 @@ export interface ImagesOfPost {
 export function firstImageWithoutAlt(post: ImagesOfPost): { path: (string | number)[]; url: string } | null {
   const blank = (alt: string | null | undefined) => !alt?.trim();
   if (post.featuredImageUrl && blank(post.featuredImageAlt)) return { path: ["featuredImageAlt"], url: post.featuredImageUrl };
-  const index = (post.media ?? []).findIndex((m) => m.mediaType === "image" && blank(m.alt));
+  // A gallery copy of the featured image is not shown again (the post page skips it).
+  const index = (post.media ?? []).findIndex((m) => m.mediaType === "image" && m.mediaUrl !== post.featuredImageUrl && blank(m.alt));
   const item = post.media?.[index];
   if (item) return { path: ["media", index, "alt"], url: item.mediaUrl };
   const inline = markdownImages(post.content ?? "").find((img) => blank(img.alt));
