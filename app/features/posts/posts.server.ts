@@ -16,6 +16,7 @@ import { renderPostBody } from "./post-render.server";
 import { discardAutosave } from "./autosave.server";
 import { recordRevision, type RevisionKind } from "./revisions.server";
 import { syncPublishJob } from "./scheduling.server";
+import { enqueuePostFilesCleanup } from "./post-files.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
@@ -329,7 +330,10 @@ export async function updatePost(
   return { id: post.id, slug, category: input.category };
 }
 
-/** Deletes a post and its media rows; only admins or the post's author (canDeletePost). */
+/**
+ * Deletes a post and its media rows; only admins or the post's author (canDeletePost). Its uploaded
+ * files go too, by a job queued in the same transaction, unless something else still uses them.
+ */
 export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
   if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
@@ -341,6 +345,7 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
   if (!post) throw new NotFoundError("That post no longer exists.");
   authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
+    await enqueuePostFilesCleanup(tx, post.id);
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
     await bumpContentVersion(tx);
