@@ -343,55 +343,57 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
                 const altId = `${ids}-uploaded-${index}-alt`;
                 const altError = altErrorOf(img.url);
                 return (
-                  <li key={img.url} role="group" aria-label={`Image ${n}`} className="group relative min-w-0 space-y-1">
-                    <div className="relative">
-                      <button
+                  <li key={img.url} className="group relative min-w-0">
+                    <div role="group" aria-label={`Image ${n}`} className="space-y-1">
+                      <div className="relative">
+                        <button
+                          type="button"
+                          onClick={() => makeFeatured(img)}
+                          aria-pressed={featured}
+                          aria-label={featured ? `Image ${n} (featured image)` : `Make image ${n} the featured image`}
+                          className={cn(
+                            "block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
+                            featured ? "border-primary" : "border-transparent",
+                          )}
+                        >
+                          <img src={img.url} alt={img.alt} className="aspect-square w-full object-cover" />
+                          {featured ? (
+                            <span className="absolute bottom-1 left-1 inline-flex items-center gap-1 rounded bg-primary px-1.5 py-0.5 text-xs text-primary-foreground">
+                              <Star aria-hidden className="size-3" /> Featured
+                            </span>
+                          ) : null}
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() => removeUploaded(img)}
+                          aria-label={`Remove image ${n}`}
+                          className="absolute top-1 right-1 rounded-full bg-destructive p-1 text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100"
+                        >
+                          <X aria-hidden className="size-4" />
+                        </button>
+                      </div>
+                      <Label htmlFor={altId} className="text-xs">
+                        Alt text
+                      </Label>
+                      <Input
+                        id={altId}
+                        type="text"
+                        value={img.alt}
+                        onChange={(e) => setAlt(img.url, e.target.value)}
+                        aria-invalid={altError ? true : undefined}
+                        aria-describedby={altError ? `${altId}-error` : undefined}
+                      />
+                      <FieldError id={`${altId}-error`} errors={altError} />
+                      <Button
                         type="button"
-                        onClick={() => makeFeatured(img)}
-                        aria-pressed={featured}
-                        aria-label={featured ? `Image ${n} (featured image)` : `Make image ${n} the featured image`}
-                        className={cn(
-                          "block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
-                          featured ? "border-primary" : "border-transparent",
-                        )}
+                        size="sm"
+                        variant={added ? "secondary" : "outline"}
+                        aria-pressed={added}
+                        onClick={() => toggleGallery(img)}
                       >
-                        <img src={img.url} alt={img.alt} className="aspect-square w-full object-cover" />
-                        {featured ? (
-                          <span className="absolute bottom-1 left-1 inline-flex items-center gap-1 rounded bg-primary px-1.5 py-0.5 text-xs text-primary-foreground">
-                            <Star aria-hidden className="size-3" /> Featured
-                          </span>
-                        ) : null}
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => removeUploaded(img)}
-                        aria-label={`Remove image ${n}`}
-                        className="absolute top-1 right-1 rounded-full bg-destructive p-1 text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100"
-                      >
-                        <X aria-hidden className="size-4" />
-                      </button>
+                        {added ? "In gallery" : "Add to gallery"}
+                      </Button>
                     </div>
-                    <Label htmlFor={altId} className="text-xs">
-                      Alt text
-                    </Label>
-                    <Input
-                      id={altId}
-                      type="text"
-                      value={img.alt}
-                      onChange={(e) => setAlt(img.url, e.target.value)}
-                      aria-invalid={altError ? true : undefined}
-                      aria-describedby={altError ? `${altId}-error` : undefined}
-                    />
-                    <FieldError id={`${altId}-error`} errors={altError} />
-                    <Button
-                      type="button"
-                      size="sm"
-                      variant={added ? "secondary" : "outline"}
-                      aria-pressed={added}
-                      onClick={() => toggleGallery(img)}
-                    >
-                      {added ? "In gallery" : "Add to gallery"}
-                    </Button>
                   </li>
                 );
               })}
