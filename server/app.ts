@@ -10,6 +10,7 @@ import { warmFeeds } from "~/features/feeds/feeds.server";
 import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
+import "~/features/posts/post-files.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";

@@ -9,13 +9,15 @@ export interface FeaturedCardProps {
   title: string;
   description: string;
   image: string | null;
+  /** The image's alt text; empty when it only decorates the card. */
+  imageAlt?: string;
   href: string;
   external?: boolean;
   cta: string;
 }
 
 /** One card of the home page's Featured Work grid. */
-export function FeaturedCard({ kicker, title, description, image, href, external = false, cta }: FeaturedCardProps) {
+export function FeaturedCard({ kicker, title, description, image, imageAlt = "", href, external = false, cta }: FeaturedCardProps) {
   const picture = image ? storedImage(image) : null;
   // External feed images may vanish or refuse hotlinking: a broken one gives way to the placeholder.
   const [broken, setBroken] = useState(false);
@@ -33,7 +35,7 @@ export function FeaturedCard({ kicker, title, description, image, href, external
             src={picture.src}
             widths={picture.widths}
             sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
-            alt=""
+            alt={imageAlt}
             width={800}
             height={450}
             onError={() => setBroken(true)}

@@ -18,6 +18,8 @@ export interface SeoInput {
   path: string;
   /** Absolute or site-relative image URL for Open Graph / Twitter cards; the site's default card image when absent. */
   image?: string | null;
+  /** The image's alt text (og:image:alt, twitter:image:alt); only with `image`. */
+  imageAlt?: string | null;
   type?: "website" | "article";
   noindex?: boolean;
   publishedTime?: string;
@@ -59,6 +61,9 @@ export function seoMeta(context: SeoContext, input: SeoInput): MetaDescriptor[] 
     { name: "twitter:description", content: input.description },
     { name: "twitter:image", content: image },
   ];
+  if (ownImage && input.imageAlt) {
+    tags.push({ property: "og:image:alt", content: input.imageAlt }, { name: "twitter:image:alt", content: input.imageAlt });
+  }
   if (input.publishedTime) tags.push({ property: "article:published_time", content: input.publishedTime });
   if (input.modifiedTime) tags.push({ property: "article:modified_time", content: input.modifiedTime });
   if (input.noindex) tags.push({ name: "robots", content: "noindex" });

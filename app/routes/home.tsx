@@ -67,6 +67,7 @@ export async function loader() {
           title: article.title,
           excerpt: article.excerpt,
           image: article.featuredImageUrl,
+          imageAlt: article.featuredImageAlt ?? "",
           href: postPath(article.category, article.slug),
           category: article.category,
         }
@@ -132,6 +133,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               title={article.title}
               description={article.excerpt ?? "Click to read more about this article..."}
               image={article.image}
+              imageAlt={article.imageAlt}
               href={article.href}
               cta="Read Article"
             />

@@ -12,6 +12,8 @@ export interface DemoPost {
   daysAgo: number;
   /** A shipped placeholder under public/images/posts. */
   featuredImageUrl?: string | null;
+  /** Its alt text: a published post needs one for every image it shows. */
+  featuredImageAlt?: string | null;
 }
 
 export const DEMO_POSTS: DemoPost[] = [
@@ -20,6 +22,7 @@ export const DEMO_POSTS: DemoPost[] = [
     slug: "starting-each-week-with-purpose",
     category: "Faith",
     featuredImageUrl: "/images/posts/faith-800.webp",
+    featuredImageAlt: "Purple banner with the word Faith",
     excerpt: "A short Monday routine that keeps priorities straight when the calendar fills up.",
     content:
       "Every Monday I block the first thirty minutes before any meeting.\n\nI write down three things I am grateful for, one person I want to encourage this week, and the single outcome that would make the week worthwhile.\n\nIt is a small habit, but it has shaped how I lead teams: purpose first, tasks second.",
@@ -32,6 +35,7 @@ export const DEMO_POSTS: DemoPost[] = [
     slug: "a-simple-budget-that-survives-real-life",
     category: "Finance",
     featuredImageUrl: "/images/posts/finance-800.webp",
+    featuredImageAlt: "Green banner with the word Finance",
     excerpt: "Three accounts, one rule, and a monthly review that takes fifteen minutes.",
     content:
       "Most budgets fail because they are too detailed to keep up.\n\nI use three accounts: bills, spending and saving. Income lands in bills first, a fixed amount moves to saving on payday, and whatever remains is free to spend.\n\nOnce a month I review the numbers with a cup of coffee and adjust one thing, never more.",
@@ -44,6 +48,7 @@ export const DEMO_POSTS: DemoPost[] = [
     slug: "walking-meetings-for-busy-product-managers",
     category: "Fitness",
     featuredImageUrl: "/images/posts/fitness-800.webp",
+    featuredImageAlt: "Red banner with the word Fitness",
     excerpt: null,
     content:
       "One-on-ones do not need a conference room.\n\nTaking them outside adds several thousand steps to my day, and the conversations are more candid when we walk side by side.\n\nBring a phone for notes, pick a loop that takes twenty-five minutes, and be back before the next call.",
@@ -56,6 +61,7 @@ export const DEMO_POSTS: DemoPost[] = [
     slug: "board-games-that-teach-systems-thinking",
     category: "Fun",
     featuredImageUrl: "/images/posts/fun-800.webp",
+    featuredImageAlt: "Orange banner with the word Fun",
     excerpt: "Draft: a list of favourite games and what each one teaches about trade-offs.",
     content: "Notes for a future post about cooperative board games and feedback loops.",
     published: false,
@@ -67,6 +73,7 @@ export const DEMO_POSTS: DemoPost[] = [
     slug: "making-time-for-the-people-who-matter",
     category: "Family",
     featuredImageUrl: "/images/posts/family-800.webp",
+    featuredImageAlt: "Pink banner with the word Family",
     excerpt: "Protecting family dinners in a remote-work world.",
     content:
       "Remote work erased my commute and, for a while, the boundary between work and home.\n\nNow dinner is a fixed appointment in my calendar, visible to my team, and I treat it like any other commitment.\n\nThe result: fewer late messages and more stories around the table.",
@@ -79,6 +86,7 @@ export const DEMO_POSTS: DemoPost[] = [
     slug: "leading-by-serving-lessons-from-volunteering",
     category: "Figurehead",
     featuredImageUrl: "/images/posts/figurehead-800.webp",
+    featuredImageAlt: "Grey banner with the word Figurehead",
     excerpt: "What organising a community food drive taught me about stakeholder management.",
     content:
       "Volunteers cannot be told what to do; they have to be invited into a mission.\n\nRunning a community food drive taught me to explain the why, make the first step small, and thank people publicly.\n\nThose lessons made me a better product manager than any certification did.",

@@ -78,6 +78,7 @@ export async function seedIfEmpty(
           category: post.category,
           excerpt: post.excerpt,
           featuredImageUrl: post.featuredImageUrl ?? null,
+          featuredImageAlt: post.featuredImageAlt ?? null,
           content: post.content,
           published: post.published,
           featured: post.featured,

@@ -49,16 +49,21 @@ test("staff create a post with two uploaded images and a YouTube item, publish, 
   await expect(page.getByText("2 image(s) uploaded successfully")).toBeVisible();
   const uploaded = page.getByRole("list", { name: "Uploaded images" }).getByRole("listitem");
   await expect(uploaded).toHaveCount(2);
-  // Clicking the second image makes it the featured image.
+  // Clicking the second image makes it the featured image; only the first joins the gallery.
   await page.getByRole("button", { name: "Make image 2 the featured image" }).click();
   await expect(page.getByLabel("Featured Image URL (optional)")).toHaveValue(/^\/uploads\/blog-images\/.+\.jpg$/);
+  await page.getByRole("group", { name: "Image 2" }).getByLabel("Alt text").fill("A blue rectangle");
+  await expect(page.getByRole("group", { name: "Featured image" }).getByLabel("Alt text")).toHaveValue("A blue rectangle");
+  const first = page.getByRole("group", { name: "Image 1" });
+  await first.getByLabel("Alt text").fill("A red rectangle");
+  await first.getByRole("button", { name: "Add to gallery" }).click();
+  await expect(first.getByRole("button", { name: "In gallery" })).toHaveAttribute("aria-pressed", "true");
 
   await page.getByLabel("Video URL (YouTube, Vimeo or video file)").fill("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
   await page.getByLabel("Caption (optional)").fill("A video caption");
   await page.getByRole("button", { name: "Add media" }).click();
-  await expect(page.getByRole("list", { name: "Media items in display order" }).getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByRole("list", { name: "Media items in display order" }).getByRole("listitem")).toHaveCount(2);
   // Move the video to the top.
-  await page.getByRole("button", { name: "Move media item 3 up" }).click();
   await page.getByRole("button", { name: "Move media item 2 up" }).click();
 
   await page.getByRole("switch", { name: "Publish immediately" }).click();
@@ -71,11 +76,14 @@ test("staff create a post with two uploaded images and a YouTube item, publish, 
   await expect(page.getByTestId("post-content")).toContainText("indented line two");
   await expect(page.getByRole("link", { name: "https://example.com/run" })).toHaveAttribute("rel", "noopener noreferrer nofollow");
   const figures = page.getByTestId("post-media").locator("figure");
-  await expect(figures).toHaveCount(3);
+  // The featured image is above the post, not repeated in the gallery.
+  await expect(page.getByRole("img", { name: "A blue rectangle" })).toHaveCount(1);
+  await expect(figures).toHaveCount(2);
   await expect(figures.nth(0)).toHaveAttribute("data-media-type", "youtube");
   await expect(figures.nth(0).locator("iframe")).toHaveAttribute("src", "https://www.youtube.com/embed/dQw4w9WgXcQ");
   await expect(figures.nth(0)).toContainText("A video caption");
-  await expect(figures.locator("img")).toHaveCount(2);
+  await expect(figures.locator("img")).toHaveCount(1);
+  await expect(figures.locator("img")).toHaveAttribute("alt", "A red rectangle");
   await expectAccessible(page);
 
   await page.goto("/7fs/Fitness");

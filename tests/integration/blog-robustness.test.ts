@@ -310,6 +310,7 @@ describeEachDatabase("blog robustness", (ctx) => {
           category: "Fitness",
           published: true,
           featuredImageUrl: "/uploads/blog-images/u/1-abc.jpg",
+          featuredImageAlt: "A runner at dawn",
           media: [{ mediaType: "video", mediaUrl: "https://example.com/clip.mp4", caption: "A clip" }],
         },
       );

@@ -5,6 +5,8 @@ export interface MediaViewItem {
   mediaType: MediaKind;
   mediaUrl: string;
   caption: string | null;
+  /** Alt text (images). */
+  alt?: string | null;
   srcSet?: string;
 }
 
@@ -46,7 +48,7 @@ function MediaBody({ item, title }: { item: MediaViewItem; title: string }) {
       src={item.mediaUrl}
       srcSet={item.srcSet}
       sizes={item.srcSet ? "(min-width: 768px) 768px, 100vw" : undefined}
-      alt={item.caption ?? `Image in ${title}`}
+      alt={item.alt || item.caption || `Image in ${title}`}
       // A 16:9 box is reserved until the image (any ratio) arrives.
       width={1200}
       height={675}

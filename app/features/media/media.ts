@@ -71,6 +71,9 @@ export function detectMediaKind(value: string): Exclude<MediaKind, "image"> | nu
 
 export const MEDIA_URL_MESSAGE = "Enter an https YouTube, Vimeo or video file (.mp4, .webm) URL";
 
+export const ALT_MAX = 300;
+export const ALT_TOO_LONG = `Alt text must be less than ${ALT_MAX} characters`;
+
 export const mediaItemSchema = z
   .object({
     mediaType: z.enum(MEDIA_KINDS),
@@ -79,6 +82,13 @@ export const mediaItemSchema = z
       .string()
       .trim()
       .max(300, "Caption must be less than 300 characters")
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    /** Alt text (images): optional on a draft, required to publish (see firstImageWithoutAlt). */
+    alt: z
+      .string()
+      .trim()
+      .max(ALT_MAX, ALT_TOO_LONG)
       .optional()
       .transform((v) => (v ? v : undefined)),
     uploadId: z.uuid().optional(),

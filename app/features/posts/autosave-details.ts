@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_MEDIA_ITEMS, MEDIA_KINDS } from "~/features/media/media";
+import { ALT_MAX, MAX_MEDIA_ITEMS, MEDIA_KINDS } from "~/features/media/media";
 import { CATEGORIES } from "~/lib/categories";
 
 /**
@@ -18,6 +18,10 @@ export const autosaveDetailsSchema = z.object({
         mediaType: z.enum(MEDIA_KINDS),
         mediaUrl: z.string().max(2000),
         caption: z.string().max(2000).default(""),
+        alt: z
+          .string()
+          .max(ALT_MAX * 4)
+          .default(""),
         uploadId: z.string().max(100).optional(),
       }),
     )

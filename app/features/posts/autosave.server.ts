@@ -7,6 +7,7 @@ import { blogPosts, postAutosaves } from "~/server/db/schema.server";
 import { authorize } from "~/server/authorize.server";
 import { NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { autosaveDetailsSchema, normalizeDetails, type AutosaveDetails } from "./autosave-details";
+import { ALT_MAX } from "~/features/media/media";
 import { CONTENT_MAX, EXCERPT_MAX, TITLE_MAX } from "./post-schema";
 
 /**
@@ -28,6 +29,10 @@ export const autosaveInputSchema = z.object({
     .default(""),
   content: z.string().max(CONTENT_MAX).default(""),
   featuredImageUrl: z.string().max(2000).default(""),
+  featuredImageAlt: z
+    .string()
+    .max(ALT_MAX * 4)
+    .default(""),
   baseVersion: z.coerce.number().int().min(1).optional(),
   /** The form's other fields as JSON (see autosave-details.ts); absent from older editors. */
   details: z
@@ -76,6 +81,7 @@ export async function saveAutosave(db: Db, actor: Actor | null, raw: unknown): P
     excerpt: input.excerpt,
     content: input.content,
     featuredImageUrl: input.featuredImageUrl,
+    featuredImageAlt: input.featuredImageAlt,
     baseVersion: input.baseVersion ?? null,
     details: input.details ?? null,
     updatedAt: now,
@@ -86,6 +92,7 @@ export async function saveAutosave(db: Db, actor: Actor | null, raw: unknown): P
     excerpt: values.excerpt,
     content: values.content,
     featuredImageUrl: values.featuredImageUrl,
+    featuredImageAlt: values.featuredImageAlt,
     baseVersion: values.baseVersion,
     updatedAt: now,
   };
@@ -116,6 +123,7 @@ export interface StoredAutosave {
   featuredImageUrl: string;
   /** The form's other fields; null for an autosave from before they were kept. */
   details: AutosaveDetails | null;
+  featuredImageAlt: string;
   savedAt: Date;
 }
 
@@ -128,6 +136,7 @@ export async function getAutosave(db: Db, authorId: string, target: Target): Pro
       content: postAutosaves.content,
       featuredImageUrl: postAutosaves.featuredImageUrl,
       details: postAutosaves.details,
+      featuredImageAlt: postAutosaves.featuredImageAlt,
       savedAt: postAutosaves.updatedAt,
     })
     .from(postAutosaves)
@@ -157,7 +166,15 @@ export async function autosaveToOffer(
   db: Db,
   authorId: string,
   target: Target,
-  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; details?: unknown; updatedAt: Date } | null,
+  post: {
+    title: string;
+    excerpt: string;
+    content: string;
+    featuredImageUrl: string;
+    featuredImageAlt?: string;
+    details?: unknown;
+    updatedAt: Date;
+  } | null,
 ): Promise<StoredAutosave | null> {
   const saved = await getAutosave(db, authorId, target);
   if (!saved) return null;
@@ -167,6 +184,7 @@ export async function autosaveToOffer(
     saved.excerpt === post.excerpt &&
     saved.content === post.content &&
     saved.featuredImageUrl === post.featuredImageUrl &&
+    saved.featuredImageAlt === (post.featuredImageAlt ?? "") &&
     (saved.details === null || JSON.stringify(saved.details) === JSON.stringify(normalizeDetails(post.details)));
   return !same && saved.savedAt > post.updatedAt ? saved : null;
 }

@@ -9,6 +9,7 @@ export interface FeaturedArticle {
   title: string;
   excerpt: string | null;
   featuredImageUrl: string | null;
+  featuredImageAlt: string | null;
   slug: string;
   category: Category;
   publishedAt: Date;
@@ -24,6 +25,7 @@ export async function getFeaturedArticle(db: Db): Promise<FeaturedArticle | null
       title: blogPosts.title,
       excerpt: blogPosts.excerpt,
       featuredImageUrl: blogPosts.featuredImageUrl,
+      featuredImageAlt: blogPosts.featuredImageAlt,
       slug: blogPosts.slug,
       category: blogPosts.category,
       publishedAt: shownDate(),

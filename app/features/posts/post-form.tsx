@@ -28,6 +28,15 @@ export interface EditableMedia {
   mediaType: MediaKind;
   mediaUrl: string;
   caption: string;
+  /** Alt text (images); required to publish. */
+  alt: string;
+  uploadId?: string;
+}
+
+/** An image in the 'Uploaded images' grid: a gallery media item only once the author adds it. */
+interface UploadedImage {
+  url: string;
+  alt: string;
   uploadId?: string;
 }
 
@@ -39,6 +48,7 @@ interface FormValues {
   excerpt: string;
   content: string;
   featuredImageUrl: string;
+  featuredImageAlt: string;
   published: boolean;
   featured: boolean;
   media: EditableMedia[];
@@ -75,12 +85,25 @@ function autosaveFieldsOf(v: FormValues): AutosaveFields {
     schedule: v.schedule,
     publishAt: v.publishAt,
   };
-  return { title: v.title, excerpt: v.excerpt, content: v.content, featuredImageUrl: v.featuredImageUrl, details: JSON.stringify(details) };
+  return {
+    title: v.title,
+    excerpt: v.excerpt,
+    content: v.content,
+    featuredImageUrl: v.featuredImageUrl,
+    featuredImageAlt: v.featuredImageAlt,
+    details: JSON.stringify(details),
+  };
 }
 
 /** The form after 'Restore unsaved changes': all the saved fields (creating, the address stays the page's). */
 function restoredValues(current: FormValues, offer: AutosaveOffer, editing: boolean): FormValues {
-  const text = { title: offer.title, excerpt: offer.excerpt, content: offer.content, featuredImageUrl: offer.featuredImageUrl };
+  const text = {
+    title: offer.title,
+    excerpt: offer.excerpt,
+    content: offer.content,
+    featuredImageUrl: offer.featuredImageUrl,
+    featuredImageAlt: offer.featuredImageAlt,
+  };
   const d = offer.details;
   if (!d) return { ...current, ...text };
   return {
@@ -101,6 +124,7 @@ const EMPTY: Omit<FormValues, "category"> = {
   excerpt: "",
   content: "",
   featuredImageUrl: "",
+  featuredImageAlt: "",
   published: false,
   featured: false,
   media: [],
@@ -115,6 +139,10 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   const [values, setValues] = useState<FormValues>(initial.current);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
+  // Edit mode: the gallery's images are in the grid from the start; new uploads join them.
+  const [uploadedImages, setUploadedImages] = useState<UploadedImage[]>(() =>
+    (post?.media ?? []).filter((m) => m.mediaType === "image").map((m) => ({ url: m.mediaUrl, alt: m.alt, uploadId: m.uploadId })),
+  );
   const [mediaUrl, setMediaUrl] = useState("");
   const [mediaCaption, setMediaCaption] = useState("");
   const [mediaError, setMediaError] = useState<string | null>(null);
@@ -151,12 +179,19 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
     toast.error("Error", { description: fetcher.data.error });
   }, [fetcher.state, fetcher.data]);
 
-  // Picking or uploading a featured image changes the field without typing: check it again then.
-  const featuredChecked = fields.featuredImageUrl.errors !== undefined;
+  // Picking a featured image or editing the gallery changes fields without typing in them: check them again then.
+  const featuredChecked = fields.featuredImageUrl.errors !== undefined || fields.featuredImageAlt.errors !== undefined;
   useEffect(() => {
-    if (featuredChecked) form.validate({ name: fields.featuredImageUrl.name });
+    if (!featuredChecked) return;
+    form.validate({ name: fields.featuredImageUrl.name });
+    form.validate({ name: fields.featuredImageAlt.name });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new value needs a new check
-  }, [values.featuredImageUrl]);
+  }, [values.featuredImageUrl, values.featuredImageAlt]);
+  const mediaChecked = Object.keys(fields.media.allErrors).length > 0;
+  useEffect(() => {
+    if (mediaChecked) form.validate({ name: fields.media.name });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new value needs a new check
+  }, [values.media]);
 
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
@@ -178,9 +213,9 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
     try {
       const uploaded = await uploadImageFiles(Array.from(files ?? []));
       if (!uploaded) return;
-      const media: EditableMedia[] = uploaded.map((img) => ({ mediaType: "image", mediaUrl: img.url, caption: "", uploadId: img.id }));
-      setValues((v) => ({ ...v, media: [...v.media, ...media], featuredImageUrl: v.featuredImageUrl || media[0]?.mediaUrl || "" }));
-      toast.success("Success", { description: `${media.length} image(s) uploaded successfully` });
+      // Uploads wait in the grid: the author makes one the featured image or adds it to the gallery.
+      setUploadedImages((list) => [...list, ...uploaded.map((img) => ({ url: img.url, alt: "", uploadId: img.id }))]);
+      toast.success("Success", { description: `${uploaded.length} image(s) uploaded successfully` });
     } finally {
       setUploading(false);
       if (fileInput.current) fileInput.current.value = "";
@@ -195,7 +230,7 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
       return;
     }
     setMediaError(null);
-    set("media", [...values.media, { mediaType: kind, mediaUrl: url, caption: mediaCaption.trim() }]);
+    set("media", [...values.media, { mediaType: kind, mediaUrl: url, caption: mediaCaption.trim(), alt: "" }]);
     setMediaUrl("");
     setMediaCaption("");
   }
@@ -212,16 +247,54 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   }
 
   function removeMedia(index: number) {
-    const removed = values.media[index];
+    set(
+      "media",
+      values.media.filter((_, i) => i !== index),
+    );
+  }
+
+  /** One alt text per image: the grid, its gallery item and (when it is the featured image) the featured alt. */
+  function setAlt(url: string, alt: string) {
+    setUploadedImages((list) => list.map((img) => (img.url === url ? { ...img, alt } : img)));
     setValues((v) => ({
       ...v,
-      media: v.media.filter((_, i) => i !== index),
-      featuredImageUrl: removed && v.featuredImageUrl === removed.mediaUrl ? "" : v.featuredImageUrl,
+      media: v.media.map((m) => (m.mediaType === "image" && m.mediaUrl === url ? { ...m, alt } : m)),
+      featuredImageAlt: v.featuredImageUrl === url ? alt : v.featuredImageAlt,
     }));
   }
 
-  const images = values.media.map((m, index) => ({ m, index })).filter(({ m }) => m.mediaType === "image");
-  const mediaErrors = Object.values(fields.media.allErrors).flat();
+  function makeFeatured(img: UploadedImage) {
+    setValues((v) => ({ ...v, featuredImageUrl: img.url, featuredImageAlt: img.alt }));
+  }
+
+  function toggleGallery(img: UploadedImage) {
+    setValues((v) => ({
+      ...v,
+      media: inGallery(img.url)
+        ? v.media.filter((m) => !(m.mediaType === "image" && m.mediaUrl === img.url))
+        : [...v.media, { mediaType: "image", mediaUrl: img.url, caption: "", alt: img.alt, uploadId: img.uploadId }],
+    }));
+  }
+
+  function removeUploaded(img: UploadedImage) {
+    setUploadedImages((list) => list.filter((x) => x.url !== img.url));
+    setValues((v) => ({
+      ...v,
+      media: v.media.filter((m) => !(m.mediaType === "image" && m.mediaUrl === img.url)),
+      featuredImageUrl: v.featuredImageUrl === img.url ? "" : v.featuredImageUrl,
+      featuredImageAlt: v.featuredImageUrl === img.url ? "" : v.featuredImageAlt,
+    }));
+  }
+
+  const inGallery = (url: string) => values.media.some((m) => m.mediaType === "image" && m.mediaUrl === url);
+  // A gallery image's alt-text error is shown beside the image in the grid; the others in the Media list.
+  const altErrorOf = (url: string) => {
+    const index = values.media.findIndex((m) => m.mediaType === "image" && m.mediaUrl === url);
+    return index < 0 ? undefined : fields.media.allErrors[`${fields.media.name}[${index}].alt`];
+  };
+  const mediaErrors = Object.entries(fields.media.allErrors)
+    .filter(([name]) => !name.endsWith(".alt"))
+    .flatMap(([, errors]) => errors);
 
   return (
     <section className="mx-auto max-w-3xl px-4 py-16">
@@ -268,18 +341,33 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
             />
           )}
         </FormField>
-        <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
-          {(props) => (
-            <Input
-              {...props}
-              type="text"
-              inputMode="url"
-              placeholder="Or upload an image below"
-              value={values.featuredImageUrl}
-              onChange={(e) => set("featuredImageUrl", e.target.value)}
-            />
-          )}
-        </FormField>
+        <div role="group" aria-label="Featured image" className="space-y-3">
+          <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
+            {(props) => (
+              <Input
+                {...props}
+                type="text"
+                inputMode="url"
+                placeholder="Or upload an image below"
+                value={values.featuredImageUrl}
+                onChange={(e) => set("featuredImageUrl", e.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField field={fields.featuredImageAlt} label="Alt text" controlled>
+            {(props) => (
+              <Input
+                {...props}
+                type="text"
+                placeholder="Describe the featured image for people who cannot see it"
+                value={values.featuredImageAlt}
+                onChange={(e) =>
+                  values.featuredImageUrl ? setAlt(values.featuredImageUrl, e.target.value) : set("featuredImageAlt", e.target.value)
+                }
+              />
+            )}
+          </FormField>
+        </div>
 
         <div className="space-y-3">
           <input
@@ -301,37 +389,66 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
               Uploading images...
             </p>
           ) : null}
-          {images.length > 0 ? (
+          {uploadedImages.length > 0 ? (
             <ul className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="Uploaded images">
-              {images.map(({ m, index }) => {
-                const featured = values.featuredImageUrl === m.mediaUrl;
+              {uploadedImages.map((img, index) => {
+                const n = index + 1;
+                const featured = values.featuredImageUrl === img.url;
+                const added = inGallery(img.url);
+                const altId = `${ids}-uploaded-${index}-alt`;
+                const altError = altErrorOf(img.url);
                 return (
-                  <li key={`${m.mediaUrl}-${index}`} className="group relative">
-                    <button
-                      type="button"
-                      onClick={() => set("featuredImageUrl", m.mediaUrl)}
-                      aria-pressed={featured}
-                      aria-label={featured ? `Image ${index + 1} (featured image)` : `Make image ${index + 1} the featured image`}
-                      className={cn(
-                        "block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
-                        featured ? "border-primary" : "border-transparent",
-                      )}
-                    >
-                      <img src={m.mediaUrl} alt="" className="aspect-square w-full object-cover" />
-                      {featured ? (
-                        <span className="absolute bottom-1 left-1 inline-flex items-center gap-1 rounded bg-primary px-1.5 py-0.5 text-xs text-primary-foreground">
-                          <Star aria-hidden className="size-3" /> Featured
-                        </span>
-                      ) : null}
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => removeMedia(index)}
-                      aria-label={`Remove image ${index + 1}`}
-                      className="absolute top-1 right-1 rounded-full bg-destructive p-1 text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100"
-                    >
-                      <X aria-hidden className="size-4" />
-                    </button>
+                  <li key={img.url} className="group relative min-w-0">
+                    <div role="group" aria-label={`Image ${n}`} className="space-y-1">
+                      <div className="relative">
+                        <button
+                          type="button"
+                          onClick={() => makeFeatured(img)}
+                          aria-pressed={featured}
+                          aria-label={featured ? `Image ${n} (featured image)` : `Make image ${n} the featured image`}
+                          className={cn(
+                            "block w-full overflow-hidden rounded-md border-2 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
+                            featured ? "border-primary" : "border-transparent",
+                          )}
+                        >
+                          <img src={img.url} alt={img.alt} className="aspect-square w-full object-cover" />
+                          {featured ? (
+                            <span className="absolute bottom-1 left-1 inline-flex items-center gap-1 rounded bg-primary px-1.5 py-0.5 text-xs text-primary-foreground">
+                              <Star aria-hidden className="size-3" /> Featured
+                            </span>
+                          ) : null}
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() => removeUploaded(img)}
+                          aria-label={`Remove image ${n}`}
+                          className="absolute top-1 right-1 rounded-full bg-destructive p-1 text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100"
+                        >
+                          <X aria-hidden className="size-4" />
+                        </button>
+                      </div>
+                      <Label htmlFor={altId} className="text-xs">
+                        Alt text
+                      </Label>
+                      <Input
+                        id={altId}
+                        type="text"
+                        value={img.alt}
+                        onChange={(e) => setAlt(img.url, e.target.value)}
+                        aria-invalid={altError ? true : undefined}
+                        aria-describedby={altError ? `${altId}-error` : undefined}
+                      />
+                      <FieldError id={`${altId}-error`} errors={altError} />
+                      <Button
+                        type="button"
+                        size="sm"
+                        variant={added ? "secondary" : "outline"}
+                        aria-pressed={added}
+                        onClick={() => toggleGallery(img)}
+                      >
+                        {added ? "In gallery" : "Add to gallery"}
+                      </Button>
+                    </div>
                   </li>
                 );
               })}
@@ -421,7 +538,11 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
               ))}
             </ol>
           ) : null}
-          <input type="hidden" name="media" value={JSON.stringify(values.media.map((m) => ({ ...m, caption: m.caption || undefined })))} />
+          <input
+            type="hidden"
+            name="media"
+            value={JSON.stringify(values.media.map((m) => ({ ...m, caption: m.caption || undefined, alt: m.alt || undefined })))}
+          />
         </fieldset>
 
         <div className="flex items-center gap-3">
@@ -471,6 +592,7 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
                   excerpt: r.excerpt ?? "",
                   content: r.content,
                   featuredImageUrl: r.featuredImageUrl ?? "",
+                  featuredImageAlt: r.featuredImageAlt ?? "",
                 }))
               }
             />

@@ -3,7 +3,8 @@ import { CATEGORIES } from "~/lib/categories";
 import { slugify, slugProblem } from "~/lib/slug";
 import { formCheckbox, jsonField } from "~/lib/forms";
 import { zonedLocalToUtc } from "~/lib/time-zone";
-import { isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
+import { ALT_MAX, ALT_TOO_LONG, isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
+import { firstImageWithoutAlt, missingAltMessage, type ImagesOfPost } from "./image-alt";
 
 export const TITLE_MAX = 200;
 export const EXCERPT_MAX = 500;
@@ -44,8 +45,18 @@ const optionalText = (max: number, message: string) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
+/**
+ * A post that goes live (published now or scheduled) must not show an image without alt text; a
+ * draft may. One check for the domain schema and the browser form.
+ */
+function requireAltToPublish(value: ImagesOfPost & { goesLive: boolean }, ctx: z.RefinementCtx) {
+  if (!value.goesLive) return;
+  const missing = firstImageWithoutAlt(value);
+  if (missing) ctx.addIssue({ code: "custom", path: missing.path, message: missingAltMessage(missing.url) });
+}
+
 /** SPEC §5 post form rules — one schema for the browser form and the server action. */
-export const postInputSchema = z.object({
+const postInputObject = z.object({
   title: z
     .string({ error: POST_MESSAGES.titleRequired })
     .trim()
@@ -64,6 +75,7 @@ export const postInputSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
+  featuredImageAlt: optionalText(ALT_MAX, ALT_TOO_LONG),
   category: z.enum(CATEGORIES, { error: POST_MESSAGES.categoryInvalid }),
   /** Edit mode only: the new address's slug (absent: unchanged). A new post's slug comes from its title. */
   slug: slugFieldSchema.optional(),
@@ -77,6 +89,10 @@ export const postInputSchema = z.object({
   version: z.number().int().min(1).optional(),
 });
 
+export const postInputSchema = postInputObject.superRefine((value, ctx) =>
+  requireAltToPublish({ ...value, goesLive: value.published || value.publishAt !== null }, ctx),
+);
+
 export type PostInput = z.output<typeof postInputSchema>;
 
 /**
@@ -84,13 +100,13 @@ export type PostInput = z.output<typeof postInputSchema>;
  * post's category comes from the address, edit mode has 'Category' and 'URL slug' fields): checked
  * with the same rules by the form and by the action.
  */
-export const postFormSchema = postInputSchema
+export const postFormSchema = postInputObject
   .omit({ category: true, publishAt: true, version: true })
   .extend({
     category: postInputSchema.shape.category.optional(),
     published: formCheckbox,
     featured: formCheckbox,
-    media: jsonField(postInputSchema.shape.media),
+    media: jsonField(postInputObject.shape.media),
     schedule: formCheckbox,
     /** A `datetime-local` value in the site's time zone ("YYYY-MM-DDTHH:mm"). */
     publishAt: z.string().trim().optional(),
@@ -101,6 +117,7 @@ export const postFormSchema = postInputSchema
       .transform((v) => (v ? Number(v) : undefined)),
   })
   .superRefine((value, ctx) => {
+    requireAltToPublish({ ...value, goesLive: value.published || value.schedule }, ctx);
     if (!value.schedule || value.published) return;
     if (!value.publishAt) ctx.addIssue({ code: "custom", path: ["publishAt"], message: POST_MESSAGES.publishAtRequired });
     // The zone does not make a date-time valid or not: UTC checks the calendar.

@@ -16,6 +16,7 @@ import { renderPostBody } from "./post-render.server";
 import { discardAutosave } from "./autosave.server";
 import { recordRevision, type RevisionKind } from "./revisions.server";
 import { syncPublishJob } from "./scheduling.server";
+import { enqueuePostFilesCleanup } from "./post-files.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
@@ -44,6 +45,7 @@ const cardColumns = {
   slug: blogPosts.slug,
   excerpt: blogPosts.excerpt,
   featuredImageUrl: blogPosts.featuredImageUrl,
+  featuredImageAlt: blogPosts.featuredImageAlt,
   category: blogPosts.category,
   publishedAt: shownDate(),
 };
@@ -81,6 +83,7 @@ export async function getPostBySlug(db: Db, slug: string) {
       contentText: blogPosts.contentText,
       excerpt: blogPosts.excerpt,
       featuredImageUrl: blogPosts.featuredImageUrl,
+      featuredImageAlt: blogPosts.featuredImageAlt,
       category: blogPosts.category,
       published: blogPosts.published,
       featured: blogPosts.featured,
@@ -101,6 +104,7 @@ export async function getPostBySlug(db: Db, slug: string) {
       mediaType: blogMedia.mediaType,
       mediaUrl: blogMedia.mediaUrl,
       caption: blogMedia.caption,
+      alt: blogMedia.alt,
       uploadId: blogMedia.uploadId,
     })
     .from(blogMedia)
@@ -156,6 +160,7 @@ async function replaceMedia(tx: Db, postId: string, media: PostInput["media"]) {
       mediaType: m.mediaType,
       mediaUrl: m.mediaUrl,
       caption: m.caption ?? null,
+      alt: m.alt ?? null,
       uploadId: m.uploadId ?? null,
       displayOrder: i,
     })),
@@ -241,6 +246,7 @@ function editableColumns(input: PostInput, body: { html: string; text: string })
     contentText: body.text,
     excerpt: input.excerpt,
     featuredImageUrl: input.featuredImageUrl,
+    featuredImageAlt: input.featuredImageAlt,
     category: input.category,
     published: input.published,
     featured: input.featured,
@@ -261,6 +267,7 @@ function revisionOf(postId: string, input: PostInput, actor: Actor) {
     excerpt: input.excerpt,
     content: input.content,
     featuredImageUrl: input.featuredImageUrl,
+    featuredImageAlt: input.featuredImageAlt,
     authorId: actor.id,
   };
 }
@@ -394,7 +401,10 @@ export async function findMovedPost(
   return { category: row.category, slug: row.slug };
 }
 
-/** Deletes a post and its media rows; only admins or the post's author (canDeletePost). */
+/**
+ * Deletes a post and its media rows; only admins or the post's author (canDeletePost). Its uploaded
+ * files go too, by a job queued in the same transaction, unless something else still uses them.
+ */
 export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
   if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
@@ -406,6 +416,7 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
   if (!post) throw new NotFoundError("That post no longer exists.");
   authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
+    await enqueuePostFilesCleanup(tx, post.id);
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
     await bumpContentVersion(tx);

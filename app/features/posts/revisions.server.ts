@@ -15,6 +15,7 @@ export interface RevisionSnapshot {
   excerpt: string | null;
   content: string;
   featuredImageUrl: string | null;
+  featuredImageAlt: string | null;
   authorId: string | null;
 }
 
@@ -40,6 +41,7 @@ export interface RevisionListItem {
   excerpt: string | null;
   content: string;
   featuredImageUrl: string | null;
+  featuredImageAlt: string | null;
   authorEmail: string | null;
   createdAt: Date;
 }
@@ -56,6 +58,7 @@ export async function listRevisions(db: Db, actor: Actor | null, postId: string)
       excerpt: postRevisions.excerpt,
       content: postRevisions.content,
       featuredImageUrl: postRevisions.featuredImageUrl,
+      featuredImageAlt: postRevisions.featuredImageAlt,
       authorEmail: user.email,
       createdAt: postRevisions.createdAt,
     })

@@ -36,6 +36,7 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
         excerpt: blogPosts.excerpt,
         content: blogPosts.content,
         featuredImageUrl: blogPosts.featuredImageUrl,
+        featuredImageAlt: blogPosts.featuredImageAlt,
         authorId: blogPosts.authorId,
       });
     if (!row) return false;

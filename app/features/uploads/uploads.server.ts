@@ -1,10 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { inArray } from "drizzle-orm";
+import { eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
 import { canUploadImages, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { uploads } from "~/server/db/schema.server";
+import {
+  appSettings,
+  blogMedia,
+  blogPosts,
+  postAutosaves,
+  postRevisions,
+  projects,
+  testimonials,
+  uploads,
+} from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
 import { LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
@@ -136,4 +145,73 @@ export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): P
     for (const url of uploadUrlsOf(row.storageKey)) out[url] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
   }
   return out;
+}
+
+/**
+ * Every column that may hold an upload's URL (post content and featured image, gallery items,
+ * revisions and autosaves, projects, testimonials, settings). A URL always contains the storage
+ * key, whichever address form (site path, CDN URL, absolute site URL) was used.
+ */
+async function isUploadUsed(db: Db, key: string): Promise<boolean> {
+  const has = (column: SQLWrapper) => sql`strpos(${column}, ${key}) > 0`;
+  const checks = [
+    db
+      .select({ one: sql`1` })
+      .from(blogPosts)
+      .where(sql`${has(blogPosts.content)} or ${has(sql`coalesce(${blogPosts.featuredImageUrl}, '')`)}`),
+    db
+      .select({ one: sql`1` })
+      .from(blogMedia)
+      .where(has(blogMedia.mediaUrl)),
+    db
+      .select({ one: sql`1` })
+      .from(postRevisions)
+      .where(sql`${has(postRevisions.content)} or ${has(sql`coalesce(${postRevisions.featuredImageUrl}, '')`)}`),
+    db
+      .select({ one: sql`1` })
+      .from(postAutosaves)
+      .where(sql`${has(postAutosaves.content)} or ${has(postAutosaves.featuredImageUrl)}`),
+    db
+      .select({ one: sql`1` })
+      .from(projects)
+      .where(sql`${has(sql`concat_ws(' ', ${projects.imageUrl}, ${projects.description})`)}`),
+    db
+      .select({ one: sql`1` })
+      .from(testimonials)
+      .where(has(testimonials.text)),
+    db
+      .select({ one: sql`1` })
+      .from(appSettings)
+      .where(has(appSettings.value)),
+  ];
+  for (const check of checks) {
+    if ((await check.limit(1)).length > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Deletes the uploads among `urls` that nothing uses any more: the stored original and its
+ * variants, then the `uploads` row. Only files the `uploads` table knows are touched. Idempotent
+ * (a job may run twice): an upload already gone is skipped. Returns the storage keys deleted.
+ */
+export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Promise<string[]> {
+  const keys = [...new Set(urls.flatMap((u) => uploadKeyOf(u) ?? []))];
+  if (keys.length === 0) return [];
+  const rows = await db
+    .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
+    .from(uploads)
+    .where(inArray(uploads.storageKey, keys));
+  const storage = getStorage();
+  const deleted: string[] = [];
+  for (const row of rows) {
+    if (await isUploadUsed(db, row.storageKey)) continue;
+    // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
+    for (const variant of row.variants) await storage.delete(variant.key);
+    await storage.delete(row.storageKey);
+    await db.delete(uploads).where(eq(uploads.id, row.id));
+    deleted.push(row.storageKey);
+  }
+  if (deleted.length > 0) logger.info({ keys: deleted }, "unused uploads deleted");
+  return deleted;
 }

@@ -36,6 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       date: shortDate(p.publishedAt),
       image: p.featuredImageUrl && isSafeImageUrl(p.featuredImageUrl) ? p.featuredImageUrl : null,
       srcSet: p.featuredImageUrl ? srcSets[p.featuredImageUrl] : undefined,
+      imageAlt: p.featuredImageAlt ?? "",
     })),
     page: listing.page,
     pageCount: listing.pageCount,
@@ -97,7 +98,7 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
                     src={post.image}
                     srcSet={post.srcSet}
                     sizes={post.srcSet ? "(min-width: 1024px) 384px, (min-width: 640px) 50vw, 100vw" : undefined}
-                    alt=""
+                    alt={post.imageAlt}
                     width={800}
                     height={450}
                     loading="lazy"

@@ -37,6 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           content: saved.content,
           featuredImageUrl: saved.featuredImageUrl,
           details: saved.details,
+          featuredImageAlt: saved.featuredImageAlt,
           savedAt: saved.savedAt.toISOString(),
           savedAtLabel: formatInZone(saved.savedAt, timeZone),
         }
@@ -59,6 +60,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       mediaType: m.mediaType,
       mediaUrl: m.mediaUrl,
       caption: m.caption ?? "",
+      alt: m.alt ?? "",
       uploadId: m.uploadId ?? undefined,
     })),
     schedule: post.scheduledAt !== null && !post.published,
@@ -70,6 +72,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     content: post.content,
     featuredImageUrl: post.featuredImageUrl ?? "",
     details,
+    featuredImageAlt: post.featuredImageAlt ?? "",
     updatedAt: post.updatedAt,
   };
   return {
@@ -83,6 +86,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       excerpt: editable.excerpt,
       content: editable.content,
       featuredImageUrl: editable.featuredImageUrl,
+      featuredImageAlt: editable.featuredImageAlt,
       version: post.version,
     },
   };

@@ -80,18 +80,23 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         excerpt: post.excerpt,
         published: post.published,
         image,
+        imageAlt: image ? (post.featuredImageAlt ?? "") : "",
         imageSrcSet: image ? srcSets[image] : undefined,
         date: longDate(post.publishedAt),
         publishedAt: post.publishedAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
         readingTime: readingTimeLabel(body.text),
-        media: post.media.map((m) => ({
-          id: m.id,
-          mediaType: m.mediaType,
-          mediaUrl: m.mediaUrl,
-          caption: m.caption,
-          srcSet: srcSets[m.mediaUrl],
-        })),
+        // The featured image is shown above the post: never again in its gallery.
+        media: post.media
+          .filter((m) => !(m.mediaType === "image" && m.mediaUrl === post.featuredImageUrl))
+          .map((m) => ({
+            id: m.id,
+            mediaType: m.mediaType,
+            mediaUrl: m.mediaUrl,
+            caption: m.caption,
+            alt: m.alt,
+            srcSet: srcSets[m.mediaUrl],
+          })),
       },
       related: around.related.map(toLink),
       previous: around.previous ? toLink(around.previous) : null,
@@ -129,6 +134,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       path: postPath(category, post.slug),
       // A post without a featured image still gets a card image (the site default).
       image: post.image ?? DEFAULT_OG_IMAGE,
+      imageAlt: post.imageAlt,
       type: "article",
       noindex: !post.published,
       publishedTime: post.publishedAt,
@@ -299,7 +305,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
           src={post.image}
           srcSet={post.imageSrcSet}
           sizes={post.imageSrcSet ? "(min-width: 768px) 768px, 100vw" : undefined}
-          alt=""
+          alt={post.imageAlt}
           // Reserves a 16:9 box before the image arrives (no layout shift); its own ratio applies once loaded.
           width={1200}
           height={675}

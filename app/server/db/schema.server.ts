@@ -121,6 +121,8 @@ export const blogPosts = pgTable(
     contentText: text("content_text"),
     excerpt: text("excerpt"),
     featuredImageUrl: text("featured_image_url"),
+    /** Alt text of the featured image; publishing requires it when there is a featured image. */
+    featuredImageAlt: text("featured_image_alt"),
     category: text("category", { enum: CATEGORIES }).notNull(),
     published: boolean("published").notNull().default(false),
     featured: boolean("featured").notNull().default(false),
@@ -199,6 +201,8 @@ export const blogMedia = pgTable(
     mediaType: text("media_type", { enum: MEDIA_TYPES }).notNull(),
     mediaUrl: text("media_url").notNull(),
     caption: text("caption"),
+    /** Alt text of an image item; publishing requires it for images. */
+    alt: text("alt"),
     displayOrder: integer("display_order").notNull().default(0),
     uploadId: uuid("upload_id").references(() => uploads.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -224,6 +228,7 @@ export const postRevisions = pgTable(
     excerpt: text("excerpt"),
     content: text("content").notNull(),
     featuredImageUrl: text("featured_image_url"),
+    featuredImageAlt: text("featured_image_alt"),
     authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -250,6 +255,7 @@ export const postAutosaves = pgTable(
     excerpt: text("excerpt").notNull(),
     content: text("content").notNull(),
     featuredImageUrl: text("featured_image_url").notNull(),
+    featuredImageAlt: text("featured_image_alt").notNull().default(""),
     // The post version the text was typed over (edit mode).
     baseVersion: integer("base_version"),
     // The form's other fields (category, slug, switches, media, schedule), as the editor sent them;

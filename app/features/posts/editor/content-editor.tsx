@@ -1,4 +1,4 @@
-import { Bold, Code, Heading, ImagePlus, Italic, Link2, List, ListOrdered, Quote } from "lucide-react";
+import { Bold, Code, Heading, Italic, Link2, List, ListOrdered, Quote } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useLayoutEffect, useRef, useState, type ComponentProps } from "react";
 import { Button } from "~/components/ui/button";
@@ -7,6 +7,7 @@ import { cn } from "~/lib/utils";
 import { PostBody } from "../post-body";
 import { applyFormat, insertImage, shortcutAction, TOOLBAR_ACTIONS, type FormatAction, type TextState } from "./markdown-edits";
 import { imageFilesOf, uploadImageFiles } from "./upload-images";
+import { InsertImageDialog } from "./insert-image-dialog";
 
 const ICONS: Record<FormatAction, typeof Bold> = {
   bold: Bold,
@@ -53,7 +54,8 @@ interface Props {
  */
 export function ContentEditor({ value, onChange, textareaProps, onUploadingChange }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
+  // Where 'Insert image' puts the image: the cursor when its dialog opened.
+  const insertAt = useRef<TextState | null>(null);
   const pendingSelection = useRef<{ start: number; end: number } | null>(null);
   const [tab, setTab] = useState("write");
   const [preview, setPreview] = useState<PreviewState>({ kind: "idle" });
@@ -82,16 +84,16 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
     commit(applyFormat(current(), action));
   }
 
-  async function uploadAndInsert(files: File[]) {
+  async function uploadAndInsert(files: File[], alt = "", cursor?: TextState) {
     if (files.length === 0) return;
     // The cursor as it was when the author chose the files: the text may not change meanwhile.
-    const at = current();
+    const at = cursor && cursor.value === value ? cursor : current();
     onUploadingChange(true);
     try {
       const uploaded = await uploadImageFiles(files);
       if (!uploaded) return;
       let state = at;
-      for (const image of uploaded) state = insertImage(state, { url: image.url, alt: "" });
+      for (const image of uploaded) state = insertImage(state, { url: image.url, alt });
       commit(state);
     } finally {
       onUploadingChange(false);
@@ -142,29 +144,11 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
               </Button>
             );
           })}
-          <Button
-            type="button"
-            size="icon"
-            variant="ghost"
-            aria-label="Insert image"
-            title="Insert image"
-            onClick={() => fileInput.current?.click()}
-          >
-            <ImagePlus aria-hidden />
-          </Button>
-          <input
-            ref={fileInput}
-            type="file"
-            accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-            multiple
-            className="sr-only"
-            tabIndex={-1}
-            aria-hidden
-            onChange={(e) => {
-              const files = Array.from(e.target.files ?? []);
-              e.target.value = "";
-              void uploadAndInsert(files);
+          <InsertImageDialog
+            onOpen={() => {
+              insertAt.current = current();
             }}
+            onInsert={(file, alt) => uploadAndInsert([file], alt, insertAt.current ?? undefined)}
           />
         </div>
       </div>

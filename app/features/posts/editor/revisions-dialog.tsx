@@ -13,6 +13,7 @@ const revisionSchema = z.object({
   excerpt: z.string().nullable(),
   content: z.string(),
   featuredImageUrl: z.string().nullable(),
+  featuredImageAlt: z.string().nullable().optional(),
   authorEmail: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });

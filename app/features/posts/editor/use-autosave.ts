@@ -15,6 +15,7 @@ export interface AutosaveFields {
   featuredImageUrl: string;
   /** Every other field of the form, as JSON (autosave-details.ts). */
   details: string;
+  featuredImageAlt: string;
 }
 
 interface Options {
