@@ -75,7 +75,7 @@ describeEachDatabase("autosave", (ctx) => {
       category: "Family",
       slug: "elsewhere",
       featured: true,
-      media: [{ mediaType: "youtube", mediaUrl: "https://youtu.be/dQw4w9WgXcQ", caption: "A video" }],
+      media: [{ mediaType: "youtube", mediaUrl: "https://youtu.be/dQw4w9WgXcQ", caption: "A video", alt: "" }],
       schedule: true,
       publishAt: "2031-05-01T08:00",
     };

@@ -120,16 +120,15 @@ describeEachDatabase("posts", (ctx) => {
   it("carries the newest 20 published posts in a feed", async () => {
     const start = Date.UTC(2030, 0, 1);
     for (let i = 0; i < 22; i++) {
-      await ctx.db
-        .insert(blogPosts)
-        .values({
-          title: `Feed ${i}`,
-          slug: `feed-${i}`,
-          content: "x",
-          category: "Fun",
-          published: true,
-          createdAt: new Date(start + i * 60_000),
-        });
+      await ctx.db.insert(blogPosts).values({
+        title: `Feed ${i}`,
+        slug: `feed-${i}`,
+        content: "x",
+        category: "Fun",
+        published: true,
+        createdAt: new Date(start + i * 60_000),
+        publishedAt: new Date(start + i * 60_000),
+      });
     }
     const feed = await listFeedPosts(ctx.db, "Fun");
     expect(feed).toHaveLength(20);
