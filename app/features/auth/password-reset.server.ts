@@ -4,7 +4,6 @@ import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
-import { getEnv } from "~/server/env.server";
 import { parseOrThrow, ValidationError } from "~/server/errors.server";
 import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
@@ -14,6 +13,7 @@ import { clientIp } from "~/server/request.server";
 import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { readSiteSettings } from "~/features/site/settings.server";
+import { emailSiteUrl } from "~/features/site/site-url.server";
 import { setPassword } from "~/features/users/users.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
@@ -25,8 +25,8 @@ function hashToken(token: string): string {
 }
 
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
-function resetLink(token: string): string {
-  return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
+function resetLink(siteUrl: string, token: string): string {
+  return `${siteUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
 }
 
 /**
@@ -73,15 +73,16 @@ export const passwordResetEmailJob = defineJob(
         expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
       });
     });
+    const settings = await readSiteSettings(db);
     const result = await sendMail({
-      senderName: (await readSiteSettings(db)).siteName,
+      senderName: settings.siteName,
       to: found.email,
       subject: "Reset your password",
       text: [
         "Someone (hopefully you) asked to reset the password of your account.",
         "",
         `Choose a new password here (the link works once, for one hour):`,
-        resetLink(token),
+        resetLink(emailSiteUrl(settings), token),
         "",
         "If you did not ask for this, ignore this email: your password stays as it is.",
       ].join("\n"),

@@ -28,6 +28,7 @@ export function defaultSiteSettings(env: Env): SiteSettings {
   if (env.SEED_DEMO_CONTENT) return { ...DEMO_SITE_SETTINGS, ...fromEnv };
   return {
     siteName: "Portfolio",
+    siteUrl: "",
     ownerName: "",
     headline: "",
     tagline: "",

@@ -7,6 +7,7 @@ import type { SiteSettings } from "./settings-schema";
  */
 export const DEMO_SITE_SETTINGS: SiteSettings = {
   siteName: "7 Fs Portfolio",
+  siteUrl: "",
   ownerName: "",
   headline: "Product Manager, Project Manager & Application Developer",
   tagline: "I turn ideas into shipped products: clear roadmaps, calm delivery and working software.",

@@ -1,6 +1,8 @@
 import { Loader2, LogOut, X } from "lucide-react";
 import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
+import { ErrorMessage, errorDetails } from "~/components/error-message";
+import { NotFoundMessage } from "~/components/not-found-message";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
@@ -169,21 +171,6 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
-  const internal = isRouteErrorResponse(error) && "internal" in error && error.internal === true;
-  const message =
-    status === 405
-      ? "This page does not accept that kind of request."
-      : isRouteErrorResponse(error) && !internal && typeof error.data === "string" && error.data
-        ? error.data
-        : "Something went wrong. Please try again.";
-  return (
-    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold">{status === 403 ? "Access Denied" : status === 404 ? "Not Found" : "Error"}</h1>
-      <p className="mt-4 text-muted-foreground">{message}</p>
-      <Link to="/admin" className="mt-6 inline-block text-primary underline">
-        Back to Dashboard
-      </Link>
-    </section>
-  );
+  if (status === 404) return <NotFoundMessage />;
+  return <ErrorMessage status={status} details={errorDetails(error)} home="/admin" homeLabel="Back to Dashboard" />;
 }

@@ -169,8 +169,8 @@ function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDele
   return (
     <details className="group rounded-lg border bg-card" data-testid="contact-message">
       <summary className="flex cursor-pointer flex-wrap items-center gap-x-4 gap-y-1 p-4">
-        <span className="font-semibold">{m.name}</span>
-        <span className="text-sm text-muted-foreground">{m.email}</span>
+        <span className="min-w-0 font-semibold [overflow-wrap:anywhere]">{m.name}</span>
+        <span className="min-w-0 text-sm text-muted-foreground [overflow-wrap:anywhere]">{m.email}</span>
         <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_CLASS[m.deliveryState]}`}>{STATE_LABEL[m.deliveryState]}</span>
         {m.handledAt ? <span className="rounded bg-neutral-200 px-2 py-0.5 text-xs font-medium text-neutral-900">Handled</span> : null}
         <time dateTime={m.createdAt.toISOString()} className="ml-auto text-sm text-muted-foreground">
@@ -178,7 +178,7 @@ function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDele
         </time>
       </summary>
       <div className="space-y-4 border-t p-4">
-        <p className="whitespace-pre-wrap break-words">{m.message}</p>
+        <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{m.message}</p>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-muted-foreground">Reply to</dt>
           <dd>
@@ -195,7 +195,7 @@ function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDele
           {m.lastError ? (
             <>
               <dt className="text-muted-foreground">Last error</dt>
-              <dd className="break-words">{m.lastError}</dd>
+              <dd className="[overflow-wrap:anywhere]">{m.lastError}</dd>
             </>
           ) : null}
           {m.handledAt ? (
