@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, eq, gt, like, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, like, lt } from "drizzle-orm";
 import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
@@ -14,7 +14,11 @@ import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { readSiteSettings } from "~/features/site/settings.server";
 import { emailSiteUrl } from "~/features/site/site-url.server";
-import { setPassword } from "~/features/users/users.server";
+import { setPassword, userForAdminAction } from "~/features/users/users.server";
+import { USER_MESSAGES, USERS_FORBIDDEN } from "~/features/users/user-schema";
+import { canManageUsers, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { recordAudit } from "~/server/audit.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
@@ -42,14 +46,33 @@ export async function requestPasswordReset(db: Db, input: unknown, request: Requ
     { key: `reset:ip:${ip}`, limit: 10, windowSeconds: 15 * 60 },
     { key: `reset:account:${email}`, limit: 3, windowSeconds: 60 * 60 },
   ]);
-  const [found] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.email, email)).limit(1);
+  const [found] = await db
+    .select({ id: user.id, email: user.email })
+    .from(user)
+    .where(and(eq(user.email, email), isNull(user.disabledAt)))
+    .limit(1);
   if (!found) {
-    logger.info("password reset requested for an unknown address");
+    logger.info("password reset requested for an unknown or disabled address");
     return;
   }
   // The email goes through the job runner (durable, retried, survives a restart). Its payload is the
   // user id only: the token is made when the email is sent, so it is never stored or logged in clear.
   await passwordResetEmailJob.enqueue(db, { userId: found.id });
+}
+
+/**
+ * An administrator sends a user the same reset link the login page's 'Forgot password?' sends (the
+ * user chooses their new password; the admin never learns it). Not for a disabled account.
+ */
+export async function sendPasswordResetFor(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const found = await userForAdminAction(db, raw);
+  if (found.disabledAt) throw new ValidationError(USER_MESSAGES.resetDisabled);
+  await db.transaction(async (tx) => {
+    await passwordResetEmailJob.enqueue(tx, { userId: found.id });
+    await recordAudit(tx, { actor, action: "user.password.reset-link", target: { type: "user", id: found.id }, summary: found.email });
+  });
+  return { email: found.email };
 }
 
 /**
@@ -60,8 +83,13 @@ export const passwordResetEmailJob = defineJob(
   "auth.password-reset-email",
   z.object({ userId: z.string().min(1) }),
   async ({ userId }, { db }) => {
-    const [found] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
+    const [found] = await db
+      .select({ id: user.id, email: user.email, disabledAt: user.disabledAt })
+      .from(user)
+      .where(eq(user.id, userId))
+      .limit(1);
     if (!found) throw new PermanentJobError("the user no longer exists");
+    if (found.disabledAt) throw new PermanentJobError("the user is disabled");
     const token = randomBytes(32).toString("base64url");
     await db.transaction(async (tx) => {
       await tx.delete(verification).where(lt(verification.expiresAt, new Date()));
