@@ -9,6 +9,9 @@ import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/featur
 import { useAdminSidebar } from "~/features/admin/sidebar-state";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
+import { canReadMessages } from "~/lib/permissions";
+import { countUnreadMessages } from "~/features/contact/contact.server";
+import { getDb } from "~/server/db/client.server";
 import { readCookie } from "~/server/cookies.server";
 import type { Route } from "./+types/layout";
 
@@ -23,13 +26,37 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
+    unreadMessages: canReadMessages(actor) ? await countUnreadMessages(getDb(), actor) : 0,
   };
+}
+
+const MESSAGES_PATH = "/admin/messages";
+
+/** The inbox's unread count beside 'Messages' (a dot on the icon when the sidebar is collapsed). */
+function UnreadBadge({ count, collapsed }: { count: number; collapsed: boolean }) {
+  const label = `${count} unread`;
+  if (collapsed) {
+    return (
+      <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-primary">
+        <span className="sr-only">{label}</span>
+      </span>
+    );
+  }
+  return (
+    <span
+      className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-foreground"
+      data-testid="unread-messages"
+    >
+      {count > 99 ? "99+" : count}
+      <span className="sr-only"> unread</span>
+    </span>
+  );
 }
 
 // SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
 // The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, nav } = loaderData;
+  const { user, nav, unreadMessages } = loaderData;
   const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
   const navigation = useNavigation();
   const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
@@ -75,7 +102,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 title={collapsed ? item.label : undefined}
                 className={({ isActive }) =>
                   cn(
-                    "flex h-9 items-center gap-2 rounded-md px-2 text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
+                    "relative flex h-9 items-center gap-2 rounded-md px-2 text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
                     isActive && "bg-accent font-medium text-accent-foreground",
                     collapsed && "justify-center px-0",
                   )
@@ -83,6 +110,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
               >
                 <item.icon className="size-4 shrink-0" aria-hidden />
                 <span className={cn(collapsed && "sr-only")}>{item.label}</span>
+                {item.to === MESSAGES_PATH && unreadMessages > 0 ? <UnreadBadge count={unreadMessages} collapsed={collapsed} /> : null}
               </NavLink>
             </li>
           ))}
