@@ -6,7 +6,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorMessage, errorDetails, errorStack } from "./components/error-message";
 import { NotFoundMessage } from "./components/not-found-message";
-import { AdminSidebarProvider } from "./features/admin/sidebar-state";
+import { AdminSidebarProvider, useAdminSidebar } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
@@ -47,6 +47,24 @@ function ThemeScript({ nonce }: { nonce?: string }) {
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />;
 }
 
+/**
+ * The public header and footer around every page but the admin area's, which draws its own shell
+ * (sidebar, slim top bar, its own main landmark).
+ */
+function SiteChrome({ children }: { children: React.ReactNode }) {
+  const { onAdminRoute } = useAdminSidebar();
+  if (onAdminRoute) return <>{children}</>;
+  return (
+    <>
+      <SiteHeader />
+      <main id="main" className="flex-1 pt-16">
+        {children}
+      </main>
+      <SiteFooter />
+    </>
+  );
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   return (
@@ -70,12 +88,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <AdminSidebarProvider>
-          <SiteHeader />
-          <main id="main" className="flex-1 pt-16">
-            {children}
-          </main>
+          <SiteChrome>{children}</SiteChrome>
         </AdminSidebarProvider>
-        <SiteFooter />
         <Toaster visibleToasts={3} duration={4000} richColors closeButton />
         <ScrollRestoration />
         <Scripts />

@@ -1,10 +1,9 @@
-import { ChevronDown, ExternalLink, LayoutDashboard, Loader2, LogOut, Menu, PanelLeft, Search as SearchIcon } from "lucide-react";
+import { ChevronDown, ExternalLink, LayoutDashboard, Loader2, LogOut, Menu, Search as SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
-import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
 import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
 import { ThemeToggle } from "~/components/theme-toggle";
@@ -173,29 +172,6 @@ function MobileMenu() {
   );
 }
 
-/** SPEC §2 "Shared layout": on admin routes, users with canEdit get a sidebar toggle (also Ctrl/Meta+B). */
-function AdminSidebarToggle() {
-  const user = useOptionalUser();
-  const { open, openMobile, toggle, onAdminRoute } = useAdminSidebar();
-  const mobile = useIsMobile();
-  if (!user?.canEdit || !onAdminRoute) return null;
-  return (
-    <Button
-      type="button"
-      variant="ghost"
-      size="icon"
-      className="-ml-2 shrink-0"
-      onClick={toggle}
-      aria-label="Toggle Sidebar"
-      aria-expanded={mobile ? openMobile : open}
-      title="Toggle Sidebar (Ctrl+B)"
-      aria-keyshortcuts="Control+B Meta+B"
-    >
-      <PanelLeft aria-hidden />
-    </Button>
-  );
-}
-
 /**
  * While a public page's data loads after a click (e.g. /projects), a spinner shows in the top bar
  * (SPEC §2 "A spinner shows while loading"). The admin area has its own 'Loading...' line.
@@ -233,7 +209,6 @@ export function SiteHeader() {
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <RecoveryRedirect />
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
-        <AdminSidebarToggle />
         {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
         <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">
           <span aria-hidden className="mr-1 shrink-0 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">

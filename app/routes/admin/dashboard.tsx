@@ -54,7 +54,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
         <Counter label="Total Posts" value={posts.total} icon={FileText} loading={loading} />
         <Counter label="Published" value={posts.published} icon={FileText} loading={loading} />
         <Counter label="Drafts" value={posts.drafts} icon={PenLine} loading={loading} />

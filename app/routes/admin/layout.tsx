@@ -1,4 +1,4 @@
-import { Loader2, LogOut, X } from "lucide-react";
+import { ExternalLink, Loader2, LogOut, PanelLeft, UserCog, X } from "lucide-react";
 import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
 import { ErrorMessage, errorDetails } from "~/components/error-message";
@@ -6,7 +6,17 @@ import { NotFoundMessage } from "~/components/not-found-message";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
-import { useAdminSidebar } from "~/features/admin/sidebar-state";
+import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
+import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { ThemeToggle } from "~/components/theme-toggle";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
 import { canReadMessages } from "~/lib/permissions";
@@ -50,6 +60,83 @@ function UnreadBadge({ count, collapsed }: { count: number; collapsed: boolean }
       {count > 99 ? "99+" : count}
       <span className="sr-only"> unread</span>
     </span>
+  );
+}
+
+/**
+ * The admin area's own slim top bar (no public header): the sidebar toggle (SPEC §2, also Ctrl/Meta+B),
+ * 'View site', the theme and the user menu.
+ */
+function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; roleLabel: string; canOpenAccount: boolean }) {
+  const { open, openMobile, toggle } = useAdminSidebar();
+  const mobile = useIsMobile();
+  return (
+    <header className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4">
+      <Button
+        type="button"
+        variant="ghost"
+        size="icon"
+        className="shrink-0"
+        onClick={toggle}
+        aria-label="Toggle Sidebar"
+        aria-expanded={mobile ? openMobile : open}
+        title="Toggle Sidebar (Ctrl+B)"
+        aria-keyshortcuts="Control+B Meta+B"
+      >
+        <PanelLeft aria-hidden />
+      </Button>
+      <div className="ml-auto flex items-center gap-1">
+        <Button asChild variant="ghost" size="sm">
+          <Link to="/">
+            <ExternalLink aria-hidden />
+            View site
+          </Link>
+        </Button>
+        <ThemeToggle />
+        <DropdownMenu modal={false}>
+          <DropdownMenuTrigger asChild>
+            <Button type="button" variant="ghost" size="icon" className="rounded-full" aria-label={`User menu (${email})`}>
+              <span
+                aria-hidden
+                className="flex size-8 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+              >
+                {avatarInitials(email)}
+              </span>
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end" className="min-w-56">
+            <DropdownMenuLabel>
+              <span className="block truncate text-sm font-medium">{email}</span>
+              <span className="block text-xs font-normal text-muted-foreground">{roleLabel}</span>
+            </DropdownMenuLabel>
+            <DropdownMenuSeparator />
+            {canOpenAccount ? (
+              <DropdownMenuItem asChild>
+                <Link to="/admin/account">
+                  <UserCog aria-hidden className="size-4" />
+                  Account
+                </Link>
+              </DropdownMenuItem>
+            ) : null}
+            <DropdownMenuItem asChild>
+              <Link to="/">
+                <ExternalLink aria-hidden className="size-4" />
+                View site
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+            <Form method="post" action="/logout">
+              <DropdownMenuItem asChild>
+                <button type="submit" className="w-full">
+                  <LogOut aria-hidden className="size-4" />
+                  Logout
+                </button>
+              </DropdownMenuItem>
+            </Form>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+    </header>
   );
 }
 
@@ -148,12 +235,13 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   );
 
   return (
-    <div className="flex min-h-[calc(100vh-4rem)]" data-sidebar-state={open ? "expanded" : "collapsed"}>
+    <div className="flex min-h-screen flex-1" data-sidebar-state={open ? "expanded" : "collapsed"}>
+      <RecoveryRedirect />
       <aside
         aria-label="Admin Panel"
         data-testid="admin-sidebar"
         className={cn(
-          "sticky top-16 hidden h-[calc(100vh-4rem)] shrink-0 border-r bg-background transition-[width] duration-200 md:block",
+          "sticky top-0 hidden h-screen shrink-0 border-r bg-background transition-[width] duration-200 md:block",
           open ? "w-[16rem]" : "w-[3rem]",
         )}
       >
@@ -183,7 +271,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
-        <div className="relative flex-1 p-4 md:p-8">
+        <AdminTopBar email={user.email} roleLabel={user.roleLabel} canOpenAccount={nav.includes("/admin/account")} />
+        <main id="main" className="relative flex-1 p-4 md:p-8">
           {loadingAdminPage ? (
             <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">
               <Loader2 className="size-4 animate-spin" aria-hidden />
@@ -191,7 +280,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
           <Outlet />
-        </div>
+        </main>
       </div>
     </div>
   );
@@ -199,6 +288,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (status === 404) return <NotFoundMessage />;
-  return <ErrorMessage status={status} details={errorDetails(error)} home="/admin" homeLabel="Back to Dashboard" />;
+  // The admin shell is not drawn around its own error page: the page carries the one main landmark.
+  return (
+    <main id="main" className="flex-1">
+      {status === 404 ? (
+        <NotFoundMessage />
+      ) : (
+        <ErrorMessage status={status} details={errorDetails(error)} home="/admin" homeLabel="Back to Dashboard" />
+      )}
+    </main>
+  );
 }
