@@ -121,7 +121,9 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
           <FormField
             field={fields.siteUrl}
             label="Site address"
-            hint={hint("The public address, e.g. https://example.com: links in feeds, emails and shared pages start with it. PUBLIC_URL, when set, wins.")}
+            hint={hint(
+              "The public address, e.g. https://example.com: links in feeds, emails and shared pages start with it. PUBLIC_URL, when set, wins.",
+            )}
           >
             {(props) => <Input {...props} type="url" placeholder="https://…" />}
           </FormField>

@@ -13,5 +13,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!category)
     return Response.json({ error: `There is no such category. The categories are ${CATEGORIES.join(", ")}.` }, { status: 404 });
   if (category !== params.category) throw redirect(`${categoryPath(category)}/rss.xml`, 301);
-  return rssResponse(buildRss(await publicSiteUrl(request), category, await listFeedPosts(getDb(), category), (await getSiteSettings()).siteName));
+  return rssResponse(
+    buildRss(await publicSiteUrl(request), category, await listFeedPosts(getDb(), category), (await getSiteSettings()).siteName),
+  );
 }
