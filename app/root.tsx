@@ -1,16 +1,19 @@
 import "./lib/zod-csp";
 import { useEffect } from "react";
-import { data, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { toast as showToast, Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { AdminSidebarProvider } from "./features/admin/sidebar-state";
+import { ErrorMessage, errorDetails, errorStack } from "./components/error-message";
+import { NotFoundMessage } from "./components/not-found-message";
+import { AdminSidebarProvider, useAdminSidebar } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
 import { getSiteSettings } from "./features/site/settings.server";
+import { publicSiteUrl } from "./features/site/site-url.server";
+import { statusTitle } from "./lib/http-status";
 import { THEME_SCRIPT } from "./lib/theme";
-import { getEnv } from "./server/env.server";
 import { requestNonce } from "./server/nonce.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
@@ -27,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const toast = anonymous ? null : await readToast(request);
   const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
   const site = await getSiteSettings();
-  const publicUrl = getEnv().publicUrl;
+  const publicUrl = await publicSiteUrl(request);
   return data(
     // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
     {
@@ -45,6 +48,24 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Sets the theme class before the first paint (see lib/theme.ts); first in <head> so nothing paints before it. */
 function ThemeScript({ nonce }: { nonce?: string }) {
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />;
+}
+
+/**
+ * The public header and footer around every page but the admin area's, which draws its own shell
+ * (sidebar, slim top bar, its own main landmark).
+ */
+function SiteChrome({ children }: { children: React.ReactNode }) {
+  const { onAdminRoute } = useAdminSidebar();
+  if (onAdminRoute) return <>{children}</>;
+  return (
+    <>
+      <SiteHeader />
+      <main id="main" className="flex-1 pt-16">
+        {children}
+      </main>
+      <SiteFooter />
+    </>
+  );
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -70,12 +91,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <AdminSidebarProvider>
-          <SiteHeader />
-          <main id="main" className="flex-1 pt-16">
-            {children}
-          </main>
+          <SiteChrome>{children}</SiteChrome>
         </AdminSidebarProvider>
-        <SiteFooter />
         <Toaster visibleToasts={3} duration={4000} richColors closeButton />
         <ScrollRestoration />
         <Scripts />
@@ -96,32 +113,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** The one error boundary: never shows a stack trace to visitors in production. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let details = "An unexpected error occurred. Please try again.";
-  let stack: string | undefined;
-  if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? "Oops! Page not found" : `${error.status} ${error.statusText || "Error"}`;
-    // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
-    const internal = "internal" in error && error.internal === true;
-    if (error.status === 405) details = "This page does not accept that kind of request. Open it with a normal link instead.";
-    else if (!internal && typeof error.data === "string" && error.data) details = error.data;
-  } else if (import.meta.env.DEV && error instanceof Error) {
-    details = error.message;
-    stack = error.stack;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  // Every 404 looks like the not-found page, whichever loader refused.
+  if (status === 404) {
+    return (
+      <>
+        <title>{statusTitle(404)}</title>
+        <NotFoundMessage />
+      </>
+    );
   }
-  return (
-    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
-      <title>{title}</title>
-      <h1 className="text-3xl font-bold">{title}</h1>
-      <p className="mt-4 text-muted-foreground">{details}</p>
-      <Link to="/" className="mt-6 inline-block text-primary underline">
-        Return to Home
-      </Link>
-      {stack ? (
-        <pre className="mt-6 overflow-x-auto text-left text-xs">
-          <code>{stack}</code>
-        </pre>
-      ) : null}
-    </section>
-  );
+  return <ErrorMessage status={status} details={errorDetails(error)} stack={errorStack(error)} home="/" homeLabel="Return to Home" />;
 }

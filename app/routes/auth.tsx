@@ -7,14 +7,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { signIn } from "~/features/auth/auth.server";
 import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
-import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, WELCOME_BACK } from "~/features/auth/auth-messages";
+import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, SIGNED_IN_WITHOUT_ADMIN, WELCOME_BACK } from "~/features/auth/auth-messages";
 import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
-import { clearSessionCookie, getSessionUser } from "~/features/auth/session.server";
+import { clearSessionCookie, getSessionUser, lookupRole } from "~/features/auth/session.server";
 import { HumanVerification } from "~/features/verification/human-verification";
 import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { firstMessage, parseSubmission, type Submission, type SubmissionResult } from "~/lib/forms";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
+import { canEdit } from "~/lib/permissions";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { readForm } from "~/server/form.server";
@@ -32,8 +33,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  // SPEC §6: any existing session on /auth goes to /admin.
-  if (await getSessionUser(request)) throw redirect("/admin");
+  // SPEC §6: an existing session on /auth goes to /admin — unless the admin area would only refuse them.
+  const sessionUser = await getSessionUser(request);
+  if (sessionUser) throw redirect(canEdit(sessionUser) ? "/admin" : "/");
   return { verification: getVerificationConfig() };
 }
 
@@ -82,8 +84,12 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb();
   try {
     if (intent === "login") {
-      const { setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
-      return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
+      const { userId, setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
+      const headers = { "Set-Cookie": setCookie };
+      if (canEdit({ id: userId, role: await lookupRole(db, userId) })) {
+        return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers });
+      }
+      return await redirectWithToast("/", { ...SIGNED_IN_WITHOUT_ADMIN, type: "success" }, { headers });
     }
     if (intent === "forgot") {
       await requestPasswordReset(db, { email: field("email"), verificationToken }, request);

@@ -1,8 +1,9 @@
-import { getEnv } from "~/server/env.server";
+import { publicSiteUrl } from "~/features/site/site-url.server";
+import type { Route } from "./+types/robots-txt";
 
 /** GET /robots.txt — everything public may be crawled; the admin area, auth and APIs may not. */
-export function loader() {
-  const { publicUrl } = getEnv();
+export async function loader({ request }: Route.LoaderArgs) {
+  const publicUrl = await publicSiteUrl(request);
   const body = [
     "User-agent: *",
     "Allow: /",

@@ -1,7 +1,7 @@
 import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
+import { publicSiteUrl } from "~/features/site/site-url.server";
 import { buildPagesSitemap, buildPostsSitemap, SITEMAP_MAX_URLS, sitemapPaths, sitemapResponse } from "~/features/site/sitemap";
 import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemaps";
 
 function notFound(): Response {
@@ -12,9 +12,9 @@ function notFound(): Response {
 }
 
 /** GET /sitemaps/pages.xml and /sitemaps/posts-N.xml — the files /sitemap.xml lists. */
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const db = getDb();
-  const publicUrl = getEnv().publicUrl;
+  const publicUrl = await publicSiteUrl(request);
   if (params.file === "pages.xml") return sitemapResponse(buildPagesSitemap(publicUrl, await getSitemapDates(db)));
   const file = /^posts-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1];
   if (!file) return notFound();

@@ -40,4 +40,10 @@ describe("env", () => {
     for (const bad of ["maybe", "10.0.0.1/40", "-1", "11", "example.com"])
       expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
   });
+
+  it("warns in production when PUBLIC_URL is unset (links then come from the settings or the request)", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).warnings).toEqual([expect.stringMatching(/PUBLIC_URL is not set/)]);
+    expect(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://example.com" }).warnings).toEqual([]);
+    expect(parseEnv({}).warnings).toEqual([]);
+  });
 });

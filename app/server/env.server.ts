@@ -157,9 +157,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (Boolean(parsed.TURNSTILE_SITE_KEY) !== Boolean(parsed.TURNSTILE_SECRET_KEY)) {
     throw new EnvError(["TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together"]);
   }
-  const warnings = /^(true|yes)$/i.test(source.TRUST_PROXY?.trim() ?? "")
-    ? ["TRUST_PROXY=true is read as one proxy in front: set it to the number of proxies, or their addresses"]
-    : [];
+  const warnings: string[] = [];
+  if (/^(true|yes)$/i.test(source.TRUST_PROXY?.trim() ?? ""))
+    warnings.push("TRUST_PROXY=true is read as one proxy in front: set it to the number of proxies, or their addresses");
+  if (!parsed.PUBLIC_URL && source.NODE_ENV === "production")
+    warnings.push(
+      "PUBLIC_URL is not set: links in pages and feeds use the Site address setting or each request's own address, and emails the Site address or http://localhost. Set PUBLIC_URL to the site's public address (e.g. https://example.com).",
+    );
   return {
     ...parsed,
     warnings,

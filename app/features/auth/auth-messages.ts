@@ -16,6 +16,12 @@ export const RESET_EMAIL_SENT = {
 
 export const WELCOME_BACK = { title: "Welcome back!" } as const;
 
+/** A plain user signed in: not an error, and not sent to an admin area they cannot open. */
+export const SIGNED_IN_WITHOUT_ADMIN = {
+  title: "Welcome back!",
+  description: "You are signed in. The admin area needs an editor role; ask an administrator if you need one.",
+} as const;
+
 export const LOGGED_OUT = { title: "Logged out", description: "You have been successfully logged out" } as const;
 
 export const LOGOUT_FAILED = { title: "Error", description: "Failed to log out" } as const;

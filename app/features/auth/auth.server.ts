@@ -3,12 +3,13 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { recordAudit } from "~/server/audit.server";
-import { parseOrThrow, RateLimitError, UnauthorizedError } from "~/server/errors.server";
+import { ForbiddenError, parseOrThrow, RateLimitError, UnauthorizedError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, hitRateLimit, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { USER_MESSAGES } from "~/features/users/user-schema";
 import { loginSchema } from "./auth-schema";
 import { createSession } from "./session.server";
 
@@ -68,7 +69,7 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
   if (delay > 0) await sleep(delay);
   const [row] = await db
-    .select({ id: user.id, passwordHash: account.password })
+    .select({ id: user.id, passwordHash: account.password, disabledAt: user.disabledAt })
     .from(user)
     .innerJoin(account, and(eq(account.userId, user.id), eq(account.providerId, "credential")))
     .where(eq(user.email, email))
@@ -84,6 +85,11 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
       summary: row ? "wrong password" : "unknown email",
     });
     throw new UnauthorizedError(INVALID_LOGIN);
+  }
+  // Said only to whoever knows the password: the refusal tells no one else the account exists.
+  if (row.disabledAt) {
+    await recordAudit(db, { actor: { id: row.id, email, ip }, action: "auth.sign-in.disabled", summary: "account disabled" });
+    throw new ForbiddenError(USER_MESSAGES.disabled);
   }
   await resetRateLimit(db, accountIpKey);
   await recordAudit(db, { actor: { id: row.id, email, ip }, action: "auth.sign-in", summary: "password" });

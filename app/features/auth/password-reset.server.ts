@@ -1,10 +1,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, eq, gt, like, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, like, lt } from "drizzle-orm";
 import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
-import { getEnv } from "~/server/env.server";
 import { parseOrThrow, ValidationError } from "~/server/errors.server";
 import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
@@ -14,7 +13,12 @@ import { clientIp } from "~/server/request.server";
 import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { readSiteSettings } from "~/features/site/settings.server";
-import { setPassword } from "~/features/users/users.server";
+import { emailSiteUrl } from "~/features/site/site-url.server";
+import { setPassword, userForAdminAction } from "~/features/users/users.server";
+import { USER_MESSAGES, USERS_FORBIDDEN } from "~/features/users/user-schema";
+import { canManageUsers, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { recordAudit } from "~/server/audit.server";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
@@ -25,8 +29,8 @@ function hashToken(token: string): string {
 }
 
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
-function resetLink(token: string): string {
-  return `${getEnv().publicUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
+function resetLink(siteUrl: string, token: string): string {
+  return `${siteUrl}/auth#type=recovery&token=${encodeURIComponent(token)}`;
 }
 
 /**
@@ -42,14 +46,33 @@ export async function requestPasswordReset(db: Db, input: unknown, request: Requ
     { key: `reset:ip:${ip}`, limit: 10, windowSeconds: 15 * 60 },
     { key: `reset:account:${email}`, limit: 3, windowSeconds: 60 * 60 },
   ]);
-  const [found] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.email, email)).limit(1);
+  const [found] = await db
+    .select({ id: user.id, email: user.email })
+    .from(user)
+    .where(and(eq(user.email, email), isNull(user.disabledAt)))
+    .limit(1);
   if (!found) {
-    logger.info("password reset requested for an unknown address");
+    logger.info("password reset requested for an unknown or disabled address");
     return;
   }
   // The email goes through the job runner (durable, retried, survives a restart). Its payload is the
   // user id only: the token is made when the email is sent, so it is never stored or logged in clear.
   await passwordResetEmailJob.enqueue(db, { userId: found.id });
+}
+
+/**
+ * An administrator sends a user the same reset link the login page's 'Forgot password?' sends (the
+ * user chooses their new password; the admin never learns it). Not for a disabled account.
+ */
+export async function sendPasswordResetFor(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const found = await userForAdminAction(db, raw);
+  if (found.disabledAt) throw new ValidationError(USER_MESSAGES.resetDisabled);
+  await db.transaction(async (tx) => {
+    await passwordResetEmailJob.enqueue(tx, { userId: found.id });
+    await recordAudit(tx, { actor, action: "user.password.reset-link", target: { type: "user", id: found.id }, summary: found.email });
+  });
+  return { email: found.email };
 }
 
 /**
@@ -60,8 +83,13 @@ export const passwordResetEmailJob = defineJob(
   "auth.password-reset-email",
   z.object({ userId: z.string().min(1) }),
   async ({ userId }, { db }) => {
-    const [found] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
+    const [found] = await db
+      .select({ id: user.id, email: user.email, disabledAt: user.disabledAt })
+      .from(user)
+      .where(eq(user.id, userId))
+      .limit(1);
     if (!found) throw new PermanentJobError("the user no longer exists");
+    if (found.disabledAt) throw new PermanentJobError("the user is disabled");
     const token = randomBytes(32).toString("base64url");
     await db.transaction(async (tx) => {
       await tx.delete(verification).where(lt(verification.expiresAt, new Date()));
@@ -73,15 +101,16 @@ export const passwordResetEmailJob = defineJob(
         expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
       });
     });
+    const settings = await readSiteSettings(db);
     const result = await sendMail({
-      senderName: (await readSiteSettings(db)).siteName,
+      senderName: settings.siteName,
       to: found.email,
       subject: "Reset your password",
       text: [
         "Someone (hopefully you) asked to reset the password of your account.",
         "",
         `Choose a new password here (the link works once, for one hour):`,
-        resetLink(token),
+        resetLink(emailSiteUrl(settings), token),
         "",
         "If you did not ask for this, ignore this email: your password stays as it is.",
       ].join("\n"),

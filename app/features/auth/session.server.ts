@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { serialize } from "cookie";
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { roleFromStored, type Role } from "~/lib/roles";
 import { canEdit } from "~/lib/permissions";
 import { getDb, type Db } from "~/server/db/client.server";
@@ -85,7 +85,8 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
       .select({ sessionId: session.id, id: user.id, email: user.email, name: user.name, lastSeenAt: session.lastSeenAt })
       .from(session)
       .innerJoin(user, eq(user.id, session.userId))
-      .where(and(eq(session.token, hashToken(token)), gt(session.expiresAt, new Date())))
+      // A disabled user's sessions are deleted when they are disabled; this also covers a race with that.
+      .where(and(eq(session.token, hashToken(token)), gt(session.expiresAt, new Date()), isNull(user.disabledAt)))
       .limit(1);
     if (!row) return null;
     if (Date.now() - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {

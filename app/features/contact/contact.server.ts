@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { canDeleteMessages, canReadMessages, type Actor } from "~/lib/permissions";
@@ -126,6 +126,16 @@ export async function listContactMessages(db: Db, page = 1) {
     .limit(window.limit)
     .offset(window.offset);
   return { messages, total, page: window.page, pageCount: window.pageCount };
+}
+
+/** The sidebar's unread count: messages nobody has marked handled yet. */
+export async function countUnreadMessages(db: Db, actor: Actor | null): Promise<number> {
+  authorize(actor, canReadMessages, INBOX_FORBIDDEN);
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(contactMessages)
+    .where(isNull(contactMessages.handledAt));
+  return row?.count ?? 0;
 }
 
 export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>["messages"][number];

@@ -118,6 +118,15 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
           >
             {(props) => <Input {...props} />}
           </FormField>
+          <FormField
+            field={fields.siteUrl}
+            label="Site address"
+            hint={hint(
+              "The public address, e.g. https://example.com: links in feeds, emails and shared pages start with it. PUBLIC_URL, when set, wins.",
+            )}
+          >
+            {(props) => <Input {...props} type="url" placeholder="https://…" />}
+          </FormField>
           <FormField field={fields.ownerName} label="Owner's name">
             {(props) => <Input {...props} autoComplete="name" />}
           </FormField>

@@ -86,6 +86,11 @@ const linkLines = (label: string) =>
 
 export const siteSettingsFormSchema = z.object({
   siteName: text("Site name", SETTINGS_LIMITS.siteName).refine((v) => v.length > 0, "Site name is required"),
+  /** The public address links in feeds, emails and canonical tags start with, when PUBLIC_URL is unset. */
+  siteUrl: httpUrl("Site address").refine(
+    (v) => v === "" || !URL.canParse(v) || new URL(v).pathname === "/",
+    "Site address must be the site's root, e.g. https://example.com",
+  ),
   ownerName: text("Owner's name", SETTINGS_LIMITS.ownerName),
   headline: text("Headline", SETTINGS_LIMITS.headline),
   tagline: text("Tagline", SETTINGS_LIMITS.tagline),
@@ -115,6 +120,7 @@ const linkSchema = z.object({ label: z.string(), url: z.string() });
 export const storedSiteSettingsSchema = z
   .object({
     siteName: z.string().min(1),
+    siteUrl: z.string(),
     ownerName: z.string(),
     headline: z.string(),
     tagline: z.string(),

@@ -9,7 +9,7 @@ import { getEnv, type Env } from "~/server/env.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { SETTINGS_FORBIDDEN, siteSettingsFormSchema, storedSiteSettingsSchema, type SiteSettings } from "./settings-schema";
-import { DEMO_SITE_SETTINGS } from "./site-links";
+import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-links";
 
 /** The app_settings row holding the record as JSON. */
 export const SITE_SETTINGS_KEY = "site_settings";
@@ -28,7 +28,8 @@ export function defaultSiteSettings(env: Env): SiteSettings {
   };
   if (env.SEED_DEMO_CONTENT) return { ...DEMO_SITE_SETTINGS, ...fromEnv };
   return {
-    siteName: "Portfolio",
+    siteName: NEUTRAL_SITE_NAME,
+    siteUrl: "",
     ownerName: "",
     headline: "",
     tagline: "",

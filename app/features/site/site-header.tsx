@@ -1,10 +1,9 @@
-import { ChevronDown, ExternalLink, Loader2, Menu, PanelLeft, Search as SearchIcon } from "lucide-react";
+import { ChevronDown, ExternalLink, LayoutDashboard, Loader2, LogOut, Menu, Search as SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { Form, Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
-import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
 import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
 import { ThemeToggle } from "~/components/theme-toggle";
@@ -71,6 +70,10 @@ function SevenFsMenu() {
 
 function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () => void; stacked?: boolean }) {
   const user = useOptionalUser();
+  // Between lg and xl the top bar has no room for the labels beside every link: icons, labels kept for screen readers.
+  const compact = stacked ? undefined : "lg:max-xl:px-2";
+  const compactIcon = stacked ? "hidden" : "hidden lg:max-xl:block";
+  const compactLabel = stacked ? undefined : "lg:max-xl:sr-only";
   if (!user) {
     return (
       <Button asChild size="sm" variant="outline">
@@ -83,15 +86,17 @@ function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () => void
   return (
     <div className={cn("flex gap-2", stacked ? "flex-col items-stretch" : "items-center")}>
       {user.canEdit ? (
-        <Button asChild size="sm" variant="secondary">
+        <Button asChild size="sm" variant="secondary" className={compact}>
           <Link to="/admin" onClick={onNavigate}>
-            Dashboard
+            <LayoutDashboard aria-hidden className={compactIcon} />
+            <span className={compactLabel}>Dashboard</span>
           </Link>
         </Button>
       ) : null}
       <Form method="post" action="/logout">
-        <Button type="submit" size="sm" variant="outline" className={cn(stacked && "w-full")}>
-          Logout
+        <Button type="submit" size="sm" variant="outline" className={cn(stacked ? "w-full" : compact)}>
+          <LogOut aria-hidden className={compactIcon} />
+          <span className={compactLabel}>Logout</span>
         </Button>
       </Form>
     </div>
@@ -167,29 +172,6 @@ function MobileMenu() {
   );
 }
 
-/** SPEC §2 "Shared layout": on admin routes, users with canEdit get a sidebar toggle (also Ctrl/Meta+B). */
-function AdminSidebarToggle() {
-  const user = useOptionalUser();
-  const { open, openMobile, toggle, onAdminRoute } = useAdminSidebar();
-  const mobile = useIsMobile();
-  if (!user?.canEdit || !onAdminRoute) return null;
-  return (
-    <Button
-      type="button"
-      variant="ghost"
-      size="icon"
-      className="-ml-2 shrink-0"
-      onClick={toggle}
-      aria-label="Toggle Sidebar"
-      aria-expanded={mobile ? openMobile : open}
-      title="Toggle Sidebar (Ctrl+B)"
-      aria-keyshortcuts="Control+B Meta+B"
-    >
-      <PanelLeft aria-hidden />
-    </Button>
-  );
-}
-
 /**
  * While a public page's data loads after a click (e.g. /projects), a spinner shows in the top bar
  * (SPEC §2 "A spinner shows while loading"). The admin area has its own 'Loading...' line.
@@ -226,13 +208,13 @@ export function SiteHeader() {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <RecoveryRedirect />
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4">
-        <AdminSidebarToggle />
-        <Link to="/" className="font-semibold whitespace-nowrap">
-          <span aria-hidden className="mr-1 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
+        {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
+        <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">
+          <span aria-hidden className="mr-1 shrink-0 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
             {siteMark(site.siteName)}
           </span>
-          {site.siteName}
+          <span className="truncate">{site.siteName}</span>
         </Link>
         <PageLoadingSpinner />
         <SearchForm label="Search" shortcut className="ml-auto hidden w-56 xl:block" />
@@ -242,8 +224,8 @@ export function SiteHeader() {
             <SearchIcon aria-hidden className="size-5" />
           </Link>
         </Button>
-        <nav aria-label="Main" className="hidden lg:block">
-          <ul className="flex items-center gap-2 text-sm whitespace-nowrap xl:gap-4">
+        <nav aria-label="Main" className="hidden shrink-0 lg:block">
+          <ul className="flex items-center gap-1 text-sm whitespace-nowrap xl:gap-4">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end className={linkClass}>
@@ -274,7 +256,7 @@ export function SiteHeader() {
             </li>
           </ul>
         </nav>
-        <div className="ml-auto flex items-center gap-1 lg:ml-0">
+        <div className="ml-auto flex shrink-0 items-center gap-1 lg:ml-0">
           <ThemeToggle />
           <div className="lg:hidden">
             <MobileMenu />

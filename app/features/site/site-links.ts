@@ -5,8 +5,12 @@ import type { SiteSettings } from "./settings-schema";
  * The demo identity (SPEC §2 "Shared layout"), the settings' defaults until the owner saves
  * /admin/settings. Feed and contact addresses come from the environment (settings.server.ts).
  */
+/** The name of a site nobody has named yet (no demo content, settings never saved). */
+export const NEUTRAL_SITE_NAME = "Portfolio";
+
 export const DEMO_SITE_SETTINGS: SiteSettings = {
   siteName: "7 Fs Portfolio",
+  siteUrl: "",
   ownerName: "",
   headline: "Product Manager, Project Manager & Application Developer",
   tagline: "I turn ideas into shipped products: clear roadmaps, calm delivery and working software.",

@@ -1,7 +1,19 @@
+import { KeyRound, UserCheck, UserX } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Form, useActionData } from "react-router";
 import { toast } from "sonner";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { DeleteConfirm } from "~/components/admin-list";
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "~/components/ui/alert-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -15,6 +27,7 @@ export interface UserRow {
   id: string;
   email: string;
   role: Role;
+  disabled: boolean;
   createdAt: string;
 }
 
@@ -24,9 +37,7 @@ export type UsersActionData = { ok: true; message: string; generatedPassword: st
 function RoleButton({ email, role, has, label }: { email: string; role: "admin" | "moderator"; has: boolean; label: string }) {
   return (
     <Form method="post">
-      <input type="hidden" name="intent" value={has ? "revoke" : "grant"} />
-      <input type="hidden" name="email" value={email} />
-      <input type="hidden" name="role" value={role} />
+      <RoleFields email={email} role={role} intent={has ? "revoke" : "grant"} />
       <Button
         type="submit"
         size="sm"
@@ -39,12 +50,67 @@ function RoleButton({ email, role, has, label }: { email: string; role: "admin" 
   );
 }
 
+function RoleFields({ email, role, intent }: { email: string; role: "admin" | "moderator"; intent: "grant" | "revoke" }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="email" value={email} />
+      <input type="hidden" name="role" value={role} />
+    </>
+  );
+}
+
+/** Removing one's own admin role locks one out of Users and Settings at once: asked first. */
+function RevokeOwnAdmin({ email }: { email: string }) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button type="button" size="sm" variant="outline" aria-label={`Revoke Administrator for ${email}`}>
+          Revoke Administrator
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Remove your own administrator role?</AlertDialogTitle>
+          <AlertDialogDescription>
+            You will lose access to Users, Settings, Projects and the audit log as soon as you confirm. Only another administrator can give
+            the role back.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <Form method="post">
+            <RoleFields email={email} role="admin" intent="revoke" />
+            <Button type="submit" variant="destructive" className="w-full">
+              Remove my administrator role
+            </Button>
+          </Form>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** A one-click action on a user (no confirmation: each can be undone or repeated). */
+function UserActionButton({ id, intent, label, children }: { id: string; intent: string; label: string; children: React.ReactNode }) {
+  const busy = useIsSubmitting({ intent, id });
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" size="sm" variant="outline" aria-label={label} disabled={busy}>
+        {children}
+      </Button>
+    </Form>
+  );
+}
+
 function roleBadgeVariant(role: Role) {
   return role === "admin" ? "default" : role === "moderator" ? "secondary" : "outline";
 }
 
 /** SPEC: the Users screen — who can sign in, and what they may do. */
-export function UserManagement({ users }: { users: UserRow[] }) {
+export function UserManagement({ users, currentUserId }: { users: UserRow[]; currentUserId: string }) {
   const actionData = useActionData<UsersActionData>();
   const [formKey, setFormKey] = useState(0);
 
@@ -90,10 +156,11 @@ export function UserManagement({ users }: { users: UserRow[] }) {
           <CreateUserForm key={formKey} lastResult={actionData && !actionData.ok ? actionData.result : undefined} />
         </CardContent>
       </Card>
-      <div className="overflow-x-auto rounded-lg border">
-        <table className="w-full text-sm">
+      {/* Below md each row is a card (cells stacked): no button is ever cut off or scrolled out of sight. */}
+      <div className="rounded-lg border md:overflow-x-auto">
+        <table className="w-full text-sm max-md:block">
           <caption className="sr-only">Users and their roles</caption>
-          <thead className="bg-muted text-left">
+          <thead className="bg-muted text-left max-md:sr-only">
             <tr>
               <th scope="col" className="p-3 font-medium">
                 Email
@@ -104,25 +171,74 @@ export function UserManagement({ users }: { users: UserRow[] }) {
               <th scope="col" className="p-3 font-medium">
                 Change role
               </th>
+              <th scope="col" className="p-3 font-medium">
+                Account
+              </th>
             </tr>
           </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id} className="border-t">
-                <td className="p-3">{u.email}</td>
-                <td className="p-3">
-                  <Badge variant={roleBadgeVariant(u.role)}>{ROLE_LABELS[u.role]}</Badge>
-                </td>
-                <td className="p-3">
-                  <div className="flex flex-wrap gap-2">
-                    {u.role !== "admin" ? (
-                      <RoleButton email={u.email} role="moderator" has={u.role === "moderator"} label="Moderator" />
+          <tbody className="max-md:block">
+            {users.map((u) => {
+              const you = u.id === currentUserId;
+              return (
+                <tr key={u.id} className="border-t max-md:block max-md:p-3 max-md:first:border-t-0">
+                  <td className="p-3 [overflow-wrap:anywhere] max-md:block max-md:px-0 max-md:py-1">
+                    {u.email}
+                    {you ? (
+                      <Badge variant="outline" className="ml-2 align-middle">
+                        You
+                      </Badge>
                     ) : null}
-                    <RoleButton email={u.email} role="admin" has={u.role === "admin"} label="Administrator" />
-                  </div>
-                </td>
-              </tr>
-            ))}
+                  </td>
+                  <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
+                    <div className="flex flex-wrap gap-1">
+                      <Badge variant={roleBadgeVariant(u.role)}>{ROLE_LABELS[u.role]}</Badge>
+                      {u.disabled ? <Badge variant="destructive">Disabled</Badge> : null}
+                    </div>
+                  </td>
+                  <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
+                    <div className="flex flex-wrap gap-2">
+                      {u.role !== "admin" ? (
+                        <RoleButton email={u.email} role="moderator" has={u.role === "moderator"} label="Moderator" />
+                      ) : null}
+                      {you && u.role === "admin" ? (
+                        <RevokeOwnAdmin email={u.email} />
+                      ) : (
+                        <RoleButton email={u.email} role="admin" has={u.role === "admin"} label="Administrator" />
+                      )}
+                    </div>
+                  </td>
+                  <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
+                    <div className="flex flex-wrap gap-2">
+                      {u.disabled ? null : (
+                        <UserActionButton id={u.id} intent="reset" label={`Send password reset link to ${u.email}`}>
+                          <KeyRound aria-hidden />
+                          Send reset link
+                        </UserActionButton>
+                      )}
+                      {you ? null : (
+                        <>
+                          <UserActionButton
+                            id={u.id}
+                            intent={u.disabled ? "enable" : "disable"}
+                            label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
+                          >
+                            {u.disabled ? <UserCheck aria-hidden /> : <UserX aria-hidden />}
+                            {u.disabled ? "Enable" : "Disable"}
+                          </UserActionButton>
+                          <DeleteConfirm
+                            id={u.id}
+                            name={u.email}
+                            title={`Delete ${u.email}?`}
+                            description="Their sign-in, sessions, roles and unsaved drafts are removed for good. Posts they wrote stay on the site, shown without an author. To keep the account but stop them signing in, use Disable instead."
+                            confirmLabel="Delete user"
+                          />
+                        </>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>

@@ -16,3 +16,14 @@ export const roleChangeSchema = z.object({
 });
 
 export const USERS_FORBIDDEN = "Only administrators can manage users.";
+
+/** Disable, enable, delete and send a reset link: the id of the user the row is about. */
+export const userTargetSchema = z.object({ id: z.string().min(1, "Unknown user").max(200, "Unknown user") });
+
+export const USER_MESSAGES = {
+  lastAdmin: (what: "demoted" | "disabled" | "deleted") => `The last administrator cannot be ${what}`,
+  notYourself: "You cannot disable or delete your own account. Ask another administrator.",
+  disabled: "This account has been disabled. Ask an administrator to enable it.",
+  resetDisabled: "Enable the account first: a disabled user cannot sign in, even with a new password.",
+  notFound: "That user no longer exists.",
+} as const;

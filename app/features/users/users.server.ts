@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { canManageUsers, type Actor } from "~/lib/permissions";
@@ -10,7 +10,7 @@ import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { generatePassword, hashPassword } from "~/server/password.server";
-import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "./user-schema";
+import { createUserSchema, roleChangeSchema, USER_MESSAGES, USERS_FORBIDDEN, userTargetSchema } from "./user-schema";
 
 function parseEmail(input: string): string {
   const result = accountEmailSchema.safeParse(input);
@@ -28,6 +28,7 @@ export interface UserSummary {
   email: string;
   name: string;
   role: Role;
+  disabled: boolean;
   createdAt: Date;
 }
 
@@ -112,7 +113,7 @@ export async function getStoredRoles(db: Db, userId: string): Promise<StoredRole
 
 export async function listUsers(db: Db): Promise<UserSummary[]> {
   const rows = await db
-    .select({ id: user.id, email: user.email, name: user.name, createdAt: user.createdAt })
+    .select({ id: user.id, email: user.email, name: user.name, disabledAt: user.disabledAt, createdAt: user.createdAt })
     .from(user)
     .orderBy(asc(user.createdAt), asc(user.email));
   const roles = rows.length
@@ -126,8 +127,9 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
           ),
         )
     : [];
-  return rows.map((r) => ({
+  return rows.map(({ disabledAt, ...r }) => ({
     ...r,
+    disabled: disabledAt !== null,
     role: roleFromStored(roles.filter((x) => x.userId === r.id).map((x) => x.role)),
   }));
 }
@@ -148,13 +150,7 @@ export async function grantRole(db: Db, emailInput: string, role: StoredRole, by
 export async function revokeRole(db: Db, emailInput: string, role: StoredRole, by: AuditActor | null = null): Promise<void> {
   const found = await requireUser(db, emailInput);
   await db.transaction(async (tx) => {
-    if (role === "admin") {
-      // Lock admin rows so two concurrent demotions cannot both pass the check.
-      const admins = await tx.select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, "admin")).for("update");
-      if (admins.length === 1 && admins[0]?.userId === found.id) {
-        throw new ConflictError("The last administrator cannot be demoted");
-      }
-    }
+    if (role === "admin") await keepAnAdministrator(tx, found.id, "demoted");
     await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
     await recordAudit(tx, {
       actor: by,
@@ -163,6 +159,76 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole, b
       summary: `${role} from ${found.email}`,
     });
   });
+}
+
+/**
+ * Refuses a change that would leave no enabled administrator (nobody could manage the site). Locks
+ * the admin rows, so two concurrent changes cannot both pass the check.
+ */
+async function keepAnAdministrator(tx: Db, userId: string, what: "demoted" | "disabled" | "deleted"): Promise<void> {
+  const admins = await tx
+    .select({ userId: userRoles.userId })
+    .from(userRoles)
+    .innerJoin(user, eq(user.id, userRoles.userId))
+    .where(and(eq(userRoles.role, "admin"), isNull(user.disabledAt)))
+    .for("update");
+  if (admins.length <= 1 && admins.some((a) => a.userId === userId)) throw new ConflictError(USER_MESSAGES.lastAdmin(what));
+}
+
+/** The user a Users-screen action is about (the form's userId). */
+export async function userForAdminAction(db: Db, raw: unknown) {
+  const { id } = parseOrThrow(userTargetSchema, raw);
+  const [found] = await db
+    .select({ id: user.id, email: user.email, disabledAt: user.disabledAt })
+    .from(user)
+    .where(eq(user.id, id))
+    .limit(1);
+  if (!found) throw new NotFoundError(USER_MESSAGES.notFound);
+  return found;
+}
+
+/**
+ * Disable (the user cannot sign in; every session of theirs ends) or enable again. Admins only; not
+ * oneself, and never the last enabled administrator.
+ */
+export async function setUserDisabled(db: Db, actor: Actor | null, raw: unknown, disabled: boolean): Promise<{ email: string }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const found = await userForAdminAction(db, raw);
+  if (found.id === actor.id) throw new ValidationError(USER_MESSAGES.notYourself);
+  await db.transaction(async (tx) => {
+    if (disabled) {
+      await keepAnAdministrator(tx, found.id, "disabled");
+      await tx.delete(session).where(eq(session.userId, found.id));
+    }
+    await tx
+      .update(user)
+      .set({ disabledAt: disabled ? (found.disabledAt ?? new Date()) : null, updatedAt: new Date() })
+      .where(eq(user.id, found.id));
+    await recordAudit(tx, {
+      actor,
+      action: disabled ? "user.disable" : "user.enable",
+      target: { type: "user", id: found.id },
+      summary: found.email,
+    });
+  });
+  return { email: found.email };
+}
+
+/**
+ * Deletes a user for good: their sign-in, sessions, roles and unsaved drafts go; their posts, revisions
+ * and uploads stay, with no author (docs/decisions/16c-disable-delete-users.md). Admins only; not
+ * oneself, and never the last enabled administrator.
+ */
+export async function deleteUser(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const found = await userForAdminAction(db, raw);
+  if (found.id === actor.id) throw new ValidationError(USER_MESSAGES.notYourself);
+  await db.transaction(async (tx) => {
+    await keepAnAdministrator(tx, found.id, "deleted");
+    await tx.delete(user).where(eq(user.id, found.id));
+    await recordAudit(tx, { actor, action: "user.delete", target: { type: "user", id: found.id }, summary: found.email });
+  });
+  return { email: found.email };
 }
 
 /** The Users screen's create (admins only). An empty password is generated and handed back once, never stored in clear. */

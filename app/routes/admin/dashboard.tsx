@@ -1,11 +1,14 @@
-import { CalendarClock, FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
+import { CalendarClock, CheckCircle2, Circle, FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { getPostStats } from "~/features/posts/post-stats.server";
 import { countProjects } from "~/features/projects/project-admin.server";
-import { canManageProjects } from "~/lib/permissions";
+import { gettingStartedSteps, type GettingStartedStep } from "~/features/site/getting-started";
+import { getSiteSettings } from "~/features/site/settings.server";
+import { canManageProjects, canManageSettings } from "~/lib/permissions";
+import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/dashboard";
@@ -24,7 +27,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       return 0;
     }),
   ]);
-  return { posts, projects, canManageProjects: canManageProjects(actor) };
+  const steps = gettingStartedSteps({
+    settings: await getSiteSettings(),
+    publishedPosts: posts.published,
+    canManageSettings: canManageSettings(actor),
+  });
+  return { posts, projects, steps, canManageProjects: canManageProjects(actor) };
 }
 
 function Counter({ label, value, icon: Icon, loading }: { label: string; value: number; icon: LucideIcon; loading: boolean }) {
@@ -43,8 +51,37 @@ function Counter({ label, value, icon: Icon, loading }: { label: string; value: 
   );
 }
 
+/** One checklist line: done or to do (said in words too), linked to the screen where it is done. */
+function GettingStartedItem({ step }: { step: GettingStartedStep }) {
+  const Icon = step.done ? CheckCircle2 : Circle;
+  const body = (
+    <>
+      <Icon aria-hidden className={cn("size-4 shrink-0", step.done ? "text-emerald-600" : "text-muted-foreground")} />
+      <span className={cn(step.done && "text-muted-foreground line-through")}>{step.label}</span>
+      <span className="sr-only">{step.done ? "(done)" : "(to do)"}</span>
+    </>
+  );
+  if (!step.to) {
+    return (
+      <div className="flex items-center gap-2 p-2">
+        {body}
+        <span className="ml-auto text-xs text-muted-foreground">An administrator sets this</span>
+      </div>
+    );
+  }
+  return (
+    <Link
+      to={step.to}
+      className="flex items-center gap-2 rounded-md p-2 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+    >
+      {body}
+    </Link>
+  );
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { posts, projects } = loaderData;
+  const { posts, projects, steps } = loaderData;
+  const remaining = steps.filter((step) => !step.done).length;
   // SPEC §2: each counter shows '...' while the numbers load (here: while the dashboard reloads).
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin";
@@ -54,7 +91,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
         <Counter label="Total Posts" value={posts.total} icon={FileText} loading={loading} />
         <Counter label="Published" value={posts.published} icon={FileText} loading={loading} />
         <Counter label="Drafts" value={posts.drafts} icon={PenLine} loading={loading} />
@@ -91,15 +128,18 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <CardTitle>
               <h2>Getting Started</h2>
             </CardTitle>
-            <CardDescription>A few steps to a lively site.</CardDescription>
+            <CardDescription>
+              {remaining === 0 ? "All set: your site is ready." : `${steps.length - remaining} of ${steps.length} done.`}
+            </CardDescription>
           </CardHeader>
           <CardContent>
-            <ol className="list-decimal space-y-2 pl-5 text-sm">
-              <li>Write your first post in one of the 7 Fs categories from Blog Management.</li>
-              <li>Save it as a draft, then switch on &lsquo;Publish immediately&rsquo; when it is ready.</li>
-              <li>Add a featured image so the post stands out on the home page.</li>
-              <li>Keep your projects up to date so visitors see your latest work.</li>
-            </ol>
+            <ul className="space-y-1 text-sm" aria-label="Getting started checklist">
+              {steps.map((step) => (
+                <li key={step.id} data-testid={`step-${step.id}`} data-done={step.done}>
+                  <GettingStartedItem step={step} />
+                </li>
+              ))}
+            </ul>
           </CardContent>
         </Card>
       </div>

@@ -1,12 +1,27 @@
-import { Loader2, LogOut, X } from "lucide-react";
+import { ExternalLink, Loader2, LogOut, PanelLeft, UserCog, X } from "lucide-react";
 import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
+import { ErrorMessage, errorDetails } from "~/components/error-message";
+import { NotFoundMessage } from "~/components/not-found-message";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
-import { useAdminSidebar } from "~/features/admin/sidebar-state";
+import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
+import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { ThemeToggle } from "~/components/theme-toggle";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
+import { canReadMessages } from "~/lib/permissions";
+import { countUnreadMessages } from "~/features/contact/contact.server";
+import { getDb } from "~/server/db/client.server";
 import { readCookie } from "~/server/cookies.server";
 import type { Route } from "./+types/layout";
 
@@ -21,13 +36,114 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
+    unreadMessages: canReadMessages(actor) ? await countUnreadMessages(getDb(), actor) : 0,
   };
+}
+
+const MESSAGES_PATH = "/admin/messages";
+
+/** The inbox's unread count beside 'Messages' (a dot on the icon when the sidebar is collapsed). */
+function UnreadBadge({ count, collapsed }: { count: number; collapsed: boolean }) {
+  const label = `${count} unread`;
+  if (collapsed) {
+    return (
+      <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-primary">
+        <span className="sr-only">{label}</span>
+      </span>
+    );
+  }
+  return (
+    <span
+      className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-foreground"
+      data-testid="unread-messages"
+    >
+      {count > 99 ? "99+" : count}
+      <span className="sr-only"> unread</span>
+    </span>
+  );
+}
+
+/**
+ * The admin area's own slim top bar (no public header): the sidebar toggle (SPEC §2, also Ctrl/Meta+B),
+ * 'View site', the theme and the user menu.
+ */
+function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; roleLabel: string; canOpenAccount: boolean }) {
+  const { open, openMobile, toggle } = useAdminSidebar();
+  const mobile = useIsMobile();
+  return (
+    <header className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4">
+      <Button
+        type="button"
+        variant="ghost"
+        size="icon"
+        className="shrink-0"
+        onClick={toggle}
+        aria-label="Toggle Sidebar"
+        aria-expanded={mobile ? openMobile : open}
+        title="Toggle Sidebar (Ctrl+B)"
+        aria-keyshortcuts="Control+B Meta+B"
+      >
+        <PanelLeft aria-hidden />
+      </Button>
+      <div className="ml-auto flex items-center gap-1">
+        <Button asChild variant="ghost" size="sm">
+          <Link to="/">
+            <ExternalLink aria-hidden />
+            View site
+          </Link>
+        </Button>
+        <ThemeToggle />
+        <DropdownMenu modal={false}>
+          <DropdownMenuTrigger asChild>
+            <Button type="button" variant="ghost" size="icon" className="rounded-full" aria-label={`User menu (${email})`}>
+              <span
+                aria-hidden
+                className="flex size-8 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+              >
+                {avatarInitials(email)}
+              </span>
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end" className="min-w-56">
+            <DropdownMenuLabel>
+              <span className="block truncate text-sm font-medium">{email}</span>
+              <span className="block text-xs font-normal text-muted-foreground">{roleLabel}</span>
+            </DropdownMenuLabel>
+            <DropdownMenuSeparator />
+            {canOpenAccount ? (
+              <DropdownMenuItem asChild>
+                <Link to="/admin/account">
+                  <UserCog aria-hidden className="size-4" />
+                  Account
+                </Link>
+              </DropdownMenuItem>
+            ) : null}
+            <DropdownMenuItem asChild>
+              <Link to="/">
+                <ExternalLink aria-hidden className="size-4" />
+                View site
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+            <Form method="post" action="/logout">
+              <DropdownMenuItem asChild>
+                <button type="submit" className="w-full">
+                  <LogOut aria-hidden className="size-4" />
+                  Logout
+                </button>
+              </DropdownMenuItem>
+            </Form>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+    </header>
+  );
 }
 
 // SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
 // The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, nav } = loaderData;
+  const { user, nav, unreadMessages } = loaderData;
   const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
   const navigation = useNavigation();
   const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
@@ -73,7 +189,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 title={collapsed ? item.label : undefined}
                 className={({ isActive }) =>
                   cn(
-                    "flex h-9 items-center gap-2 rounded-md px-2 text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
+                    "relative flex h-9 items-center gap-2 rounded-md px-2 text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
                     isActive && "bg-accent font-medium text-accent-foreground",
                     collapsed && "justify-center px-0",
                   )
@@ -81,6 +197,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
               >
                 <item.icon className="size-4 shrink-0" aria-hidden />
                 <span className={cn(collapsed && "sr-only")}>{item.label}</span>
+                {item.to === MESSAGES_PATH && unreadMessages > 0 ? <UnreadBadge count={unreadMessages} collapsed={collapsed} /> : null}
               </NavLink>
             </li>
           ))}
@@ -118,12 +235,13 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   );
 
   return (
-    <div className="flex min-h-[calc(100vh-4rem)]" data-sidebar-state={open ? "expanded" : "collapsed"}>
+    <div className="flex min-h-screen flex-1" data-sidebar-state={open ? "expanded" : "collapsed"}>
+      <RecoveryRedirect />
       <aside
         aria-label="Admin Panel"
         data-testid="admin-sidebar"
         className={cn(
-          "sticky top-16 hidden h-[calc(100vh-4rem)] shrink-0 border-r bg-background transition-[width] duration-200 md:block",
+          "sticky top-0 hidden h-screen shrink-0 border-r bg-background transition-[width] duration-200 md:block",
           open ? "w-[16rem]" : "w-[3rem]",
         )}
       >
@@ -153,7 +271,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
-        <div className="relative flex-1 p-4 md:p-8">
+        <AdminTopBar email={user.email} roleLabel={user.roleLabel} canOpenAccount={nav.includes("/admin/account")} />
+        <main id="main" className="relative flex-1 p-4 md:p-8">
           {loadingAdminPage ? (
             <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">
               <Loader2 className="size-4 animate-spin" aria-hidden />
@@ -161,7 +280,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
           <Outlet />
-        </div>
+        </main>
       </div>
     </div>
   );
@@ -169,21 +288,14 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  // React Router's own errors (e.g. a POST to a page without an action) carry developer text: not shown.
-  const internal = isRouteErrorResponse(error) && "internal" in error && error.internal === true;
-  const message =
-    status === 405
-      ? "This page does not accept that kind of request."
-      : isRouteErrorResponse(error) && !internal && typeof error.data === "string" && error.data
-        ? error.data
-        : "Something went wrong. Please try again.";
+  // The admin shell is not drawn around its own error page: the page carries the one main landmark.
   return (
-    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold">{status === 403 ? "Access Denied" : status === 404 ? "Not Found" : "Error"}</h1>
-      <p className="mt-4 text-muted-foreground">{message}</p>
-      <Link to="/admin" className="mt-6 inline-block text-primary underline">
-        Back to Dashboard
-      </Link>
-    </section>
+    <main id="main" className="flex-1">
+      {status === 404 ? (
+        <NotFoundMessage />
+      ) : (
+        <ErrorMessage status={status} details={errorDetails(error)} home="/admin" homeLabel="Back to Dashboard" />
+      )}
+    </main>
   );
 }

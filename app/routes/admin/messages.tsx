@@ -1,3 +1,4 @@
+import { ChevronRight, Reply } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
@@ -12,7 +13,9 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from "~/components/ui/alert-dialog";
+import { LocalTime } from "~/components/local-time";
 import { Button } from "~/components/ui/button";
+import { useSite } from "~/features/site/use-site";
 import {
   deleteContactMessage,
   listContactMessages,
@@ -20,7 +23,7 @@ import {
   setMessageHandled,
   type InboxMessage,
 } from "~/features/contact/contact.server";
-import { adminFailure } from "~/features/admin/admin-guard.server";
+import { ACCESS_DENIED, adminFailure } from "~/features/admin/admin-guard.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import { parseSubmission } from "~/lib/forms";
 import { canDeleteMessages, canReadMessages } from "~/lib/permissions";
@@ -46,11 +49,7 @@ async function requireInboxUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect("/auth");
   if (!canReadMessages(user)) {
-    throw await redirectWithToast("/", {
-      title: "Access Denied",
-      description: "You don't have permission to access the admin area.",
-      type: "error",
-    });
+    throw await redirectWithToast("/", { ...ACCESS_DENIED, type: "error" });
   }
   return user;
 }
@@ -119,9 +118,14 @@ const STATE_CLASS: Record<InboxMessage["deliveryState"], string> = {
   skipped: "bg-neutral-200 text-neutral-900",
 };
 
-/** Stable on server and client (no time-zone dependent formatting during hydration). */
-function when(date: Date | null): string {
-  return date ? `${date.toISOString().slice(0, 16).replace("T", " ")} UTC` : "—";
+/** In the viewer's time zone once hydrated (UTC from the server). */
+function When({ date }: { date: Date | null }) {
+  return date ? <LocalTime date={date} /> : <>—</>;
+}
+
+/** 'Reply by email': the visitor's address with the subject filled in. */
+function replyHref(email: string, siteName: string): string {
+  return `mailto:${email}?subject=${encodeURIComponent(`Re: your message to ${siteName}`)}`;
 }
 
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
@@ -164,48 +168,63 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
 }
 
 function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDelete: boolean }) {
+  const { siteName } = useSite();
   const busy = useIsSubmitting({ id: m.id });
   const [confirming, setConfirming] = useState(false);
   return (
     <details className="group rounded-lg border bg-card" data-testid="contact-message">
-      <summary className="flex cursor-pointer flex-wrap items-center gap-x-4 gap-y-1 p-4">
-        <span className="font-semibold">{m.name}</span>
-        <span className="text-sm text-muted-foreground">{m.email}</span>
+      {/* The whole row opens the message: it looks like it (hover, focus ring, chevron). */}
+      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-4 gap-y-1 rounded-lg p-4 outline-none hover:bg-accent/60 focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-details-marker]:hidden">
+        <ChevronRight aria-hidden className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-90" />
+        <span className="min-w-0 font-semibold [overflow-wrap:anywhere]">{m.name}</span>
+        <span className="min-w-0 text-sm text-muted-foreground [overflow-wrap:anywhere]">{m.email}</span>
         <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_CLASS[m.deliveryState]}`}>{STATE_LABEL[m.deliveryState]}</span>
         {m.handledAt ? <span className="rounded bg-neutral-200 px-2 py-0.5 text-xs font-medium text-neutral-900">Handled</span> : null}
-        <time dateTime={m.createdAt.toISOString()} className="ml-auto text-sm text-muted-foreground">
-          {when(m.createdAt)}
-        </time>
+        <LocalTime date={m.createdAt} className="ml-auto text-sm text-muted-foreground" />
       </summary>
       <div className="space-y-4 border-t p-4">
-        <p className="whitespace-pre-wrap break-words">{m.message}</p>
+        <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{m.message}</p>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="text-muted-foreground">Reply to</dt>
-          <dd>
-            <a className="text-primary underline" href={`mailto:${m.email}`}>
-              {m.email}
-            </a>
-          </dd>
+          <dt className="text-muted-foreground">From</dt>
+          <dd className="[overflow-wrap:anywhere]">{m.email}</dd>
           <dt className="text-muted-foreground">Delivery</dt>
           <dd>
             {STATE_LABEL[m.deliveryState]} · {m.attempts} attempt{m.attempts === 1 ? "" : "s"}
-            {m.deliveredAt ? ` · emailed ${when(m.deliveredAt)}` : ""}
-            {m.deliveryState === "pending" && m.attempts > 0 ? ` · next try ${when(m.nextAttemptAt)}` : ""}
+            {m.deliveredAt ? (
+              <>
+                {" "}
+                · emailed <When date={m.deliveredAt} />
+              </>
+            ) : null}
+            {m.deliveryState === "pending" && m.attempts > 0 ? (
+              <>
+                {" "}
+                · next try <When date={m.nextAttemptAt} />
+              </>
+            ) : null}
           </dd>
           {m.lastError ? (
             <>
               <dt className="text-muted-foreground">Last error</dt>
-              <dd className="break-words">{m.lastError}</dd>
+              <dd className="[overflow-wrap:anywhere]">{m.lastError}</dd>
             </>
           ) : null}
           {m.handledAt ? (
             <>
               <dt className="text-muted-foreground">Handled</dt>
-              <dd>{when(m.handledAt)}</dd>
+              <dd>
+                <When date={m.handledAt} />
+              </dd>
             </>
           ) : null}
         </dl>
         <div className="flex flex-wrap gap-2">
+          <Button asChild size="sm">
+            <a href={replyHref(m.email, siteName)}>
+              <Reply aria-hidden />
+              Reply by email
+            </a>
+          </Button>
           <Form method="post">
             <input type="hidden" name="id" value={m.id} />
             <Button type="submit" name="intent" value={m.handledAt ? "unhandled" : "handled"} variant="outline" size="sm" disabled={busy}>

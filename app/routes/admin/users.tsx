@@ -2,7 +2,8 @@ import { data } from "react-router";
 import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
 import { UserManagement, type UsersActionData } from "~/features/users/user-management";
 import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "~/features/users/user-schema";
-import { addUser, changeUserRole, listUsers } from "~/features/users/users.server";
+import { addUser, changeUserRole, deleteUser, listUsers, setUserDisabled } from "~/features/users/users.server";
+import { sendPasswordResetFor } from "~/features/auth/password-reset.server";
 import { parseSubmission } from "~/lib/forms";
 import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS } from "~/lib/roles";
@@ -19,8 +20,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const users = await listUsers(getDb());
   return {
     currentUserId: actor.id,
-    users: users.map((u) => ({ id: u.id, email: u.email, role: u.role, createdAt: u.createdAt.toISOString() })),
+    users: users.map((u) => ({ id: u.id, email: u.email, role: u.role, disabled: u.disabled, createdAt: u.createdAt.toISOString() })),
   };
+}
+
+function done(message: string) {
+  return data<UsersActionData>({ ok: true, message, generatedPassword: null });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -35,7 +40,7 @@ export async function action({ request }: Route.ActionArgs) {
         change === "grant"
           ? `${input.email} is now ${ROLE_LABELS[input.role]}.`
           : `${ROLE_LABELS[input.role]} role removed from ${input.email}.`;
-      return data<UsersActionData>({ ok: true, message, generatedPassword: null });
+      return done(message);
     };
   return handleAdminForm(request, {
     create: async ({ actor, db, form, parse }) => {
@@ -51,9 +56,15 @@ export async function action({ request }: Route.ActionArgs) {
     },
     grant: changeRole("grant"),
     revoke: changeRole("revoke"),
+    disable: async ({ actor, db, form }) => done(`${(await setUserDisabled(db, actor, form, true)).email} is disabled and signed out.`),
+    enable: async ({ actor, db, form }) => done(`${(await setUserDisabled(db, actor, form, false)).email} can sign in again.`),
+    delete: async ({ actor, db, form }) =>
+      done(`${(await deleteUser(db, actor, form)).email} was deleted. Their posts stay, without an author.`),
+    reset: async ({ actor, db, form }) =>
+      done(`A password reset link is on its way to ${(await sendPasswordResetFor(db, actor, form)).email}.`),
   });
 }
 
 export default function UsersRoute({ loaderData }: Route.ComponentProps) {
-  return <UserManagement users={loaderData.users} />;
+  return <UserManagement users={loaderData.users} currentUserId={loaderData.currentUserId} />;
 }

@@ -2,16 +2,18 @@ import { redirect } from "react-router";
 import { listFeedPosts } from "~/features/posts/posts.server";
 import { buildRss, rssResponse } from "~/features/posts/rss.server";
 import { getSiteSettings } from "~/features/site/settings.server";
+import { publicSiteUrl } from "~/features/site/site-url.server";
 import { CATEGORIES, categoryPath, parseCategory } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/category-rss";
 
 /** GET /7fs/{category}/rss.xml — one category's published posts. */
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category)
     return Response.json({ error: `There is no such category. The categories are ${CATEGORIES.join(", ")}.` }, { status: 404 });
   if (category !== params.category) throw redirect(`${categoryPath(category)}/rss.xml`, 301);
-  return rssResponse(buildRss(getEnv().publicUrl, category, await listFeedPosts(getDb(), category), (await getSiteSettings()).siteName));
+  return rssResponse(
+    buildRss(await publicSiteUrl(request), category, await listFeedPosts(getDb(), category), (await getSiteSettings()).siteName),
+  );
 }

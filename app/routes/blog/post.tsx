@@ -23,6 +23,7 @@ import { postBodyOf } from "~/features/posts/post-render.server";
 import { aroundPost, type PostLink } from "~/features/posts/around-post.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { getSiteSettings } from "~/features/site/settings.server";
+import { publicSiteUrl } from "~/features/site/site-url.server";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
@@ -33,7 +34,6 @@ import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
-import { getEnv } from "~/server/env.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
 
@@ -66,7 +66,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     date: shortDate(p.publishedAt),
     publishedAt: p.publishedAt.toISOString(),
   });
-  const publicUrl = getEnv().publicUrl;
+  const publicUrl = await publicSiteUrl(request);
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   return data(
     {
