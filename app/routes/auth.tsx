@@ -5,11 +5,13 @@ import { toast } from "sonner";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { signIn } from "~/features/auth/auth.server";
+import { clearChallengeCookie, completeTwoFactorSignIn, hasPendingTwoFactor, signIn } from "~/features/auth/auth.server";
+import { TwoFactorStep } from "~/features/auth/two-factor-step";
 import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
 import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, WELCOME_BACK } from "~/features/auth/auth-messages";
 import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
 import { clearSessionCookie, getSessionUser } from "~/features/auth/session.server";
+import { ENTER_CODE, twoFactorCodeSchema } from "~/features/auth/two-factor-schema";
 import { HumanVerification } from "~/features/verification/human-verification";
 import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
@@ -34,21 +36,22 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   // SPEC §6: any existing session on /auth goes to /admin.
   if (await getSessionUser(request)) throw redirect("/admin");
-  return { verification: getVerificationConfig() };
+  // A right password waiting for its second factor: this page asks for the code.
+  return { verification: getVerificationConfig(), twoFactor: await hasPendingTwoFactor(getDb(), request) };
 }
 
 /** A failed submission: its toast (SPEC §8) and Conform's reply (field errors under their fields). */
 interface AuthActionResult {
-  intent: Mode;
+  intent: Mode | "2fa";
   title: string;
   description: string;
   result?: SubmissionResult<string[]>;
 }
 
 /** Never echoed back into the page. */
-const SECRET_FIELDS = ["password", "confirmPassword", "token", "verificationToken"];
+const SECRET_FIELDS = ["password", "confirmPassword", "token", "verificationToken", "code"];
 
-function failure(intent: Mode, error: unknown, submission?: Submission<unknown>) {
+function failure(intent: Mode | "2fa", error: unknown, submission?: Submission<unknown>) {
   // The message is the toast's; the form shows only field errors.
   const { status, headers, error: description, result } = failureReply(error, submission, { formError: false, hideFields: SECRET_FIELDS });
   return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
@@ -72,6 +75,11 @@ export async function action({ request }: Route.ActionArgs) {
     return typeof value === "string" ? value : undefined;
   };
   const intentValue = field("intent");
+  // The second step has no verification widget: the password step had one, and the pending sign-in is its proof.
+  if (intentValue === "2fa") return secondFactor(request, form);
+  if (intentValue === "2fa-cancel") {
+    return redirect("/auth", { headers: { "Set-Cookie": await clearChallengeCookie(getDb(), request) } });
+  }
   const intent: Mode = intentValue === "forgot" || intentValue === "update" ? intentValue : "login";
   const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);
   const verificationToken = field("verificationToken");
@@ -88,7 +96,8 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb();
   try {
     if (intent === "login") {
-      const { setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
+      const { setCookie, twoFactor } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
+      if (twoFactor) return redirect("/auth", { headers: { "Set-Cookie": setCookie } });
       return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers: { "Set-Cookie": setCookie } });
     }
     if (intent === "forgot") {
@@ -111,6 +120,27 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+async function secondFactor(request: Request, form: FormData) {
+  const submission = parseSubmission(form, twoFactorCodeSchema);
+  if (submission.status !== "success") {
+    const result = submission.reply({ hideFields: ["code"] });
+    return data<AuthActionResult>(
+      { intent: "2fa", title: "Error", description: firstMessage(result) ?? ENTER_CODE, result },
+      { status: 400 },
+    );
+  }
+  try {
+    const { setCookies } = await completeTwoFactorSignIn(getDb(), { code: form.get("code") }, request);
+    return await redirectWithToast(
+      "/admin",
+      { ...WELCOME_BACK, type: "success" },
+      { headers: setCookies.map((cookie): [string, string] => ["Set-Cookie", cookie]) },
+    );
+  } catch (error) {
+    return failure("2fa", error, submission);
+  }
+}
+
 /** Reads `#type=recovery&token=…` from a reset email's link. */
 function readRecoveryFragment(): string | null {
   const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
@@ -119,6 +149,7 @@ function readRecoveryFragment(): string | null {
 }
 
 export default function AuthPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.twoFactor) return <TwoFactorStep />;
   return <AuthForms verification={loaderData.verification} />;
 }
 

@@ -11,7 +11,18 @@ import {
   revokeOtherSessions,
   revokeOwnSession,
 } from "~/features/account/account.server";
+import { TwoFactorCard } from "~/features/account/two-factor-card";
+import {
+  cancelTotpSetup,
+  confirmTotpSetup,
+  disableTwoFactor,
+  getOwnTwoFactor,
+  regenerateRecoveryCodes,
+  startTotpSetup,
+} from "~/features/account/two-factor-account.server";
 import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
+import { totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
 import { getSessionUser } from "~/features/auth/session.server";
 import { parseSubmission, type FormFailure, type SubmissionResult } from "~/lib/forms";
 import { canEdit } from "~/lib/permissions";
@@ -29,25 +40,52 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireActor(request, canEdit, ACCOUNT_FORBIDDEN);
-  const sessions = await withRouteErrors(() => listOwnSessions(getDb(), actor));
+  const db = getDb();
+  const [sessions, twoFactor, required] = await Promise.all([
+    withRouteErrors(() => listOwnSessions(db, actor)),
+    withRouteErrors(() => getOwnTwoFactor(db, actor)),
+    staffMustUseTwoFactor(db, actor),
+  ]);
   return {
     email: actor.email,
+    twoFactor: {
+      enabled: twoFactor.enabled,
+      pending: twoFactor.pending ? { secret: twoFactor.pending.secret, qrDataUrl: twoFactor.pending.qrDataUrl } : null,
+      recoveryCodesLeft: twoFactor.recoveryCodesLeft,
+      required,
+    },
     sessions: sessions.map((s) => ({ ...s, lastSeenAt: s.lastSeenAt.toISOString(), createdAt: s.createdAt.toISOString() })),
   };
 }
 
-type AccountActionData = { ok: true; message: string } | FormFailure;
+type AccountActionData = { ok: true; message: string; recoveryCodes?: string[] } | FormFailure;
+
+/** The forms whose fields the shared schemas check first. */
+function schemaOf(intent: FormDataEntryValue | undefined) {
+  switch (intent) {
+    case "password":
+      return passwordChangeSchema;
+    case "2fa-confirm":
+      return totpConfirmSchema;
+    case "2fa-disable":
+    case "2fa-recovery-codes":
+      return twoFactorDisableSchema;
+    default:
+      return undefined;
+  }
+}
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await getSessionUser(request);
   const formData = await withRouteErrors(() => readForm(request));
   const form = Object.fromEntries(formData);
   const db = getDb();
-  const parsed = form.intent === "password" ? parseSubmission(formData, passwordChangeSchema) : undefined;
+  const schema = schemaOf(form.intent);
+  const parsed = schema ? parseSubmission(formData, schema) : undefined;
   try {
+    if (parsed && parsed.status !== "success" && actor) return invalidSubmission(parsed);
     switch (form.intent) {
       case "password": {
-        if (parsed && parsed.status !== "success") return invalidSubmission(parsed);
         await changeOwnPassword(db, actor, form);
         return await redirectWithToast("/admin/account", {
           title: "Password changed",
@@ -64,6 +102,23 @@ export async function action({ request }: Route.ActionArgs) {
         const n = await revokeOtherSessions(db, actor);
         return data<AccountActionData>({ ok: true, message: n === 1 ? "1 other session signed out." : `${n} other sessions signed out.` });
       }
+      case "2fa-start":
+        await startTotpSetup(db, actor);
+        return data<AccountActionData>({ ok: true, message: "Scan the QR code, then enter the code your app shows." });
+      case "2fa-cancel":
+        await cancelTotpSetup(db, actor);
+        return data<AccountActionData>({ ok: true, message: "Setup cancelled." });
+      case "2fa-confirm": {
+        const recoveryCodes = await confirmTotpSetup(db, actor, form);
+        return data<AccountActionData>({ ok: true, message: "Two-factor authentication is on.", recoveryCodes });
+      }
+      case "2fa-recovery-codes": {
+        const recoveryCodes = await regenerateRecoveryCodes(db, actor, form);
+        return data<AccountActionData>({ ok: true, message: "New recovery codes created. The old ones no longer work.", recoveryCodes });
+      }
+      case "2fa-disable":
+        await disableTwoFactor(db, actor, form);
+        return data<AccountActionData>({ ok: true, message: "Two-factor authentication is off." });
       default:
         throw new ValidationError("Unknown action.");
     }
@@ -78,7 +133,10 @@ function when(iso: string): string {
 }
 
 export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, sessions } = loaderData;
+  const { email, sessions, twoFactor } = loaderData;
+  const failure = actionData && !actionData.ok ? actionData.result : undefined;
+  const failedIntent = failure?.initialValue?.intent;
+  const failedForm = typeof failedIntent === "string" && failure ? { intent: failedIntent, result: failure } : undefined;
   const others = sessions.filter((s) => !s.current).length;
   const revokingOthers = useIsSubmitting({ intent: "revoke-others" });
   return (
@@ -100,9 +158,14 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <PasswordForm lastResult={actionData && !actionData.ok ? actionData.result : undefined} />
+          <PasswordForm lastResult={failedForm?.intent === "password" ? failedForm.result : undefined} />
         </CardContent>
       </Card>
+      <TwoFactorCard
+        view={twoFactor}
+        recoveryCodes={actionData && actionData.ok && "recoveryCodes" in actionData ? actionData.recoveryCodes : undefined}
+        lastResult={failedForm}
+      />
       <Card>
         <CardHeader>
           <CardTitle>

@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
 import { useAdminSidebar } from "~/features/admin/sidebar-state";
 import { ROLE_LABELS } from "~/lib/roles";
@@ -13,6 +14,9 @@ import type { Route } from "./+types/layout";
 export function meta() {
   return [{ title: "Admin Panel" }, { name: "robots", content: "noindex" }];
 }
+
+// Runs before every admin loader and action (the children's too, for data requests).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorSetup(request)];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminArea(request);
