@@ -20,16 +20,14 @@ import {
   regenerateRecoveryCodes,
   startTotpSetup,
 } from "~/features/account/two-factor-account.server";
-import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
 import { staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
 import { totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
-import { getSessionUser } from "~/features/auth/session.server";
-import { parseSubmission, type FormFailure, type SubmissionResult } from "~/lib/forms";
+import type { FormFailure, SubmissionResult } from "~/lib/forms";
 import { canEdit } from "~/lib/permissions";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
-import { readForm } from "~/server/form.server";
+import { withRouteErrors } from "~/server/errors.server";
 import { invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/account";
@@ -60,71 +58,55 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type AccountActionData = { ok: true; message: string; recoveryCodes?: string[] } | FormFailure;
 
-/** The forms whose fields the shared schemas check first. */
-function schemaOf(intent: FormDataEntryValue | undefined) {
-  switch (intent) {
-    case "password":
-      return passwordChangeSchema;
-    case "2fa-confirm":
-      return totpConfirmSchema;
-    case "2fa-disable":
-    case "2fa-recovery-codes":
-      return twoFactorDisableSchema;
-    default:
-      return undefined;
-  }
-}
+const ok = (message: string, recoveryCodes?: string[]) =>
+  data<AccountActionData>(recoveryCodes ? { ok: true, message, recoveryCodes } : { ok: true, message });
 
 export async function action({ request }: Route.ActionArgs) {
-  const actor = await getSessionUser(request);
-  const formData = await withRouteErrors(() => readForm(request));
-  const form = Object.fromEntries(formData);
-  const db = getDb();
-  const schema = schemaOf(form.intent);
-  const parsed = schema ? parseSubmission(formData, schema) : undefined;
-  try {
-    if (parsed && parsed.status !== "success" && actor) return invalidSubmission(parsed);
-    switch (form.intent) {
-      case "password": {
-        await changeOwnPassword(db, actor, form);
-        return await redirectWithToast("/admin/account", {
-          title: "Password changed",
-          description: "Your other sessions have been signed out.",
-          type: "success",
-        });
-      }
-      case "revoke": {
-        const { current } = await revokeOwnSession(db, actor, form);
-        if (current) return await redirectWithToast("/auth", { title: "Signed out", type: "success" });
-        return data<AccountActionData>({ ok: true, message: "Session signed out." });
-      }
-      case "revoke-others": {
-        const n = await revokeOtherSessions(db, actor);
-        return data<AccountActionData>({ ok: true, message: n === 1 ? "1 other session signed out." : `${n} other sessions signed out.` });
-      }
-      case "2fa-start":
-        await startTotpSetup(db, actor);
-        return data<AccountActionData>({ ok: true, message: "Scan the QR code, then enter the code your app shows." });
-      case "2fa-cancel":
-        await cancelTotpSetup(db, actor);
-        return data<AccountActionData>({ ok: true, message: "Setup cancelled." });
-      case "2fa-confirm": {
-        const recoveryCodes = await confirmTotpSetup(db, actor, form);
-        return data<AccountActionData>({ ok: true, message: "Two-factor authentication is on.", recoveryCodes });
-      }
-      case "2fa-recovery-codes": {
-        const recoveryCodes = await regenerateRecoveryCodes(db, actor, form);
-        return data<AccountActionData>({ ok: true, message: "New recovery codes created. The old ones no longer work.", recoveryCodes });
-      }
-      case "2fa-disable":
-        await disableTwoFactor(db, actor, form);
-        return data<AccountActionData>({ ok: true, message: "Two-factor authentication is off." });
-      default:
-        throw new ValidationError("Unknown action.");
-    }
-  } catch (error) {
-    return adminFormFailure(error, parsed);
-  }
+  return handleAdminForm(request, {
+    password: async ({ actor, db, form, parse }) => {
+      const parsed = parse(passwordChangeSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      await changeOwnPassword(db, actor, form);
+      return redirectWithToast("/admin/account", {
+        title: "Password changed",
+        description: "Your other sessions have been signed out.",
+        type: "success",
+      });
+    },
+    revoke: async ({ actor, db, form }) => {
+      const { current } = await revokeOwnSession(db, actor, form);
+      if (current) return redirectWithToast("/auth", { title: "Signed out", type: "success" });
+      return ok("Session signed out.");
+    },
+    "revoke-others": async ({ actor, db }) => {
+      const n = await revokeOtherSessions(db, actor);
+      return ok(n === 1 ? "1 other session signed out." : `${n} other sessions signed out.`);
+    },
+    "2fa-start": async ({ actor, db }) => {
+      await startTotpSetup(db, actor);
+      return ok("Scan the QR code, then enter the code your app shows.");
+    },
+    "2fa-cancel": async ({ actor, db }) => {
+      await cancelTotpSetup(db, actor);
+      return ok("Setup cancelled.");
+    },
+    "2fa-confirm": async ({ actor, db, form, parse }) => {
+      const parsed = parse(totpConfirmSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      return ok("Two-factor authentication is on.", await confirmTotpSetup(db, actor, form));
+    },
+    "2fa-recovery-codes": async ({ actor, db, form, parse }) => {
+      const parsed = parse(twoFactorDisableSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      return ok("New recovery codes created. The old ones no longer work.", await regenerateRecoveryCodes(db, actor, form));
+    },
+    "2fa-disable": async ({ actor, db, form, parse }) => {
+      const parsed = parse(twoFactorDisableSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      await disableTwoFactor(db, actor, form);
+      return ok("Two-factor authentication is off.");
+    },
+  });
 }
 
 /** Stable on server and client (no time-zone dependent formatting during hydration). */
