@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { clearChallengeCookie, completeTwoFactorSignIn, hasPendingTwoFactor, signIn } from "~/features/auth/auth.server";
+import { cancelPendingSignIn, completeTwoFactorSignIn, hasPendingTwoFactor, signIn } from "~/features/auth/auth.server";
 import { TwoFactorStep } from "~/features/auth/two-factor-step";
 import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
 import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, WELCOME_BACK } from "~/features/auth/auth-messages";
@@ -78,7 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
   // The second step has no verification widget: the password step had one, and the pending sign-in is its proof.
   if (intentValue === "2fa") return secondFactor(request, form);
   if (intentValue === "2fa-cancel") {
-    return redirect("/auth", { headers: { "Set-Cookie": await clearChallengeCookie(getDb(), request) } });
+    return redirect("/auth", { headers: { "Set-Cookie": await cancelPendingSignIn(getDb(), request) } });
   }
   const intent: Mode = intentValue === "forgot" || intentValue === "update" ? intentValue : "login";
   const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);

@@ -132,6 +132,13 @@ describeEachDatabase("two-factor authentication over HTTP", (ctx) => {
     const second = await post("/auth", { intent: "2fa", code }, await passwordStep(staff.email, staff.password));
     expect(second.status).toBe(401);
 
+    // 'Back to login' ends the pending sign-in: its cookie no longer leads to a session.
+    const abandoned = await passwordStep(staff.email, staff.password);
+    const back = await post("/auth", { intent: "2fa-cancel" }, abandoned);
+    expect(back.headers.get("location")).toBe("/auth");
+    expect(setCookies(back).get("2fa")).toBe("");
+    expect((await post("/auth", { intent: "2fa", code: codes[1] ?? "" }, abandoned)).status).toBe(401);
+
     const json = await server.fetch("/api/auth/login", {
       method: "POST",
       headers: { origin: server.url, "content-type": "application/json" },

@@ -121,7 +121,14 @@ async function challengeToken(db: Db, request: Request): Promise<string | null> 
   return typeof value === "string" && value.length <= 100 ? value : null;
 }
 
-export async function clearChallengeCookie(db: Db, request: Request): Promise<string> {
+/** 'Back to login' from the code step: the pending sign-in ends; returns the Set-Cookie that clears its cookie. */
+export async function cancelPendingSignIn(db: Db, request: Request): Promise<string> {
+  const token = await challengeToken(db, request);
+  if (token) await consumeChallenge(db, token);
+  return clearChallengeCookie(db, request);
+}
+
+async function clearChallengeCookie(db: Db, request: Request): Promise<string> {
   return (await challengeCookie(db)).serialize("", { maxAge: 0, secure: isSecureRequest(request) });
 }
 
