@@ -20,6 +20,8 @@ describeEachDatabase("cli", (ctx) => {
     await run("revoke", "mod@example.com", "moderator");
     expect(await run("list-users")).toMatch(/mod@example.com\tUser/);
     expect(await run("set-password", "mod@example.com", "--password-stdin")).toMatch(/Password updated/);
+    // Without 2FA there is nothing to remove (the removal itself is tested with the 2FA functions).
+    expect(await run("reset-2fa", "MOD@example.com")).toBe("mod@example.com had no two-factor authentication; nothing to remove.");
   });
 
   it("gives clear errors", async () => {
@@ -30,6 +32,8 @@ describeEachDatabase("cli", (ctx) => {
     await expect(run("set-password", "mod@example.com", "--password", "weak")).rejects.toThrow(/at least 10 characters/);
     await expect(run("grant", "mod@example.com", "superuser")).rejects.toThrow(/Unknown role/);
     await expect(run("revoke", "boss@example.com", "admin")).rejects.toThrow(/last administrator/);
+    await expect(run("reset-2fa")).rejects.toThrow(/Missing email/);
+    await expect(run("reset-2fa", "nobody@example.com")).rejects.toThrow(/No user with email nobody@example.com/);
     await expect(run("frobnicate")).rejects.toThrow(/Unknown command/);
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { createUser, grantRole, listUsers, revokeRole, setPassword } from "~/features/users/users.server";
+import { createUser, grantRole, listUsers, resetTwoFactor, revokeRole, setPassword } from "~/features/users/users.server";
 import { isStoredRole, ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
 import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
@@ -20,6 +20,8 @@ Commands:
                                  Take a role away (the last administrator keeps theirs).
   set-password <email> [--password PASSWORD | --password-stdin]
                                  Set a user's password and end their sessions.
+  reset-2fa <email>              Account recovery: remove a user's two-factor authentication
+                                 (authenticator app and recovery codes); the password alone signs in.
 ${BACKUP_USAGE}
   help                           Show this help.`;
 
@@ -96,6 +98,11 @@ export async function runCli(argv: string[], db: Db, io: CliIo): Promise<void> {
       await setPassword(db, email, password);
       io.out(`Password updated for ${email.trim().toLowerCase()}.`);
       if (generated) io.out(`Password: ${password}`);
+      return;
+    }
+    case "reset-2fa": {
+      const { email, removed } = await resetTwoFactor(db, requireArg(rest[0], "email"));
+      io.out(removed ? `Two-factor authentication removed for ${email}.` : `${email} had no two-factor authentication; nothing to remove.`);
       return;
     }
     case undefined:

@@ -1,6 +1,6 @@
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { currentContentVersion, refreshContentVersion } from "~/server/content-version.server";
 import { logger } from "~/server/logger.server";
 import { createNonce, NONCE_HEADER, NONCE_PLACEHOLDER, stampNonce } from "~/server/nonce.server";
@@ -25,7 +25,7 @@ import {
 export interface PageHandlerOptions {
   build: () => Promise<ServerBuild>;
   cache: PageCache;
-  getLoadContext?: (req: Request, res: Response) => AppLoadContext;
+  getLoadContext?: (req: Request, res: Response) => RouterContextProvider;
 }
 
 /** The request's URL as the adapter of @react-router/express builds it (host from the proxy when trusted). */
@@ -122,9 +122,13 @@ function sendCached(req: Request, res: Response, page: CachedPage, nonce: string
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-type Handle = (request: globalThis.Request, context?: AppLoadContext) => Promise<globalThis.Response>;
+type Handle = (request: globalThis.Request, context?: RouterContextProvider) => Promise<globalThis.Response>;
 
-async function renderForCache(handle: Handle, request: globalThis.Request, context: AppLoadContext | undefined): Promise<RenderedPage> {
+async function renderForCache(
+  handle: Handle,
+  request: globalThis.Request,
+  context: RouterContextProvider | undefined,
+): Promise<RenderedPage> {
   const response = await handle(request, context);
   const body = Buffer.from(await response.arrayBuffer());
   const page = isStorable(response.status, response.headers) ? await createCachedPage(response.status, response.headers, body) : null;

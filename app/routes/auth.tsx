@@ -5,11 +5,13 @@ import { toast } from "sonner";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { signIn } from "~/features/auth/auth.server";
+import { cancelPendingSignIn, completeTwoFactorSignIn, hasPendingTwoFactor, signIn } from "~/features/auth/auth.server";
+import { TwoFactorStep } from "~/features/auth/two-factor-step";
 import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
 import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, SIGNED_IN_WITHOUT_ADMIN, WELCOME_BACK } from "~/features/auth/auth-messages";
 import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
 import { clearSessionCookie, getSessionUser, lookupRole } from "~/features/auth/session.server";
+import { ENTER_CODE, twoFactorCodeSchema } from "~/features/auth/two-factor-schema";
 import { HumanVerification } from "~/features/verification/human-verification";
 import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
@@ -17,7 +19,7 @@ import { firstMessage, parseSubmission, type Submission, type SubmissionResult }
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { canEdit } from "~/lib/permissions";
 import { seoContext, seoMeta } from "~/lib/seo";
-import { getDb } from "~/server/db/client.server";
+import { getDb, type Db } from "~/server/db/client.server";
 import { readForm } from "~/server/form.server";
 import { failureReply, replyWithoutSecrets } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -36,21 +38,30 @@ export async function loader({ request }: Route.LoaderArgs) {
   // SPEC §6: an existing session on /auth goes to /admin — unless the admin area would only refuse them.
   const sessionUser = await getSessionUser(request);
   if (sessionUser) throw redirect(canEdit(sessionUser) ? "/admin" : "/");
-  return { verification: getVerificationConfig() };
+  // A right password waiting for its second factor: this page asks for the code.
+  return { verification: getVerificationConfig(), twoFactor: await hasPendingTwoFactor(getDb(), request) };
 }
 
 /** A failed submission: its toast (SPEC §8) and Conform's reply (field errors under their fields). */
 interface AuthActionResult {
-  intent: Mode;
+  intent: Mode | "2fa";
   title: string;
   description: string;
   result?: SubmissionResult<string[]>;
 }
 
-function failure(intent: Mode, error: unknown, submission?: Submission<unknown>) {
+function failure(intent: Mode | "2fa", error: unknown, submission?: Submission<unknown>) {
   // The message is the toast's; the form shows only field errors.
   const { status, headers, error: description, result } = failureReply(error, submission, { formError: false });
   return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
+}
+
+/** Signed in: staff go to the admin area; anyone else home, told the admin area needs an editor role. */
+async function signedInRedirect(db: Db, userId: string, headers: HeadersInit) {
+  if (canEdit({ id: userId, role: await lookupRole(db, userId) })) {
+    return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers });
+  }
+  return await redirectWithToast("/", { ...SIGNED_IN_WITHOUT_ADMIN, type: "success" }, { headers });
 }
 
 /** The toast for a submission the schema refused: the spec's mismatch toast, or the first message. */
@@ -71,6 +82,11 @@ export async function action({ request }: Route.ActionArgs) {
     return typeof value === "string" ? value : undefined;
   };
   const intentValue = field("intent");
+  // The second step has no verification widget: the password step had one, and the pending sign-in is its proof.
+  if (intentValue === "2fa") return secondFactor(request, form);
+  if (intentValue === "2fa-cancel") {
+    return redirect("/auth", { headers: { "Set-Cookie": await cancelPendingSignIn(getDb(), request) } });
+  }
   const intent: Mode = intentValue === "forgot" || intentValue === "update" ? intentValue : "login";
   const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);
   const verificationToken = field("verificationToken");
@@ -84,12 +100,14 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb();
   try {
     if (intent === "login") {
-      const { userId, setCookie } = await signIn(db, { email: field("email"), password: field("password"), verificationToken }, request);
+      const { userId, setCookie, twoFactor } = await signIn(
+        db,
+        { email: field("email"), password: field("password"), verificationToken },
+        request,
+      );
       const headers = { "Set-Cookie": setCookie };
-      if (canEdit({ id: userId, role: await lookupRole(db, userId) })) {
-        return await redirectWithToast("/admin", { ...WELCOME_BACK, type: "success" }, { headers });
-      }
-      return await redirectWithToast("/", { ...SIGNED_IN_WITHOUT_ADMIN, type: "success" }, { headers });
+      if (twoFactor) return redirect("/auth", { headers });
+      return await signedInRedirect(db, userId, headers);
     }
     if (intent === "forgot") {
       await requestPasswordReset(db, { email: field("email"), verificationToken }, request);
@@ -111,6 +129,28 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+async function secondFactor(request: Request, form: FormData) {
+  const submission = parseSubmission(form, twoFactorCodeSchema);
+  if (submission.status !== "success") {
+    const result = replyWithoutSecrets(submission);
+    return data<AuthActionResult>(
+      { intent: "2fa", title: "Error", description: firstMessage(result) ?? ENTER_CODE, result },
+      { status: 400 },
+    );
+  }
+  try {
+    const db = getDb();
+    const { userId, setCookies } = await completeTwoFactorSignIn(db, { code: form.get("code") }, request);
+    return await signedInRedirect(
+      db,
+      userId,
+      setCookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
+    );
+  } catch (error) {
+    return failure("2fa", error, submission);
+  }
+}
+
 /** Reads `#type=recovery&token=…` from a reset email's link. */
 function readRecoveryFragment(): string | null {
   const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
@@ -119,6 +159,7 @@ function readRecoveryFragment(): string | null {
 }
 
 export default function AuthPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.twoFactor) return <TwoFactorStep />;
   return <AuthForms verification={loaderData.verification} />;
 }
 

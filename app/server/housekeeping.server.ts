@@ -1,6 +1,6 @@
 import { lt } from "drizzle-orm";
 import type { Db } from "./db/client.server";
-import { rateLimits, session, usedVerificationTokens, verification } from "./db/schema.server";
+import { rateLimits, session, signInChallenges, usedVerificationTokens, verification } from "./db/schema.server";
 import { pruneFinishedJobs } from "./jobs/jobs.server";
 import { defineRecurringTask } from "./jobs/recurring.server";
 import { logger } from "./logger.server";
@@ -14,12 +14,14 @@ export interface HousekeepingResult {
   rateLimits: number;
   verifications: number;
   usedVerificationTokens: number;
+  signInChallenges: number;
   jobs: number;
 }
 
 /**
  * Deletes rows that can no longer matter: expired sessions, rate-limit windows that have ended,
- * expired verification rows (reset links) and used human-verification tokens past their expiry,
+ * expired verification rows (reset links), used human-verification tokens past their expiry, pending
+ * two-factor sign-ins past theirs,
  * and finished jobs past their retention.
  */
 export async function housekeep(db: Db, now = new Date()): Promise<HousekeepingResult> {
@@ -33,6 +35,9 @@ export async function housekeep(db: Db, now = new Date()): Promise<HousekeepingR
         .delete(usedVerificationTokens)
         .where(lt(usedVerificationTokens.expiresAt, now))
         .returning({ hash: usedVerificationTokens.tokenHash }),
+    ),
+    signInChallenges: await count(
+      db.delete(signInChallenges).where(lt(signInChallenges.expiresAt, now)).returning({ hash: signInChallenges.tokenHash }),
     ),
     jobs: await pruneFinishedJobs(db, new Date(now.getTime() - FINISHED_JOB_RETENTION_MS)),
   };

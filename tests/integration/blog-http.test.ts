@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RouterContextProvider } from "react-router";
 import { createPost } from "~/features/posts/posts.server";
 import { action as postFormAction } from "~/routes/blog/post-form";
 import { describeEachDatabase } from "../helpers/databases";
@@ -275,7 +276,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       url: new URL(request.url),
       pattern: "/7fs/:category/new",
       params: { category: "Fun" },
-      context: {},
+      context: new RouterContextProvider(),
     });
     expect(result).toMatchObject({ init: { status: 401 }, data: { error: "You must be logged in" } });
   });

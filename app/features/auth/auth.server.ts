@@ -1,17 +1,21 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { createCookie, type Cookie } from "react-router";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { recordAudit } from "~/server/audit.server";
 import { ForbiddenError, parseOrThrow, RateLimitError, UnauthorizedError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
+import { getAppSecret } from "~/server/secret.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, hitRateLimit, resetRateLimit } from "~/server/rate-limit.server";
-import { clientIp } from "~/server/request.server";
+import { clientIp, isSecureRequest } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { USER_MESSAGES } from "~/features/users/user-schema";
 import { loginSchema } from "./auth-schema";
 import { createSession } from "./session.server";
+import { TWO_FACTOR_EXPIRED, INVALID_CODE, twoFactorCodeSchema } from "./two-factor-schema";
+import { consumeChallenge, createChallenge, findChallenge, hasTwoFactor, verifySecondFactor } from "./two-factor.server";
 
 const INVALID_LOGIN = "Invalid login credentials";
 
@@ -40,11 +44,13 @@ export function loginDelayMs(accountAttempts: number, slowdownAfter: number): nu
 let dummyHash: Promise<string> | undefined;
 
 /**
- * Checks verification, rate limits and credentials; on success creates a session and returns the
- * Set-Cookie header. Errors: ValidationError 400, ForbiddenError 403 (verification), RateLimitError
- * 429, UnauthorizedError 401 (wrong email or password — one message for both).
+ * Checks verification, rate limits and credentials. On success: a session (Set-Cookie of the session),
+ * or, when the account has two-factor authentication, a pending sign-in (Set-Cookie of the challenge,
+ * `twoFactor: true`) that completeTwoFactorSignIn turns into a session. Errors: ValidationError 400,
+ * ForbiddenError 403 (verification), RateLimitError 429, UnauthorizedError 401 (wrong email or password —
+ * one message for both).
  */
-export async function signIn(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookie: string }> {
+export async function signIn(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookie: string; twoFactor: boolean }> {
   const { email, password, verificationToken } = parseOrThrow(loginSchema, input);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
@@ -92,6 +98,90 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
     throw new ForbiddenError(USER_MESSAGES.disabled);
   }
   await resetRateLimit(db, accountIpKey);
+  if (await hasTwoFactor(db, row.id)) {
+    const { token, expiresAt } = await createChallenge(db, row.id);
+    const cookie = await challengeCookie(db);
+    return {
+      userId: row.id,
+      twoFactor: true,
+      setCookie: await cookie.serialize(token, { expires: expiresAt, secure: isSecureRequest(request) }),
+    };
+  }
   await recordAudit(db, { actor: { id: row.id, email, ip }, action: "auth.sign-in", summary: "password" });
-  return { userId: row.id, setCookie: await createSession(db, row.id, request) };
+  return { userId: row.id, twoFactor: false, setCookie: await createSession(db, row.id, request) };
+}
+
+// ---- The second step (issue 15): the pending sign-in's cookie, then a code ----
+
+let challenge: Cookie | undefined;
+
+/** Signed with the app secret and httpOnly; the token it carries is stored (hashed) in sign_in_challenges. */
+async function challengeCookie(db: Db): Promise<Cookie> {
+  challenge ??= createCookie("2fa", { path: "/", httpOnly: true, sameSite: "lax", secrets: [await getAppSecret(db)] });
+  return challenge;
+}
+
+/** The pending sign-in's token from the request, if its cookie is there and genuine. */
+async function challengeToken(db: Db, request: Request): Promise<string | null> {
+  const value: unknown = await (await challengeCookie(db)).parse(request.headers.get("cookie"));
+  return typeof value === "string" && value.length <= 100 ? value : null;
+}
+
+/** 'Back to login' from the code step: the pending sign-in ends; returns the Set-Cookie that clears its cookie. */
+export async function cancelPendingSignIn(db: Db, request: Request): Promise<string> {
+  const token = await challengeToken(db, request);
+  if (token) await consumeChallenge(db, token);
+  return clearChallengeCookie(db, request);
+}
+
+async function clearChallengeCookie(db: Db, request: Request): Promise<string> {
+  return (await challengeCookie(db)).serialize("", { maxAge: 0, secure: isSecureRequest(request) });
+}
+
+/** Whether the request carries a live pending sign-in (the /auth page then asks for the code). */
+export async function hasPendingTwoFactor(db: Db, request: Request): Promise<boolean> {
+  const token = await challengeToken(db, request);
+  return token !== null && (await findChallenge(db, token)) !== null;
+}
+
+/**
+ * The second factor of a pending sign-in: an authenticator code (never the same step twice) or a
+ * recovery code (once). Limited like the password, per IP and per account; every failure is audited.
+ * On success the pending sign-in is used up and the session starts: returns its Set-Cookie headers.
+ * Errors: ValidationError 400, UnauthorizedError 401 (wrong or expired), RateLimitError 429.
+ */
+export async function completeTwoFactorSignIn(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookies: string[] }> {
+  const { code } = parseOrThrow(twoFactorCodeSchema, input);
+  const ip = clientIp(request);
+  const token = await challengeToken(db, request);
+  const pending = token ? await findChallenge(db, token) : null;
+  if (!token || !pending) throw new UnauthorizedError(TWO_FACTOR_EXPIRED);
+  const [who] = await db.select({ email: user.email }).from(user).where(eq(user.id, pending.userId));
+  const actor = { id: pending.userId, email: who?.email, ip };
+  const env = getEnv();
+  try {
+    await enforceRateLimits(db, [
+      { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
+      { key: `login:2fa:${pending.userId}`, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
+    ]);
+  } catch (error) {
+    if (error instanceof RateLimitError)
+      await recordAudit(db, { actor, action: "auth.sign-in.locked", summary: `second factor: ${error.message}` });
+    throw error;
+  }
+  const method = await db.transaction(async (tx) => {
+    const proven = await verifySecondFactor(tx, pending.userId, code);
+    if (!proven || !(await consumeChallenge(tx, token))) return null;
+    await recordAudit(tx, { actor, action: "auth.sign-in", summary: `password and ${proven}` });
+    return proven;
+  });
+  if (!method) {
+    await recordAudit(db, { actor, action: "auth.sign-in.2fa-failed", summary: "wrong authentication code" });
+    throw new UnauthorizedError(INVALID_CODE);
+  }
+  await resetRateLimit(db, `login:2fa:${pending.userId}`);
+  return {
+    userId: pending.userId,
+    setCookies: [await createSession(db, pending.userId, request), await clearChallengeCookie(db, request)],
+  };
 }

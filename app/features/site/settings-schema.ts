@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
+import { formCheckbox } from "~/lib/forms";
 
 /**
  * The site's identity and addresses (issue 16, /admin/settings): one typed record. The form schema
@@ -148,3 +149,12 @@ export function linksToText(links: readonly SiteLink[]): string {
 export function settingsFormValues(settings: SiteSettings): Record<keyof SiteSettings, string> {
   return { ...settings, socialLinks: linksToText(settings.socialLinks), serviceLinks: linksToText(settings.serviceLinks) };
 }
+
+/** Security settings (issue 15): kept apart from the public record, which every page's loader sends to the browser. */
+export const REQUIRE_TWO_FACTOR_LABEL = "Require two-factor authentication for admins and moderators";
+export const SECURITY_SAVED = "Security settings saved";
+
+export const securitySettingsFormSchema = z.object({ requireTwoFactor: formCheckbox });
+export type SecuritySettings = z.output<typeof securitySettingsFormSchema>;
+
+export const storedSecuritySettingsSchema = z.object({ requireTwoFactor: z.boolean() }).partial();

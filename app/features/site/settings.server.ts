@@ -8,7 +8,15 @@ import { appSettings } from "~/server/db/schema.server";
 import { getEnv, type Env } from "~/server/env.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { SETTINGS_FORBIDDEN, siteSettingsFormSchema, storedSiteSettingsSchema, type SiteSettings } from "./settings-schema";
+import {
+  SETTINGS_FORBIDDEN,
+  securitySettingsFormSchema,
+  siteSettingsFormSchema,
+  storedSecuritySettingsSchema,
+  storedSiteSettingsSchema,
+  type SecuritySettings,
+  type SiteSettings,
+} from "./settings-schema";
 import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-links";
 
 /** The app_settings row holding the record as JSON. */
@@ -124,5 +132,40 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
     });
   });
   logger.info({ userId: actor.id }, "site settings saved");
+  return settings;
+}
+
+export const SECURITY_SETTINGS_KEY = "security_settings";
+
+/** The security settings (read on every admin request: a setting must hold from the moment it is saved, on every instance). */
+export async function readSecuritySettings(db: Db): Promise<SecuritySettings> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SECURITY_SETTINGS_KEY));
+  let json: unknown;
+  try {
+    json = row ? JSON.parse(row.value) : {};
+  } catch {
+    json = undefined;
+  }
+  const stored = storedSecuritySettingsSchema.safeParse(json);
+  if (!stored.success) logger.error({ issues: stored.error.issues }, "security settings: stored record is invalid; using the defaults");
+  return { requireTwoFactor: false, ...(stored.success ? stored.data : {}) };
+}
+
+/** Admins only; audited. */
+export async function saveSecuritySettings(db: Db, actor: Actor | null, input: unknown): Promise<SecuritySettings> {
+  authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
+  const settings = parseOrThrow(securitySettingsFormSchema, input);
+  const value = JSON.stringify(settings);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: SECURITY_SETTINGS_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await recordAudit(tx, {
+      actor,
+      action: "settings.security",
+      summary: `two-factor authentication ${settings.requireTwoFactor ? "required" : "not required"} for admins and moderators`,
+    });
+  });
   return settings;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { removeSecondFactors } from "~/features/auth/two-factor.server";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { canManageUsers, type Actor } from "~/lib/permissions";
@@ -103,6 +104,24 @@ export async function setPassword(
     // A new password ends every existing session of that user.
     await tx.delete(session).where(eq(session.userId, found.id));
     await recordAudit(tx, { actor: by, action, target: { type: "user", id: found.id }, summary: found.email });
+  });
+}
+
+/**
+ * Account recovery by the operator (`npm run cli -- reset-2fa <email>`): removes the user's authenticator
+ * app, recovery codes and pending sign-ins, so the password alone signs in again. Audited.
+ */
+export async function resetTwoFactor(db: Db, emailInput: string): Promise<{ email: string; removed: boolean }> {
+  const found = await requireUser(db, emailInput);
+  return db.transaction(async (tx) => {
+    const { removed } = await removeSecondFactors(tx, found.id);
+    await recordAudit(tx, {
+      actor: null,
+      action: "user.2fa.reset",
+      target: { type: "user", id: found.id },
+      summary: `${found.email}: second factors removed by the operator (CLI)`,
+    });
+    return { email: found.email, removed };
   });
 }
 

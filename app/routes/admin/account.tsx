@@ -11,14 +11,23 @@ import {
   revokeOtherSessions,
   revokeOwnSession,
 } from "~/features/account/account.server";
-import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
-import { getSessionUser } from "~/features/auth/session.server";
-import { parseSubmission, type FormFailure, type SubmissionResult } from "~/lib/forms";
+import { TwoFactorCard } from "~/features/account/two-factor-card";
+import {
+  cancelTotpSetup,
+  confirmTotpSetup,
+  disableTwoFactor,
+  getOwnTwoFactor,
+  regenerateRecoveryCodes,
+  startTotpSetup,
+} from "~/features/account/two-factor-account.server";
+import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
+import { staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
+import { totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
+import type { FormFailure, SubmissionResult } from "~/lib/forms";
 import { canEdit } from "~/lib/permissions";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
-import { readForm } from "~/server/form.server";
+import { withRouteErrors } from "~/server/errors.server";
 import { invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/account";
@@ -29,47 +38,75 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireActor(request, canEdit, ACCOUNT_FORBIDDEN);
-  const sessions = await withRouteErrors(() => listOwnSessions(getDb(), actor));
+  const db = getDb();
+  const [sessions, twoFactor, required] = await Promise.all([
+    withRouteErrors(() => listOwnSessions(db, actor)),
+    withRouteErrors(() => getOwnTwoFactor(db, actor)),
+    staffMustUseTwoFactor(db, actor),
+  ]);
   return {
     email: actor.email,
+    twoFactor: {
+      enabled: twoFactor.enabled,
+      pending: twoFactor.pending ? { secret: twoFactor.pending.secret, qrDataUrl: twoFactor.pending.qrDataUrl } : null,
+      recoveryCodesLeft: twoFactor.recoveryCodesLeft,
+      required,
+    },
     sessions: sessions.map((s) => ({ ...s, lastSeenAt: s.lastSeenAt.toISOString(), createdAt: s.createdAt.toISOString() })),
   };
 }
 
-type AccountActionData = { ok: true; message: string } | FormFailure;
+type AccountActionData = { ok: true; message: string; recoveryCodes?: string[] } | FormFailure;
+
+const ok = (message: string, recoveryCodes?: string[]) =>
+  data<AccountActionData>(recoveryCodes ? { ok: true, message, recoveryCodes } : { ok: true, message });
 
 export async function action({ request }: Route.ActionArgs) {
-  const actor = await getSessionUser(request);
-  const formData = await withRouteErrors(() => readForm(request));
-  const form = Object.fromEntries(formData);
-  const db = getDb();
-  const parsed = form.intent === "password" ? parseSubmission(formData, passwordChangeSchema) : undefined;
-  try {
-    switch (form.intent) {
-      case "password": {
-        if (parsed && parsed.status !== "success") return invalidSubmission(parsed);
-        await changeOwnPassword(db, actor, form);
-        return await redirectWithToast("/admin/account", {
-          title: "Password changed",
-          description: "Your other sessions have been signed out.",
-          type: "success",
-        });
-      }
-      case "revoke": {
-        const { current } = await revokeOwnSession(db, actor, form);
-        if (current) return await redirectWithToast("/auth", { title: "Signed out", type: "success" });
-        return data<AccountActionData>({ ok: true, message: "Session signed out." });
-      }
-      case "revoke-others": {
-        const n = await revokeOtherSessions(db, actor);
-        return data<AccountActionData>({ ok: true, message: n === 1 ? "1 other session signed out." : `${n} other sessions signed out.` });
-      }
-      default:
-        throw new ValidationError("Unknown action.");
-    }
-  } catch (error) {
-    return adminFormFailure(error, parsed);
-  }
+  return handleAdminForm(request, {
+    password: async ({ actor, db, form, parse }) => {
+      const parsed = parse(passwordChangeSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      await changeOwnPassword(db, actor, form);
+      return redirectWithToast("/admin/account", {
+        title: "Password changed",
+        description: "Your other sessions have been signed out.",
+        type: "success",
+      });
+    },
+    revoke: async ({ actor, db, form }) => {
+      const { current } = await revokeOwnSession(db, actor, form);
+      if (current) return redirectWithToast("/auth", { title: "Signed out", type: "success" });
+      return ok("Session signed out.");
+    },
+    "revoke-others": async ({ actor, db }) => {
+      const n = await revokeOtherSessions(db, actor);
+      return ok(n === 1 ? "1 other session signed out." : `${n} other sessions signed out.`);
+    },
+    "2fa-start": async ({ actor, db }) => {
+      await startTotpSetup(db, actor);
+      return ok("Scan the QR code, then enter the code your app shows.");
+    },
+    "2fa-cancel": async ({ actor, db }) => {
+      await cancelTotpSetup(db, actor);
+      return ok("Setup cancelled.");
+    },
+    "2fa-confirm": async ({ actor, db, form, parse }) => {
+      const parsed = parse(totpConfirmSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      return ok("Two-factor authentication is on.", await confirmTotpSetup(db, actor, form));
+    },
+    "2fa-recovery-codes": async ({ actor, db, form, parse }) => {
+      const parsed = parse(twoFactorDisableSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      return ok("New recovery codes created. The old ones no longer work.", await regenerateRecoveryCodes(db, actor, form));
+    },
+    "2fa-disable": async ({ actor, db, form, parse }) => {
+      const parsed = parse(twoFactorDisableSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      await disableTwoFactor(db, actor, form);
+      return ok("Two-factor authentication is off.");
+    },
+  });
 }
 
 /** Stable on server and client (no time-zone dependent formatting during hydration). */
@@ -78,7 +115,10 @@ function when(iso: string): string {
 }
 
 export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, sessions } = loaderData;
+  const { email, sessions, twoFactor } = loaderData;
+  const failure = actionData && !actionData.ok ? actionData.result : undefined;
+  const failedIntent = failure?.initialValue?.intent;
+  const failedForm = typeof failedIntent === "string" && failure ? { intent: failedIntent, result: failure } : undefined;
   const others = sessions.filter((s) => !s.current).length;
   const revokingOthers = useIsSubmitting({ intent: "revoke-others" });
   return (
@@ -100,9 +140,14 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <PasswordForm lastResult={actionData && !actionData.ok ? actionData.result : undefined} />
+          <PasswordForm lastResult={failedForm?.intent === "password" ? failedForm.result : undefined} />
         </CardContent>
       </Card>
+      <TwoFactorCard
+        view={twoFactor}
+        recoveryCodes={actionData && actionData.ok && "recoveryCodes" in actionData ? actionData.recoveryCodes : undefined}
+        lastResult={failedForm}
+      />
       <Card>
         <CardHeader>
           <CardTitle>

@@ -5,6 +5,7 @@ import { ErrorMessage, errorDetails } from "~/components/error-message";
 import { NotFoundMessage } from "~/components/not-found-message";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
@@ -28,6 +29,9 @@ import type { Route } from "./+types/layout";
 export function meta() {
   return [{ title: "Admin Panel" }, { name: "robots", content: "noindex" }];
 }
+
+// Runs before every admin loader and action (the children's too, for data requests).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorSetup(request)];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminArea(request);

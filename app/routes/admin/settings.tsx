@@ -1,8 +1,15 @@
 import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { SettingsForm } from "~/features/site/settings-form";
-import { SETTINGS_FORBIDDEN, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/site/settings-schema";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
+import { SecuritySettingsForm } from "~/features/site/security-settings-form";
+import {
+  SECURITY_SAVED,
+  securitySettingsFormSchema,
+  SETTINGS_FORBIDDEN,
+  SETTINGS_SAVED,
+  siteSettingsFormSchema,
+} from "~/features/site/settings-schema";
+import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/site/settings.server";
 import { parseSubmission } from "~/lib/forms";
 import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
@@ -18,12 +25,23 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireActor(request, canManageSettings, SETTINGS_FORBIDDEN);
-  return { settings: await readSiteSettings(getDb()) };
+  const db = getDb();
+  const [settings, security] = await Promise.all([readSiteSettings(db), readSecuritySettings(db)]);
+  return { settings, security };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await getSessionUser(request);
   const formData = await withRouteErrors(() => readForm(request));
+  if (formData.get("intent") === "security") {
+    const security = parseSubmission(formData, securitySettingsFormSchema);
+    try {
+      await saveSecuritySettings(getDb(), actor, Object.fromEntries(formData));
+      return await redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
+    } catch (error) {
+      return adminFormFailure(error, security);
+    }
+  }
   const submission = parseSubmission(formData, siteSettingsFormSchema);
   try {
     // The domain function decides: a refusal (403) comes before any field error.
@@ -36,5 +54,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
-  return <SettingsForm settings={loaderData.settings} />;
+  return (
+    <div className="flex flex-col gap-6">
+      <SettingsForm settings={loaderData.settings} />
+      <SecuritySettingsForm settings={loaderData.security} />
+    </div>
+  );
 }

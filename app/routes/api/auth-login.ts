@@ -19,7 +19,9 @@ export async function action({ request }: Route.ActionArgs) {
     return Response.json({ error: 'Request body must be JSON: {"email", "password", "verificationToken"}.' }, { status: 400 });
   }
   try {
-    const { setCookie } = await signIn(getDb(), body, request);
+    const { setCookie, twoFactor } = await signIn(getDb(), body, request);
+    // The account has two-factor authentication: no session yet; the code is entered on /auth.
+    if (twoFactor) return Response.json({ ok: false, twoFactorRequired: true, next: "/auth" }, { headers: { "Set-Cookie": setCookie } });
     return Response.json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
     return toResponse(error);

@@ -77,6 +77,52 @@ export const account = pgTable(
   (t) => [index("account_user_id_idx").on(t.userId)],
 );
 
+/**
+ * A staff member's authenticator app (TOTP). The secret is encrypted with the app secret; enabledAt is
+ * null while the setup waits for its first code. lastUsedStep is the last 30-second step accepted, so a
+ * code cannot be replayed within its window.
+ */
+export const twoFactor = pgTable("two_factor", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted").notNull(),
+  enabledAt: timestamp("enabled_at", { withTimezone: true }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Single-use recovery codes, stored hashed; a used one keeps its row with usedAt set. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("recovery_codes_user_id_idx").on(t.userId)],
+);
+
+/**
+ * A password that was right, waiting for the second factor: single use, short-lived, found by the hash
+ * of the token in a signed httpOnly cookie. No session exists until it is completed.
+ */
+export const signInChallenges = pgTable(
+  "sign_in_challenges",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_challenges_expires_idx").on(t.expiresAt)],
+);
+
 export const verification = pgTable(
   "verification",
   {

@@ -1,0 +1,67 @@
+import { Loader2 } from "lucide-react";
+import { useEffect } from "react";
+import { Form, useActionData } from "react-router";
+import { toast } from "sonner";
+import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import type { SubmissionResult } from "~/lib/forms";
+import { CODE_LABEL, twoFactorCodeSchema } from "./two-factor-schema";
+
+interface StepActionData {
+  intent: string;
+  title: string;
+  description: string;
+  result?: SubmissionResult<string[]>;
+}
+
+/** /auth after a right password on an account with two-factor authentication: the code, then the session. */
+export function TwoFactorStep() {
+  const actionData = useActionData<StepActionData>();
+  const failed = actionData?.intent === "2fa" ? actionData : undefined;
+  const verifying = useIsSubmitting({ intent: "2fa" });
+  const [form, fields] = useSchemaForm({ id: "two-factor", schema: twoFactorCodeSchema, lastResult: failed?.result });
+
+  useEffect(() => {
+    if (failed) toast.error(failed.title, { description: failed.description });
+  }, [failed]);
+
+  return (
+    <section className="mx-auto flex max-w-md flex-col px-4 py-16">
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h1 className="text-2xl font-bold">Two-factor authentication</h1>
+          </CardTitle>
+          <CardDescription>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="flex flex-col gap-4">
+            <input type="hidden" name="intent" value="2fa" />
+            <FormField field={fields.code} label={CODE_LABEL}>
+              {(props) => <Input {...props} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} autoFocus />}
+            </FormField>
+            <SubmitButton
+              pending={verifying}
+              pendingLabel={
+                <>
+                  <Loader2 className="animate-spin" aria-hidden />
+                  Verifying...
+                </>
+              }
+            >
+              Verify
+            </SubmitButton>
+          </Form>
+          <Form method="post" className="text-center">
+            <input type="hidden" name="intent" value="2fa-cancel" />
+            <Button type="submit" variant="link" size="sm">
+              Back to login
+            </Button>
+          </Form>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { Form } from "react-router";
+import { FieldError, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import type { SubmissionResult } from "~/lib/forms";
+import { REQUIRE_TWO_FACTOR_LABEL, securitySettingsFormSchema, type SecuritySettings } from "./settings-schema";
+
+/** /admin/settings, Security: site-wide sign-in rules (admins only). */
+export function SecuritySettingsForm({ settings, lastResult }: { settings: SecuritySettings; lastResult?: SubmissionResult<string[]> }) {
+  const saving = useIsSubmitting({ intent: "security" });
+  const [form, fields] = useSchemaForm({
+    id: "security-settings",
+    schema: securitySettingsFormSchema,
+    lastResult,
+    defaultValue: { requireTwoFactor: settings.requireTwoFactor ? "on" : "" },
+  });
+  const id = `${form.id}-requireTwoFactor`;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-xl">Security</h2>
+        </CardTitle>
+        <CardDescription>
+          Staff without two-factor authentication are sent to their Account page to set it up before they can use any other admin page.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid gap-4">
+          <input type="hidden" name="intent" value="security" />
+          <div className="flex items-center gap-3">
+            <input
+              type="checkbox"
+              id={id}
+              name={fields.requireTwoFactor.name}
+              defaultChecked={settings.requireTwoFactor}
+              key={fields.requireTwoFactor.key}
+              className="size-4 accent-primary"
+            />
+            <label htmlFor={id} className="text-sm font-medium">
+              {REQUIRE_TWO_FACTOR_LABEL}
+            </label>
+          </div>
+          <FieldError id={`${id}-error`} errors={fields.requireTwoFactor.errors} />
+          <SubmitButton pending={saving} pendingLabel="Saving…" className="justify-self-start">
+            Save security settings
+          </SubmitButton>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
