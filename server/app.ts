@@ -10,6 +10,8 @@ import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
+// Defines the subscription email kinds (confirmation, new post to subscribers).
+import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
