@@ -9,6 +9,7 @@ import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
 import { getSiteSettings } from "./features/site/settings.server";
+import { getVerificationConfig } from "./features/verification/verification.server";
 import { THEME_SCRIPT } from "./lib/theme";
 import { getEnv } from "./server/env.server";
 import { requestNonce } from "./server/nonce.server";
@@ -32,6 +33,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       publicUrl,
       site,
+      // The subscribe form in the footer (and on blog pages) shows the active verifier.
+      verification: getVerificationConfig(),
       nonce: requestNonce(request),
       seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl },
     },

@@ -373,8 +373,9 @@ export async function exportSubscribersCsv(db: Db, actor: Actor | null): Promise
 }
 
 /** Removes an address for good (its send records go with it); the audit names no address. */
-export async function deleteSubscriber(db: Db, actor: Actor | null, id: string): Promise<void> {
+export async function deleteSubscriber(db: Db, actor: Actor | null, rawId: unknown): Promise<void> {
   authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
+  const id = parseOrThrow(z.uuid(), rawId, "That subscriber no longer exists.");
   await db.transaction(async (tx) => {
     const deleted = await tx.delete(subscribers).where(eq(subscribers.id, id)).returning({ id: subscribers.id });
     if (deleted.length === 0) throw new NotFoundError("That subscriber no longer exists.");
