@@ -24,6 +24,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Projects",
     "Users",
     "Messages",
+    "Subscribers",
     "Testimonials",
     "Settings",
     "Audit log",

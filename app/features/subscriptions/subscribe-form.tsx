@@ -53,6 +53,7 @@ export function SubscribeForm({
   const reply = fetcher.data ?? actionData;
   const verification = useVerificationConfig();
   const [engaged, setEngaged] = useState(false);
+  const [token, setToken] = useState<string | null>(null);
   const [resetKey, setResetKey] = useState(0);
   const [form, fields] = useSchemaForm({
     id,
@@ -111,11 +112,12 @@ export function SubscribeForm({
               </div>
               <FieldError id={categoriesErrorId} errors={fields.categories.errors} />
             </fieldset>
-            {engaged ? <HumanVerification config={verification} onToken={() => undefined} resetKey={resetKey} /> : null}
+            {engaged ? <HumanVerification config={verification} onToken={setToken} resetKey={resetKey} /> : null}
             <noscript>
               <p className="text-sm text-muted-foreground">The security check needs JavaScript.</p>
             </noscript>
-            <SubmitButton pending={fetcher.state !== "idle"} pendingLabel="Subscribing...">
+            {/* Once the form is in use, sending waits for the verification (without JavaScript the server asks for it). */}
+            <SubmitButton pending={fetcher.state !== "idle"} pendingLabel="Subscribing..." disabled={engaged && !token}>
               Subscribe
             </SubmitButton>
           </fetcher.Form>
