@@ -1,17 +1,17 @@
 import { eq, like } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createPost, updatePost } from "~/features/posts/posts.server";
 import { publishScheduledPost } from "~/features/posts/scheduling.server";
 import type { Category } from "~/lib/categories";
 import { auditLog, blogPosts, jobs, newsletterSends, subscribers } from "~/server/db/schema.server";
-import { resetEnvForTests } from "~/server/env.server";
 import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeUser } from "../../../tests/helpers/factories";
 import { useSecondHandle } from "../../../tests/helpers/second-handle";
-import { decodeQuotedPrintable, startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../../../tests/helpers/smtp";
+import { decodeQuotedPrintable, type ReceivedMail } from "../../../tests/helpers/smtp";
+import { useSmtpServer, type SuiteMailbox } from "../../../tests/helpers/smtp-suite";
 import {
   confirmSubscription,
   deleteSubscriber,
@@ -35,22 +35,10 @@ const decoded = (mail: ReceivedMail) => {
   const split = mail.raw.search(/\r?\n\r?\n/);
   return `${mail.raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ")}\n\n${decodeQuotedPrintable(mail.raw.slice(split))}`;
 };
-const mailsTo = (smtp: TestSmtpServer, email: string) => smtp.received.filter((m) => m.to.includes(email));
+const mailsTo = (smtp: SuiteMailbox, email: string) => smtp.received.filter((m) => m.to.includes(email));
 
 describe("email subscriptions", () => {
-  let smtp: TestSmtpServer;
-  const savedSmtp = process.env.SMTP_URL;
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    process.env.SMTP_URL = smtp.url;
-    resetEnvForTests();
-  });
-  afterAll(async () => {
-    if (savedSmtp === undefined) delete process.env.SMTP_URL;
-    else process.env.SMTP_URL = savedSmtp;
-    resetEnvForTests();
-    await smtp.close();
-  });
+  const smtp = useSmtpServer();
 
   describeEachDatabase("email subscriptions", (ctx) => {
     const secondDatabase = useSecondHandle(ctx);
