@@ -1,3 +1,5 @@
+// First (see subscription-schema.ts): the schema below is created when this module loads.
+import "~/lib/zod-csp";
 import { useEffect, useState } from "react";
 import { useFetcher, useRouteLoaderData } from "react-router";
 import { z } from "zod";

@@ -1,3 +1,7 @@
+// First: the footer brings the subscribe form into the root's bundle, and the chunks the root
+// imports run before the root's own import of zod-csp; these object schemas (which probe for eval
+// when created) must be created after it, or the CSP reports a violation on every page.
+import "~/lib/zod-csp";
 import { z } from "zod";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
