@@ -1,6 +1,7 @@
 // Process entry: serves the production build (or Vite in development with --dev), after start-up
 // work (database, migrations, seeding) has finished, and shuts down cleanly on SIGTERM/SIGINT.
 import fs from "node:fs";
+import path from "node:path";
 import compression from "compression";
 import express from "express";
 
@@ -56,9 +57,39 @@ if (vite) {
     }
   });
 } else {
+  server.use(precompressedAssets("build/client"));
   server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
   server.use(express.static("build/client", { maxAge: "1h" }));
   server.use(mod.app);
+}
+
+/**
+ * Serves the .br / .gz that scripts/precompress.mjs wrote at build time in place of a file, when the
+ * client accepts that encoding: express.static then sends it (the type stays the original file's,
+ * and the compression middleware leaves an encoded body alone).
+ */
+function precompressedAssets(root) {
+  const available = new Set();
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(br|gz)$/.test(entry.name)) available.add(`/${path.relative(root, full).split(path.sep).join("/")}`);
+    }
+  };
+  if (fs.existsSync(root)) walk(root);
+  const suffix = { br: ".br", gzip: ".gz" };
+  return (req, res, next) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || (!available.has(`${req.path}.br`) && !available.has(`${req.path}.gz`)))
+      return next();
+    const encoding = req.acceptsEncodings("br", "gzip");
+    res.vary("Accept-Encoding");
+    if (!encoding || !available.has(`${req.path}${suffix[encoding]}`)) return next();
+    res.type(path.extname(req.path));
+    res.setHeader("Content-Encoding", encoding);
+    req.url = `${req.path}${suffix[encoding]}${req.url.slice(req.path.length)}`;
+    next();
+  };
 }
 
 const listener = server.listen(env.PORT, env.HOST, () => {

@@ -21,8 +21,11 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const sessionUser = await getSessionUser(request);
-  const toast = await readToast(request);
+  // A visitor without cookies is anonymous and has no toast: nothing per-visitor is read, so the page
+  // can be cached and shared (server/page-handler.ts). The settings come from memory.
+  const anonymous = !request.headers.get("cookie");
+  const sessionUser = anonymous ? null : await getSessionUser(request);
+  const toast = anonymous ? null : await readToast(request);
   const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
   const site = await getSiteSettings();
   const publicUrl = getEnv().publicUrl;

@@ -11,6 +11,7 @@ export default [
   route("hero-mockups", "routes/hero-mockups.tsx"),
   route("robots.txt", "routes/robots-txt.ts"),
   route("sitemap.xml", "routes/sitemap-xml.ts"),
+  route("sitemaps/:file", "routes/sitemaps.ts"),
   route("api/feeds/substack", "routes/api/feeds-substack.ts"),
   route("api/feeds/tsp-blog", "routes/api/feeds-tsp-blog.ts"),
   route("api/feeds/tsp-kb", "routes/api/feeds-tsp-kb.ts"),

@@ -1,19 +1,19 @@
 import "react-router";
 import { randomUUID } from "node:crypto";
-import { createRequestHandler } from "@react-router/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
 // Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
 import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+import { warmFeeds } from "~/features/feeds/feeds.server";
 import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
 // Defines the subscription email kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
-import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
+import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import "~/server/housekeeping.server";
@@ -26,10 +26,12 @@ import { UNEXPECTED_ERROR } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { isMetricsTokenValid, recordRequest, renderMetrics } from "~/server/metrics.server";
+import { PageCache } from "~/server/page-cache.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
-import { securityHeaders } from "./security-headers";
 import { getStorage } from "~/server/storage.server";
+import { createPageHandler } from "./page-handler";
+import { securityHeaders } from "./security-headers";
 
 export { getEnv, logger, securityHeaders };
 
@@ -62,6 +64,8 @@ export async function startup(): Promise<void> {
   startOutbox();
   scheduleBackups(env);
   await startJobRunner();
+  // The home page's feeds are read once now, in the background, so no visitor waits for them.
+  warmFeeds();
   const db = database.db;
   // Off the request path: the highlighter loads and older rows get their HTML while the server
   // already answers (a row not rendered yet is rendered on demand by the post page).
@@ -320,11 +324,12 @@ app.use(async (req, res, next) => {
   }
 });
 
-app.use(
-  createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
-  }),
-);
+/** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
+export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
+// Frees the old version's pages at once rather than at the next request.
+onContentVersionChange((version) => pageCache.useVersion(version));
+
+app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache }));
 
 // Last resort: an error that escaped a route (e.g. a broken request stream) answers without a stack.
 app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -3,6 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 
 export type { Submission, SubmissionResult } from "@conform-to/dom";
+/** What a reply to a submission may carry (field and form errors, fields to leave out). */
+export type ReplyOptions = NonNullable<Parameters<Submission<unknown>["reply"]>[0]>;
 
 /**
  * Reads a posted form with a shared zod schema: the browser (before sending) and the route action

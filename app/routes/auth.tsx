@@ -18,7 +18,7 @@ import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { readForm } from "~/server/form.server";
-import { failureReply } from "~/server/form-reply.server";
+import { failureReply, replyWithoutSecrets } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/auth";
 
@@ -45,12 +45,9 @@ interface AuthActionResult {
   result?: SubmissionResult<string[]>;
 }
 
-/** Never echoed back into the page. */
-const SECRET_FIELDS = ["password", "confirmPassword", "token", "verificationToken"];
-
 function failure(intent: Mode, error: unknown, submission?: Submission<unknown>) {
   // The message is the toast's; the form shows only field errors.
-  const { status, headers, error: description, result } = failureReply(error, submission, { formError: false, hideFields: SECRET_FIELDS });
+  const { status, headers, error: description, result } = failureReply(error, submission, { formError: false });
   return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
 }
 
@@ -76,13 +73,10 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseSubmission(form, AUTH_SCHEMAS[intent]);
   const verificationToken = field("verificationToken");
   if (!verificationToken) {
-    return data<AuthActionResult>(
-      { intent, ...VERIFICATION_REQUIRED, result: submission.reply({ hideFields: SECRET_FIELDS }) },
-      { status: 400 },
-    );
+    return data<AuthActionResult>({ intent, ...VERIFICATION_REQUIRED, result: replyWithoutSecrets(submission) }, { status: 400 });
   }
   if (submission.status !== "success") {
-    const result = submission.reply({ hideFields: SECRET_FIELDS });
+    const result = replyWithoutSecrets(submission);
     return data<AuthActionResult>({ intent, ...invalidToast(result), result }, { status: 400 });
   }
   const db = getDb();

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { Clock, Mail } from "lucide-react";
 import { data, Link } from "react-router";
 import { CONTACT_SEND_FAILED, contactSchema, firstName } from "~/features/contact/contact-schema";
@@ -27,8 +26,6 @@ export async function loader() {
   const { contactEmail } = await getSiteSettings();
   return {
     verification: getVerificationConfig(),
-    // A fresh submission id per rendered form: a double-posted form stores one message.
-    clientId: randomUUID(),
     email: contactEmail,
   };
 }
@@ -111,7 +108,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
               </Link>
             </div>
           ) : (
-            <ContactForm verification={loaderData.verification} initialClientId={loaderData.clientId} actionData={actionData} />
+            <ContactForm verification={loaderData.verification} actionData={actionData} />
           )}
         </div>
       </div>

@@ -1,10 +1,10 @@
-import { listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { buildSitemap } from "~/features/site/sitemap";
+import { getSitemapDates } from "~/features/posts/home-posts.server";
+import { buildSitemapIndex, sitemapResponse } from "~/features/site/sitemap";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 
-/** GET /sitemap.xml */
+/** GET /sitemap.xml — the index of the sitemaps (pages, then posts in files of at most 50,000). */
 export async function loader() {
-  const body = buildSitemap(getEnv().publicUrl, await listPublishedPostsForSitemap(getDb()));
-  return new Response(body, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
+  const dates = await getSitemapDates(getDb());
+  return sitemapResponse(buildSitemapIndex(getEnv().publicUrl, dates.count, dates.newest));
 }

@@ -8,10 +8,10 @@ export const NONCE_HEADER = "x-app-csp-nonce";
 
 /**
  * Rendered in place of the nonce when a page is rendered once and served many times (the page cache):
- * each serve stamps a fresh nonce with `stampNonce`. Long and odd enough never to occur in content;
- * Markdown is sanitized, so it could not carry a script attribute anyway.
+ * each serve stamps a fresh nonce with `stampNonce`. Random per process, so no text in a post can
+ * know it in advance (and Markdown is sanitized, so it could not carry a script attribute anyway).
  */
-export const NONCE_PLACEHOLDER = "__csp_nonce_8c1f6e2a9b__";
+export const NONCE_PLACEHOLDER = `__csp_nonce_${randomBytes(12).toString("hex")}__`;
 
 /** A fresh nonce for one response: 128 random bits, base64 (the CSP nonce-source grammar). */
 export function createNonce(): string {

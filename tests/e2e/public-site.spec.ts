@@ -118,9 +118,10 @@ test.describe("public pages", () => {
 
   test("robots.txt and sitemap.xml", async ({ request }) => {
     expect(await (await request.get("/robots.txt")).text()).toMatch(/Sitemap: http:\/\/localhost:\d+\/sitemap\.xml/);
-    const sitemap = await (await request.get("/sitemap.xml")).text();
-    expect(sitemap).toMatch(/<loc>http:\/\/localhost:\d+\/testimonials<\/loc>/);
-    expect(sitemap).toMatch(/<loc>http:\/\/localhost:\d+\/7fs\/Faith\/starting-each-week-with-purpose<\/loc>/);
+    expect(await (await request.get("/sitemap.xml")).text()).toMatch(/<sitemap><loc>http:\/\/localhost:\d+\/sitemaps\/posts-1\.xml<\/loc>/);
+    expect(await (await request.get("/sitemaps/pages.xml")).text()).toMatch(/<loc>http:\/\/localhost:\d+\/testimonials<\/loc>/);
+    const posts = await (await request.get("/sitemaps/posts-1.xml")).text();
+    expect(posts).toMatch(/<loc>http:\/\/localhost:\d+\/7fs\/Faith\/starting-each-week-with-purpose<\/loc>/);
   });
 });
 

@@ -32,6 +32,16 @@ describeEachDatabase("around a post", (ctx) => {
       expect((await aroundPost(ctx.db, newest)).next).toBeNull();
     });
 
+    it("orders by the date a post was first published, not the day its draft was created", async () => {
+      const draftedFirst = await makePost(ctx.db, { category: "Fitness", createdAt: day(1), publishedAt: day(10) });
+      const middle = await makePost(ctx.db, { category: "Fitness", createdAt: day(5), publishedAt: day(5) });
+      const draftedLast = await makePost(ctx.db, { category: "Fitness", createdAt: day(8), publishedAt: day(2) });
+      const around = await aroundPost(ctx.db, middle);
+      expect(around.previous?.slug).toBe(draftedLast.slug);
+      expect(around.next?.slug).toBe(draftedFirst.slug);
+      expect(around.related.map((p) => p.slug)).toEqual([draftedFirst.slug, draftedLast.slug]);
+    });
+
     it("orders posts created at the same moment by id, so previous and next never loop", async () => {
       const at = day(20);
       const posts = await Promise.all([0, 1, 2].map(() => makePost(ctx.db, { category: "Fun", createdAt: at })));

@@ -41,15 +41,7 @@ const sendErrorBody = (value: unknown): { error?: string; fieldErrors?: Record<s
  * JSON to /api/send-contact-email and shows the thank-you dialog; without it, it is a plain form
  * post to the /contact action, which runs the same server function.
  */
-export function ContactForm({
-  verification,
-  initialClientId,
-  actionData,
-}: {
-  verification: VerificationConfig;
-  initialClientId: string;
-  actionData: ContactActionData | undefined;
-}) {
+export function ContactForm({ verification, actionData }: { verification: VerificationConfig; actionData: ContactActionData | undefined }) {
   const fromServer = actionData && !actionData.sent ? actionData : undefined;
   // The server's last word: the no-JavaScript post's reply, or the API's field errors after a send.
   const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>(fromServer?.result);
@@ -57,11 +49,15 @@ export function ContactForm({
   const [resetKey, setResetKey] = useState(0);
   const [sending, setSending] = useState(false);
   const [hydrated, setHydrated] = useState(false);
-  // One id per submission, kept across retries of it, so a retried send stores one message.
-  const [clientId, setClientId] = useState(initialClientId);
+  // One id per submission, kept across retries of it, so a retried send stores one message. Made in
+  // the browser, so the server-rendered page is the same for every visitor (and can be cached).
+  const [clientId, setClientId] = useState("");
   const [thanksName, setThanksName] = useState<string | null>(null);
 
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+    setClientId(newClientId());
+  }, []);
 
   const fail = (reason: unknown, message: { title: string; description: string } = CONTACT_SEND_FAILED) => {
     console.error("contact message could not be sent", reason);

@@ -1,6 +1,7 @@
 /**
- * In-memory TTL cache with stale-while-revalidate: a fresh entry is served as is; a stale one is served
- * at once while one background refresh runs; a missing one is loaded (concurrent callers share the load).
+ * In-memory TTL cache with stale-while-revalidate: a fresh entry is served as is; a stale one (even a
+ * failure) is served at once while one background refresh runs; a missing one is loaded (concurrent
+ * callers share the load).
  * Failures are cached too (as `null`) for a shorter time so a broken source is not hammered.
  */
 export interface FeedCacheOptions {
@@ -28,8 +29,9 @@ export class FeedCache<T> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > this.now()) return entry.value;
     const refresh = this.refresh(key, load);
-    // Stale but usable: answer now, the refresh replaces the entry when it lands.
-    if (entry && entry.value !== null) {
+    // Stale: answer now (a failed source stays omitted), the refresh replaces the entry when it
+    // lands. Only a key never loaded waits for the network.
+    if (entry) {
       refresh.catch((error: unknown) => this.options.onRefreshError?.(key, error));
       return entry.value;
     }

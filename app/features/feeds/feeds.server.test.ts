@@ -166,6 +166,19 @@ describe("FeedCache", () => {
     expect(failures).toBe(2);
   });
 
+  it("answers a failed source's stale entry at once while it is retried in the background", async () => {
+    let now = 0;
+    const cache = new FeedCache<string>({ ttlMs: 1000, failureTtlMs: 100, now: () => now });
+    expect(await cache.get("down", () => Promise.resolve(null))).toBeNull();
+    now = 200;
+    let release: (value: string) => void = () => undefined;
+    const hanging = new Promise<string>((resolve) => (release = resolve));
+    expect(await cache.get("down", () => hanging)).toBeNull();
+    release("back");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await cache.get("down", () => Promise.resolve("unused"))).toBe("back");
+  });
+
   it("picks up a new post upstream after the TTL (stale-while-revalidate over HTTP)", async () => {
     fixtures.setMutable(rssWithTitle("First version"));
     const feeds = service({ tspKbUrl: `${fixtures.url}/mutable`, ttlSeconds: 1 });

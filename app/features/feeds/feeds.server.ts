@@ -157,3 +157,9 @@ export function withDeadline<T>(promise: Promise<T | null>, ms: number): Promise
     );
   });
 }
+
+/** Loads every feed into the cache in the background (at start-up); failures are only logged. */
+export function warmFeeds(): void {
+  const feeds = getFeedService();
+  void Promise.allSettled([feeds.fetchSubstack(), feeds.fetchTspBlog(), feeds.fetchTspKb()]);
+}

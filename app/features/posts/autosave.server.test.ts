@@ -51,6 +51,56 @@ describeEachDatabase("autosave", (ctx) => {
     expect(await autosaveToOffer(ctx.db, actor.id, { postId: created.id }, editable)).toBeNull();
   });
 
+  it("keeps the form's other fields too, offers an autosave that changed only them, and refuses unreadable ones", async () => {
+    const { actor } = await makeUser(ctx.db, { role: "admin" });
+    const created = await createPost(ctx.db, actor, {
+      title: `Details ${Date.now()}`,
+      content: "Same.",
+      category: "Fun",
+      published: false,
+    });
+    const post = await getPostBySlug(ctx.db, created.slug);
+    if (!post) throw new Error("post missing");
+    const unchanged = {
+      category: "Fun",
+      slug: post.slug,
+      published: false,
+      featured: false,
+      media: [],
+      schedule: false,
+      publishAt: "",
+    };
+    const changed = {
+      ...unchanged,
+      category: "Family",
+      slug: "elsewhere",
+      featured: true,
+      media: [{ mediaType: "youtube", mediaUrl: "https://youtu.be/dQw4w9WgXcQ", caption: "A video" }],
+      schedule: true,
+      publishAt: "2031-05-01T08:00",
+    };
+    const text = { postId: created.id, category: "Fun", title: post.title, content: "Same." };
+    const editable = {
+      title: post.title,
+      excerpt: "",
+      content: "Same.",
+      featuredImageUrl: "",
+      details: unchanged,
+      updatedAt: post.updatedAt,
+    };
+    await saveAutosave(ctx.db, actor, { ...text, details: JSON.stringify(unchanged) });
+    expect(await autosaveToOffer(ctx.db, actor.id, { postId: created.id }, editable)).toBeNull();
+    await saveAutosave(ctx.db, actor, { ...text, details: JSON.stringify(changed) });
+    const offered = await autosaveToOffer(ctx.db, actor.id, { postId: created.id }, editable);
+    expect(offered?.details).toEqual(changed);
+    await expect(saveAutosave(ctx.db, actor, { ...text, details: "{not json" })).rejects.toMatchObject({ status: 400 });
+    await expect(saveAutosave(ctx.db, actor, { ...text, details: JSON.stringify({ ...changed, category: "Food" }) })).rejects.toMatchObject(
+      {
+        status: 400,
+      },
+    );
+  });
+
   it("refuses visitors, plain users, unknown posts and oversized text", async () => {
     const user = await makeUser(ctx.db, { role: "user" });
     const { actor } = await makeUser(ctx.db, { role: "admin" });

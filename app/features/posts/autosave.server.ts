@@ -6,6 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogPosts, postAutosaves } from "~/server/db/schema.server";
 import { authorize } from "~/server/authorize.server";
 import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { autosaveDetailsSchema, normalizeDetails, type AutosaveDetails } from "./autosave-details";
 import { CONTENT_MAX, EXCERPT_MAX, TITLE_MAX } from "./post-schema";
 
 /**
@@ -28,6 +29,22 @@ export const autosaveInputSchema = z.object({
   content: z.string().max(CONTENT_MAX).default(""),
   featuredImageUrl: z.string().max(2000).default(""),
   baseVersion: z.coerce.number().int().min(1).optional(),
+  /** The form's other fields as JSON (see autosave-details.ts); absent from older editors. */
+  details: z
+    .string()
+    .max(200_000)
+    .optional()
+    .transform((text, ctx) => {
+      if (!text) return undefined;
+      try {
+        const value: unknown = JSON.parse(text);
+        return value;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "The autosave could not be read." });
+        return z.NEVER;
+      }
+    })
+    .pipe(autosaveDetailsSchema.optional()),
 });
 
 export type AutosaveInput = z.input<typeof autosaveInputSchema>;
@@ -60,9 +77,11 @@ export async function saveAutosave(db: Db, actor: Actor | null, raw: unknown): P
     content: input.content,
     featuredImageUrl: input.featuredImageUrl,
     baseVersion: input.baseVersion ?? null,
+    details: input.details ?? null,
     updatedAt: now,
   };
   const set = {
+    details: values.details,
     title: values.title,
     excerpt: values.excerpt,
     content: values.content,
@@ -95,6 +114,8 @@ export interface StoredAutosave {
   excerpt: string;
   content: string;
   featuredImageUrl: string;
+  /** The form's other fields; null for an autosave from before they were kept. */
+  details: AutosaveDetails | null;
   savedAt: Date;
 }
 
@@ -106,12 +127,13 @@ export async function getAutosave(db: Db, authorId: string, target: Target): Pro
       excerpt: postAutosaves.excerpt,
       content: postAutosaves.content,
       featuredImageUrl: postAutosaves.featuredImageUrl,
+      details: postAutosaves.details,
       savedAt: postAutosaves.updatedAt,
     })
     .from(postAutosaves)
     .where(whereOf(authorId, target))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, details: normalizeDetails(row.details) } : null;
 }
 
 const discardTargetSchema = z.union([z.object({ postId: z.uuid() }), z.object({ category: z.enum(CATEGORIES) })]);
@@ -135,7 +157,7 @@ export async function autosaveToOffer(
   db: Db,
   authorId: string,
   target: Target,
-  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; updatedAt: Date } | null,
+  post: { title: string; excerpt: string; content: string; featuredImageUrl: string; details?: unknown; updatedAt: Date } | null,
 ): Promise<StoredAutosave | null> {
   const saved = await getAutosave(db, authorId, target);
   if (!saved) return null;
@@ -144,6 +166,7 @@ export async function autosaveToOffer(
     saved.title === post.title &&
     saved.excerpt === post.excerpt &&
     saved.content === post.content &&
-    saved.featuredImageUrl === post.featuredImageUrl;
+    saved.featuredImageUrl === post.featuredImageUrl &&
+    (saved.details === null || JSON.stringify(saved.details) === JSON.stringify(normalizeDetails(post.details)));
   return !same && saved.savedAt > post.updatedAt ? saved : null;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, max } from "drizzle-orm";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
@@ -46,11 +46,36 @@ export async function getNewestPublishedPost(db: Db): Promise<{ category: Catego
   return post ?? null;
 }
 
-/** Every published post, for the sitemap. */
-export function listPublishedPostsForSitemap(db: Db): Promise<{ category: Category; slug: string; updatedAt: Date }[]> {
+/** The sitemaps' figures: how many published posts, and the newest change overall and per category. */
+export async function getSitemapDates(
+  db: Db,
+): Promise<{ count: number; newest: Date | null; newestByCategory: Partial<Record<Category, Date>> }> {
+  const rows = await db
+    .select({ category: blogPosts.category, n: count(), newest: max(blogPosts.updatedAt) })
+    .from(blogPosts)
+    .where(published)
+    .groupBy(blogPosts.category);
+  const newestByCategory: Partial<Record<Category, Date>> = {};
+  let newest: Date | null = null;
+  for (const row of rows) {
+    if (!row.newest) continue;
+    newestByCategory[row.category] = row.newest;
+    if (!newest || row.newest > newest) newest = row.newest;
+  }
+  return { count: rows.reduce((sum, row) => sum + row.n, 0), newest, newestByCategory };
+}
+
+/** One sitemap file of published posts (1-based), oldest first so that a file's content stays put. */
+export function listPublishedPostsForSitemap(
+  db: Db,
+  file = 1,
+  perFile = 50_000,
+): Promise<{ category: Category; slug: string; updatedAt: Date }[]> {
   return db
     .select({ category: blogPosts.category, slug: blogPosts.slug, updatedAt: blogPosts.updatedAt })
     .from(blogPosts)
     .where(published)
-    .orderBy(desc(blogPosts.updatedAt));
+    .orderBy(asc(blogPosts.createdAt), asc(blogPosts.id))
+    .limit(perFile)
+    .offset((file - 1) * perFile);
 }

@@ -12,6 +12,7 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { AddressFields } from "./editor/address-fields";
 import { ContentEditor } from "./editor/content-editor";
 import { uploadImageFiles } from "./editor/upload-images";
 import { AutosaveRestore } from "./editor/autosave-restore";
@@ -20,6 +21,7 @@ import { LeaveConfirmation } from "./editor/leave-confirmation";
 import { RevisionsDialog } from "./editor/revisions-dialog";
 import { useAutosave, type AutosaveFields } from "./editor/use-autosave";
 import { ScheduleField } from "./editor/schedule-field";
+import type { AutosaveDetails } from "./autosave-details";
 import { postFormSchema } from "./post-schema";
 
 export interface EditableMedia {
@@ -30,6 +32,9 @@ export interface EditableMedia {
 }
 
 interface FormValues {
+  /** Edit mode: the post's category and slug (its address); creating, the address's category. */
+  category: Category;
+  slug: string;
   title: string;
   excerpt: string;
   content: string;
@@ -42,16 +47,56 @@ interface FormValues {
   publishAt: string;
 }
 
+interface AutosaveOffer extends Omit<AutosaveFields, "details"> {
+  /** The form's other fields; null for an autosave from before they were kept. */
+  details: AutosaveDetails | null;
+  savedAt: string;
+  savedAtLabel: string;
+}
+
 interface Props {
   category: Category;
   post: (FormValues & { id: string; slug: string; version: number }) | null;
   /** The site's time zone, in which 'Publish at' is entered. */
   timeZone: string;
-  /** Unsaved text newer than the post, offered as 'Restore unsaved changes'. */
-  autosave: (AutosaveFields & { savedAt: string; savedAtLabel: string }) | null;
+  /** Unsaved changes newer than the post, offered as 'Restore unsaved changes'. */
+  autosave: AutosaveOffer | null;
 }
 
-const EMPTY: FormValues = {
+/** What autosave sends: the text, and every other field as one JSON value in a fixed key order. */
+function autosaveFieldsOf(v: FormValues): AutosaveFields {
+  // Read back through autosaveDetailsSchema on the server.
+  const details = {
+    category: v.category,
+    slug: v.slug,
+    published: v.published,
+    featured: v.featured,
+    media: v.media,
+    schedule: v.schedule,
+    publishAt: v.publishAt,
+  };
+  return { title: v.title, excerpt: v.excerpt, content: v.content, featuredImageUrl: v.featuredImageUrl, details: JSON.stringify(details) };
+}
+
+/** The form after 'Restore unsaved changes': all the saved fields (creating, the address stays the page's). */
+function restoredValues(current: FormValues, offer: AutosaveOffer, editing: boolean): FormValues {
+  const text = { title: offer.title, excerpt: offer.excerpt, content: offer.content, featuredImageUrl: offer.featuredImageUrl };
+  const d = offer.details;
+  if (!d) return { ...current, ...text };
+  return {
+    ...current,
+    ...text,
+    ...(editing ? { category: d.category, slug: d.slug } : {}),
+    published: d.published,
+    featured: d.featured,
+    media: d.media,
+    schedule: d.schedule,
+    publishAt: d.publishAt,
+  };
+}
+
+const EMPTY: Omit<FormValues, "category"> = {
+  slug: "",
   title: "",
   excerpt: "",
   content: "",
@@ -66,8 +111,8 @@ const EMPTY: FormValues = {
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post, timeZone, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
-  const initial = useRef<FormValues>(post ?? EMPTY);
-  const [values, setValues] = useState<FormValues>(post ?? EMPTY);
+  const initial = useRef<FormValues>(post ?? { ...EMPTY, category });
+  const [values, setValues] = useState<FormValues>(initial.current);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
   const [mediaUrl, setMediaUrl] = useState("");
@@ -80,12 +125,7 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   busyRef.current = busy;
   const dirty = JSON.stringify(values) !== JSON.stringify(initial.current);
   const [offer, setOffer] = useState(autosave);
-  const autosaveFields: AutosaveFields = {
-    title: values.title,
-    excerpt: values.excerpt,
-    content: values.content,
-    featuredImageUrl: values.featuredImageUrl,
-  };
+  const autosaveFields = autosaveFieldsOf(values);
   const { status: autosaveStatus, markSaved } = useAutosave({
     postId: post?.id,
     category,
@@ -194,14 +234,9 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
           postId={post?.id}
           category={category}
           onRestore={() => {
-            const restored = {
-              title: offer.title,
-              excerpt: offer.excerpt,
-              content: offer.content,
-              featuredImageUrl: offer.featuredImageUrl,
-            };
-            setValues((v) => ({ ...v, ...restored }));
-            markSaved(restored);
+            const restored = restoredValues(values, offer, post !== null);
+            setValues(restored);
+            markSaved(autosaveFieldsOf(restored));
             setOffer(null);
           }}
           onDiscard={() => setOffer(null)}
@@ -211,6 +246,15 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
         <FormField field={fields.title} label="Title" controlled>
           {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
         </FormField>
+        {post ? (
+          <AddressFields
+            category={values.category}
+            slug={values.slug}
+            fields={fields}
+            onCategoryChange={(c) => set("category", c)}
+            onSlugChange={(slug) => set("slug", slug)}
+          />
+        ) : null}
         <FormField field={fields.excerpt} label="Excerpt (optional)" controlled>
           {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
         </FormField>

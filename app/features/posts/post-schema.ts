@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORIES } from "~/lib/categories";
-import { slugify } from "~/lib/slug";
+import { slugify, slugProblem } from "~/lib/slug";
 import { formCheckbox, jsonField } from "~/lib/forms";
 import { zonedLocalToUtc } from "~/lib/time-zone";
 import { isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
@@ -22,7 +22,19 @@ export const POST_MESSAGES = {
   publishAtInvalid: "Publish at must be a date and time",
   publishAtPast: "Publish at must be in the future",
   conflict: "This post was changed by someone else. Reload to see their changes.",
+  categoryInvalid: "Choose one of the seven categories",
+  slugTaken: "That URL slug is already used by another post. Choose another one.",
+  slugReserved: "That URL slug is reserved by the site. Choose another one.",
 } as const;
+
+/** 'URL slug' (edit mode): the one slug rule of ~/lib/slug, with its message. */
+export const slugFieldSchema = z
+  .string()
+  .trim()
+  .superRefine((slug, ctx) => {
+    const problem = slugProblem(slug);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 const optionalText = (max: number, message: string) =>
   z
@@ -52,7 +64,9 @@ export const postInputSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || isSafeImageUrl(v), POST_MESSAGES.featuredImageUrl),
-  category: z.enum(CATEGORIES),
+  category: z.enum(CATEGORIES, { error: POST_MESSAGES.categoryInvalid }),
+  /** Edit mode only: the new address's slug (absent: unchanged). A new post's slug comes from its title. */
+  slug: slugFieldSchema.optional(),
   published: z.boolean(),
   /** 'Feature on home page': the featured-article query (SPEC §7) orders by it. */
   featured: z.boolean().default(false),
@@ -66,13 +80,14 @@ export const postInputSchema = z.object({
 export type PostInput = z.output<typeof postInputSchema>;
 
 /**
- * The post form as the browser posts it (the switch sends "on", the media list travels as JSON; the
- * category comes from the address): checked with the same rules by the form and by the action.
- * Its output is a valid `postInputSchema` input once the category is added.
+ * The post form as the browser posts it (the switch sends "on", the media list travels as JSON; a new
+ * post's category comes from the address, edit mode has 'Category' and 'URL slug' fields): checked
+ * with the same rules by the form and by the action.
  */
 export const postFormSchema = postInputSchema
   .omit({ category: true, publishAt: true, version: true })
   .extend({
+    category: postInputSchema.shape.category.optional(),
     published: formCheckbox,
     featured: formCheckbox,
     media: jsonField(postInputSchema.shape.media),
@@ -95,9 +110,14 @@ export const postFormSchema = postInputSchema
 
 export type PostFormValue = z.output<typeof postFormSchema>;
 
-/** The domain input for a checked post form: 'Publish at' is read in the site's time zone. */
-export function postInputFromForm(value: PostFormValue, category: PostInput["category"], timeZone: string) {
-  const { schedule, publishAt, ...rest } = value;
+/**
+ * The domain input for a checked post form: 'Publish at' is read in the site's time zone. Creating,
+ * the category is the address's and the slug follows the title (SPEC §4), whatever the form sent.
+ */
+export function postInputFromForm(value: PostFormValue, address: { category: PostInput["category"]; editing: boolean }, timeZone: string) {
+  const { schedule, publishAt, category, slug, ...rest } = value;
   const at = schedule && !rest.published && publishAt ? zonedLocalToUtc(publishAt, timeZone) : null;
-  return { ...rest, category, publishAt: at };
+  return address.editing
+    ? { ...rest, category: category ?? address.category, slug, publishAt: at }
+    : { ...rest, category: address.category, publishAt: at };
 }

@@ -117,6 +117,26 @@ describeEachDatabase("posts", (ctx) => {
     expect(adminList.counts.all).toBe(adminList.counts.published + adminList.counts.drafts);
   });
 
+  it("carries the newest 20 published posts in a feed", async () => {
+    const start = Date.UTC(2030, 0, 1);
+    for (let i = 0; i < 22; i++) {
+      await ctx.db
+        .insert(blogPosts)
+        .values({
+          title: `Feed ${i}`,
+          slug: `feed-${i}`,
+          content: "x",
+          category: "Fun",
+          published: true,
+          createdAt: new Date(start + i * 60_000),
+        });
+    }
+    const feed = await listFeedPosts(ctx.db, "Fun");
+    expect(feed).toHaveLength(20);
+    expect(feed[0]?.slug).toBe("feed-21");
+    expect(feed[19]?.slug).toBe("feed-2");
+  });
+
   it("lists a category newest first, 12 a page", async () => {
     for (let i = 0; i < 13; i++) await createPost(ctx.db, mod, { ...base, category: "Family", title: `Family ${i}` });
     const first = await listPublishedPosts(ctx.db, "Family", 1);

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Category } from "~/lib/categories";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { postPath, type Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
@@ -7,7 +7,7 @@ import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import type { Db } from "~/server/db/client.server";
-import { blogMedia, blogPosts } from "~/server/db/schema.server";
+import { blogMedia, blogPosts, postRedirects } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageWindow } from "~/server/pagination.server";
@@ -208,6 +208,7 @@ export async function createPost(
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
+        await takeAddress(tx, row.id, slug);
         await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
         await syncPublishJob(tx, row.id, null, scheduledAt);
         if (input.published) await onPostPublished(tx, { id: row.id, category: row.category });
@@ -273,9 +274,33 @@ function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Da
 }
 
 /**
- * Updates a post found by its slug; the slug never changes (SPEC §4). With `version` (the editor
- * sends the one it loaded) a save based on an older version is refused: the UPDATE only matches the
- * version it read, so two concurrent saves cannot both win.
+ * A post now answers at `slug` (under every category, as posts are found by slug): an old address
+ * another post left there is the new post's now, so its redirect goes.
+ */
+async function takeAddress(tx: Db, postId: string, slug: string) {
+  await tx.delete(postRedirects).where(and(eq(postRedirects.slug, slug), ne(postRedirects.postId, postId)));
+}
+
+/** The slug an edit asks for, checked against the reserved slugs and the other posts (400 with the field's message). */
+async function checkNewSlug(db: Db, postId: string, slug: string) {
+  if (RESERVED_SLUGS.has(slug)) throw new ValidationError(POST_MESSAGES.slugReserved, { slug: [POST_MESSAGES.slugReserved] });
+  const [taken] = await db
+    .select({ id: blogPosts.id })
+    .from(blogPosts)
+    .where(and(eq(blogPosts.slug, slug), ne(blogPosts.id, postId)))
+    .limit(1);
+  if (taken) throw slugTaken();
+}
+
+function slugTaken() {
+  return new ValidationError(POST_MESSAGES.slugTaken, { slug: [POST_MESSAGES.slugTaken] });
+}
+
+/**
+ * Updates a post found by its slug. Edit mode may change its category and slug: the old address then
+ * answers 301 to the new one forever (post_redirects, written in the same transaction). With
+ * `version` (the editor sends the one it loaded) a save based on an older version is refused: the
+ * UPDATE only matches the version it read, so two concurrent saves cannot both win.
  */
 export async function updatePost(
   db: Db,
@@ -287,43 +312,89 @@ export async function updatePost(
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
   const [post] = await db
-    .select({ id: blogPosts.id, version: blogPosts.version, published: blogPosts.published, scheduledAt: blogPosts.scheduledAt })
+    .select({
+      id: blogPosts.id,
+      version: blogPosts.version,
+      published: blogPosts.published,
+      scheduledAt: blogPosts.scheduledAt,
+      category: blogPosts.category,
+    })
     .from(blogPosts)
     .where(eq(blogPosts.slug, slug))
     .limit(1);
   if (!post) throw new NotFoundError("That post no longer exists.");
+  const newSlug = input.slug ?? slug;
+  const moved = newSlug !== slug || input.category !== post.category;
+  if (newSlug !== slug) await checkNewSlug(db, post.id, newSlug);
   const body = await renderPostBody(db, input.content);
   if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
-  await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(blogPosts)
-      .set({
-        ...editableColumns(input, body),
-        publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
-        scheduledAt,
-        version: sql`${blogPosts.version} + 1`,
-        updatedAt: now,
-      })
-      .where(and(eq(blogPosts.id, post.id), eq(blogPosts.version, post.version)))
-      .returning({ id: blogPosts.id });
-    if (updated.length === 0) throw new ConflictError(POST_MESSAGES.conflict);
-    await replaceMedia(tx, post.id, input.media);
-    await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
-    await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
-    if (input.published && !post.published) await onPostPublished(tx, { id: post.id, category: input.category });
-    await discardAutosave(tx, actor.id, { postId: post.id });
-    await bumpContentVersion(tx);
-    await recordAudit(tx, {
-      actor,
-      action: "post.update",
-      target: { type: "post", id: post.id },
-      summary: `${input.title} (${input.published ? "published" : "draft"})`,
+  try {
+    await db.transaction(async (tx) => {
+      const updated = await tx
+        .update(blogPosts)
+        .set({
+          ...editableColumns(input, body),
+          slug: newSlug,
+          publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
+          scheduledAt,
+          version: sql`${blogPosts.version} + 1`,
+          updatedAt: now,
+        })
+        .where(and(eq(blogPosts.id, post.id), eq(blogPosts.version, post.version)))
+        .returning({ id: blogPosts.id });
+      if (updated.length === 0) throw new ConflictError(POST_MESSAGES.conflict);
+      if (moved) {
+        await tx
+          .insert(postRedirects)
+          .values({ category: post.category, slug, postId: post.id, createdAt: now })
+          .onConflictDoUpdate({ target: [postRedirects.slug, postRedirects.category], set: { postId: post.id } });
+        await takeAddress(tx, post.id, newSlug);
+      }
+      await replaceMedia(tx, post.id, input.media);
+      await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
+      await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
+      if (input.published && !post.published) await onPostPublished(tx, { id: post.id, category: input.category });
+      await discardAutosave(tx, actor.id, { postId: post.id });
+      await bumpContentVersion(tx);
+      const address = moved ? `, moved from ${postPath(post.category, slug)} to ${postPath(input.category, newSlug)}` : "";
+      await recordAudit(tx, {
+        actor,
+        action: "post.update",
+        target: { type: "post", id: post.id },
+        summary: `${input.title} (${input.published ? "published" : "draft"}${address})`,
+      });
     });
-  });
-  logger.info({ postId: post.id, slug, by: actor.id }, "post updated");
-  return { id: post.id, slug, category: input.category };
+  } catch (error) {
+    // Another post took the slug between the check and this save: the unique index decided.
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+  logger.info({ postId: post.id, slug: newSlug, from: moved ? slug : undefined, by: actor.id }, "post updated");
+  return { id: post.id, slug: newSlug, category: input.category };
+}
+
+/**
+ * The post an old address (from post_redirects) now belongs to, if the actor may read it: the row of
+ * that category first, else the newest row with that slug (posts are found by slug under any category).
+ */
+export async function findMovedPost(
+  db: Db,
+  category: Category,
+  slug: string,
+  actor: Actor | null,
+): Promise<{ category: Category; slug: string } | null> {
+  if (!isLookupSlug(slug)) return null;
+  const [row] = await db
+    .select({ category: blogPosts.category, slug: blogPosts.slug, published: blogPosts.published })
+    .from(postRedirects)
+    .innerJoin(blogPosts, eq(blogPosts.id, postRedirects.postId))
+    .where(eq(postRedirects.slug, slug))
+    .orderBy(sql`${postRedirects.category} = ${category} desc`, desc(postRedirects.createdAt))
+    .limit(1);
+  if (!row || (!row.published && !canViewDrafts(actor))) return null;
+  return { category: row.category, slug: row.slug };
 }
 
 /** Deletes a post and its media rows; only admins or the post's author (canDeletePost). */
@@ -397,8 +468,11 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
   return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
 }
 
+/** How many posts a feed carries: the newest only, so a feed stays small at any blog size. */
+export const FEED_POSTS = 20;
+
 /** Newest published posts for RSS, of one category or of the whole blog. */
-export async function listFeedPosts(db: Db, category: Category | null, limit = 50) {
+export async function listFeedPosts(db: Db, category: Category | null, limit = FEED_POSTS) {
   const where = category ? and(eq(blogPosts.published, true), eq(blogPosts.category, category)) : eq(blogPosts.published, true);
   return db
     .select({
@@ -410,6 +484,11 @@ export async function listFeedPosts(db: Db, category: Category | null, limit = 5
       contentHtml: blogPosts.contentHtml,
       category: blogPosts.category,
       publishedAt: shownDate(),
+      // The post's first address (its oldest redirect), so a moved post keeps the guid readers saw.
+      // (Columns in a single-table select render unqualified, so the outer id is named in full.)
+      firstPath: sql<
+        string | null
+      >`(select '/7fs/' || r.category || '/' || r.slug from ${postRedirects} r where r.post_id = ${blogPosts}.id order by r.created_at asc, r.id asc limit 1)`,
     })
     .from(blogPosts)
     .where(where)

@@ -13,6 +13,8 @@ export interface FeedPost {
   contentHtml: string | null;
   category: Category;
   publishedAt: Date;
+  /** The post's first address when it has moved since (its guid stays that URL); null or absent: never moved. */
+  firstPath?: string | null;
 }
 
 /**
@@ -45,7 +47,8 @@ export function buildRss(publicUrl: string, category: Category | null, posts: Fe
         "    <item>",
         `      <title>${escapeXml(p.title)}</title>`,
         `      <link>${escapeXml(url)}</link>`,
-        `      <guid isPermaLink="true">${escapeXml(url)}</guid>`,
+        // Still a permalink after a move: the first address answers 301 to the post.
+        `      <guid isPermaLink="true">${escapeXml(p.firstPath ? `${publicUrl}${p.firstPath}` : url)}</guid>`,
         `      <category>${escapeXml(p.category)}</category>`,
         `      <pubDate>${p.publishedAt.toUTCString()}</pubDate>`,
         `      <description>${escapeXml(postSummary(p, 300))}</description>`,

@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import type { Actor } from "~/lib/permissions";
 import { readContentVersion } from "~/server/content-version.server";
+import { auditLog } from "~/server/db/schema.server";
 import { parseEnv } from "~/server/env.server";
 import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
@@ -79,6 +80,9 @@ describeEachDatabase("site settings", (ctx) => {
       schedulingUrl: "",
     });
     expect(await readContentVersion(ctx.db)).toBe(before + 1);
+    expect(await ctx.db.select({ action: auditLog.action, actorId: auditLog.actorId, summary: auditLog.summary }).from(auditLog)).toEqual([
+      { action: "settings.update", actorId: ADMIN.id, summary: "Site name: Jo Doe Consulting" },
+    ]);
     const saved = await readSiteSettings(ctx.db, env);
     expect(saved).toMatchObject({
       siteName: "Jo Doe Consulting",

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
+import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion, currentContentVersion } from "~/server/content-version.server";
 import { getDb, type Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
@@ -114,6 +115,12 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
       .values({ key: SITE_SETTINGS_KEY, value })
       .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
     await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "settings.update",
+      target: { type: "settings", id: SITE_SETTINGS_KEY },
+      summary: `Site name: ${settings.siteName}`,
+    });
   });
   logger.info({ userId: actor.id }, "site settings saved");
   return settings;

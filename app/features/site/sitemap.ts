@@ -3,32 +3,68 @@ import { escapeXml } from "~/lib/xml";
 
 const PUBLIC_PAGES = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/contact"] as const;
 
+/** The sitemaps protocol's limit of URLs per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+
 export interface SitemapPost {
   slug: string;
   category: Category;
   updatedAt: Date;
 }
 
-/** The public pages, the seven categories and every published post, as absolute URLs. */
-export function buildSitemap(publicUrl: string, posts: SitemapPost[]): string {
-  // A listing changes when one of its posts does: the home page and each category carry their newest post's date.
-  const newest = (list: SitemapPost[]) =>
-    list
-      .reduce<Date | undefined>((latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest), undefined)
-      ?.toISOString();
-  const entries = [
-    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/" ? newest(posts) : undefined })),
-    ...CATEGORIES.map((category) => ({
-      path: categoryPath(category),
-      lastmod: newest(posts.filter((post) => post.category === category)),
-    })),
-    ...posts.map((post) => ({ path: postPath(post.category, post.slug), lastmod: post.updatedAt.toISOString() })),
-  ];
+/** What the pages' sitemap needs: the newest post change overall and per category. */
+export interface SitemapDates {
+  newest: Date | null;
+  newestByCategory: Partial<Record<Category, Date>>;
+}
+
+interface Entry {
+  path: string;
+  lastmod?: string;
+}
+
+const absolute = (publicUrl: string, path: string) => escapeXml(new URL(path, `${publicUrl}/`).toString());
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+function urlSet(publicUrl: string, entries: Entry[]): string {
   const urls = entries
-    .map(({ path, lastmod }) => {
-      const loc = `<loc>${escapeXml(new URL(path, `${publicUrl}/`).toString())}</loc>`;
-      return `  <url>${loc}${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`;
-    })
+    .map(({ path, lastmod }) => `  <url><loc>${absolute(publicUrl, path)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`)
     .join("\n");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+  return `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+/** The addresses of the sitemaps that /sitemap.xml lists: the pages, then the posts in files of at most 50,000. */
+export function sitemapPaths(publishedPosts: number): string[] {
+  const postFiles = Math.ceil(publishedPosts / SITEMAP_MAX_URLS);
+  return ["/sitemaps/pages.xml", ...Array.from({ length: postFiles }, (_, i) => `/sitemaps/posts-${i + 1}.xml`)];
+}
+
+/** /sitemap.xml: an index of the sitemaps, with the newest change as every file's lastmod. */
+export function buildSitemapIndex(publicUrl: string, publishedPosts: number, newest: Date | null): string {
+  const lastmod = newest ? `<lastmod>${newest.toISOString()}</lastmod>` : "";
+  const items = sitemapPaths(publishedPosts)
+    .map((path) => `  <sitemap><loc>${absolute(publicUrl, path)}</loc>${lastmod}</sitemap>`)
+    .join("\n");
+  return `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items}\n</sitemapindex>\n`;
+}
+
+/** The public pages and the seven categories; a listing changes when one of its posts does. */
+export function buildPagesSitemap(publicUrl: string, dates: SitemapDates): string {
+  return urlSet(publicUrl, [
+    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/" ? dates.newest?.toISOString() : undefined })),
+    ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: dates.newestByCategory[category]?.toISOString() })),
+  ]);
+}
+
+/** One file of published posts. */
+export function buildPostsSitemap(publicUrl: string, posts: SitemapPost[]): string {
+  return urlSet(
+    publicUrl,
+    posts.map((post) => ({ path: postPath(post.category, post.slug), lastmod: post.updatedAt.toISOString() })),
+  );
+}
+
+/** A sitemap file's response: crawlers may keep it ten minutes. */
+export function sitemapResponse(xml: string): Response {
+  return new Response(xml, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" } });
 }

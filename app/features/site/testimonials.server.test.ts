@@ -1,4 +1,6 @@
+import { asc } from "drizzle-orm";
 import { expect, it } from "vitest";
+import { auditLog } from "~/server/db/schema.server";
 import type { Actor } from "~/lib/permissions";
 import { readContentVersion } from "~/server/content-version.server";
 import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
@@ -45,6 +47,17 @@ describeEachDatabase("testimonials", (ctx) => {
     await expect(setTestimonialHidden(ctx.db, USER, created.id, "false")).rejects.toBeInstanceOf(ForbiddenError);
     await deleteTestimonial(ctx.db, MODERATOR, created.id);
     expect(await readContentVersion(ctx.db)).toBe(v0 + 5);
+    const audit = await ctx.db
+      .select({ action: auditLog.action, targetId: auditLog.targetId, actorId: auditLog.actorId })
+      .from(auditLog)
+      .orderBy(asc(auditLog.id));
+    expect(audit).toEqual(
+      ["testimonial.create", "testimonial.move", "testimonial.hide", "testimonial.update", "testimonial.delete"].map((action) => ({
+        action,
+        targetId: created.id,
+        actorId: MODERATOR.id,
+      })),
+    );
     await expect(deleteTestimonial(ctx.db, MODERATOR, created.id)).rejects.toMatchObject({ status: 404 });
   });
 

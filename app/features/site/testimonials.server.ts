@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { moveInList } from "~/lib/reorder";
 import { authorize } from "~/server/authorize.server";
+import { recordAudit, type AuditEntry } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { appSettings, testimonials } from "~/server/db/schema.server";
@@ -62,16 +63,25 @@ export async function createTestimonial(db: Db, actor: Actor | null, input: unkn
       .values({ ...row, displayOrder: (max?.n ?? -1) + 1 })
       .returning(columns);
     await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "testimonial.create", target: { type: "testimonial", id: rows[0]?.id }, summary: row.name });
     return rows;
   });
   if (!created) throw new Error("testimonial insert returned no row");
   return created;
 }
 
-async function writeOne<T>(db: Db, write: (tx: Db) => Promise<T[]>): Promise<T> {
+/** One testimonial changed (or a NotFoundError): the content version and the audit row in the same transaction. */
+async function writeOne<T extends { name: string }>(
+  db: Db,
+  audit: Omit<AuditEntry, "summary">,
+  write: (tx: Db) => Promise<T[]>,
+): Promise<T> {
   const [row] = await db.transaction(async (tx) => {
     const rows = await write(tx);
-    if (rows.length > 0) await bumpContentVersion(tx);
+    if (rows[0]) {
+      await bumpContentVersion(tx);
+      await recordAudit(tx, { ...audit, summary: rows[0].name });
+    }
     return rows;
   });
   if (!row) throw new NotFoundError("This testimonial no longer exists.");
@@ -82,7 +92,8 @@ export async function updateTestimonial(db: Db, actor: Actor | null, id: unknown
   authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const row = values(input);
-  return writeOne(db, (tx) =>
+  const target = { type: "testimonial", id: testimonialId };
+  return writeOne(db, { actor, action: "testimonial.update", target }, (tx) =>
     tx
       .update(testimonials)
       .set({ ...row, updatedAt: new Date() })
@@ -95,7 +106,8 @@ export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unkn
   authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const value = parseOrThrow(hiddenSchema, hidden);
-  return writeOne(db, (tx) =>
+  const target = { type: "testimonial", id: testimonialId };
+  return writeOne(db, { actor, action: value ? "testimonial.hide" : "testimonial.show", target }, (tx) =>
     tx.update(testimonials).set({ hidden: value, updatedAt: new Date() }).where(eq(testimonials.id, testimonialId)).returning(columns),
   );
 }
@@ -103,7 +115,10 @@ export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unkn
 export async function deleteTestimonial(db: Db, actor: Actor | null, id: unknown): Promise<{ name: string }> {
   authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
-  return writeOne(db, (tx) => tx.delete(testimonials).where(eq(testimonials.id, testimonialId)).returning({ name: testimonials.name }));
+  const target = { type: "testimonial", id: testimonialId };
+  return writeOne(db, { actor, action: "testimonial.delete", target }, (tx) =>
+    tx.delete(testimonials).where(eq(testimonials.id, testimonialId)).returning({ name: testimonials.name }),
+  );
 }
 
 /** One place up or down; the whole list is renumbered 0..n-1 so old ties never make a move a no-op. */
@@ -125,6 +140,12 @@ export async function moveTestimonial(db: Db, actor: Actor | null, id: unknown, 
       await tx.update(testimonials).set({ displayOrder: position }).where(eq(testimonials.id, rowId));
     }
     await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "testimonial.move",
+      target: { type: "testimonial", id: testimonialId },
+      summary: `moved ${dir}`,
+    });
   });
 }
 

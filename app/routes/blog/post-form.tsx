@@ -3,7 +3,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
 import { PostForm } from "~/features/posts/post-form";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
-import { createPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
+import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
@@ -36,19 +36,40 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           excerpt: saved.excerpt,
           content: saved.content,
           featuredImageUrl: saved.featuredImageUrl,
+          details: saved.details,
           savedAt: saved.savedAt.toISOString(),
           savedAtLabel: formatInZone(saved.savedAt, timeZone),
         }
       : null;
   if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
   const post = await getPostBySlug(getDb(), slug);
-  if (!post) throw data("Oops! Page not found", { status: 404 });
+  if (!post) {
+    const moved = await findMovedPost(getDb(), category, slug, user);
+    if (moved) throw redirect(`${postPath(moved.category, moved.slug)}/edit`, 301);
+    throw data("Oops! Page not found", { status: 404 });
+  }
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
+  // The form's fields beyond the text, in the shape autosave keeps them (to tell a real change).
+  const details = {
+    category: post.category,
+    slug: post.slug,
+    published: post.published,
+    featured: post.featured,
+    media: post.media.map((m) => ({
+      mediaType: m.mediaType,
+      mediaUrl: m.mediaUrl,
+      caption: m.caption ?? "",
+      uploadId: m.uploadId ?? undefined,
+    })),
+    schedule: post.scheduledAt !== null && !post.published,
+    publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
+  };
   const editable = {
     title: post.title,
     excerpt: post.excerpt ?? "",
     content: post.content,
     featuredImageUrl: post.featuredImageUrl ?? "",
+    details,
     updatedAt: post.updatedAt,
   };
   return {
@@ -56,23 +77,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     timeZone,
     autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
     post: {
+      ...details,
       id: post.id,
-      slug: post.slug,
-      title: post.title,
-      content: post.content,
-      excerpt: post.excerpt ?? "",
-      featuredImageUrl: post.featuredImageUrl ?? "",
-      published: post.published,
-      featured: post.featured,
-      schedule: post.scheduledAt !== null && !post.published,
-      publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
+      title: editable.title,
+      excerpt: editable.excerpt,
+      content: editable.content,
+      featuredImageUrl: editable.featuredImageUrl,
       version: post.version,
-      media: post.media.map((m) => ({
-        mediaType: m.mediaType,
-        mediaUrl: m.mediaUrl,
-        caption: m.caption ?? "",
-        uploadId: m.uploadId ?? undefined,
-      })),
     },
   };
 }
@@ -87,7 +98,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const parsed = parseSubmission(await readForm(request, LIMITS.postForm), postFormSchema);
     submission = parsed;
     if (parsed.status !== "success") return invalidSubmission(parsed);
-    const input = postInputFromForm(parsed.value, category, getEnv().SITE_TIME_ZONE);
+    const input = postInputFromForm(parsed.value, { category, editing: slug !== null }, getEnv().SITE_TIME_ZONE);
     if (slug) {
       const updated = await updatePost(getDb(), user, slug, input);
       return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });

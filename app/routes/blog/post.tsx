@@ -20,11 +20,11 @@ import { isSafeImageUrl } from "~/features/media/media";
 import { longDate, shortDate } from "~/features/posts/dates";
 import { PostBody } from "~/features/posts/post-body";
 import { postBodyOf } from "~/features/posts/post-render.server";
-import { aroundPost } from "~/features/posts/around-post.server";
+import { aroundPost, type PostLink } from "~/features/posts/around-post.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { postSummary } from "~/features/posts/summary";
-import { deletePost, getReadablePost } from "~/features/posts/posts.server";
+import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath, type Category } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
@@ -50,18 +50,22 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const user = await getSessionUser(request);
   const post = await getReadablePost(db, params.slug, user);
-  if (!post) return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
+  if (!post) {
+    const moved = await findMovedPost(db, category, params.slug, user);
+    if (moved) throw redirect(postPath(moved.category, moved.slug), 301);
+    return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
+  }
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
   const [srcSets, body, around] = await Promise.all([
     srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
     postBodyOf(db, post),
     aroundPost(db, post),
   ]);
-  const toLink = (p: { slug: string; title: string; category: Category; createdAt: Date }) => ({
+  const toLink = (p: PostLink) => ({
     path: postPath(p.category, p.slug),
     title: p.title,
-    date: shortDate(p.createdAt),
-    createdAt: p.createdAt.toISOString(),
+    date: shortDate(p.publishedAt),
+    publishedAt: p.publishedAt.toISOString(),
   });
   const publicUrl = getEnv().publicUrl;
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
@@ -184,7 +188,7 @@ interface PostLinkView {
   path: string;
   title: string;
   date: string;
-  createdAt: string;
+  publishedAt: string;
 }
 
 /** Issue 18 "Around a post": previous/next in the category, then up to three related posts. */
@@ -239,7 +243,7 @@ function AroundThePost({
                   to={item.path}
                   className="block h-full rounded-lg border bg-card p-4 hover:border-primary focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
                 >
-                  <time dateTime={item.createdAt} className="block text-sm text-muted-foreground">
+                  <time dateTime={item.publishedAt} className="block text-sm text-muted-foreground">
                     {item.date}
                   </time>
                   <span className="mt-1 block font-medium break-words">{item.title}</span>

@@ -154,8 +154,37 @@ export const blogPosts = pgTable(
       .where(sql`${t.scheduledAt} is not null`),
     // Admin list ordered by last update.
     index("blog_posts_updated_idx").on(t.updatedAt.desc()),
+    // RSS of the whole blog and the sitemap's files: published posts by date.
+    index("blog_posts_published_at_id_idx").on(t.published, t.publishedAt.desc(), t.id.desc()),
+    // Blog management filtered to published or drafts, by last update.
+    index("blog_posts_published_updated_idx").on(t.published, t.updatedAt.desc()),
     index("blog_posts_author_idx").on(t.authorId),
     index("blog_posts_search_idx").using("gin", t.searchVector),
+  ],
+);
+
+/**
+ * An address a post answered at before its category or slug changed: it answers 301 to the post's
+ * current address forever. Rows point at the post, never at another address, so redirects never
+ * chain; a post that takes an address later removes the row. The oldest row of a post is its first
+ * address, which stays its RSS guid.
+ */
+export const postRedirects = pgTable(
+  "post_redirects",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    category: text("category", { enum: CATEGORIES }).notNull(),
+    slug: text("slug").notNull(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("post_redirects_category_check", sql`${t.category} in (${inList(CATEGORIES)})`),
+    // One post per old address; slug first, as an address is looked up by its slug.
+    uniqueIndex("post_redirects_slug_category_idx").on(t.slug, t.category),
+    index("post_redirects_post_created_idx").on(t.postId, t.createdAt),
   ],
 );
 
@@ -224,6 +253,9 @@ export const postAutosaves = pgTable(
     featuredImageUrl: text("featured_image_url").notNull(),
     // The post version the text was typed over (edit mode).
     baseVersion: integer("base_version"),
+    // The form's other fields (category, slug, switches, media, schedule), as the editor sent them;
+    // null for rows saved before autosave covered them. Read back through autosaveDetailsSchema.
+    details: jsonb("details"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -13,6 +13,8 @@ export interface AutosaveFields {
   excerpt: string;
   content: string;
   featuredImageUrl: string;
+  /** Every other field of the form, as JSON (autosave-details.ts). */
+  details: string;
 }
 
 interface Options {

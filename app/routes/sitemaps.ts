@@ -1,0 +1,24 @@
+import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
+import { buildPagesSitemap, buildPostsSitemap, SITEMAP_MAX_URLS, sitemapPaths, sitemapResponse } from "~/features/site/sitemap";
+import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
+import type { Route } from "./+types/sitemaps";
+
+function notFound(): Response {
+  return new Response("There is no such sitemap. The list of sitemaps is at /sitemap.xml.\n", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
+}
+
+/** GET /sitemaps/pages.xml and /sitemaps/posts-N.xml — the files /sitemap.xml lists. */
+export async function loader({ params }: Route.LoaderArgs) {
+  const db = getDb();
+  const publicUrl = getEnv().publicUrl;
+  if (params.file === "pages.xml") return sitemapResponse(buildPagesSitemap(publicUrl, await getSitemapDates(db)));
+  const file = /^posts-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1];
+  if (!file) return notFound();
+  const { count } = await getSitemapDates(db);
+  if (!sitemapPaths(count).includes(`/sitemaps/${params.file}`)) return notFound();
+  return sitemapResponse(buildPostsSitemap(publicUrl, await listPublishedPostsForSitemap(db, Number(file), SITEMAP_MAX_URLS)));
+}

@@ -1,0 +1,172 @@
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { NONCE_PLACEHOLDER, stampNonce } from "./nonce.server";
+import { cacheableUrl, createCachedPage, isStorable, matchesEtag, PageCache, type RenderedPage } from "./page-cache.server";
+
+const url = (path: string) => new URL(path, "http://example.test");
+
+describe("cacheableUrl", () => {
+  it("admits anonymous GET and HEAD of public pages and feeds", () => {
+    for (const path of [
+      "/",
+      "/about",
+      "/contact",
+      "/7fs/Faith",
+      "/7fs/Faith/a-post",
+      "/rss.xml",
+      "/7fs/Faith/rss.xml",
+      "/sitemap.xml",
+      "/sitemaps/pages.xml",
+      "/sitemaps/posts-2.xml",
+      "/robots.txt",
+    ]) {
+      expect(cacheableUrl("GET", url(path), undefined)?.pathname, path).toBe(path);
+    }
+    expect(cacheableUrl("HEAD", url("/about"), undefined)).not.toBeNull();
+  });
+
+  it("refuses writes, private areas, data requests and editors", () => {
+    expect(cacheableUrl("POST", url("/contact"), undefined)).toBeNull();
+    for (const path of [
+      "/admin",
+      "/admin/blog",
+      "/auth",
+      "/api/feeds/substack",
+      "/7fs/Faith.data",
+      "/7fs/Faith/new",
+      "/7fs/Faith/a-post/edit",
+      "/uploads/x.png",
+    ]) {
+      expect(cacheableUrl("GET", url(path), undefined), path).toBeNull();
+    }
+  });
+
+  it("refuses any request that carries a cookie (a session, a toast)", () => {
+    expect(cacheableUrl("GET", url("/"), "sid=abc")).toBeNull();
+    expect(cacheableUrl("GET", url("/"), "toast=xyz")).toBeNull();
+    expect(cacheableUrl("GET", url("/"), "")).not.toBeNull();
+  });
+
+  it("keeps only known query parameters, so tracking parameters share one entry", () => {
+    expect(cacheableUrl("GET", url("/7fs/Faith?utm_source=x&page=2"), undefined)?.href).toBe("http://example.test/7fs/Faith?page=2");
+    expect(cacheableUrl("GET", url("/about?ref=mail"), undefined)?.href).toBe("http://example.test/about");
+    expect(cacheableUrl("GET", url("/7fs/Faith?page=abc"), undefined)).toBeNull();
+    expect(cacheableUrl("GET", url("/7fs/Faith?page=1&page=2"), undefined)).toBeNull();
+  });
+});
+
+describe("isStorable", () => {
+  const headers = (init: Record<string, string>) => new Headers(init);
+  it("stores a plain 200 only", () => {
+    expect(isStorable(200, headers({ "content-type": "text/html" }))).toBe(true);
+    expect(isStorable(404, headers({}))).toBe(false);
+    expect(isStorable(302, headers({ location: "/" }))).toBe(false);
+    expect(isStorable(200, headers({ "set-cookie": "a=b" }))).toBe(false);
+    expect(isStorable(200, headers({ "cache-control": "private, no-store" }))).toBe(false);
+    expect(isStorable(200, headers({ vary: "Cookie" }))).toBe(false);
+  });
+});
+
+describe("createCachedPage", () => {
+  const html = Buffer.from(`<!doctype html><p>${"hello ".repeat(500)}</p>`);
+
+  it("keeps the page's headers but not the transfer's, and precompresses", async () => {
+    const page = await createCachedPage(200, new Headers({ "content-type": "text/html", "content-length": "5", date: "x" }), html);
+    expect(page.headers).toEqual([["content-type", "text/html"]]);
+    expect(page.etag).toMatch(/^"[\w-]{32}"$/);
+    expect(page.gzip && gunzipSync(page.gzip).equals(html)).toBe(true);
+    expect(page.br?.length).toBeGreaterThan(0);
+    expect(page.hasNonce).toBe(false);
+  });
+
+  it("does not precompress a body that takes a nonce per response", async () => {
+    const body = Buffer.from(`<script nonce="${NONCE_PLACEHOLDER}"></script>${"x".repeat(2000)}`);
+    const page = await createCachedPage(200, new Headers(), body);
+    expect(page.hasNonce).toBe(true);
+    expect(page.gzip).toBeNull();
+    expect(stampNonce(body.toString(), "abc")).toContain('nonce="abc"');
+    expect(stampNonce(body.toString(), "abc")).not.toContain(NONCE_PLACEHOLDER);
+  });
+
+  it("gives different bodies different ETags", async () => {
+    const a = await createCachedPage(200, new Headers(), Buffer.from("a"));
+    const b = await createCachedPage(200, new Headers(), Buffer.from("b"));
+    expect(a.etag).not.toBe(b.etag);
+    expect(matchesEtag(a.etag, a.etag)).toBe(true);
+    expect(matchesEtag(`"other", W/${a.etag}`, a.etag)).toBe(true);
+    expect(matchesEtag(b.etag, a.etag)).toBe(false);
+    expect(matchesEtag(undefined, a.etag)).toBe(false);
+  });
+});
+
+describe("PageCache", () => {
+  const rendered = async (text: string, storable = true): Promise<RenderedPage> => {
+    const body = Buffer.from(text);
+    return {
+      status: 200,
+      statusText: "OK",
+      headers: new Headers(),
+      body,
+      page: storable ? await createCachedPage(200, new Headers(), body) : null,
+    };
+  };
+
+  it("serves an entry only for the version it was rendered at, and empties on a new version", async () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
+    expect(cache.get("/a", 1)).toBeUndefined();
+    await cache.fill("/a", 1, () => rendered("one"));
+    expect(cache.get("/a", 1)?.body.toString()).toBe("one");
+    expect(cache.get("/a", 2)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("does not store a page whose version moved while it rendered", async () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
+    cache.useVersion(1);
+    await cache.fill("/a", 1, async () => {
+      cache.useVersion(2);
+      return rendered("old");
+    });
+    expect(cache.get("/a", 2)).toBeUndefined();
+    expect(cache.get("/a", 1)).toBeUndefined();
+  });
+
+  it("renders once for concurrent requests of one key", async () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
+    cache.useVersion(1);
+    let renders = 0;
+    const render = async () => {
+      renders++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return rendered("page");
+    };
+    const results = await Promise.all([cache.fill("/a", 1, render), cache.fill("/a", 1, render), cache.fill("/a", 1, render)]);
+    expect(renders).toBe(1);
+    expect(results.map((r) => r.own)).toEqual([true, false, false]);
+  });
+
+  it("renders a page again once it is older than the maximum age", async () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 20 });
+    cache.useVersion(1);
+    await cache.fill("/a", 1, () => rendered("one"));
+    expect(cache.get("/a", 1)).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(cache.get("/a", 1)).toBeUndefined();
+  });
+
+  it("never stores what may not be shared", async () => {
+    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
+    cache.useVersion(1);
+    await cache.fill("/a", 1, () => rendered("private", false));
+    expect(cache.get("/a", 1)).toBeUndefined();
+  });
+
+  it("is bounded by bytes", async () => {
+    const cache = new PageCache({ maxBytes: 3000, maxEntries: 100, maxAgeMs: 60_000 });
+    cache.useVersion(1);
+    for (const key of ["/a", "/b", "/c", "/d"]) await cache.fill(key, 1, () => rendered("x".repeat(500)));
+    expect(cache.bytes).toBeLessThanOrEqual(3000);
+    expect(cache.get("/a", 1)).toBeUndefined();
+    expect(cache.get("/d", 1)).toBeDefined();
+  });
+});

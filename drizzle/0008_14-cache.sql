@@ -1,0 +1,2 @@
+CREATE INDEX "blog_posts_published_at_id_idx" ON "blog_posts" USING btree ("published","published_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "blog_posts_published_updated_idx" ON "blog_posts" USING btree ("published","updated_at" DESC NULLS LAST);

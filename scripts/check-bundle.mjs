@@ -1,0 +1,58 @@
+// Initial JavaScript of every public page (issue 14): from the production build's route manifest,
+// the entry, the manifest itself and the root + page route modules with their static imports
+// (deduplicated), gzip-compressed as served. Prints a table; fails above the budget.
+// Needs a production build. Usage: npm run check:bundle
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const CLIENT = "build/client";
+const BUDGET_KB = Number(process.env.BUNDLE_BUDGET_KB ?? 100);
+/** Public pages by route id (app/routes.ts); the category and post pages stand for every category and post. */
+const PUBLIC_ROUTES = {
+  "/": "routes/home",
+  "/about": "routes/about",
+  "/recent-roles": "routes/recent-positions",
+  "/projects": "routes/projects",
+  "/testimonials": "routes/testimonials",
+  "/contact": "routes/contact",
+  "/7fs/:category": "routes/blog/category",
+  "/7fs/:category/:slug": "routes/blog/post",
+};
+
+const manifestFile = fs.readdirSync(path.join(CLIENT, "assets")).find((name) => /^manifest-[\w-]+\.js$/.test(name));
+if (!manifestFile) {
+  console.error("No build manifest: run `npm run build` first.");
+  process.exit(1);
+}
+const manifestSource = fs.readFileSync(path.join(CLIENT, "assets", manifestFile), "utf8");
+const manifest = JSON.parse(manifestSource.replace(/^window\.__reactRouterManifest=/, "").replace(/;\s*$/, ""));
+
+const gzipSize = new Map();
+function sizeOf(file) {
+  if (!gzipSize.has(file)) gzipSize.set(file, zlib.gzipSync(fs.readFileSync(path.join(CLIENT, file)), { level: 9 }).length);
+  return gzipSize.get(file);
+}
+
+let failed = false;
+console.log(`${"page".padEnd(24)}${"files".padStart(6)}${"KB gzip".padStart(10)}  (budget ${BUDGET_KB} KB)`);
+for (const [page, id] of Object.entries(PUBLIC_ROUTES)) {
+  const route = manifest.routes[id];
+  if (!route) {
+    console.error(`${page}: route ${id} is not in the build manifest`);
+    failed = true;
+    continue;
+  }
+  const files = new Set([`/assets/${manifestFile}`, manifest.entry.module, ...manifest.entry.imports]);
+  for (const r of [manifest.routes.root, route]) for (const file of [r.module, ...(r.imports ?? [])]) files.add(file);
+  const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0) / 1024;
+  const over = kb > BUDGET_KB;
+  failed ||= over;
+  console.log(`${page.padEnd(24)}${String(files.size).padStart(6)}${kb.toFixed(1).padStart(10)}${over ? "  over budget" : ""}`);
+}
+if (failed) {
+  console.error(
+    `\nA public page's initial JavaScript is over ${BUDGET_KB} KB gzip (or missing): load editors, admin, the verification widget and toasts only where used.`,
+  );
+  process.exit(1);
+}
