@@ -13,6 +13,7 @@ import { SiteHeader } from "./features/site/site-header";
 import { getSiteSettings } from "./features/site/settings.server";
 import { publicSiteUrl } from "./features/site/site-url.server";
 import { statusTitle } from "./lib/http-status";
+import { getVerificationConfig } from "./features/verification/verification.server";
 import { THEME_SCRIPT } from "./lib/theme";
 import { requestNonce } from "./server/nonce.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
@@ -38,6 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       publicUrl,
       site,
+      // The subscribe form in the footer (and on blog pages) shows the active verifier.
+      verification: getVerificationConfig(),
       nonce: requestNonce(request),
       seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl },
     },

@@ -11,6 +11,8 @@ import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-rende
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
 import "~/features/posts/post-files.server";
+// Defines the subscription email kinds (confirmation, new post to subscribers).
+import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";

@@ -68,3 +68,8 @@ export function canEditPageContent(actor: Actor | null | undefined): boolean {
 export function canViewAuditLog(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
 }
+
+/** Email subscribers (/admin/subscribers): their addresses are personal data, administrators only. */
+export function canManageSubscribers(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}

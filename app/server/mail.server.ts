@@ -8,6 +8,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Extra headers (e.g. List-Unsubscribe); values must be single lines. */
+  headers?: Record<string, string>;
   /** Shown as the sender's name (the site name from the settings) with MAIL_FROM's address. */
   senderName?: string;
 }

@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { createUser } from "~/features/users/users.server";
 import { createAltchaChallenge } from "~/features/verification/verification.server";
 import type { Db } from "~/server/db/client.server";
 import { jobs, verification } from "~/server/db/schema.server";
-import { resetEnvForTests } from "~/server/env.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { solveAltcha } from "../../../tests/helpers/altcha";
 import { waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { parseMail, startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../../../tests/helpers/smtp";
+import { parseMail, type ReceivedMail } from "../../../tests/helpers/smtp";
+import { useSmtpServer } from "../../../tests/helpers/smtp-suite";
 import { signIn } from "./auth.server";
 import { RESET_LINK_INVALID } from "./auth-schema";
 import { passwordResetEmailJob, requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
@@ -34,19 +34,7 @@ async function waitForMail(received: ReceivedMail[], to: string): Promise<string
 }
 
 describe("password reset", () => {
-  let smtp: TestSmtpServer;
-  const savedSmtp = process.env.SMTP_URL;
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    process.env.SMTP_URL = smtp.url;
-    resetEnvForTests();
-  });
-  afterAll(async () => {
-    if (savedSmtp === undefined) delete process.env.SMTP_URL;
-    else process.env.SMTP_URL = savedSmtp;
-    resetEnvForTests();
-    await smtp.close();
-  });
+  const smtp = useSmtpServer();
 
   describeEachDatabase("password reset", (ctx) => {
     let n = 0;

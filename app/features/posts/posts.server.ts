@@ -5,6 +5,7 @@ import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
+import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts, postRedirects } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
@@ -215,6 +216,7 @@ export async function createPost(
         await takeAddress(tx, row.id, slug);
         await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
         await syncPublishJob(tx, row.id, null, scheduledAt);
+        if (input.published) await onPostPublished(tx, { id: row.id, category: row.category });
         await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
         await recordAudit(tx, {
@@ -360,6 +362,7 @@ export async function updatePost(
       await replaceMedia(tx, post.id, input.media);
       await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
       await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
+      if (input.published && !post.published) await onPostPublished(tx, { id: post.id, category: input.category });
       await discardAutosave(tx, actor.id, { postId: post.id });
       await bumpContentVersion(tx);
       const address = moved ? `, moved from ${postPath(post.category, slug)} to ${postPath(input.category, newSlug)}` : "";

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { bumpContentVersion } from "~/server/content-version.server";
+import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { cancelJob, defineJob } from "~/server/jobs/jobs.server";
@@ -38,9 +39,12 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
         featuredImageUrl: blogPosts.featuredImageUrl,
         featuredImageAlt: blogPosts.featuredImageAlt,
         authorId: blogPosts.authorId,
+        category: blogPosts.category,
       });
     if (!row) return false;
-    await recordRevision(tx, "publish", row);
+    const { category, ...revision } = row;
+    await recordRevision(tx, "publish", revision);
+    await onPostPublished(tx, { id: postId, category });
     await bumpContentVersion(tx);
     return true;
   });

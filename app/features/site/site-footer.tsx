@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "./use-site";
 import { useOptionalUser } from "~/lib/use-user";
@@ -16,9 +17,17 @@ function Group({ title, children }: { title: string; children: React.ReactNode }
 }
 
 /** Footer (SPEC §2): navigation, services, quick links, 7Fs links, copyright, Admin (canEdit), social links. */
+/**
+ * Pages without the footer's Subscribe form: those with a form of their own (blog pages show
+ * Subscribe in the page; contact, sign-in and the subscription pages ask for an email already)
+ * and the admin area.
+ */
+const OWN_FORM_PAGES = /^\/(7fs|admin|auth|contact|subscribe|unsubscribe)(\/|$)/;
+
 export function SiteFooter() {
   const user = useOptionalUser();
   const site = useSite();
+  const { pathname } = useLocation();
   return (
     <footer className="border-t bg-muted/40">
       <nav
@@ -82,6 +91,11 @@ export function SiteFooter() {
           ))}
         </Group>
       </nav>
+      {OWN_FORM_PAGES.test(pathname) ? null : (
+        <div className="mx-auto max-w-7xl px-4 pb-10">
+          <SubscribeForm id="subscribe-footer" className="max-w-2xl" />
+        </div>
+      )}
       <div className="border-t">
         <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
           <p>

@@ -13,6 +13,7 @@ import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/category";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
@@ -135,6 +136,7 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
           ) : null}
         </nav>
       ) : null}
+      <SubscribeForm id="subscribe-category" className="mt-12 max-w-2xl" />
     </section>
   );
 }

@@ -36,6 +36,7 @@ import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
@@ -318,6 +319,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
       </div>
       <MediaList items={post.media} title={post.title} />
       <AroundThePost category={category} related={related} previous={previous} next={next} />
+      {post.published ? <SubscribeForm id="subscribe-post" className="mt-12" /> : null}
     </article>
   );
 }

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -394,6 +395,56 @@ export const contactMessages = pgTable(
     index("contact_messages_outbox_idx").on(t.deliveryState, t.nextAttemptAt),
     index("contact_messages_created_idx").on(t.createdAt.desc()),
   ],
+);
+
+// ---- Email subscriptions (app/features/subscriptions; issue 18) ----
+
+export const SUBSCRIBER_STATES = ["pending", "confirmed", "unsubscribed"] as const;
+
+/**
+ * One row per address (stored lower-cased). Nothing is sent to a 'pending' address but its
+ * confirmation email; only the confirmation link's hash is stored, with its expiry.
+ */
+export const subscribers = pgTable(
+  "subscribers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    categories: text("categories").array().notNull(),
+    state: text("state", { enum: SUBSCRIBER_STATES }).notNull().default("pending"),
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("subscribers_state_check", sql`${t.state} in (${inList(SUBSCRIBER_STATES)})`),
+    check("subscribers_categories_check", sql`${t.categories} <@ array[${inList(CATEGORIES)}]::text[]`),
+    uniqueIndex("subscribers_email_idx").on(t.email),
+    uniqueIndex("subscribers_confirm_token_idx").on(t.confirmTokenHash),
+    // Who gets a post: confirmed subscribers of its category.
+    index("subscribers_categories_idx").using("gin", t.categories),
+  ],
+);
+
+/**
+ * One row per post and subscriber once its email is being sent: the guard that makes the email go
+ * out at most once, even after the job's row is pruned and the post is published again.
+ */
+export const newsletterSends = pgTable(
+  "newsletter_sends",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    subscriberId: uuid("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.subscriberId] }), index("newsletter_sends_subscriber_idx").on(t.subscriberId)],
 );
 
 // ---- Infrastructure shared by several features ----

@@ -1,0 +1,393 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, arrayContains, count, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { CATEGORIES, postPath, type Category } from "~/lib/categories";
+import { canManageSubscribers, type Actor } from "~/lib/permissions";
+import { recordAudit } from "~/server/audit.server";
+import { authorize } from "~/server/authorize.server";
+import type { Db } from "~/server/db/client.server";
+import { blogPosts, newsletterSends, SUBSCRIBER_STATES, subscribers } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
+import { ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { defineJob } from "~/server/jobs/jobs.server";
+import { logger } from "~/server/logger.server";
+import { mailFromAddress, sendMail } from "~/server/mail.server";
+import { pageWindow } from "~/server/pagination.server";
+import { enforceRateLimits } from "~/server/rate-limit.server";
+import { getAppSecret } from "~/server/secret.server";
+import { readSiteSettings } from "~/features/site/settings.server";
+import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
+import { verifyHumanToken } from "~/features/verification/verification.server";
+import { csvRow, manageSchema, SUBSCRIBE_TEXT, subscribeRequestSchema } from "./subscription-schema";
+
+/** How long a confirmation link works. */
+export const CONFIRM_TOKEN_TTL_MS = 48 * 3_600_000;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+// ---- Signed links (unsubscribe, manage): the subscriber's id and an HMAC of it; deleting the row ends them ----
+
+async function signature(db: Db, id: string): Promise<string> {
+  return createHmac("sha256", await getAppSecret(db))
+    .update(`subscriber:${id}`)
+    .digest("base64url");
+}
+
+/** The token in a subscriber's unsubscribe and manage links. */
+export async function subscriberToken(db: Db, id: string): Promise<string> {
+  return `${id}.${await signature(db, id)}`;
+}
+
+/** The subscriber id a token was signed for, or null for a malformed or forged one. */
+async function subscriberIdOf(db: Db, token: string | null | undefined): Promise<string | null> {
+  const [id, mac, extra] = (token ?? "").split(".");
+  if (!id || !mac || extra !== undefined || !z.uuid().safeParse(id).success) return null;
+  const expected = Buffer.from(await signature(db, id));
+  const given = Buffer.from(mac);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+}
+
+export async function subscriptionLinks(db: Db, id: string) {
+  const token = encodeURIComponent(await subscriberToken(db, id));
+  const base = getEnv().publicUrl;
+  return { unsubscribeUrl: `${base}/unsubscribe?token=${token}`, manageUrl: `${base}/subscribe/manage?token=${token}` };
+}
+
+// ---- Subscribing (double opt-in) ----
+
+/**
+ * Takes a subscription request: verification, rate limits (per IP like contact, and per address so
+ * nobody is flooded with confirmation emails), then stores the address as pending and queues its
+ * confirmation email. The answer is the same whether the address was new, pending or already
+ * confirmed, so the form does not tell who subscribes; a confirmed subscriber's categories change
+ * only through their own manage link.
+ */
+export async function subscribe(db: Db, body: unknown, ip: string): Promise<void> {
+  const { email, categories, verificationToken } = parseOrThrow(subscribeRequestSchema, body);
+  if (!verificationToken) throw new ForbiddenError(VERIFICATION_REQUIRED.description);
+  await verifyHumanToken(db, verificationToken, ip);
+  await enforceRateLimits(
+    db,
+    [
+      { key: `subscribe:ip:${ip}`, limit: getEnv().CONTACT_RATE_LIMIT_PER_10_MIN, windowSeconds: 600 },
+      { key: `subscribe:email:${email}`, limit: 3, windowSeconds: 3600 },
+    ],
+    SUBSCRIBE_TEXT.rateLimited,
+  );
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(subscribers)
+      .values({ email, categories, state: "pending" })
+      .onConflictDoUpdate({
+        target: subscribers.email,
+        // A confirmed subscriber keeps their state and categories; anyone else starts over as pending.
+        set: {
+          categories: sql`case when ${subscribers.state} = 'confirmed' then ${subscribers.categories} else excluded.categories end`,
+          state: sql`case when ${subscribers.state} = 'confirmed' then 'confirmed' else 'pending' end`,
+        },
+      })
+      .returning({ id: subscribers.id });
+    if (!row) throw new Error("subscriber upsert returned no row");
+    await subscriptionEmailJob.enqueue(tx, { subscriberId: row.id });
+  });
+}
+
+/**
+ * The email a subscribe request sends: to a pending address the confirmation link (a new one; only
+ * its hash is stored, and the latest link is the one that works), to a confirmed one a reminder
+ * with the manage link. Nothing else is ever sent to an unconfirmed address.
+ */
+export const subscriptionEmailJob = defineJob(
+  "subscriptions.confirm-email",
+  z.object({ subscriberId: z.uuid() }),
+  async ({ subscriberId }, { db }) => {
+    const [found] = await db
+      .select({ id: subscribers.id, email: subscribers.email, state: subscribers.state })
+      .from(subscribers)
+      .where(eq(subscribers.id, subscriberId));
+    if (!found || found.state === "unsubscribed") return;
+    const { siteName } = await readSiteSettings(db);
+    if (found.state === "confirmed") {
+      const { manageUrl } = await subscriptionLinks(db, found.id);
+      await sendMail({
+        senderName: siteName,
+        to: found.email,
+        subject: `You're already subscribed to ${siteName}`,
+        text: [
+          `Someone (hopefully you) asked to subscribe this address to ${siteName}. It is subscribed already.`,
+          "",
+          `Change your categories or unsubscribe here: ${manageUrl}`,
+        ].join("\n"),
+      });
+      return;
+    }
+    const token = randomBytes(32).toString("base64url");
+    await db
+      .update(subscribers)
+      .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TOKEN_TTL_MS) })
+      .where(and(eq(subscribers.id, found.id), eq(subscribers.state, "pending")));
+    const link = `${getEnv().publicUrl}/subscribe/confirm?token=${encodeURIComponent(token)}`;
+    const result = await sendMail({
+      senderName: siteName,
+      to: found.email,
+      subject: `Confirm your subscription to ${siteName}`,
+      text: [
+        `Someone (hopefully you) asked to receive new posts of ${siteName} by email.`,
+        "",
+        "Confirm your subscription here (the link works once, for 48 hours):",
+        link,
+        "",
+        "If you did not ask for this, ignore this email: nothing more will be sent to you.",
+      ].join("\n"),
+    });
+    if (!result.delivered) logger.warn({ subscriberId }, "subscription confirmation not sent: SMTP_URL is not configured");
+  },
+  { maxAttempts: 8 },
+);
+
+/** Follows a confirmation link: once, before it expires. */
+export async function confirmSubscription(db: Db, token: string | null | undefined): Promise<void> {
+  if (!token || token.length > 200) throw new ValidationError(SUBSCRIBE_TEXT.linkInvalid);
+  const confirmed = await db
+    .update(subscribers)
+    .set({ state: "confirmed", confirmedAt: sql`now()`, confirmTokenHash: null, confirmExpiresAt: null, unsubscribedAt: null })
+    .where(
+      and(
+        eq(subscribers.confirmTokenHash, hashToken(token)),
+        eq(subscribers.state, "pending"),
+        gt(subscribers.confirmExpiresAt, sql`now()`),
+      ),
+    )
+    .returning({ id: subscribers.id });
+  if (confirmed.length === 0) throw new ValidationError(SUBSCRIBE_TEXT.linkInvalid);
+  logger.info({ subscriberId: confirmed[0]?.id }, "subscription confirmed");
+}
+
+/** The subscription a manage or unsubscribe link belongs to. */
+export async function getSubscription(db: Db, token: string | null | undefined) {
+  const id = await subscriberIdOf(db, token);
+  const [found] = id
+    ? await db
+        .select({ id: subscribers.id, email: subscribers.email, categories: subscribers.categories, state: subscribers.state })
+        .from(subscribers)
+        .where(eq(subscribers.id, id))
+    : [];
+  if (!found) throw new NotFoundError(SUBSCRIBE_TEXT.manageInvalid);
+  return { ...found, categories: found.categories.filter((c): c is Category => CATEGORIES.some((known) => known === c)) };
+}
+
+/** One-click unsubscribe (RFC 8058): a valid link unsubscribes, again and again without error. */
+export async function unsubscribe(db: Db, token: string | null | undefined): Promise<void> {
+  const { id } = await getSubscription(db, token);
+  await db
+    .update(subscribers)
+    .set({ state: "unsubscribed", unsubscribedAt: sql`coalesce(${subscribers.unsubscribedAt}, now())`, confirmTokenHash: null })
+    .where(eq(subscribers.id, id));
+  logger.info({ subscriberId: id }, "unsubscribed");
+}
+
+/** Saves the categories chosen on the manage page (of a confirmed subscriber). */
+export async function updateSubscriptionCategories(db: Db, token: string | null | undefined, body: unknown): Promise<void> {
+  const subscription = await getSubscription(db, token);
+  if (subscription.state !== "confirmed") throw new NotFoundError(SUBSCRIBE_TEXT.manageInvalid);
+  const { categories } = parseOrThrow(manageSchema, body);
+  await db.update(subscribers).set({ categories }).where(eq(subscribers.id, subscription.id));
+}
+
+// ---- New posts to subscribers ----
+
+/** The dedupe key of one post's email to one subscriber. */
+export function newsletterJobKey(postId: string, subscriberId: string): string {
+  return `newsletter:${postId}:${subscriberId}`;
+}
+
+/**
+ * Called in the transaction that publishes a post (on save or by the scheduler): queues one email per
+ * confirmed subscriber of its category. The jobs commit with the publication or not at all.
+ */
+export async function onPostPublished(tx: Db, post: { id: string; category: Category }): Promise<number> {
+  const audience = await tx
+    .select({ id: subscribers.id })
+    .from(subscribers)
+    .where(and(eq(subscribers.state, "confirmed"), arrayContains(subscribers.categories, [post.category])));
+  for (const { id } of audience) {
+    await newsletterEmailJob.enqueue(tx, { postId: post.id, subscriberId: id }, { key: newsletterJobKey(post.id, id) });
+  }
+  if (audience.length > 0) logger.info({ postId: post.id, subscribers: audience.length }, "new post queued for subscribers");
+  return audience.length;
+}
+
+/**
+ * Sends one post to one subscriber. The job is delivered at least once; the newsletter_sends row,
+ * written before the email goes out, makes the email go at most once: a failed send removes it (so
+ * the retry sends), while a process killed mid-send leaves it, and the retry does not send again —
+ * a second copy in someone's inbox is worse than a missed one.
+ */
+export const newsletterEmailJob = defineJob(
+  "subscriptions.newsletter-email",
+  z.object({ postId: z.uuid(), subscriberId: z.uuid() }),
+  async ({ postId, subscriberId }, { db }) => {
+    const [subscriber] = await db
+      .select({ email: subscribers.email, state: subscribers.state, categories: subscribers.categories })
+      .from(subscribers)
+      .where(eq(subscribers.id, subscriberId));
+    const [post] = await db
+      .select({
+        title: blogPosts.title,
+        slug: blogPosts.slug,
+        category: blogPosts.category,
+        excerpt: blogPosts.excerpt,
+        featuredImageUrl: blogPosts.featuredImageUrl,
+        published: blogPosts.published,
+      })
+      .from(blogPosts)
+      .where(eq(blogPosts.id, postId));
+    // Unsubscribed, deleted, or no longer interested since the post was queued; or the post went back to draft.
+    if (!subscriber || subscriber.state !== "confirmed" || !post?.published || !subscriber.categories.includes(post.category)) return;
+    const claimed = await db
+      .insert(newsletterSends)
+      .values({ postId, subscriberId })
+      .onConflictDoNothing()
+      .returning({ postId: newsletterSends.postId });
+    if (claimed.length === 0) {
+      logger.warn({ postId, subscriberId }, "newsletter email not sent again: an earlier attempt started it");
+      return;
+    }
+    const mine = and(eq(newsletterSends.postId, postId), eq(newsletterSends.subscriberId, subscriberId));
+    try {
+      const { siteName } = await readSiteSettings(db);
+      const result = await sendMail({ ...(await newsletterEmail(db, subscriberId, subscriber.email, post)), senderName: siteName });
+      if (!result.delivered) {
+        await db.delete(newsletterSends).where(mine);
+        logger.warn({ postId, subscriberId }, "newsletter email not sent: SMTP_URL is not configured");
+        return;
+      }
+      await db
+        .update(newsletterSends)
+        .set({ sentAt: sql`now()` })
+        .where(mine);
+    } catch (error) {
+      await db.delete(newsletterSends).where(mine);
+      throw error;
+    }
+  },
+  { maxAttempts: 8, ratePerSecond: getEnv().NEWSLETTER_RATE_PER_MINUTE / 60 },
+);
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+async function newsletterEmail(
+  db: Db,
+  subscriberId: string,
+  to: string,
+  post: { title: string; slug: string; category: Category; excerpt: string | null; featuredImageUrl: string | null },
+) {
+  const env = getEnv();
+  const { unsubscribeUrl, manageUrl } = await subscriptionLinks(db, subscriberId);
+  const link = `${env.publicUrl}${postPath(post.category, post.slug)}`;
+  const image = post.featuredImageUrl ? new URL(post.featuredImageUrl, env.publicUrl).href : null;
+  const mailto = `mailto:${env.CONTACT_TO ?? mailFromAddress(env.MAIL_FROM)}?subject=${encodeURIComponent(`unsubscribe ${subscriberId}`)}`;
+  const excerpt = post.excerpt?.trim() ?? "";
+  return {
+    to,
+    subject: post.title,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribeUrl}>, <${mailto}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+    text: [
+      post.title,
+      "",
+      ...(excerpt ? [excerpt, ""] : []),
+      ...(image ? [`Image: ${image}`, ""] : []),
+      `Read it: ${link}`,
+      "",
+      "--",
+      `You receive this because you subscribed to ${post.category} posts.`,
+      `Change your categories: ${manageUrl}`,
+      `Unsubscribe: ${unsubscribeUrl}`,
+    ].join("\n"),
+    html: [
+      `<h1>${escapeHtml(post.title)}</h1>`,
+      image ? `<p><img src="${escapeHtml(image)}" alt="" style="max-width:100%;height:auto"></p>` : "",
+      excerpt ? `<p>${escapeHtml(excerpt)}</p>` : "",
+      `<p><a href="${escapeHtml(link)}">Read the post</a></p>`,
+      "<hr>",
+      `<p style="font-size:12px">You receive this because you subscribed to ${escapeHtml(post.category)} posts. `,
+      `<a href="${escapeHtml(manageUrl)}">Change your categories</a> · <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`,
+    ].join("\n"),
+  };
+}
+
+// ---- Admin (/admin/subscribers) ----
+
+export const SUBSCRIBERS_FORBIDDEN = "Only administrators can manage subscribers.";
+export const SUBSCRIBERS_PAGE_SIZE = 50;
+
+/** Counts (per state, and confirmed subscribers per category) and one page of the list, newest first. */
+export async function listSubscribers(db: Db, actor: Actor | null, page = 1) {
+  authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
+  const states = await db.select({ state: subscribers.state, n: count() }).from(subscribers).groupBy(subscribers.state);
+  const inState = (state: (typeof SUBSCRIBER_STATES)[number]) => states.find((r) => r.state === state)?.n ?? 0;
+  const byState = { pending: inState("pending"), confirmed: inState("confirmed"), unsubscribed: inState("unsubscribed") };
+  const perCategory = await db
+    .select({ category: sql<string>`unnest(${subscribers.categories})`, n: count() })
+    .from(subscribers)
+    .where(eq(subscribers.state, "confirmed"))
+    .groupBy(sql`1`);
+  const byCategory = CATEGORIES.map((category) => ({ category, confirmed: perCategory.find((r) => r.category === category)?.n ?? 0 }));
+  const total = byState.pending + byState.confirmed + byState.unsubscribed;
+  const window = pageWindow(total, page, SUBSCRIBERS_PAGE_SIZE);
+  const rows = await listQuery(db).limit(window.limit).offset(window.offset);
+  return { byState, byCategory, total, rows, page: window.page, pageCount: window.pageCount };
+}
+
+function listQuery(db: Db) {
+  return db
+    .select({
+      id: subscribers.id,
+      email: subscribers.email,
+      categories: subscribers.categories,
+      state: subscribers.state,
+      createdAt: subscribers.createdAt,
+      confirmedAt: subscribers.confirmedAt,
+      unsubscribedAt: subscribers.unsubscribedAt,
+    })
+    .from(subscribers)
+    .orderBy(desc(subscribers.createdAt), desc(subscribers.id));
+}
+
+export type SubscriberRow = Awaited<ReturnType<typeof listSubscribers>>["rows"][number];
+
+/** Every subscriber as CSV (formula-looking cells neutralised, see csvCell). */
+export async function exportSubscribersCsv(db: Db, actor: Actor | null): Promise<string> {
+  authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
+  const rows = await listQuery(db);
+  const iso = (d: Date | null) => d?.toISOString() ?? "";
+  const lines = [
+    csvRow(["email", "state", "categories", "subscribed_at", "confirmed_at", "unsubscribed_at"]),
+    ...rows.map((r) => csvRow([r.email, r.state, r.categories.join(" "), iso(r.createdAt), iso(r.confirmedAt), iso(r.unsubscribedAt)])),
+  ];
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/** Removes an address for good (its send records go with it); the audit names no address. */
+export async function deleteSubscriber(db: Db, actor: Actor | null, rawId: unknown): Promise<void> {
+  authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
+  const id = parseOrThrow(z.uuid(), rawId, "That subscriber no longer exists.");
+  await db.transaction(async (tx) => {
+    const deleted = await tx.delete(subscribers).where(eq(subscribers.id, id)).returning({ id: subscribers.id });
+    if (deleted.length === 0) throw new NotFoundError("That subscriber no longer exists.");
+    await recordAudit(tx, { actor, action: "subscriber.delete", target: { type: "subscriber", id }, summary: "Deleted a subscriber" });
+  });
+}
+
+/** How many emails about a post went out (tests and the admin). */
+export async function sentCount(db: Db, postId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(newsletterSends)
+    .where(and(eq(newsletterSends.postId, postId), isNotNull(newsletterSends.sentAt)));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,54 @@
+import { Form, Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { SUBSCRIBE_TEXT } from "~/features/subscriptions/subscription-schema";
+import { confirmSubscription } from "~/features/subscriptions/subscriptions.server";
+import { getDb } from "~/server/db/client.server";
+import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import type { Route } from "./+types/confirm";
+
+export function meta() {
+  return [{ title: "Confirm your subscription" }, { name: "robots", content: "noindex" }];
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  return { token: new URL(request.url).searchParams.get("token") ?? "" };
+}
+
+/**
+ * The link only shows this button: mail scanners that open links must not confirm an address
+ * on their own; the person's click (a POST) does.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await withRouteErrors(() => readForm(request));
+  const token = form.get("token");
+  try {
+    await confirmSubscription(getDb(), typeof token === "string" ? token : null);
+    return { ok: true, message: SUBSCRIBE_TEXT.confirmed };
+  } catch (error) {
+    return { ok: false, message: errorAnswer(error).message };
+  }
+}
+
+export default function ConfirmSubscription({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-16">
+      <h1 className="text-3xl font-bold">Confirm your subscription</h1>
+      {actionData ? (
+        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
+          {actionData.message}
+        </p>
+      ) : (
+        <Form method="post" className="mt-6">
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Button type="submit">Confirm subscription</Button>
+        </Form>
+      )}
+      {actionData && !actionData.ok ? (
+        <Link to="/subscribe" className="mt-4 inline-block text-primary underline">
+          Subscribe again
+        </Link>
+      ) : null}
+    </section>
+  );
+}
