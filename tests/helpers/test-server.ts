@@ -4,6 +4,10 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Express } from "express";
+import { afterAll, beforeAll } from "vitest";
+import type { Role } from "~/lib/roles";
+import type { DatabaseContext } from "./databases";
+import { signedInAs } from "./factories";
 
 const BUILD = path.resolve("build/server/index.js");
 
@@ -32,6 +36,48 @@ export async function startTestServer(): Promise<TestServer> {
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
+      }),
+  };
+}
+
+export interface SignedInTestServer extends TestServer {
+  /** The session cookie of a user made for the suite. */
+  cookie: string;
+  /** A form post as that user (urlencoded, like a browser without JavaScript). */
+  postForm: (path: string, body: Record<string, string>) => Promise<Response>;
+}
+
+/**
+ * The production server for one `describeEachDatabase` suite, started before its tests and closed
+ * after them, with a signed-in user of the given role.
+ */
+export function useSignedInServer(ctx: DatabaseContext, role: Role): SignedInTestServer {
+  let started: TestServer | undefined;
+  let cookie = "";
+  const current = () => {
+    if (!started) throw new Error("The test server starts in beforeAll");
+    return started;
+  };
+  beforeAll(async () => {
+    process.env.LOG_LEVEL = "silent";
+    started = await startTestServer();
+    cookie = (await signedInAs(ctx.db, role)).cookie;
+  });
+  afterAll(() => started?.close());
+  return {
+    get url() {
+      return current().url;
+    },
+    get cookie() {
+      return cookie;
+    },
+    fetch: (input, init) => current().fetch(input, init),
+    close: () => current().close(),
+    postForm: (path, body) =>
+      current().fetch(path, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body).toString(),
       }),
   };
 }

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { auditLog } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
-import { makePost, signedInAs, unique } from "../helpers/factories";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { makePost, unique } from "../helpers/factories";
+import { useSignedInServer } from "../helpers/test-server";
 
 /**
  * Edit mode's 'Category' and 'URL slug' through the production server: the old address answers 301
@@ -11,21 +11,10 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
  * the RSS guid stays the first address; a taken slug is a 400 with the field's message.
  */
 describeEachDatabase("moving a post to a new category and slug", (ctx) => {
-  let server: TestServer;
-  let admin = "";
-  beforeAll(async () => {
-    process.env.LOG_LEVEL = "silent";
-    server = await startTestServer();
-    admin = (await signedInAs(ctx.db, "admin")).cookie;
-  });
-  afterAll(() => server.close());
+  const server = useSignedInServer(ctx, "admin");
 
   const edit = (path: string, body: Record<string, string>) =>
-    server.fetch(`${path}/edit`, {
-      method: "POST",
-      headers: { cookie: admin, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ title: "Moved post", content: "Body", published: "on", ...body }).toString(),
-    });
+    server.postForm(`${path}/edit`, { title: "Moved post", content: "Body", published: "on", ...body });
 
   async function expectMoved(from: string, to: string) {
     for (const method of ["GET", "HEAD"]) {
@@ -51,7 +40,7 @@ describeEachDatabase("moving a post to a new category and slug", (ctx) => {
     await expectMoved(`/7fs/Faith/${post.slug}`, `/7fs/Finance/${newSlug}`);
     // Under any category spelling, the old slug still finds the post.
     expect((await server.fetch(`/7fs/Fun/${post.slug}`)).headers.get("location")).toBe(`/7fs/Finance/${newSlug}`);
-    expect((await server.fetch(`/7fs/Faith/${post.slug}/edit`, { headers: { cookie: admin } })).headers.get("location")).toBe(
+    expect((await server.fetch(`/7fs/Faith/${post.slug}/edit`, { headers: { cookie: server.cookie } })).headers.get("location")).toBe(
       `/7fs/Finance/${newSlug}/edit`,
     );
     const page = await server.fetch(`/7fs/Finance/${newSlug}`);
@@ -61,7 +50,8 @@ describeEachDatabase("moving a post to a new category and slug", (ctx) => {
     const jsonLd = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)?.[1] ?? "";
     expect(jsonLd).toContain(`/7fs/Finance/${newSlug}`);
     expect(jsonLd).not.toContain(post.slug);
-    const sitemap = await (await server.fetch("/sitemap.xml")).text();
+    // /sitemap.xml is an index; posts are listed in /sitemaps/posts-N.xml.
+    const sitemap = await (await server.fetch("/sitemaps/posts-1.xml")).text();
     expect(sitemap).toContain(`/7fs/Finance/${newSlug}</loc>`);
     expect(sitemap).not.toContain(`/7fs/Faith/${post.slug}</loc>`);
     const audit = await ctx.db.select({ summary: auditLog.summary }).from(auditLog).where(eq(auditLog.targetId, post.id));
@@ -117,7 +107,7 @@ describeEachDatabase("moving a post to a new category and slug", (ctx) => {
     expect((await server.fetch(`/7fs/Friends/${post.slug}`)).status).toBe(301);
     const created = await server.fetch("/7fs/Friends/new", {
       method: "POST",
-      headers: { cookie: admin, "content-type": "application/x-www-form-urlencoded" },
+      headers: { cookie: server.cookie, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ title, content: "A new post at the old address.", published: "on" }).toString(),
     });
     expect(created.headers.get("location")).toBe(`/7fs/Friends/${post.slug}`);
@@ -132,6 +122,6 @@ describeEachDatabase("moving a post to a new category and slug", (ctx) => {
     const moved = `draft-moved-${unique()}`;
     expect((await edit(`/7fs/Figurehead/${post.slug}`, { category: "Figurehead", slug: moved, published: "" })).status).toBe(302);
     expect((await server.fetch(`/7fs/Figurehead/${post.slug}`)).status).toBe(404);
-    expect((await server.fetch(`/7fs/Figurehead/${post.slug}`, { headers: { cookie: admin } })).status).toBe(301);
+    expect((await server.fetch(`/7fs/Figurehead/${post.slug}`, { headers: { cookie: server.cookie } })).status).toBe(301);
   });
 });

@@ -1,32 +1,20 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { z } from "zod";
 import { deletePostFilesJob } from "~/features/posts/post-files.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import { describeEachDatabase } from "../helpers/databases";
-import { signedInAs, unique } from "../helpers/factories";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { unique } from "../helpers/factories";
+import { useSignedInServer } from "../helpers/test-server";
 
 /** The page carries the action's answer as escaped JSON (backslashed quotes): compared unescaped. */
 const visibleText = (html: string) => html.replace(/\\+"/g, '"').replace(/&quot;/g, '"');
 
 /** Alt text (refusal, pages, social tags) and the clean-up of a deleted post's files, through the production server. */
 describeEachDatabase("post images over HTTP (alt text, file clean-up)", (ctx) => {
-  let server: TestServer;
-  let admin = "";
-  beforeAll(async () => {
-    process.env.LOG_LEVEL = "silent";
-    server = await startTestServer();
-    admin = (await signedInAs(ctx.db, "admin")).cookie;
-  });
-  afterAll(() => server.close());
+  const server = useSignedInServer(ctx, "admin");
 
-  const submit = (path: string, body: Record<string, string>) =>
-    server.fetch(path, {
-      method: "POST",
-      headers: { cookie: admin, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(body).toString(),
-    });
+  const submit = server.postForm;
 
   async function uploadImage(name: string): Promise<string> {
     const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#2266aa" } })
@@ -34,7 +22,7 @@ describeEachDatabase("post images over HTTP (alt text, file clean-up)", (ctx) =>
       .toBuffer();
     const form = new FormData();
     form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), name);
-    const r = await server.fetch("/api/uploads", { method: "POST", headers: { origin: server.url, cookie: admin }, body: form });
+    const r = await server.fetch("/api/uploads", { method: "POST", headers: { origin: server.url, cookie: server.cookie }, body: form });
     expect(r.status).toBe(201);
     const { images } = z.object({ images: z.array(z.object({ url: z.string(), srcSet: z.string() })) }).parse(await r.json());
     const url = images[0]?.url;
@@ -109,7 +97,7 @@ describeEachDatabase("post images over HTTP (alt text, file clean-up)", (ctx) =>
 
     const deleted = await server.fetch(path, {
       method: "POST",
-      headers: { cookie: admin, "content-type": "application/x-www-form-urlencoded" },
+      headers: { cookie: server.cookie, "content-type": "application/x-www-form-urlencoded" },
       body: "intent=delete",
     });
     expect(deleted.status).toBe(302);
