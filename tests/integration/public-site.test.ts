@@ -65,7 +65,12 @@ describeEachDatabase("public site", (ctx) => {
     await saveSiteSettings(
       ctx.db,
       { id: "test-admin", role: "admin" },
-      { ...settings, tspBlogUrl: `${fixtures.url}/slow?run=${ctx.kind}` },
+      {
+        ...settings,
+        substackUrl: `${fixtures.url}/`,
+        tspBlogUrl: `${fixtures.url}/slow?run=${ctx.kind}`,
+        tspKbUrl: `${fixtures.url}/atom`,
+      },
     );
     server = await startTestServer();
     // Warm the server (first render loads modules) so timings below measure the page, not the start.
