@@ -10,7 +10,9 @@ const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** The first link in an email that starts with `prefix` (emails are quoted-printable encoded). */
 function linkIn(text: string, prefix: string): string {
-  const plain = decodeQuotedPrintable(text);
+  // The stored text is quoted-printable only when the mailer chose that encoding (long lines); decoding
+  // plain text would turn a token's "=8D…" into a byte.
+  const plain = /=3D|=\r?\n/.test(text) ? decodeQuotedPrintable(text) : text;
   const found = plain.match(new RegExp(`https?://[^\\s"<>]*${prefix.replace(/[?/]/g, "\\$&")}[^\\s"<>]*`))?.[0];
   if (!found) throw new Error(`no ${prefix} link in: ${plain}`);
   return found;

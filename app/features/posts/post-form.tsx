@@ -9,7 +9,7 @@ import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/media/media";
-import { categoryPath, type Category } from "~/lib/categories";
+import { categoryPath, parseCategory, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { AddressFields } from "./editor/address-fields";
@@ -139,6 +139,23 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   const [values, setValues] = useState<FormValues>(initial.current);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
+  // Text typed (or a category chosen) before the page finished loading sits in the fields but not in
+  // the form's state: take it over once, when the form comes alive, so nothing typed early is lost.
+  useEffect(() => {
+    const element = document.getElementById(form.id);
+    if (!(element instanceof HTMLFormElement)) return;
+    const typed: Partial<FormValues> = {};
+    for (const name of ["title", "slug", "excerpt", "content", "featuredImageUrl", "featuredImageAlt", "publishAt"] as const) {
+      const field = element.elements.namedItem(name);
+      if ((field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && field.value !== initial.current[name]) {
+        typed[name] = field.value;
+      }
+    }
+    const select = element.elements.namedItem("category");
+    const chosen = select instanceof HTMLSelectElement ? parseCategory(select.value) : null;
+    if (chosen && chosen !== initial.current.category) typed.category = chosen;
+    if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
+  }, [form.id]);
   // Edit mode: the gallery's images are in the grid from the start; new uploads join them.
   const [uploadedImages, setUploadedImages] = useState<UploadedImage[]>(() =>
     (post?.media ?? []).filter((m) => m.mediaType === "image").map((m) => ({ url: m.mediaUrl, alt: m.alt, uploadId: m.uploadId })),
