@@ -26,6 +26,8 @@ export function ThemeToggle() {
     system.addEventListener("change", follow);
     // Another tab changed the choice.
     window.addEventListener("storage", follow);
+    // The system (or another tab) may have changed between the head script and now.
+    follow();
     return () => {
       system.removeEventListener("change", follow);
       window.removeEventListener("storage", follow);
