@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
+import { asc, eq, inArray, lt, sql, type SQLWrapper } from "drizzle-orm";
 import { canUploadImages, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
@@ -190,6 +190,19 @@ async function isUploadUsed(db: Db, key: string): Promise<boolean> {
   return false;
 }
 
+type UploadRow = Pick<typeof uploads.$inferSelect, "id" | "storageKey" | "variants">;
+
+/** Deletes one upload's files and row when nothing uses it; true when it went. */
+async function deleteIfUnused(db: Db, row: UploadRow): Promise<boolean> {
+  if (await isUploadUsed(db, row.storageKey)) return false;
+  const storage = getStorage();
+  // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
+  for (const variant of row.variants) await storage.delete(variant.key);
+  await storage.delete(row.storageKey);
+  await db.delete(uploads).where(eq(uploads.id, row.id));
+  return true;
+}
+
 /**
  * Deletes the uploads among `urls` that nothing uses any more: the stored original and its
  * variants, then the `uploads` row. Only files the `uploads` table knows are touched. Idempotent
@@ -202,16 +215,34 @@ export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Prom
     .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
-  const storage = getStorage();
   const deleted: string[] = [];
   for (const row of rows) {
-    if (await isUploadUsed(db, row.storageKey)) continue;
-    // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
-    for (const variant of row.variants) await storage.delete(variant.key);
-    await storage.delete(row.storageKey);
-    await db.delete(uploads).where(eq(uploads.id, row.id));
-    deleted.push(row.storageKey);
+    if (await deleteIfUnused(db, row)) deleted.push(row.storageKey);
   }
   if (deleted.length > 0) logger.info({ keys: deleted }, "unused uploads deleted");
+  return deleted;
+}
+
+/** An upload nothing has used this long after it was made is an orphan (an abandoned draft's image). */
+export const ORPHAN_UPLOAD_AGE_MS = 24 * 60 * 60_000;
+
+/**
+ * One round of the orphan sweep: checks the `batch` uploads older than a day that were checked
+ * longest ago (never checked first), deletes those nothing uses and stamps the rest, so each run
+ * costs a bounded number of lookups and every upload is looked at again in turn.
+ */
+export async function sweepOrphanedUploads(db: Db, { now = new Date(), batch = 200 } = {}): Promise<string[]> {
+  const rows = await db
+    .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
+    .from(uploads)
+    .where(lt(uploads.createdAt, new Date(now.getTime() - ORPHAN_UPLOAD_AGE_MS)))
+    .orderBy(sql`${uploads.checkedAt} asc nulls first`, asc(uploads.createdAt))
+    .limit(batch);
+  const deleted: string[] = [];
+  for (const row of rows) {
+    if (await deleteIfUnused(db, row)) deleted.push(row.storageKey);
+    else await db.update(uploads).set({ checkedAt: now }).where(eq(uploads.id, row.id));
+  }
+  if (deleted.length > 0) logger.info({ keys: deleted }, "orphaned uploads deleted");
   return deleted;
 }
