@@ -9,7 +9,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makePost, makeUser } from "../../../tests/helpers/factories";
-import { ORPHAN_UPLOAD_AGE_MS, saveImages, sweepOrphanedUploads } from "./uploads.server";
+import { ORPHAN_UPLOAD_AGE_MS, saveImages, startImageBatch, sweepOrphanedUploads } from "./uploads.server";
 
 beforeAll(() => {
   // This file's process keeps its stored files in a directory of its own.
@@ -21,6 +21,29 @@ const png = () =>
   sharp({ create: { width: 40, height: 30, channels: 3, background: "#3366cc" } })
     .png()
     .toBuffer();
+
+describeEachDatabase("image batches", (ctx) => {
+  it("stores each image as it comes; a later bad file discards the ones stored before it and records nothing", async () => {
+    const { actor } = await makeUser(ctx.db, { role: "admin" });
+    const before = await ctx.db.select({ key: uploads.storageKey }).from(uploads);
+    const batch = startImageBatch(actor);
+    await batch.add({ name: "good.png", bytes: await png() });
+    // Stored, not yet recorded: rows come only with commit().
+    expect(await ctx.db.select({ key: uploads.storageKey }).from(uploads)).toHaveLength(before.length);
+    await expect(batch.add({ name: "bad.png", bytes: Buffer.from("not an image") })).rejects.toThrow(/bad.png is not a supported image/);
+    await batch.discard();
+    await expect(batch.commit(ctx.db)).rejects.toThrow("Choose at least one image to upload.");
+    expect(await ctx.db.select({ key: uploads.storageKey }).from(uploads)).toHaveLength(before.length);
+    const files: string[] = [];
+    for await (const object of getStorage().list()) files.push(object.key);
+    expect(files.filter((k) => k.startsWith(`blog-images/${actor.id}/`))).toEqual([]);
+  });
+
+  it("refuses plain users before reading anything", async () => {
+    const { actor } = await makeUser(ctx.db);
+    expect(() => startImageBatch(actor)).toThrow("You don't have permission to upload images.");
+  });
+});
 
 describeEachDatabase("orphaned uploads", (ctx) => {
   it("deletes files and rows nothing has used for a day; keeps used and recent ones and looks at them again later", async () => {
