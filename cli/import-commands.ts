@@ -55,7 +55,10 @@ export async function runImportCli(argv: string[], db: Db, io: CliIo): Promise<v
     },
   });
   const [command, source] = positionals;
-  if (!source) throw new ValidationError(`Missing the export to import: npm run cli -- ${command} <${command === "import-ghost" ? "export.json" : "dir"}>`);
+  if (!source)
+    throw new ValidationError(
+      `Missing the export to import: npm run cli -- ${command} <${command === "import-ghost" ? "export.json" : "dir"}>`,
+    );
   const report =
     command === "import-ghost"
       ? await importGhost(db, source, {

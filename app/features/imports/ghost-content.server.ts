@@ -56,7 +56,9 @@ function cardBlock(name: string, payload: Record<string, unknown>): Block | null
       return { markdown: "---" };
     case "bookmark":
     case "embed":
-      return typeof payload.url === "string" ? { html: `<p><a href="${escapeHtml(payload.url)}">${escapeHtml(payload.url)}</a></p>` } : null;
+      return typeof payload.url === "string"
+        ? { html: `<p><a href="${escapeHtml(payload.url)}">${escapeHtml(payload.url)}</a></p>` }
+        : null;
     default:
       return null;
   }
@@ -64,9 +66,7 @@ function cardBlock(name: string, payload: Record<string, unknown>): Block | null
 
 // ---- Lexical ----
 
-const lexicalNode: z.ZodType<LexicalNode> = z.lazy(() =>
-  z.looseObject({ type: z.string(), children: z.array(lexicalNode).optional() }),
-);
+const lexicalNode: z.ZodType<LexicalNode> = z.lazy(() => z.looseObject({ type: z.string(), children: z.array(lexicalNode).optional() }));
 interface LexicalNode {
   type: string;
   children?: LexicalNode[];

@@ -62,7 +62,8 @@ function readExport(file: string): ExportData {
     throw new ValidationError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const parsed = exportFile.safeParse(json);
-  if (!parsed.success || !parsed.data) throw new ValidationError(`${file} is not a Ghost export: expected {"db": [{"data": {"posts": […]}}]}`);
+  if (!parsed.success || !parsed.data)
+    throw new ValidationError(`${file} is not a Ghost export: expected {"db": [{"data": {"posts": […]}}]}`);
   return parsed.data;
 }
 
@@ -77,7 +78,10 @@ export interface GhostOptions {
 
 function categoryOption(value: string, what: string): Category {
   const found = parseCategory(value);
-  if (!found) throw new ValidationError(`${what}: '${value}' is not one of the seven categories (Faith, Finance, Fitness, Fun, Friends, Family, Figurehead).`);
+  if (!found)
+    throw new ValidationError(
+      `${what}: '${value}' is not one of the seven categories (Faith, Finance, Fitness, Fun, Friends, Family, Figurehead).`,
+    );
   return found;
 }
 
@@ -103,7 +107,9 @@ function categoryResolver(data: ExportData, options: GhostOptions) {
     }
     if (fallback) return { category: fallback };
     const names = postTags.map((t) => t.name).join(", ");
-    return { problem: `${names ? `no category for its tags (${names})` : "it has no tags"}: map them with --map or --tag TAG=CATEGORY, or pass --default-category` };
+    return {
+      problem: `${names ? `no category for its tags (${names})` : "it has no tags"}: map them with --map or --tag TAG=CATEGORY, or pass --default-category`,
+    };
   };
 }
 
@@ -166,7 +172,8 @@ export async function importGhost(db: Db, file: string, options: GhostOptions = 
   const report = new ImportReport(`Imported from the Ghost export ${file} (as ${actor.email}):`);
   report.table(TABLE);
   const ghostUrl = options.ghostUrl?.replace(/\/+$/, "") ?? null;
-  if (ghostUrl && !/^https?:\/\/[^/\s]+/i.test(ghostUrl)) throw new ValidationError(`--ghost-url must be the old site's address, like https://blog.example.com`);
+  if (ghostUrl && !/^https?:\/\/[^/\s]+/i.test(ghostUrl))
+    throw new ValidationError(`--ghost-url must be the old site's address, like https://blog.example.com`);
   const ctx: ImageContext = {
     images: imageRestorer(db, actor, "ghost", report),
     ghostUrl,
@@ -228,7 +235,9 @@ export async function importGhost(db: Db, file: string, options: GhostOptions = 
       values,
       exists: (postId) => importedPostExists(db, postId),
       write: (postId, after) =>
-        postId ? updateImportedPost(db, actor, postId, values, after).then((r) => r.id) : createImportedPost(db, actor, values, after).then((r) => r.id),
+        postId
+          ? updateImportedPost(db, actor, postId, values, after).then((r) => r.id)
+          : createImportedPost(db, actor, values, after).then((r) => r.id),
     });
   }
   return report;

@@ -16,20 +16,26 @@ function blankToUndefined(value: unknown): unknown {
 const TRUE = new Set(["true", "t", "1", "yes"]);
 const FALSE = new Set(["false", "f", "0", "no"]);
 
-export const flag = z.preprocess((value) => {
-  const v = blankToUndefined(value);
-  if (v === undefined) return false;
-  if (typeof v === "number") return v === 1 ? true : v === 0 ? false : v;
-  if (typeof v !== "string") return v;
-  const lower = v.trim().toLowerCase();
-  return TRUE.has(lower) ? true : FALSE.has(lower) ? false : v;
-}, z.boolean({ error: "must be true or false" }));
+export const flag = z.preprocess(
+  (value) => {
+    const v = blankToUndefined(value);
+    if (v === undefined) return false;
+    if (typeof v === "number") return v === 1 ? true : v === 0 ? false : v;
+    if (typeof v !== "string") return v;
+    const lower = v.trim().toLowerCase();
+    return TRUE.has(lower) ? true : FALSE.has(lower) ? false : v;
+  },
+  z.boolean({ error: "must be true or false" }),
+);
 
 /** PostgreSQL's text form ("2024-01-15 10:30:00.123+00") or ISO 8601. */
 function toDate(value: unknown): unknown {
   const v = blankToUndefined(value);
   if (typeof v !== "string") return v;
-  const iso = v.trim().replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00");
+  const iso = v
+    .trim()
+    .replace(" ", "T")
+    .replace(/([+-]\d{2})$/, "$1:00");
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? v : date;
 }

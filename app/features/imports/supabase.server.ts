@@ -58,7 +58,10 @@ const postRow = z.object({
 const mediaRow = z.object({
   id,
   post_id: id,
-  media_type: z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(MEDIA_KINDS, { error: "must be youtube, vimeo, video or image" })),
+  media_type: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
+    z.enum(MEDIA_KINDS, { error: "must be youtube, vimeo, video or image" }),
+  ),
   media_url: z.string({ error: "is missing" }),
   caption: optionalText,
   display_order: order,
@@ -107,9 +110,9 @@ function readRows(file: string): RawRow[] {
     return rows.data;
   }
   try {
-    return z.array(z.record(z.string(), z.unknown())).parse(
-      parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }),
-    );
+    return z
+      .array(z.record(z.string(), z.unknown()))
+      .parse(parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }));
   } catch (error) {
     throw new ValidationError(`not a readable CSV file (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -201,7 +204,8 @@ async function importMedia(ctx: Context, file: string, rows: RawRow[]) {
     const media = {
       postId,
       mediaType: item.data.mediaType,
-      mediaUrl: item.data.mediaType === "image" ? ((await restoreImage(ctx.images, item.data.mediaUrl)) ?? item.data.mediaUrl) : item.data.mediaUrl,
+      mediaUrl:
+        item.data.mediaType === "image" ? ((await restoreImage(ctx.images, item.data.mediaUrl)) ?? item.data.mediaUrl) : item.data.mediaUrl,
       caption: item.data.caption ?? null,
       displayOrder: row.display_order,
     };
@@ -262,11 +266,7 @@ async function importProjects(ctx: Context, file: string, rows: RawRow[]) {
 async function findUser(db: Db, userId: string, email: string | undefined) {
   const [byId] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.id, userId)).limit(1);
   if (byId || !email) return byId ?? null;
-  const [byEmail] = await db
-    .select({ id: user.id, email: user.email })
-    .from(user)
-    .where(eq(user.email, email.toLowerCase()))
-    .limit(1);
+  const [byEmail] = await db.select({ id: user.id, email: user.email }).from(user).where(eq(user.email, email.toLowerCase())).limit(1);
   return byEmail ?? null;
 }
 
@@ -287,7 +287,11 @@ async function importRoles(ctx: Context, file: string, rows: RawRow[]) {
     try {
       const found = await findUser(ctx.db, userId, email);
       if (!found) {
-        ctx.report.skip("user_roles", `no user here with id ${userId}${email ? ` or email ${email}` : ""}; create the account, then run again`, ref);
+        ctx.report.skip(
+          "user_roles",
+          `no user here with id ${userId}${email ? ` or email ${email}` : ""}; create the account, then run again`,
+          ref,
+        );
         continue;
       }
       if ((await getStoredRoles(ctx.db, found.id)).includes(role)) {

@@ -117,7 +117,12 @@ export async function createImportedPost(
     await syncPublishJob(tx, row.id, null, columns.scheduledAt);
     await after(tx, row.id);
     await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "post.import", target: { type: "post", id: row.id }, summary: `${post.title} (/7fs/${post.category}/${slug})` });
+    await recordAudit(tx, {
+      actor,
+      action: "post.import",
+      target: { type: "post", id: row.id },
+      summary: `${post.title} (/7fs/${post.category}/${slug})`,
+    });
     return row;
   });
 }
@@ -143,11 +148,19 @@ export async function updateImportedPost(
       .update(blogPosts)
       .set({
         ...columns,
-        publishedAt: post.publishedAt ?? (post.published ? sql`coalesce(${blogPosts.publishedAt}, ${post.createdAt.toISOString()}::timestamptz)` : undefined),
+        publishedAt:
+          post.publishedAt ??
+          (post.published ? sql`coalesce(${blogPosts.publishedAt}, ${post.createdAt.toISOString()}::timestamptz)` : undefined),
         version: sql`${blogPosts.version} + 1`,
       })
       .where(eq(blogPosts.id, postId));
-    const kind = columns.scheduledAt ? "schedule" : post.published === current.published ? "save" : post.published ? "publish" : "unpublish";
+    const kind = columns.scheduledAt
+      ? "schedule"
+      : post.published === current.published
+        ? "save"
+        : post.published
+          ? "publish"
+          : "unpublish";
     await recordRevision(tx, kind, revisionOf(postId, post));
     await syncPublishJob(tx, postId, current.scheduledAt, columns.scheduledAt);
     await after(tx, postId);
@@ -181,16 +194,17 @@ export async function writeImportedMedia(
   authorize(actor, canCreatePost, IMPORT_FORBIDDEN);
   return db.transaction(async (tx) => {
     const [row] = mediaId
-      ? await tx
-          .update(blogMedia)
-          .set(media)
-          .where(eq(blogMedia.id, mediaId))
-          .returning({ id: blogMedia.id })
+      ? await tx.update(blogMedia).set(media).where(eq(blogMedia.id, mediaId)).returning({ id: blogMedia.id })
       : await tx.insert(blogMedia).values(media).returning({ id: blogMedia.id });
     if (!row) throw new NotFoundError("That media item no longer exists.");
     await after(tx, row.id);
     await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "post.media.import", target: { type: "post", id: media.postId }, summary: media.mediaUrl.slice(0, 200) });
+    await recordAudit(tx, {
+      actor,
+      action: "post.media.import",
+      target: { type: "post", id: media.postId },
+      summary: media.mediaUrl.slice(0, 200),
+    });
     return row.id;
   });
 }
