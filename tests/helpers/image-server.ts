@@ -9,32 +9,31 @@ export interface ImageServer {
   close(): Promise<void>;
 }
 
+/** Listens on a free port of 127.0.0.1; resolves to the server's origin. */
+async function listenLocally(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
 export async function startImageServer(files: Record<string, { body: Buffer; type: string }>): Promise<ImageServer> {
   const hits = new Map<string, number>();
   const server = http.createServer((req, res) => {
-    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    const { pathname } = new URL(req.url ?? "/", "http://localhost");
     hits.set(pathname, (hits.get(pathname) ?? 0) + 1);
     const file = files[pathname];
-    if (!file) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-      return;
-    }
-    res.writeHead(200, { "content-type": file.type, "content-length": file.body.byteLength }).end(file.body);
+    if (file) res.writeHead(200, { "content-type": file.type, "content-length": file.body.byteLength }).end(file.body);
+    else res.writeHead(404, { "content-type": "text/plain" }).end("not found");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const url = await listenLocally(server);
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return { url, hits, close };
 }
 
 /** An address where nothing listens (connections are refused): a port that was just free. */
 export async function closedPortUrl(): Promise<string> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLocally(server);
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return url;
 }
