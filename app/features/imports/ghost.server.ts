@@ -204,6 +204,8 @@ export async function importGhost(db: Db, file: string, options: GhostOptions = 
       report.skip(TABLE, `its content could not be read (${reasonOf(error)})`, ref);
       continue;
     }
+    if (markdown.includes(GHOST_URL))
+      report.note(`${ref}: addresses starting ${GHOST_URL} kept as they are (pass --ghost-url to resolve them).`);
     const checked = bodySchema.safeParse({ content: markdown, featuredImageUrl: await featureImage(ctx, report, post.feature_image, ref) });
     if (!checked.success) {
       report.skip(TABLE, problemOf(checked.error), ref);
