@@ -5,6 +5,7 @@ import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { generatePassword } from "~/server/password.server";
 import { BACKUP_USAGE } from "./backup-commands";
+import { IMPORT_COMMANDS, IMPORT_USAGE, runImportCli } from "./import-commands";
 
 const STORED_ROLE_CHOICES = STORED_ROLES.join("|");
 
@@ -23,6 +24,7 @@ Commands:
   reset-2fa <email>              Account recovery: remove a user's two-factor authentication
                                  (authenticator app and recovery codes); the password alone signs in.
 ${BACKUP_USAGE}
+${IMPORT_USAGE}
   help                           Show this help.`;
 
 export interface CliIo {
@@ -48,6 +50,7 @@ async function passwordFrom(values: { password?: string; "password-stdin"?: bool
 
 /** Runs one CLI command against an open database. Throws AppError subclasses for bad input. */
 export async function runCli(argv: string[], db: Db, io: CliIo): Promise<void> {
+  if (IMPORT_COMMANDS.has(argv[0] ?? "")) return runImportCli(argv, db, io);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -2,16 +2,18 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { openDatabase, type Database } from "~/server/db/client.server";
-import { contactMessages } from "~/server/db/schema.server";
+import { publishJobKey, syncPublishJob } from "~/features/posts/scheduling.server";
+import { blogPosts, contactMessages, jobs, postRevisions } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
+import { makePost } from "../helpers/factories";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
@@ -213,6 +215,53 @@ const skipReason = inject("postgresSkipReason");
         .from(contactMessages)
         .where(eq(contactMessages.id, ids[0] ?? ""));
       expect(one?.deliveredAt).toBeInstanceOf(Date);
+    });
+
+    it("a scheduled post is published exactly once", async () => {
+      // Ten drafts due at the same instant: both instances' job runners race for every one of them.
+      const at = new Date(Date.now() + 3_000);
+      const posts = [];
+      for (let i = 0; i < 10; i++) {
+        const post = await makePost(database.db, { category: "Faith", published: false, title: `Scheduled ${i} ${Date.now()}` });
+        await database.db.transaction(async (tx) => {
+          await tx.update(blogPosts).set({ scheduledAt: at }).where(eq(blogPosts.id, post.id));
+          await syncPublishJob(tx, post.id, null, at);
+        });
+        posts.push(post);
+      }
+      const ids = posts.map((p) => p.id);
+      expect((await b.fetch(`/7fs/Faith/${posts[0]?.slug ?? ""}`)).status).toBe(404);
+      const published = async () =>
+        (
+          await database.db
+            .select({ id: blogPosts.id })
+            .from(blogPosts)
+            .where(and(inArray(blogPosts.id, ids), eq(blogPosts.published, true)))
+        ).length === ids.length;
+      await waitFor(published, 30_000, "the scheduled posts to be published");
+      // Both runners poll every 200 ms: give a second publication time to show before counting.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const revisions = await database.db
+        .select({ postId: postRevisions.postId })
+        .from(postRevisions)
+        .where(and(inArray(postRevisions.postId, ids), eq(postRevisions.kind, "publish")));
+      expect(revisions.map((r) => r.postId).sort()).toEqual([...ids].sort());
+      const runs = await database.db
+        .select({ state: jobs.state, attempts: jobs.attempts })
+        .from(jobs)
+        .where(
+          inArray(
+            jobs.dedupeKey,
+            ids.map((id) => publishJobKey(id, at)),
+          ),
+        );
+      expect(runs).toHaveLength(ids.length);
+      expect(runs.every((r) => r.state === "done" && r.attempts === 1)).toBe(true);
+      for (const server of [a, b]) {
+        const page = await server.fetch(`/7fs/Faith/${posts[0]?.slug ?? ""}`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain(posts[0]?.title ?? "missing");
+      }
     });
   },
 );

@@ -24,6 +24,10 @@ const SAVE_FORBIDDEN = "You don't have permission to save posts.";
 const DELETE_FORBIDDEN = "Only an admin or the post's author may delete it.";
 /** Slugs that would collide with our own routes under /7fs/{category}/. */
 const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
+
+export function isReservedSlug(slug: string): boolean {
+  return RESERVED_SLUGS.has(slug);
+}
 /** A second identical submission by the same author within this window returns the first post. */
 const DUPLICATE_WINDOW_MS = 30_000;
 
@@ -284,7 +288,7 @@ function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Da
  * A post now answers at `slug` (under every category, as posts are found by slug): an old address
  * another post left there is the new post's now, so its redirect goes.
  */
-async function takeAddress(tx: Db, postId: string, slug: string) {
+export async function takeAddress(tx: Db, postId: string, slug: string) {
   await tx.delete(postRedirects).where(and(eq(postRedirects.slug, slug), ne(postRedirects.postId, postId)));
 }
 

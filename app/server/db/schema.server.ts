@@ -587,3 +587,26 @@ export const auditLog = pgTable(
     index("audit_log_action_idx").on(t.action, t.id.desc()),
   ],
 );
+
+// ---- Imports (app/features/imports; `npm run cli -- import-supabase | import-ghost`) ----
+
+/**
+ * What an import created for each row of the source, so a re-run updates or skips instead of creating
+ * again. `checksum` is the source row's hash at the last import: an unchanged row is skipped.
+ */
+export const importMappings = pgTable(
+  "import_mappings",
+  {
+    /** "supabase" or "ghost". */
+    source: text("source").notNull(),
+    /** "post", "media", "project", "role" or "image" (sourceId is then the image's old URL). */
+    kind: text("kind").notNull(),
+    sourceId: text("source_id").notNull(),
+    /** Our row's id, or for an image the URL of its re-stored copy. */
+    targetId: text("target_id").notNull(),
+    checksum: text("checksum").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.kind, t.sourceId] })],
+);

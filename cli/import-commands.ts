@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { importGhost } from "~/features/imports/ghost.server";
+import { importSupabase } from "~/features/imports/supabase.server";
+import type { Db } from "~/server/db/client.server";
+import { ValidationError } from "~/server/errors.server";
+import type { CliIo } from "./commands";
+
+export const IMPORT_COMMANDS = new Set(["import-supabase", "import-ghost"]);
+
+export const IMPORT_USAGE = `  import-supabase <dir> [--as EMAIL]
+                                 Import the old site's exports (blog_posts, blog_media, projects, user_roles
+                                 as .csv or .json); images of its blog-images bucket are copied here.
+  import-ghost <export.json> [--map tags.json] [--tag TAG=CATEGORY]... [--default-category CATEGORY]
+               [--ghost-url URL] [--as EMAIL]
+                                 Import a Ghost export's posts; tags become categories by the map.
+                                 Both can run again: changed rows are updated, the rest skipped.`;
+
+const tagMapFile = z.record(z.string(), z.string());
+
+function readTagMap(file: string): Record<string, string> {
+  if (!fs.existsSync(file)) throw new ValidationError(`No such file: ${file}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    throw new ValidationError(`${file} is not valid JSON: expected {"tag": "Category", …}`);
+  }
+  const parsed = tagMapFile.safeParse(data);
+  if (!parsed.success) throw new ValidationError(`${file} must map tag names to categories: {"tag": "Category", …}`);
+  return parsed.data;
+}
+
+function parseTagFlags(flags: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const flag of flags) {
+    const at = flag.lastIndexOf("=");
+    if (at <= 0 || at === flag.length - 1) throw new ValidationError(`--tag expects TAG=CATEGORY, not '${flag}'`);
+    out[flag.slice(0, at)] = flag.slice(at + 1);
+  }
+  return out;
+}
+
+export async function runImportCli(argv: string[], db: Db, io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      as: { type: "string" },
+      map: { type: "string" },
+      tag: { type: "string", multiple: true },
+      "default-category": { type: "string" },
+      "ghost-url": { type: "string" },
+    },
+  });
+  const [command, source] = positionals;
+  if (!source)
+    throw new ValidationError(
+      `Missing the export to import: npm run cli -- ${command} <${command === "import-ghost" ? "export.json" : "dir"}>`,
+    );
+  const report =
+    command === "import-ghost"
+      ? await importGhost(db, source, {
+          as: values.as,
+          tagMap: { ...(values.map ? readTagMap(values.map) : {}), ...parseTagFlags(values.tag ?? []) },
+          defaultCategory: values["default-category"],
+          ghostUrl: values["ghost-url"],
+        })
+      : await importSupabase(db, source, { as: values.as });
+  for (const line of report.lines()) io.out(line);
+}
