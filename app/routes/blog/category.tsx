@@ -88,7 +88,7 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {posts.map((post) => (
+          {posts.map((post, index) => (
             <li key={post.slug}>
               <Link
                 to={postPath(category, post.slug)}
@@ -102,7 +102,9 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
                     alt={post.imageAlt}
                     width={800}
                     height={450}
-                    loading="lazy"
+                    // The first card's image is the largest thing on a phone's first screen: fetch it at once.
+                    loading={index === 0 ? "eager" : "lazy"}
+                    fetchPriority={index === 0 ? "high" : undefined}
                     decoding="async"
                     className="aspect-video w-full object-cover"
                   />
