@@ -7,7 +7,7 @@ import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts, postRedirects } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
@@ -189,7 +189,7 @@ export async function createPost(
   const existing = await findDuplicate(db, author.id, input);
   if (existing) return { ...existing, duplicate: true };
   const body = await renderPostBody(db, input.content);
-  const { siteName } = await getSiteSettings();
+  const { siteName } = await readSiteSettings(db);
   for (let n = 1; n <= 1000; n++) {
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
@@ -341,7 +341,7 @@ export async function updatePost(
   if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
-  const { siteName } = await getSiteSettings();
+  const { siteName } = await readSiteSettings(db);
   try {
     await db.transaction(async (tx) => {
       const updated = await tx

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { cancelJob, defineJob } from "~/server/jobs/jobs.server";
@@ -22,7 +22,7 @@ export function publishJobKey(postId: string, at: Date): string {
  * instance's pages.
  */
 export async function publishScheduledPost(db: Db, postId: string, at: Date): Promise<boolean> {
-  const { siteName } = await getSiteSettings();
+  const { siteName } = await readSiteSettings(db);
   const published = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(blogPosts)
