@@ -41,7 +41,6 @@ export async function loader({ params }: Route.LoaderArgs) {
       "Content-Length": String(png.length),
       "Cache-Control": "public, max-age=31536000, immutable",
       "Content-Security-Policy": "default-src 'none'; sandbox",
-      "X-Content-Type-Options": "nosniff",
     },
   });
 }
