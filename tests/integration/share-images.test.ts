@@ -61,6 +61,7 @@ describeEachDatabase("share images", (ctx) => {
     expect(card.alt).toContain(title);
     expect(card.alt).toContain("Finance");
     expect(metaContent(card.html, "name", "twitter:image:alt")).toBe(card.alt);
+    expect(card.html).toContain(`"image":"${card.image}"`);
     // Drawn on the first request (the job may not have run yet), then served as stored: the same bytes.
     const first = await expectPng(card.path);
     const second = await expectPng(card.path);

@@ -73,6 +73,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   });
   const publicUrl = await publicSiteUrl(request);
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
+  // A published post without a featured image is shared with its generated card (drafts: the site's).
+  const card = !image && post.published ? shareImageOf({ kind: "post", id: post.id }, postShareCard(post, siteName)) : null;
   return data(
     {
       found: true as const,
@@ -88,8 +90,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         image,
         imageAlt: image ? (post.featuredImageAlt ?? "") : "",
         imageSrcSet: image ? srcSets[image] : undefined,
-        // A published post without a featured image is shared with its generated card (drafts: the site's).
-        card: !image && post.published ? shareImageOf({ kind: "post", id: post.id }, postShareCard(post, siteName)) : null,
+        card,
         date: longDate(post.publishedAt),
         publishedAt: post.publishedAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
@@ -112,7 +113,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image, siteName),
+      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image ?? card?.url ?? null, siteName),
     },
     // A draft (staff only) is never indexed nor stored by shared caches.
     { headers: post.published ? {} : NOT_PUBLIC },
