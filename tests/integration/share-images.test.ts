@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { expect, it } from "vitest";
 import { createPost, updatePost } from "~/features/posts/posts.server";
+import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
+import { settingsFormValues } from "~/features/site/settings-schema";
 import { shareImageJob } from "~/features/share-images/share-images.server";
 import { jobs } from "~/server/db/schema.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -159,5 +161,32 @@ describeEachDatabase("share images", (ctx) => {
     ]) {
       expect((await server.fetch(path)).status, path).toBe(404);
     }
+  });
+
+  // Last: it renames the site for the rest of the suite.
+  it("a new site name is a new card URL for categories and posts; the save queues the category cards", async () => {
+    const post = await createPost(ctx.db, await actor(), {
+      title: `Renamed ${unique()}`,
+      content: "Body.",
+      category: "Fitness",
+      published: true,
+    });
+    const [postBefore, categoryBefore] = [await cardOf(`/7fs/Fitness/${post.slug}`), await cardOf("/7fs/Fitness")];
+    const siteName = `Renamed site ${unique()}`;
+    await saveSiteSettings(ctx.db, await actor(), { ...settingsFormValues(await readSiteSettings(ctx.db)), siteName });
+    await expect.poll(async () => (await cardOf("/7fs/Fitness")).alt).toContain(siteName);
+    const categoryAfter = await cardOf("/7fs/Fitness");
+    expect(categoryAfter.path).not.toBe(categoryBefore.path);
+    const hash = /([a-f0-9]{24})\.png$/.exec(categoryAfter.path)?.[1];
+    expect(
+      await ctx.db
+        .select({ kind: jobs.kind })
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `share-image:${hash}`)),
+    ).toEqual([{ kind: shareImageJob.kind }]);
+    const postAfter = await cardOf(`/7fs/Fitness/${post.slug}`);
+    expect(postAfter.path).not.toBe(postBefore.path);
+    expect(postAfter.alt).toContain(siteName);
+    await expectPng(postAfter.path);
   });
 });
