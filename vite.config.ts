@@ -11,7 +11,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   ssr: {
     // Native and wasm packages must stay on disk, not be bundled.
-    external: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "sharp", "pino", "pino-pretty"],
+    external: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "sharp", "pino", "pino-pretty", "@resvg/resvg-js", "satori"],
   },
   plugins: [tailwindcss(), reactRouter(), tsconfigPaths()],
 }));

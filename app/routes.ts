@@ -51,5 +51,6 @@ export default [
   route("api/posts/autosave", "routes/api/post-autosave.ts"),
   route("api/posts/:postId/revisions", "routes/api/post-revisions.ts"),
   route("uploads/*", "routes/uploads-file.ts"),
+  route("share-images/:kind/:subject/:file", "routes/share-image.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -12,6 +12,7 @@ import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-rende
 import "~/features/posts/scheduling.server";
 import "~/features/posts/post-files.server";
 import "~/features/uploads/orphans.server";
+import "~/features/share-images/share-images.server";
 // Defines the subscription email kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";

@@ -11,6 +11,15 @@ export interface SeoContext {
   socialImageUrl: string;
 }
 
+/** An image with everything its Open Graph tags state (a generated share card). */
+export interface SeoImage {
+  url: string;
+  width: number;
+  height: number;
+  type: string;
+  alt: string;
+}
+
 export interface SeoInput {
   title: string;
   description: string;
@@ -20,6 +29,8 @@ export interface SeoInput {
   image?: string | null;
   /** The image's alt text (og:image:alt, twitter:image:alt); only with `image`. */
   imageAlt?: string | null;
+  /** The page's generated card: used when it has no `image` of its own, before the site's default. */
+  card?: SeoImage | null;
   type?: "website" | "article";
   noindex?: boolean;
   publishedTime?: string;
@@ -34,10 +45,12 @@ function absolute(publicUrl: string, urlOrPath: string): string {
 export function seoMeta(context: SeoContext, input: SeoInput): MetaDescriptor[] {
   const { publicUrl, siteName } = context;
   const url = absolute(publicUrl, input.path);
-  // A page without its own image uses the owner's default social image, else the shipped 1200×630 card.
+  // A page's own image first, then its generated card, then the owner's default social image, else
+  // the shipped 1200×630 card.
   const ownImage = input.image && input.image !== DEFAULT_OG_IMAGE ? input.image : null;
-  const image = absolute(publicUrl, ownImage ?? (context.socialImageUrl || DEFAULT_OG_IMAGE));
-  const isDefaultImage = !ownImage && !context.socialImageUrl;
+  const card = ownImage ? null : (input.card ?? null);
+  const image = absolute(publicUrl, ownImage ?? card?.url ?? (context.socialImageUrl || DEFAULT_OG_IMAGE));
+  const isDefaultImage = !ownImage && !card && !context.socialImageUrl;
   const tags: MetaDescriptor[] = [
     { title: pageTitle(input.title, siteName) },
     { name: "description", content: input.description },
@@ -49,6 +62,14 @@ export function seoMeta(context: SeoContext, input: SeoInput): MetaDescriptor[] 
     { property: "og:url", content: url },
     { property: "og:locale", content: "en_US" },
     { property: "og:image", content: image },
+    ...(card
+      ? [
+          { property: "og:image:type", content: card.type },
+          { property: "og:image:width", content: String(card.width) },
+          { property: "og:image:height", content: String(card.height) },
+          { property: "og:image:alt", content: card.alt },
+        ]
+      : []),
     ...(isDefaultImage
       ? [
           { property: "og:image:width", content: "1200" },
@@ -60,6 +81,7 @@ export function seoMeta(context: SeoContext, input: SeoInput): MetaDescriptor[] 
     { name: "twitter:title", content: input.title },
     { name: "twitter:description", content: input.description },
     { name: "twitter:image", content: image },
+    ...(card ? [{ name: "twitter:image:alt", content: card.alt }] : []),
   ];
   if (ownImage && input.imageAlt) {
     tags.push({ property: "og:image:alt", content: input.imageAlt }, { name: "twitter:image:alt", content: input.imageAlt });

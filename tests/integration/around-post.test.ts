@@ -69,4 +69,23 @@ describeEachDatabase("around a post", (ctx) => {
     expect(alone).not.toContain("Related posts");
     expect(alone).not.toContain("More in Figurehead");
   });
+
+  it("a post with three or more headings starts with a server-rendered table of contents linking to them", async () => {
+    const post = await makePost(ctx.db, {
+      category: "Friends",
+      title: "A post with sections",
+      content: "Intro\n\n# First part\n\nText\n\n## A detail\n\nText\n\n# Second part\n\nText",
+    });
+    const html = await (await server.fetch(`/7fs/Friends/${post.slug}`)).text();
+    const nav = /<nav aria-label="Table of contents"[^>]*>([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? "";
+    const links = [...nav.matchAll(/<a href="#([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
+    expect(links).toEqual([
+      ["first-part", "First part"],
+      ["a-detail", "A detail"],
+      ["second-part", "Second part"],
+    ]);
+    for (const [id] of links) expect(html).toMatch(new RegExp(`<h[23] id="${id}">`));
+    const short = await makePost(ctx.db, { category: "Friends", title: "Two sections only", content: "# One\n\nText\n\n# Two\n\nText" });
+    expect(await (await server.fetch(`/7fs/Friends/${short.slug}`)).text()).not.toContain("Table of contents");
+  });
 });

@@ -88,6 +88,13 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
       },
       { postId: post.id, mediaType: "image", mediaUrl: "/images/posts/faith-800.webp", caption: "An image", displayOrder: 2 },
     ]);
+    // No featured image (a generated share image) and enough headings for a table of contents.
+    await makePost(ctx.db, {
+      title: "Sections & Contents",
+      slug: "with-sections",
+      content: "Intro.\n\n# Why it matters\n\nText.\n\n## The details\n\nText.\n\n# What's next\n\nText.",
+      category: "Faith",
+    });
     await makeProject(ctx.db, {
       title: "Launch Kit",
       description: "A web project",
@@ -111,6 +118,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     "/7fs/Faith",
     "/7fs/Fun",
     "/7fs/Faith/valid-markup",
+    "/7fs/Faith/with-sections",
     "/7fs/Faith/missing-post",
     "/no-such-page",
     "/search",
@@ -175,7 +183,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
     "every indexable page has a canonical URL and absolute Open Graph / Twitter tags (open-graph-scraper)",
     async () => {
       const base = "https://portfolio.example.test";
-      for (const pagePath of [...FIXED_PAGES, "/7fs/Faith", "/7fs/Faith/valid-markup", "/search"]) {
+      for (const pagePath of [...FIXED_PAGES, "/7fs/Faith", "/7fs/Faith/valid-markup", "/7fs/Faith/with-sections", "/search"]) {
         if (!server) throw new Error("no server");
         const html = await (await server.fetch(pagePath, { headers: { "user-agent": BROWSER_UA } })).text();
         const { result } = await ogs({ html });
@@ -189,9 +197,17 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
         const images = [...(result.ogImage ?? []), ...(result.twitterImage ?? [])].map((image) => image.url);
         expect(images.length, pagePath).toBe(2);
         for (const image of images) expect(image, pagePath).toMatch(new RegExp(`^${base}/`));
-        // The card image is a file the production server serves (server.js serves build/client statically).
+        // The card image is a file the production server serves (server.js serves build/client statically),
+        // or the page's generated share image (issue 18), which states its type and size.
         const imagePath = new URL(images[0] ?? "").pathname;
-        expect(fs.existsSync(path.join("build/client", imagePath)), imagePath).toBe(true);
+        if (imagePath.startsWith("/share-images/")) {
+          const card = await server.fetch(imagePath);
+          expect(card.status, imagePath).toBe(200);
+          expect(card.headers.get("content-type"), imagePath).toBe("image/png");
+          expect(result.ogImage?.[0], pagePath).toMatchObject({ type: "image/png", width: "1200", height: "630" });
+        } else {
+          expect(fs.existsSync(path.join("build/client", imagePath)), imagePath).toBe(true);
+        }
       }
       if (!server) throw new Error("no server");
       // Icons: linked from every page and shipped (a missing /favicon.ico is a console error in every browser).
@@ -202,6 +218,11 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
       // The post uses its own featured image.
       const post = await (await server.fetch("/7fs/Faith/valid-markup")).text();
       expect((await ogs({ html: post })).result.ogImage?.[0]?.url).toBe(`${base}/images/posts/faith-800.webp`);
+      // The category page and a post without a featured image use their generated share images.
+      const sections = await (await server.fetch("/7fs/Faith/with-sections")).text();
+      expect((await ogs({ html: sections })).result.ogImage?.[0]?.url).toMatch(/\/share-images\/post\/[0-9a-f-]{36}\/[a-f0-9]{24}\.png$/);
+      const category = await (await server.fetch("/7fs/Faith")).text();
+      expect((await ogs({ html: category })).result.ogImage?.[0]?.url).toMatch(/\/share-images\/category\/Faith\/[a-f0-9]{24}\.png$/);
     },
   );
 });

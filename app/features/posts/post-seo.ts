@@ -13,8 +13,9 @@ export interface JsonLdPost {
 }
 
 /**
- * schema.org BlogPosting for a post page. `image` is the featured image already judged safe to show
- * (absolute or site-relative); the site is both author and publisher, as it has one owner.
+ * schema.org BlogPosting for a post page. `image` is the featured image already judged safe to show, or
+ * the post's generated share image (absolute or site-relative); the site is both author and publisher,
+ * as it has one owner.
  */
 export function blogPostingJsonLd(publicUrl: string, post: JsonLdPost, image: string | null, siteName: string) {
   const url = `${publicUrl}${postPath(post.category, post.slug)}`;

@@ -6,6 +6,8 @@ import { slugCandidate, slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
+import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts, postRedirects } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
@@ -191,6 +193,7 @@ export async function createPost(
   const existing = await findDuplicate(db, author.id, input);
   if (existing) return { ...existing, duplicate: true };
   const body = await renderPostBody(db, input.content);
+  const { siteName } = await readSiteSettings(db);
   for (let n = 1; n <= 1000; n++) {
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
@@ -221,6 +224,7 @@ export async function createPost(
         await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
         await syncPublishJob(tx, row.id, null, scheduledAt);
         if (input.published) await onPostPublished(tx, { id: row.id, category: row.category });
+        await enqueuePostShareImage(tx, row.id, siteName);
         await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
         await recordAudit(tx, {
@@ -341,6 +345,7 @@ export async function updatePost(
   if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
+  const { siteName } = await readSiteSettings(db);
   try {
     await db.transaction(async (tx) => {
       const updated = await tx
@@ -367,6 +372,7 @@ export async function updatePost(
       await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
       await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
       if (input.published && !post.published) await onPostPublished(tx, { id: post.id, category: input.category });
+      await enqueuePostShareImage(tx, post.id, siteName);
       await discardAutosave(tx, actor.id, { postId: post.id });
       await bumpContentVersion(tx);
       const address = moved ? `, moved from ${postPath(post.category, slug)} to ${postPath(input.category, newSlug)}` : "";

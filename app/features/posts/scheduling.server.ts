@@ -2,6 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
+import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
+import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { cancelJob, defineJob } from "~/server/jobs/jobs.server";
@@ -20,6 +22,7 @@ export function publishJobKey(postId: string, at: Date): string {
  * instance's pages.
  */
 export async function publishScheduledPost(db: Db, postId: string, at: Date): Promise<boolean> {
+  const { siteName } = await readSiteSettings(db);
   const published = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(blogPosts)
@@ -45,6 +48,7 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
     const { category, ...revision } = row;
     await recordRevision(tx, "publish", revision);
     await onPostPublished(tx, { id: postId, category });
+    await enqueuePostShareImage(tx, postId, siteName);
     await bumpContentVersion(tx);
     return true;
   });

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
+import { enqueueCategoryShareImages } from "~/features/share-images/share-images.server";
 import { bumpContentVersion, currentContentVersion } from "~/server/content-version.server";
 import { getDb, type Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
@@ -118,11 +119,14 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
   authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
   const settings = parseOrThrow(siteSettingsFormSchema, input);
   const value = JSON.stringify(settings);
+  const previousName = (await readSiteSettings(db)).siteName;
   await db.transaction(async (tx) => {
     await tx
       .insert(appSettings)
       .values({ key: SITE_SETTINGS_KEY, value })
       .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    // Posts' cards are drawn again on their next request (their URLs change with the name).
+    if (settings.siteName !== previousName) await enqueueCategoryShareImages(tx, settings.siteName);
     await bumpContentVersion(tx);
     await recordAudit(tx, {
       actor,

@@ -6,9 +6,11 @@ import { shortDate } from "~/features/posts/dates";
 import { listPublishedPosts } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media";
+import { categoryShareCard, shareImageOf } from "~/features/share-images/share-images.server";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { canCreatePost } from "~/lib/permissions";
-import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
+import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
@@ -22,7 +24,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (category !== params.category) throw redirect(`${categoryPath(category)}${url.search}`, 301);
   const page = pageParam(request);
   const db = getDb();
-  const [user, listing] = await Promise.all([getSessionUser(request), withRouteErrors(() => listPublishedPosts(db, category, page))]);
+  const [user, listing, { siteName }] = await Promise.all([
+    getSessionUser(request),
+    withRouteErrors(() => listPublishedPosts(db, category, page)),
+    getSiteSettings(),
+  ]);
   const srcSets = await srcSetsFor(
     db,
     listing.posts.map((p) => p.featuredImageUrl),
@@ -42,6 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     page: listing.page,
     pageCount: listing.pageCount,
     canCreate: canCreatePost(user),
+    card: shareImageOf({ kind: "category", category }, categoryShareCard(category, siteName)),
   };
 }
 
@@ -49,7 +56,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d) return [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
   const path = d.page > 1 ? `${categoryPath(d.category)}?page=${d.page}` : categoryPath(d.category);
   return [
-    ...seoMeta(seoContext(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, image: DEFAULT_OG_IMAGE }),
+    ...seoMeta(seoContext(matches), { title: `${d.category} — 7 Fs Framework`, description: d.description, path, card: d.card }),
     {
       tagName: "link",
       rel: "alternate",

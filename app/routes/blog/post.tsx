@@ -23,6 +23,9 @@ import { postBodyOf } from "~/features/posts/post-render.server";
 import { aroundPost, type PostLink } from "~/features/posts/around-post.server";
 import { blogPostingJsonLd } from "~/features/posts/post-seo";
 import { getSiteSettings } from "~/features/site/settings.server";
+import { postShareCard, shareImageOf } from "~/features/share-images/share-images.server";
+import { tableOfContents } from "~/features/posts/table-of-contents.server";
+import { TableOfContents } from "~/features/posts/table-of-contents";
 import { publicSiteUrl } from "~/features/site/site-url.server";
 import { postSummary } from "~/features/posts/summary";
 import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/posts.server";
@@ -30,7 +33,7 @@ import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, parseCategory, postPath, type Category } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
-import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
+import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
@@ -56,10 +59,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   }
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
-  const [srcSets, body, around] = await Promise.all([
+  const [srcSets, body, around, { siteName }] = await Promise.all([
     srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
     postBodyOf(db, post),
     aroundPost(db, post),
+    getSiteSettings(),
   ]);
   const toLink = (p: PostLink) => ({
     path: postPath(p.category, p.slug),
@@ -69,6 +73,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   });
   const publicUrl = await publicSiteUrl(request);
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
+  // A published post without a featured image is shared with its generated card (drafts: the site's).
+  const card = !image && post.published ? shareImageOf({ kind: "post", id: post.id }, postShareCard(post, siteName)) : null;
   return data(
     {
       found: true as const,
@@ -77,12 +83,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         title: post.title,
         slug: post.slug,
         html: body.html,
+        toc: tableOfContents(body.html),
         summary: postSummary({ excerpt: post.excerpt, content: body.text }),
         excerpt: post.excerpt,
         published: post.published,
         image,
         imageAlt: image ? (post.featuredImageAlt ?? "") : "",
         imageSrcSet: image ? srcSets[image] : undefined,
+        card,
         date: longDate(post.publishedAt),
         publishedAt: post.publishedAt.toISOString(),
         updatedAt: post.updatedAt.toISOString(),
@@ -105,7 +113,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canEditPost: canUpdatePost(user),
       canDelete: canDeletePost(user, post),
       // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
-      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image, (await getSiteSettings()).siteName),
+      jsonLd: blogPostingJsonLd(publicUrl, { ...post, content: body.text }, image ?? card?.url ?? null, siteName),
     },
     // A draft (staff only) is never indexed nor stored by shared caches.
     { headers: post.published ? {} : NOT_PUBLIC },
@@ -133,9 +141,9 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       title: post.title,
       description: post.summary,
       path: postPath(category, post.slug),
-      // A post without a featured image still gets a card image (the site default).
-      image: post.image ?? DEFAULT_OG_IMAGE,
+      image: post.image,
       imageAlt: post.imageAlt,
+      card: post.card,
       type: "article",
       noindex: !post.published,
       publishedTime: post.publishedAt,
@@ -314,6 +322,7 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
           className="mt-8 h-auto w-full rounded-lg object-cover"
         />
       ) : null}
+      <TableOfContents entries={post.toc} />
       <div className="mt-8">
         <PostBody html={post.html} />
       </div>

@@ -1,0 +1,42 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { renderShareCard, shareCardAlt, shareCardHash, SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, type ShareCard } from "./share-card.server";
+
+const CARD: ShareCard = { title: "Saving for the long run", eyebrow: "Finance", siteName: "Jane Doe", date: "March 4, 2026" };
+
+describe("share cards", () => {
+  it("draws a 1200×630 PNG", async () => {
+    const png = await renderShareCard(CARD);
+    const meta = await sharp(png).metadata();
+    expect(meta.format).toBe("png");
+    expect([meta.width, meta.height]).toEqual([SHARE_IMAGE_WIDTH, SHARE_IMAGE_HEIGHT]);
+    expect([SHARE_IMAGE_WIDTH, SHARE_IMAGE_HEIGHT]).toEqual([1200, 630]);
+  });
+
+  it("draws the text (a card with a title differs from one without) and keeps very long or accented titles in size", async () => {
+    const long: ShareCard = { ...CARD, title: `Ça coûte cher — ${"a very long title ".repeat(20)}`, date: null };
+    const [plain, other, longPng] = await Promise.all([
+      renderShareCard(CARD),
+      renderShareCard({ ...CARD, title: "Something else" }),
+      renderShareCard(long),
+    ]);
+    const raw = (png: Buffer) => sharp(png).raw().toBuffer();
+    expect((await raw(plain)).equals(await raw(other))).toBe(false);
+    const meta = await sharp(longPng).metadata();
+    expect([meta.width, meta.height]).toEqual([1200, 630]);
+  });
+
+  it("names each card by what it shows: a changed title or site name is a new hash", () => {
+    const hash = shareCardHash(CARD);
+    expect(hash).toMatch(/^[a-f0-9]{24}$/);
+    expect(shareCardHash({ ...CARD })).toBe(hash);
+    expect(shareCardHash({ ...CARD, title: "Saving for the long run!" })).not.toBe(hash);
+    expect(shareCardHash({ ...CARD, siteName: "John Doe" })).not.toBe(hash);
+    expect(shareCardHash({ ...CARD, date: null })).not.toBe(hash);
+  });
+
+  it("describes the card in its alt text", () => {
+    expect(shareCardAlt(CARD)).toBe("Saving for the long run · Finance · Jane Doe · March 4, 2026");
+    expect(shareCardAlt({ ...CARD, date: null })).toBe("Saving for the long run · Finance · Jane Doe");
+  });
+});
