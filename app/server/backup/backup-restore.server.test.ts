@@ -283,6 +283,7 @@ describeEachDatabase("backup and restore", (ctx) => {
     }
   });
 
+  // Two more databases are created and migrated, and three restores run: minutes on a busy machine.
   it("refuses a target with content unless --force, which replaces it", async () => {
     const target = await createTestDatabase(ctx.kind);
     try {
@@ -312,7 +313,7 @@ describeEachDatabase("backup and restore", (ctx) => {
     } finally {
       await target.close();
     }
-  });
+  }, 240_000);
 
   it("migrates an archive from an older schema and refuses one from a newer schema", async () => {
     // A migration newer than every real one is written for this test: it adds a column
