@@ -29,17 +29,22 @@ export function textLines(value: string): string[] {
     .filter(Boolean);
 }
 
+/** The lines, or undefined (with the issue added) when there are more than `maxItems`. */
+function countedLines(value: string, ctx: z.RefinementCtx, label: string, maxItems: number): string[] | undefined {
+  const lines = textLines(value);
+  if (lines.length <= maxItems) return lines;
+  ctx.addIssue({ code: "custom", message: `${label}: at most ${maxItems} lines` });
+  return undefined;
+}
+
 /** A textarea of at most `maxItems` lines of at most `maxLength` characters, as a list. */
 export const lineList = (label: string, maxItems: number, maxLength: number) =>
   z
     .string()
     .default("")
     .transform((value, ctx): string[] => {
-      const lines = textLines(value);
-      if (lines.length > maxItems) {
-        ctx.addIssue({ code: "custom", message: `${label}: at most ${maxItems} lines` });
-        return z.NEVER;
-      }
+      const lines = countedLines(value, ctx, label, maxItems);
+      if (!lines) return z.NEVER;
       const long = lines.findIndex((line) => line.length > maxLength);
       if (long !== -1) {
         ctx.addIssue({ code: "custom", message: `${label}, line ${long + 1}: at most ${maxLength} characters` });
@@ -64,11 +69,8 @@ const partLines = (label: string, maxItems: number, parts: readonly LinePart[]) 
     .string()
     .default("")
     .transform((value, ctx): string[][] => {
-      const lines = textLines(value);
-      if (lines.length > maxItems) {
-        ctx.addIssue({ code: "custom", message: `${label}: at most ${maxItems} lines` });
-        return z.NEVER;
-      }
+      const lines = countedLines(value, ctx, label, maxItems);
+      if (!lines) return z.NEVER;
       const items: string[][] = [];
       for (const [index, line] of lines.entries()) {
         const pieces = line.split("|");
