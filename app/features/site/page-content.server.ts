@@ -10,7 +10,7 @@ import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { CERTIFICATIONS, EDUCATION, EXPERTISE, SKILLS, TOOLS } from "./content";
 import { EMPTY_PAGE_CONTENT, pageContentFormSchema, storedPageContentSchema, type PageContent } from "./page-content-schema";
-import { TESTIMONIALS_FORBIDDEN } from "./testimonials-schema";
+import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 /** The app_settings row holding the About and home lists as JSON. */
 export const PAGE_CONTENT_KEY = "page_content";
@@ -43,7 +43,7 @@ function store(tx: Db, content: PageContent) {
 
 /** Admins and moderators; validates every list, stores the whole record, audited, bumps the content version. */
 export async function savePageContent(db: Db, actor: Actor | null, input: unknown): Promise<PageContent> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const content = parseOrThrow(pageContentFormSchema, input);
   await db.transaction(async (tx) => {
     await store(tx, content);

@@ -9,7 +9,7 @@ import { positions } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { POSITIONS } from "./content";
 import { positionInputSchema } from "./positions-schema";
-import { contentIdSchema, moveDirectionSchema, TESTIMONIALS_FORBIDDEN } from "./testimonials-schema";
+import { contentIdSchema, moveDirectionSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 /** A job on the Recent Roles timeline ("role" in code means a user's permission role). */
 export interface PositionRow {
@@ -41,7 +41,7 @@ export function listPositions(db: Db): Promise<PositionRow[]> {
 }
 
 export async function createPosition(db: Db, actor: Actor | null, input: unknown): Promise<PositionRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const values = parseOrThrow(positionInputSchema, input);
   return db.transaction(async (tx) => {
     const [max] = await tx.select({ n: sql<number>`coalesce(max(${positions.displayOrder}), -1)::int` }).from(positions);
@@ -57,7 +57,7 @@ export async function createPosition(db: Db, actor: Actor | null, input: unknown
 }
 
 export async function updatePosition(db: Db, actor: Actor | null, id: unknown, input: unknown): Promise<PositionRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const positionId = parseOrThrow(contentIdSchema, id);
   const values = parseOrThrow(positionInputSchema, input);
   const audit = { actor, action: "position.update", target: { type: "position", id: positionId } };
@@ -71,7 +71,7 @@ export async function updatePosition(db: Db, actor: Actor | null, id: unknown, i
 }
 
 export async function deletePosition(db: Db, actor: Actor | null, id: unknown): Promise<{ title: string; company: string }> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const positionId = parseOrThrow(contentIdSchema, id);
   const audit = { actor, action: "position.delete", target: { type: "position", id: positionId } };
   return writeContentRow(db, audit, GONE, label, (tx) =>
@@ -81,7 +81,7 @@ export async function deletePosition(db: Db, actor: Actor | null, id: unknown): 
 
 /** One place up or down in the timeline. */
 export async function movePosition(db: Db, actor: Actor | null, id: unknown, direction: unknown): Promise<void> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const positionId = parseOrThrow(contentIdSchema, id);
   const dir = parseOrThrow(moveDirectionSchema, direction);
   await db.transaction(async (tx) => {

@@ -8,7 +8,7 @@ import type { Db } from "~/server/db/client.server";
 import { testimonials } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { TESTIMONIALS } from "./content";
-import { contentIdSchema, hiddenSchema, moveDirectionSchema, testimonialInputSchema, TESTIMONIALS_FORBIDDEN } from "./testimonials-schema";
+import { contentIdSchema, hiddenSchema, moveDirectionSchema, testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 export interface TestimonialRow {
   id: string;
@@ -54,7 +54,7 @@ function values(input: unknown) {
 }
 
 export async function createTestimonial(db: Db, actor: Actor | null, input: unknown): Promise<TestimonialRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const row = values(input);
   const [created] = await db.transaction(async (tx) => {
     const [max] = await tx.select({ n: sql<number>`coalesce(max(${testimonials.displayOrder}), -1)::int` }).from(testimonials);
@@ -78,7 +78,7 @@ function writeOne<T extends { name: string }>(db: Db, audit: Omit<AuditEntry, "s
 }
 
 export async function updateTestimonial(db: Db, actor: Actor | null, id: unknown, input: unknown): Promise<TestimonialRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const row = values(input);
   const target = { type: "testimonial", id: testimonialId };
@@ -92,7 +92,7 @@ export async function updateTestimonial(db: Db, actor: Actor | null, id: unknown
 }
 
 export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unknown, hidden: unknown): Promise<TestimonialRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const value = parseOrThrow(hiddenSchema, hidden);
   const target = { type: "testimonial", id: testimonialId };
@@ -102,7 +102,7 @@ export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unkn
 }
 
 export async function deleteTestimonial(db: Db, actor: Actor | null, id: unknown): Promise<{ name: string }> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const target = { type: "testimonial", id: testimonialId };
   return writeOne(db, { actor, action: "testimonial.delete", target }, (tx) =>
@@ -112,7 +112,7 @@ export async function deleteTestimonial(db: Db, actor: Actor | null, id: unknown
 
 /** One place up or down; the whole list is renumbered 0..n-1 so old ties never make a move a no-op. */
 export async function moveTestimonial(db: Db, actor: Actor | null, id: unknown, direction: unknown): Promise<void> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const dir = parseOrThrow(moveDirectionSchema, direction);
   await db.transaction(async (tx) => {

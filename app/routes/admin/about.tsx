@@ -4,7 +4,7 @@ import { PageContentForm } from "~/features/site/page-content-form";
 import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/site/page-content-schema";
 import { readPageContent, savePageContent } from "~/features/site/page-content.server";
 import { getSiteSettings } from "~/features/site/settings.server";
-import { TESTIMONIALS_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
 import { parseSubmission } from "~/lib/forms";
 import { canEditPageContent, canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
@@ -18,7 +18,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  const actor = await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const [content, site] = await Promise.all([readPageContent(getDb()), getSiteSettings()]);
   return { content, resumeUrl: site.resumeUrl, canOpenSettings: canManageSettings(actor) };
 }

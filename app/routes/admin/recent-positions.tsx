@@ -3,7 +3,7 @@ import { handleAdminForm, requireActor, type AdminFormContext } from "~/features
 import { PositionManagement, type PositionActionData } from "~/features/site/position-management";
 import { positionInputSchema } from "~/features/site/positions-schema";
 import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/site/positions.server";
-import { TESTIMONIALS_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
 import { canEditPageContent } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -15,7 +15,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireActor(request, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   return { positions: await listPositions(getDb()) };
 }
 
