@@ -106,6 +106,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { toast } = loaderData;
+  // Marks the page as interactive (root effects run after every child's): e2e tests type only after it.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   useEffect(() => {
     if (!toast) return;
     const show = toast.type === "error" ? showToast.error : toast.type === "info" ? showToast.info : showToast.success;

@@ -11,6 +11,7 @@ import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-rende
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
 import "~/features/posts/post-files.server";
+import "~/features/uploads/orphans.server";
 // Defines the subscription email kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";

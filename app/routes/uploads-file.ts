@@ -34,11 +34,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
   }
   if (range) {
-    // Ranges of an image are rare (media players, resumed downloads): read the file and send the slice.
     file.stream.destroy();
-    const whole = await getStorage().get(key);
-    if (!whole) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-    return new Response(new Uint8Array(whole.body.subarray(range.start, range.end + 1)), {
+    const slice = await getStorage().openRead(key, range);
+    if (!slice) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+    return new Response(webStream(slice.stream), {
       status: 206,
       headers: {
         ...headers,

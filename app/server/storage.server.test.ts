@@ -42,6 +42,12 @@ function contract(name: string, make: () => Storage) {
       const chunks: Buffer[] = [];
       for await (const chunk of opened?.stream ?? []) chunks.push(Buffer.from(chunk));
       expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+      // A byte range is streamed from the store; the size stays the whole object's.
+      const slice = await storage.openRead(`${prefix}/a.webp`, { start: 65_000, end: 65_009 });
+      expect(slice?.size).toBe(bytes.length);
+      const sliceChunks: Buffer[] = [];
+      for await (const chunk of slice?.stream ?? []) sliceChunks.push(Buffer.from(chunk));
+      expect(Buffer.concat(sliceChunks).equals(bytes.subarray(65_000, 65_010))).toBe(true);
       expect(await storage.openRead(`${prefix}/missing.png`)).toBeNull();
       await expect(storage.putStream(`${prefix}/short.png`, Readable.from([Buffer.from("abc")]), 4, "image/png")).rejects.toThrow();
       expect(await storage.get(`${prefix}/short.png`)).toBeNull();

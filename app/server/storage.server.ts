@@ -22,12 +22,20 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Every stored object (backups), page by page so a large store is never listed in memory at once. */
   list(): AsyncIterable<StoredObject>;
-  /** Streams one object (backups); null when it is gone. */
-  openRead(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
+  /**
+   * Streams one object, or the bytes start..end (inclusive) of it; `size` is always the whole
+   * object's. Null when it is gone.
+   */
+  openRead(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number; contentType: string } | null>;
   /** Stores a stream of a known length (restores); fails when the stream is not exactly `size` bytes. */
   putStream(key: string, body: Readable, size: number, contentType: string): Promise<void>;
   /** Throws unless the store can be reached and written to (readiness). */
   ping(): Promise<void>;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export interface StoredObject {
@@ -78,12 +86,12 @@ export function createLocalStorage(root: string): Storage {
     async *list() {
       yield* walkLocal(resolved, resolved);
     },
-    async openRead(key) {
+    async openRead(key, range) {
       const full = file(key);
       try {
         const [handle, contentType] = await Promise.all([fs.open(full), fs.readFile(`${full}.type`, "utf8")]);
         const { size } = await handle.stat();
-        return { stream: handle.createReadStream(), size, contentType };
+        return { stream: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size, contentType };
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
         throw error;
@@ -210,12 +218,16 @@ export function createS3Storage(options: S3Options): Storage {
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },
-    async openRead(key) {
+    async openRead(key, range) {
       assertKey(key);
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        const out = await client.send(
+          new GetObjectCommand({ Bucket: options.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        );
         if (!(out.Body instanceof Readable)) return null;
-        return { stream: out.Body, size: out.ContentLength ?? 0, contentType: out.ContentType ?? "application/octet-stream" };
+        // With a range, ContentRange ("bytes 0-9/1234") carries the whole object's size.
+        const size = range ? Number(out.ContentRange?.split("/")[1] ?? NaN) : (out.ContentLength ?? 0);
+        return { stream: out.Body, size, contentType: out.ContentType ?? "application/octet-stream" };
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
         if (error instanceof Error && error.name === "NoSuchKey") return null;

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "./helpers/test";
 import sharp from "sharp";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
-import { expectNoSeriousAxeViolations } from "./helpers/ui";
+import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
 // Toasts are the root layout's (sonner richColors success text is 4.25:1 — reported to the lead).
 const expectAccessible = (page: Page) => expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
@@ -117,7 +117,7 @@ test("staff create a post with two uploaded images and a YouTube item, publish, 
 
 test("leaving the form with unsaved changes asks first", async ({ page }) => {
   await loginAs(page, E2E_ADMIN);
-  await page.goto("/7fs/Fun/new");
+  await gotoHydrated(page, "/7fs/Fun/new");
   await page.getByLabel("Title").fill("Unsaved thoughts");
   // In-app navigation: an accessible dialog; 'Stay' keeps the editor and its text.
   await page.getByRole("link", { name: "Cancel" }).click();
@@ -138,7 +138,7 @@ test("leaving the form with unsaved changes asks first", async ({ page }) => {
 });
 
 test("visitors and plain users cannot reach the editor", async ({ page }) => {
-  await page.goto("/7fs/Faith/new");
+  await gotoHydrated(page, "/7fs/Faith/new");
   await expect(page).toHaveURL(/\/auth\?redirectTo=/);
   await loginAs(page, E2E_USER);
   const response = await page.goto("/7fs/Faith/new");

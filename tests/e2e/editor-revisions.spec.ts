@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN, E2E_MODERATOR } from "./constants";
 import { loginAs } from "./helpers/auth";
-import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
+import { expectNoSeriousAxeViolations, toastWith, gotoHydrated } from "./helpers/ui";
 
 const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
@@ -9,7 +9,7 @@ const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-"
 const utcLocal = (date: Date) => date.toISOString().slice(0, 19);
 
 async function createPost(page: Page, category: string, title: string, content: string, { publish = true } = {}) {
-  await page.goto(`/7fs/${category}/new`);
+  await gotoHydrated(page, `/7fs/${category}/new`);
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Content").fill(content);
   if (publish) await page.getByRole("switch", { name: "Publish immediately" }).click();
@@ -25,7 +25,7 @@ test("a post scheduled ~20 s ahead stays hidden, then appears on its category pa
   const title = `E2E Scheduled ${Date.now()}`;
   const slug = slugOf(title);
   await loginAs(page, E2E_ADMIN);
-  await page.goto("/7fs/Family/new");
+  await gotoHydrated(page, "/7fs/Family/new");
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Content").fill("Published by the server at its time.");
   await page.getByRole("switch", { name: "Schedule" }).click();
@@ -70,8 +70,8 @@ test("a save based on an older version is refused and the typed text is kept (tw
   await loginAs(second, E2E_MODERATOR);
   await createPost(first, "Fun", title, "Original text.");
   const editUrl = `/7fs/Fun/${slugOf(title)}/edit`;
-  await first.goto(editUrl);
-  await second.goto(editUrl);
+  await gotoHydrated(first, editUrl);
+  await gotoHydrated(second, editUrl);
 
   await first.getByLabel("Content").fill("The first editor's text.");
   await first.getByRole("button", { name: "Update Post" }).click();
@@ -93,12 +93,12 @@ test("revisions list newest first with a word diff, and 'Restore this revision' 
   await loginAs(page, E2E_ADMIN);
   await createPost(page, "Faith", title, "The quick brown fox jumps.");
   const editUrl = `/7fs/Faith/${slugOf(title)}/edit`;
-  await page.goto(editUrl);
+  await gotoHydrated(page, editUrl);
   await page.getByLabel("Content").fill("The quick red fox leaps.");
   await page.getByRole("button", { name: "Update Post" }).click();
   await expect(page).toHaveURL(new RegExp(`/7fs/Faith/${slugOf(title)}$`));
 
-  await page.goto(editUrl);
+  await gotoHydrated(page, editUrl);
   await page.getByRole("button", { name: "Revisions" }).click();
   const dialog = page.getByRole("dialog", { name: "Revisions" });
   const items = dialog.getByRole("list", { name: "Revisions, newest first" }).getByRole("listitem");
@@ -131,7 +131,7 @@ test("autosave keeps typed text without publishing it; reopening offers 'Restore
   await loginAs(page, E2E_ADMIN);
   await createPost(page, "Friends", title, "The live text.");
   const editUrl = `/7fs/Friends/${slug}/edit`;
-  await page.goto(editUrl);
+  await gotoHydrated(page, editUrl);
   const status = page.getByTestId("autosave-status");
   // Hold the autosave request until 'Saving…' has been seen, so the test does not race it.
   let release = () => {};
@@ -171,7 +171,7 @@ test("autosave keeps typed text without publishing it; reopening offers 'Restore
 
 test("autosave says 'Not saved, retrying' while the server cannot be reached, then saves", async ({ page }) => {
   await loginAs(page, E2E_ADMIN);
-  await page.goto("/7fs/Figurehead/new");
+  await gotoHydrated(page, "/7fs/Figurehead/new");
   let failing = true;
   await page.route("**/api/posts/autosave", (route) => (failing ? route.abort() : route.continue()));
   await page.getByLabel("Title").fill(`E2E Offline ${Date.now()}`);

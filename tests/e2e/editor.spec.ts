@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { XSS_PAYLOADS } from "../../app/features/posts/markdown-xss.fixtures";
 import { E2E_MODERATOR } from "./constants";
 import { loginAs } from "./helpers/auth";
+import { gotoHydrated } from "./helpers/ui";
 
 async function png(): Promise<number[]> {
   return [
@@ -29,7 +30,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("toolbar buttons and shortcuts insert Markdown at the cursor or around the selection", async ({ page }) => {
-  await page.goto("/7fs/Fun/new");
+  await gotoHydrated(page, "/7fs/Fun/new");
   await expect(page.getByRole("switch", { name: "Feature on home page" })).not.toBeChecked();
   const content = page.getByLabel("Content");
   // 12 rows tall before anything is typed (it used to be about two lines).
@@ -73,7 +74,7 @@ test("toolbar buttons and shortcuts insert Markdown at the cursor or around the 
 });
 
 test("Preview shows the server's rendering of the text; Write keeps it", async ({ page }) => {
-  await page.goto("/7fs/Fun/new");
+  await gotoHydrated(page, "/7fs/Fun/new");
   await page.getByLabel("Content").fill("## Why bother\n\nA **crisis** averted.\n\n```ts\nconst x = 1;\n```");
   await page.getByRole("tab", { name: "Preview" }).click();
   const panel = page.getByRole("tabpanel", { name: "Preview" });
@@ -86,7 +87,7 @@ test("Preview shows the server's rendering of the text; Write keeps it", async (
 });
 
 test("pasting or dropping an image into Content uploads it and inserts it at the cursor", async ({ page }) => {
-  await page.goto("/7fs/Fun/new");
+  await gotoHydrated(page, "/7fs/Fun/new");
   const content = page.getByLabel("Content");
   await content.fill("Before\nAfter");
   await select(page, 6);
@@ -129,7 +130,7 @@ test("a post made of the XSS corpus publishes and runs no script", async ({ page
       });
     }
   });
-  await page.goto("/7fs/Fun/new");
+  await gotoHydrated(page, "/7fs/Fun/new");
   const title = `XSS corpus ${Date.now()}`;
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Content").fill(XSS_PAYLOADS.map((p) => p.markdown).join("\n\n"));

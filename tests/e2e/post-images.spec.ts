@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { E2E_MODERATOR } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expect, test, type Page } from "./helpers/test";
-import { expectNoSeriousAxeViolations } from "./helpers/ui";
+import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
 const expectAccessible = (page: Page) => expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
@@ -17,7 +17,7 @@ test("publishing needs alt text for every image; the post page uses it", async (
   test.slow();
   const title = `Alt text ${Date.now()}`;
   await loginAs(page, E2E_MODERATOR);
-  await page.goto("/7fs/Fun/new");
+  await gotoHydrated(page, "/7fs/Fun/new");
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Content").fill("A post with pictures.");
 

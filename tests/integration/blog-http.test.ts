@@ -203,6 +203,18 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect((await r.json()).error).toMatch(reason);
     });
 
+    it("refuses an image over the size limit or an eleventh image while reading, with a reason", async () => {
+      const big = await upload([{ bytes: Buffer.alloc(10 * 1024 * 1024 + 1, 1), name: "huge.jpg", type: "image/jpeg" }]);
+      expect(big.status).toBe(400);
+      expect((await big.json()).error).toBe("Each image must be at most 10 MB.");
+      const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
+        .png()
+        .toBuffer();
+      const many = await upload(Array.from({ length: 11 }, (_, i) => ({ bytes: tiny, name: `n${i}.png`, type: "image/png" })));
+      expect(many.status).toBe(400);
+      expect((await many.json()).error).toBe("Upload at most 10 images at a time.");
+    });
+
     it("refuses a declared size over the limit without reading it", async () => {
       const url = new URL(server.url);
       const status = await new Promise<string>((resolve, reject) => {

@@ -8,6 +8,8 @@ export interface FeedCacheOptions {
   ttlMs: number;
   failureTtlMs: number;
   now?: () => number;
+  /** At most this many addresses are kept (the oldest written goes first): callers may name many. */
+  maxEntries?: number;
   onRefreshError?: (key: string, error: unknown) => void;
 }
 
@@ -38,6 +40,16 @@ export class FeedCache<T> {
     return refresh;
   }
 
+  private store(key: string, entry: Entry<T>) {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    const max = this.options.maxEntries ?? 100;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= max) break;
+      this.entries.delete(oldest);
+    }
+  }
+
   clear() {
     this.entries.clear();
   }
@@ -51,10 +63,10 @@ export class FeedCache<T> {
         const previous = this.entries.get(key);
         if (value === null && previous?.value != null) {
           // A failed refresh keeps the last good value, retried after the failure TTL.
-          this.entries.set(key, { value: previous.value, expiresAt: this.now() + this.options.failureTtlMs });
+          this.store(key, { value: previous.value, expiresAt: this.now() + this.options.failureTtlMs });
           return previous.value;
         }
-        this.entries.set(key, { value, expiresAt: this.now() + (value === null ? this.options.failureTtlMs : this.options.ttlMs) });
+        this.store(key, { value, expiresAt: this.now() + (value === null ? this.options.failureTtlMs : this.options.ttlMs) });
         return value;
       } finally {
         this.inFlight.delete(key);

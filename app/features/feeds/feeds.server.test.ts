@@ -144,6 +144,25 @@ describe("FeedCache", () => {
     expect(await cache.get("k", load)).toBe("v2");
   });
 
+  it("keeps at most maxEntries addresses, dropping the oldest written", async () => {
+    const cache = new FeedCache<string>({ ttlMs: 1000, failureTtlMs: 100, maxEntries: 2 });
+    let loads = 0;
+    const load = (value: string) => async () => {
+      loads += 1;
+      return value;
+    };
+    await cache.get("a", load("A"));
+    await cache.get("b", load("B"));
+    await cache.get("c", load("C"));
+    expect(loads).toBe(3);
+    await cache.get("c", load("C"));
+    await cache.get("b", load("B"));
+    expect(loads).toBe(3);
+    // "a" went when "c" came: it is loaded again.
+    expect(await cache.get("a", load("A2"))).toBe("A2");
+    expect(loads).toBe(4);
+  });
+
   it("keeps the last good value when a refresh fails, and caches failures briefly", async () => {
     let now = 0;
     const cache = new FeedCache<string>({ ttlMs: 1000, failureTtlMs: 100, now: () => now });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
+import { asc, eq, inArray, lt, sql, type SQLWrapper } from "drizzle-orm";
 import { canUploadImages, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
@@ -76,59 +76,107 @@ export function authorizeUpload(actor: Actor | null | undefined): asserts actor 
   authorize(actor, canUploadImages, "You don't have permission to upload images.", "You must be logged in to upload images");
 }
 
-/** Validates every file first (all or nothing), then stores them and records them in `uploads`. */
-export async function saveImages(db: Db, actor: Actor | null, files: { name: string; bytes: Buffer }[]): Promise<UploadedImage[]> {
+interface StoredImage {
+  key: string;
+  contentType: string;
+  byteSize: number;
+  width: number;
+  height: number;
+  variants: { width: number; key: string; byteSize: number }[];
+  originalName: string | null;
+}
+
+export interface ImageBatch {
+  /** Checks, re-encodes and stores one image's files now, so only one image is in memory at a time. */
+  add(file: { name: string; bytes: Buffer }): Promise<void>;
+  /** Records every stored image in `uploads` (one transaction, audited) and answers their URLs. */
+  commit(db: Db): Promise<UploadedImage[]>;
+  /** Deletes the files stored so far: a later file failed, so the batch stores nothing (all or nothing). */
+  discard(): Promise<void>;
+}
+
+/** A batch of images uploaded together by `actor` (staff; checked before any byte is read). */
+export function startImageBatch(actor: Actor | null): ImageBatch {
   authorizeUpload(actor);
-  const userId = actor.id;
-  if (files.length === 0) throw new ValidationError("Choose at least one image to upload.");
-  if (files.length > LIMITS.imagesPerUpload) throw new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`);
-  const processed = [];
-  for (const file of files) processed.push({ file, image: await processImage(file.bytes, file.name) });
+  const stored: StoredImage[] = [];
   const storage = getStorage();
-  const results: UploadedImage[] = [];
-  for (const { file, image } of processed) {
-    const { stem, key } = keyFor(userId, image.ext);
-    await storage.put(key, image.body, image.contentType);
-    const variants: { width: number; key: string; byteSize: number }[] = [];
-    for (const v of image.variants) {
-      const variantKey = `${stem}-${v.width}w.webp`;
-      await storage.put(variantKey, v.body, "image/webp");
-      variants.push({ width: v.width, key: variantKey, byteSize: v.body.byteLength });
-    }
-    const [row] = await db.transaction(async (tx) => {
-      const rows = await tx
-        .insert(uploads)
-        .values({
-          userId,
-          bucket: BUCKET,
-          storageKey: key,
-          contentType: image.contentType,
-          byteSize: image.body.byteLength,
+  return {
+    async add(file) {
+      if (stored.length >= LIMITS.imagesPerUpload) throw new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`);
+      const image = await processImage(file.bytes, file.name);
+      const { stem, key } = keyFor(actor.id, image.ext);
+      const entry: StoredImage = {
+        key,
+        contentType: image.contentType,
+        byteSize: image.body.byteLength,
+        width: image.width,
+        height: image.height,
+        variants: [],
+        originalName: file.name.slice(0, 255) || null,
+      };
+      // Listed before the first write, so a failure halfway still leaves discard() every file to delete.
+      stored.push(entry);
+      await storage.put(key, image.body, image.contentType);
+      for (const v of image.variants) {
+        const variantKey = `${stem}-${v.width}w.webp`;
+        entry.variants.push({ width: v.width, key: variantKey, byteSize: v.body.byteLength });
+        await storage.put(variantKey, v.body, "image/webp");
+      }
+    },
+    async commit(db) {
+      if (stored.length === 0) throw new ValidationError("Choose at least one image to upload.");
+      const rows = await db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(uploads)
+          .values(stored.map((image) => ({ userId: actor.id, bucket: BUCKET, storageKey: image.key, ...pickRow(image) })))
+          .returning({ id: uploads.id, storageKey: uploads.storageKey });
+        for (const row of inserted) {
+          const image = stored.find((i) => i.key === row.storageKey);
+          await recordAudit(tx, {
+            actor,
+            action: "upload.create",
+            target: { type: "upload", id: row.id },
+            summary: `${row.storageKey} (${image?.byteSize ?? 0} bytes)`,
+          });
+        }
+        return inserted;
+      });
+      return stored.map((image) => {
+        logger.info({ userId: actor.id, key: image.key, bytes: image.byteSize }, "image uploaded");
+        const id = rows.find((r) => r.storageKey === image.key)?.id;
+        if (!id) throw new Error("upload row not returned");
+        return {
+          id,
+          url: publicUploadUrl(image.key),
+          srcSet: srcSetOf(image.variants, { key: image.key, width: image.width }),
           width: image.width,
           height: image.height,
-          variants,
-          originalName: file.name.slice(0, 255) || null,
-        })
-        .returning({ id: uploads.id });
-      await recordAudit(tx, {
-        actor,
-        action: "upload.create",
-        target: { type: "upload", id: rows[0]?.id },
-        summary: `${key} (${image.body.byteLength} bytes)`,
+        };
       });
-      return rows;
-    });
-    if (!row) throw new Error("upload row not returned");
-    logger.info({ userId, key, bytes: image.body.byteLength }, "image uploaded");
-    results.push({
-      id: row.id,
-      url: publicUploadUrl(key),
-      srcSet: srcSetOf(variants, { key, width: image.width }),
-      width: image.width,
-      height: image.height,
-    });
+    },
+    async discard() {
+      for (const image of stored.splice(0)) {
+        for (const key of [image.key, ...image.variants.map((v) => v.key)]) await storage.delete(key).catch(() => undefined);
+      }
+    },
+  };
+}
+
+function pickRow(image: StoredImage) {
+  const { contentType, byteSize, width, height, variants, originalName } = image;
+  return { contentType, byteSize, width, height, variants, originalName };
+}
+
+/** Stores several images in memory at once (all or nothing): scripts and tests; requests stream through startImageBatch. */
+export async function saveImages(db: Db, actor: Actor | null, files: { name: string; bytes: Buffer }[]): Promise<UploadedImage[]> {
+  const batch = startImageBatch(actor);
+  try {
+    for (const file of files) await batch.add(file);
+    return await batch.commit(db);
+  } catch (error) {
+    await batch.discard();
+    throw error;
   }
-  return results;
 }
 
 /** srcset strings for image URLs that point at our own uploads (others have none). */
@@ -190,6 +238,19 @@ async function isUploadUsed(db: Db, key: string): Promise<boolean> {
   return false;
 }
 
+type UploadRow = Pick<typeof uploads.$inferSelect, "id" | "storageKey" | "variants">;
+
+/** Deletes one upload's files and row when nothing uses it; true when it went. */
+async function deleteIfUnused(db: Db, row: UploadRow): Promise<boolean> {
+  if (await isUploadUsed(db, row.storageKey)) return false;
+  const storage = getStorage();
+  // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
+  for (const variant of row.variants) await storage.delete(variant.key);
+  await storage.delete(row.storageKey);
+  await db.delete(uploads).where(eq(uploads.id, row.id));
+  return true;
+}
+
 /**
  * Deletes the uploads among `urls` that nothing uses any more: the stored original and its
  * variants, then the `uploads` row. Only files the `uploads` table knows are touched. Idempotent
@@ -202,16 +263,34 @@ export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Prom
     .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
-  const storage = getStorage();
   const deleted: string[] = [];
   for (const row of rows) {
-    if (await isUploadUsed(db, row.storageKey)) continue;
-    // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
-    for (const variant of row.variants) await storage.delete(variant.key);
-    await storage.delete(row.storageKey);
-    await db.delete(uploads).where(eq(uploads.id, row.id));
-    deleted.push(row.storageKey);
+    if (await deleteIfUnused(db, row)) deleted.push(row.storageKey);
   }
   if (deleted.length > 0) logger.info({ keys: deleted }, "unused uploads deleted");
+  return deleted;
+}
+
+/** An upload nothing has used this long after it was made is an orphan (an abandoned draft's image). */
+export const ORPHAN_UPLOAD_AGE_MS = 24 * 60 * 60_000;
+
+/**
+ * One round of the orphan sweep: checks the `batch` uploads older than a day that were checked
+ * longest ago (never checked first), deletes those nothing uses and stamps the rest, so each run
+ * costs a bounded number of lookups and every upload is looked at again in turn.
+ */
+export async function sweepOrphanedUploads(db: Db, { now = new Date(), batch = 200 } = {}): Promise<string[]> {
+  const rows = await db
+    .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
+    .from(uploads)
+    .where(lt(uploads.createdAt, new Date(now.getTime() - ORPHAN_UPLOAD_AGE_MS)))
+    .orderBy(sql`${uploads.checkedAt} asc nulls first`, asc(uploads.createdAt))
+    .limit(batch);
+  const deleted: string[] = [];
+  for (const row of rows) {
+    if (await deleteIfUnused(db, row)) deleted.push(row.storageKey);
+    else await db.update(uploads).set({ checkedAt: now }).where(eq(uploads.id, row.id));
+  }
+  if (deleted.length > 0) logger.info({ keys: deleted }, "orphaned uploads deleted");
   return deleted;
 }

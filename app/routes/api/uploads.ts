@@ -1,42 +1,63 @@
-import { authorizeUpload, saveImages } from "~/features/uploads/uploads.server";
+import {
+  FormDataParseError,
+  MaxFilesExceededError,
+  MaxFileSizeExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParseError,
+  parseFormData,
+} from "@remix-run/form-data-parser";
 import { getSessionUser } from "~/features/auth/session.server";
+import { startImageBatch } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse, ValidationError } from "~/server/errors.server";
+import { AppError, toResponse, ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
 import type { Route } from "./+types/uploads";
 
-/** POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }. */
+const TOO_LARGE = `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.`;
+
+/**
+ * POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }.
+ * The body is read as it arrives: each image is checked, re-encoded and stored before the next one is
+ * read, so a request holds at most one image in memory, and a limit is enforced the moment it is passed.
+ */
 export async function action({ request }: Route.ActionArgs) {
   try {
     const user = await getSessionUser(request);
-    authorizeUpload(user);
+    const batch = startImageBatch(user);
     const length = Number(request.headers.get("content-length") ?? "NaN");
     if (!Number.isFinite(length)) return Response.json({ error: "The upload must declare its size (Content-Length)." }, { status: 411 });
-    if (length > UPLOAD_REQUEST_BYTES) {
-      return Response.json(
-        { error: `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.` },
-        { status: 413 },
-      );
-    }
+    if (length > UPLOAD_REQUEST_BYTES) return Response.json({ error: TOO_LARGE }, { status: 413 });
     if (!request.headers.get("content-type")?.startsWith("multipart/form-data"))
       throw new ValidationError("Send the images as multipart/form-data.");
-    let form: FormData;
     try {
-      form = await request.formData();
-    } catch {
-      throw new ValidationError("The upload could not be read. Please try again.");
+      const form = await parseFormData(
+        request,
+        { maxFiles: LIMITS.imagesPerUpload, maxFileSize: LIMITS.image, maxTotalSize: UPLOAD_REQUEST_BYTES, maxParts: 50 },
+        async (file) => {
+          if (file.fieldName !== "files") return;
+          await batch.add({ name: file.name, bytes: Buffer.from(await file.arrayBuffer()) });
+        },
+      );
+      if (form.getAll("files").some((entry) => typeof entry === "string")) throw new ValidationError("Only files may be sent in `files`.");
+      const images = await batch.commit(getDb());
+      return Response.json({ images }, { status: 201 });
+    } catch (error) {
+      await batch.discard();
+      throw uploadError(error);
     }
-    const files: { name: string; bytes: Buffer }[] = [];
-    for (const entry of form.getAll("files")) {
-      if (typeof entry === "string") throw new ValidationError("Only files may be sent in `files`.");
-      if (entry.size > LIMITS.image) throw new ValidationError(`${entry.name.slice(0, 100)} is larger than ${formatBytes(LIMITS.image)}.`);
-      files.push({ name: entry.name, bytes: Buffer.from(await entry.arrayBuffer()) });
-    }
-    const images = await saveImages(getDb(), user, files);
-    return Response.json({ images }, { status: 201 });
   } catch (error) {
     return toResponse(error);
   }
+}
+
+/** The parser's limit errors in words a person can act on. */
+function uploadError(error: unknown): unknown {
+  if (error instanceof MaxFileSizeExceededError) return new ValidationError(`Each image must be at most ${formatBytes(LIMITS.image)}.`);
+  if (error instanceof MaxFilesExceededError) return new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`);
+  if (error instanceof MaxTotalSizeExceededError) return new AppError(TOO_LARGE, 413);
+  if (error instanceof FormDataParseError || error instanceof MultipartParseError)
+    return new ValidationError("The upload could not be read. Please try again.");
+  return error;
 }
 
 // No loader: GET/HEAD and other methods are answered 405 (JSON, with Allow) by server/app.ts.

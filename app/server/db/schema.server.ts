@@ -340,8 +340,10 @@ export const uploads = pgTable(
     variants: jsonb("variants").$type<{ width: number; key: string; byteSize: number }[]>().notNull().default([]),
     originalName: text("original_name"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the orphan sweep last found the file in use (null: never checked). */
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
   },
-  (t) => [index("uploads_user_idx").on(t.userId)],
+  (t) => [index("uploads_user_idx").on(t.userId), index("uploads_checked_at_idx").on(t.checkedAt)],
 );
 
 // ---- Projects ----

@@ -33,3 +33,12 @@ export async function adminSidebar(page: Page): Promise<Locator> {
   }
   return page.getByTestId("admin-sidebar");
 }
+
+/**
+ * Opens a page and waits until React has hydrated it. Filling a controlled field before then races
+ * hydration: the browser's selection is lost and the typed text lands in front of the old text.
+ */
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
