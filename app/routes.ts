@@ -34,6 +34,8 @@ export default [
     route("messages", "routes/admin/messages.tsx"),
     route("settings", "routes/admin/settings.tsx"),
     route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
+    route("recent-roles", "routes/admin/recent-positions.tsx", { id: "admin-recent-positions" }),
+    route("about", "routes/admin/about.tsx", { id: "admin-about" }),
     route("audit", "routes/admin/audit.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("subscribers.csv", "routes/admin/subscribers-csv.ts"),

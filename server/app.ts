@@ -16,6 +16,8 @@ import "~/features/share-images/share-images.server";
 // Defines the subscription email kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
+import { seedDemoPageContent } from "~/features/site/page-content.server";
+import { seedDemoPositions } from "~/features/site/positions.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -58,6 +60,8 @@ export async function startup(): Promise<void> {
   await seedIfEmpty(database.db, env);
   // Page content added after a site was first seeded is seeded on its own (once, by its own marker).
   await seedDemoTestimonials(database.db, env.SEED_DEMO_CONTENT);
+  await seedDemoPositions(database.db, env.SEED_DEMO_CONTENT);
+  await seedDemoPageContent(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
   if (env.DATABASE_URL && !env.S3_BUCKET) {

@@ -1,9 +1,10 @@
 import { Download, GraduationCap } from "lucide-react";
 import { Reveal } from "~/components/reveal";
 import { Button } from "~/components/ui/button";
-import { CERTIFICATIONS, EDUCATION, SKILLS, TOOLS } from "~/features/site/content";
+import { readPageContent } from "~/features/site/page-content.server";
 import { useSite } from "~/features/site/use-site";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
+import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/about";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -15,11 +16,28 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
+export async function loader() {
+  const { education, certifications, skills, tools } = await readPageContent(getDb());
+  return { education, certifications, skills, tools };
+}
+
+/** A section of the page; an empty list hides it (no empty boxes). */
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <Reveal aria-labelledby={`${id}-heading`} className="mt-12">
+      <h2 id={`${id}-heading`} className="text-2xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </Reveal>
+  );
+}
+
 function TagList({ items, label }: { items: readonly string[]; label: string }) {
   return (
     <ul aria-label={label} className="mt-4 flex flex-wrap gap-2">
-      {items.map((item) => (
-        <li key={item} className="rounded-full border bg-card px-3 py-1 text-sm">
+      {items.map((item, index) => (
+        <li key={`${index} ${item}`} className="rounded-full border bg-card px-3 py-1 text-sm">
           {item}
         </li>
       ))}
@@ -27,8 +45,10 @@ function TagList({ items, label }: { items: readonly string[]; label: string }) 
   );
 }
 
-export default function About() {
+export default function About({ loaderData }: Route.ComponentProps) {
+  const { education, certifications, skills, tools } = loaderData;
   const { resumeUrl } = useSite();
+  const empty = education.length + certifications.length + skills.length + tools.length === 0;
   return (
     <div className="mx-auto max-w-4xl px-4 py-16">
       <h1 className="text-4xl font-bold tracking-tight">About Me</h1>
@@ -44,45 +64,45 @@ export default function About() {
         </Button>
       ) : null}
 
-      <Reveal aria-labelledby="education-heading" className="mt-12">
-        <h2 id="education-heading" className="text-2xl font-semibold">
-          Education
-        </h2>
-        <ul className="mt-4 space-y-4">
-          {EDUCATION.map((entry) => (
-            <li key={entry.degree} className="flex gap-3 rounded-lg border bg-card p-4">
-              <GraduationCap aria-hidden className="mt-0.5 size-5 shrink-0 text-primary" />
-              <div>
-                <p className="font-medium">{entry.degree}</p>
-                <p className="text-sm text-muted-foreground">
-                  {entry.school} · {entry.year}
-                </p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </Reveal>
+      {empty ? (
+        <p className="mt-12 rounded-xl border border-dashed p-8 text-center text-muted-foreground">
+          More about my background is coming soon.
+        </p>
+      ) : null}
 
-      <Reveal aria-labelledby="certifications-heading" className="mt-12">
-        <h2 id="certifications-heading" className="text-2xl font-semibold">
-          Certifications
-        </h2>
-        <TagList items={CERTIFICATIONS} label="Certifications" />
-      </Reveal>
+      {education.length > 0 ? (
+        <Section id="education" title="Education">
+          <ul className="mt-4 space-y-4">
+            {education.map((entry, index) => (
+              <li key={`${index} ${entry.degree}`} className="flex gap-3 rounded-lg border bg-card p-4">
+                <GraduationCap aria-hidden className="mt-0.5 size-5 shrink-0 text-primary" />
+                <div>
+                  <p className="font-medium">{entry.degree}</p>
+                  <p className="text-sm text-muted-foreground">{[entry.school, entry.year].filter(Boolean).join(" · ")}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
 
-      <Reveal aria-labelledby="skills-heading" className="mt-12">
-        <h2 id="skills-heading" className="text-2xl font-semibold">
-          Skills
-        </h2>
-        <TagList items={SKILLS} label="Skills" />
-      </Reveal>
+      {certifications.length > 0 ? (
+        <Section id="certifications" title="Certifications">
+          <TagList items={certifications} label="Certifications" />
+        </Section>
+      ) : null}
 
-      <Reveal aria-labelledby="tools-heading" className="mt-12">
-        <h2 id="tools-heading" className="text-2xl font-semibold">
-          Tools
-        </h2>
-        <TagList items={TOOLS} label="Tools" />
-      </Reveal>
+      {skills.length > 0 ? (
+        <Section id="skills" title="Skills">
+          <TagList items={skills} label="Skills" />
+        </Section>
+      ) : null}
+
+      {tools.length > 0 ? (
+        <Section id="tools" title="Tools">
+          <TagList items={tools} label="Tools" />
+        </Section>
+      ) : null}
     </div>
   );
 }

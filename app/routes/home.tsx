@@ -9,7 +9,7 @@ import type { FeedItem } from "~/features/feeds/feed-item";
 import { getFeedService, withDeadline } from "~/features/feeds/feeds.server";
 import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/home-posts.server";
 import { getFeaturedWebProject } from "~/features/projects/projects.server";
-import { CERTIFICATIONS, EXPERTISE } from "~/features/site/content";
+import { readPageContent } from "~/features/site/page-content.server";
 import { Portrait, portraitAlt } from "~/features/site/portrait";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
@@ -49,11 +49,12 @@ export async function loader() {
     withDeadline(feeds.fetchTspBlog(), deadline).then((item) => ({ kind: "blog" as const, item })),
     withDeadline(feeds.fetchTspKb(), deadline).then((item) => ({ kind: "kb" as const, item })),
   ]);
-  const [article, newest, project, portraitSrcSets] = await Promise.all([
+  const [article, newest, project, portraitSrcSets, pageContent] = await Promise.all([
     quietly("featured article", getFeaturedArticle(db)),
     quietly("newest post", getNewestPublishedPost(db)),
     quietly("featured project", getFeaturedWebProject(db)),
     quietly("portrait variants", srcSetsFor(db, [site.portraitUrl])),
+    quietly("page content", readPageContent(db)),
   ]);
   return {
     headline: site.headline,
@@ -62,6 +63,8 @@ export async function loader() {
     ownerName: site.ownerName,
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
+    certifications: pageContent?.certifications ?? [],
+    expertise: pageContent?.expertise ?? [],
     article: article
       ? {
           title: article.title,
@@ -82,7 +85,20 @@ const FEED_LABELS = { newsletter: "Newsletter", blog: "From the Blog", kb: "Know
 const EXPERTISE_ICONS = [Lightbulb, ClipboardList, Boxes, Code2] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { article, teaserHref, project, externalPosts, headline, tagline, bio, ownerName, portrait, schedulingUrl } = loaderData;
+  const {
+    article,
+    teaserHref,
+    project,
+    externalPosts,
+    headline,
+    tagline,
+    bio,
+    ownerName,
+    portrait,
+    schedulingUrl,
+    certifications,
+    expertise,
+  } = loaderData;
   return (
     <>
       <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-accent to-background">
@@ -93,14 +109,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               {headline || ownerName || "Welcome"}
             </h1>
             {tagline ? <p className="mt-4 max-w-2xl text-lg text-muted-foreground">{tagline}</p> : null}
-            <h2 className="mt-6 text-sm font-semibold">Certifications</h2>
-            <ul className="mt-2 flex flex-wrap gap-2" aria-label="Certifications">
-              {CERTIFICATIONS.map((certification) => (
-                <li key={certification} className="rounded-full border bg-background px-3 py-1 text-xs font-medium">
-                  {certification}
-                </li>
-              ))}
-            </ul>
+            {certifications.length > 0 ? (
+              <>
+                <h2 className="mt-6 text-sm font-semibold">Certifications</h2>
+                <ul className="mt-2 flex flex-wrap gap-2" aria-label="Certifications">
+                  {certifications.map((certification, index) => (
+                    <li key={`${index} ${certification}`} className="rounded-full border bg-background px-3 py-1 text-xs font-medium">
+                      {certification}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
             <div className="mt-8 flex flex-wrap gap-4">
               <Button asChild size="lg">
                 <Link to="/projects">View My Work</Link>
@@ -202,23 +222,25 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </Reveal>
 
-      <Reveal aria-labelledby="expertise-heading" className="mx-auto max-w-6xl px-4 py-16">
-        <h2 id="expertise-heading" className="text-3xl font-bold tracking-tight">
-          Expertise
-        </h2>
-        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {EXPERTISE.map((area, index) => {
-            const Icon = EXPERTISE_ICONS[index] ?? Lightbulb;
-            return (
-              <li key={area.title} className="rounded-xl border bg-card p-6 shadow-sm">
-                <Icon aria-hidden className="size-8 text-primary" />
-                <h3 className="mt-4 text-lg font-semibold">{area.title}</h3>
-                <p className="mt-2 text-sm text-muted-foreground">{area.description}</p>
-              </li>
-            );
-          })}
-        </ul>
-      </Reveal>
+      {expertise.length > 0 ? (
+        <Reveal aria-labelledby="expertise-heading" className="mx-auto max-w-6xl px-4 py-16">
+          <h2 id="expertise-heading" className="text-3xl font-bold tracking-tight">
+            Expertise
+          </h2>
+          <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {expertise.map((area, index) => {
+              const Icon = EXPERTISE_ICONS[index % EXPERTISE_ICONS.length] ?? Lightbulb;
+              return (
+                <li key={`${index} ${area.title}`} className="rounded-xl border bg-card p-6 shadow-sm">
+                  <Icon aria-hidden className="size-8 text-primary" />
+                  <h3 className="mt-4 text-lg font-semibold">{area.title}</h3>
+                  <p className="mt-2 text-sm text-muted-foreground">{area.description}</p>
+                </li>
+              );
+            })}
+          </ul>
+        </Reveal>
+      ) : null}
 
       <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
         <div className="mx-auto max-w-5xl px-4 py-16">

@@ -1,7 +1,7 @@
 import { Briefcase } from "lucide-react";
 import { Reveal } from "~/components/reveal";
-import { POSITIONS } from "~/features/site/content";
 import { Portrait, portraitAlt } from "~/features/site/portrait";
+import { listPositions } from "~/features/site/positions.server";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
@@ -20,12 +20,13 @@ export function meta({ matches, data }: Route.MetaArgs) {
 
 export async function loader() {
   const site = await getSiteSettings();
-  const srcSets = await srcSetsFor(getDb(), [site.portraitUrl]);
-  return { portrait: { url: site.portraitUrl, srcSet: srcSets[site.portraitUrl] }, ownerName: site.ownerName };
+  const db = getDb();
+  const [srcSets, positions] = await Promise.all([srcSetsFor(db, [site.portraitUrl]), listPositions(db)]);
+  return { portrait: { url: site.portraitUrl, srcSet: srcSets[site.portraitUrl] }, ownerName: site.ownerName, positions };
 }
 
 export default function RecentPositions({ loaderData }: Route.ComponentProps) {
-  const { portrait, ownerName } = loaderData;
+  const { portrait, ownerName, positions } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="flex flex-col items-center gap-8 md:flex-row">
@@ -43,33 +44,37 @@ export default function RecentPositions({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
 
-      <ol className="relative mt-12 space-y-10 border-l-2 border-primary/30 pl-8">
-        {POSITIONS.map((position) => (
-          <li key={`${position.title} ${position.company}`} className="relative">
-            <span
-              aria-hidden
-              className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground"
-            >
-              <Briefcase className="size-3.5" />
-            </span>
-            <Reveal aria-label={`${position.title}, ${position.company}`} className="rounded-xl border bg-card p-6 shadow-sm">
-              <h2 className="text-xl font-semibold">{position.title}</h2>
-              <p className="font-medium text-primary">{position.company}</p>
-              {position.period || position.location ? (
-                <p className="mt-1 text-sm text-muted-foreground">{[position.period, position.location].filter(Boolean).join(" · ")}</p>
-              ) : null}
-              <p className="mt-3">{position.description}</p>
-              {position.bullets && position.bullets.length > 0 ? (
-                <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-muted-foreground">
-                  {position.bullets.map((bullet) => (
-                    <li key={bullet}>{bullet}</li>
-                  ))}
-                </ul>
-              ) : null}
-            </Reveal>
-          </li>
-        ))}
-      </ol>
+      {positions.length === 0 ? (
+        <p className="mt-12 rounded-xl border border-dashed p-8 text-center text-muted-foreground">No roles to show yet.</p>
+      ) : (
+        <ol className="relative mt-12 space-y-10 border-l-2 border-primary/30 pl-8">
+          {positions.map((position) => (
+            <li key={position.id} className="relative">
+              <span
+                aria-hidden
+                className="absolute top-1 -left-[2.6rem] flex size-6 items-center justify-center rounded-full bg-primary text-primary-foreground"
+              >
+                <Briefcase className="size-3.5" />
+              </span>
+              <Reveal aria-label={`${position.title}, ${position.company}`} className="rounded-xl border bg-card p-6 shadow-sm">
+                <h2 className="text-xl font-semibold">{position.title}</h2>
+                <p className="font-medium text-primary">{position.company}</p>
+                {position.period || position.location ? (
+                  <p className="mt-1 text-sm text-muted-foreground">{[position.period, position.location].filter(Boolean).join(" · ")}</p>
+                ) : null}
+                <p className="mt-3">{position.description}</p>
+                {position.bullets.length > 0 ? (
+                  <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-muted-foreground">
+                    {position.bullets.map((bullet, index) => (
+                      <li key={`${index} ${bullet}`}>{bullet}</li>
+                    ))}
+                  </ul>
+                ) : null}
+              </Reveal>
+            </li>
+          ))}
+        </ol>
+      )}
     </div>
   );
 }

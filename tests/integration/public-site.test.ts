@@ -3,6 +3,8 @@ import { getFeaturedWebProject, listProjects } from "~/features/projects/project
 import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
 import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
 import { settingsFormValues } from "~/features/site/settings-schema";
+import { seedDemoPageContent } from "~/features/site/page-content.server";
+import { seedDemoPositions } from "~/features/site/positions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
@@ -57,8 +59,10 @@ describeEachDatabase("public site", (ctx) => {
       imageUrl: "/images/projects/launch-kit-800.webp",
     });
     await makeProject(ctx.db, { title: "Other Thing", type: "other", displayOrder: 1, featured: true, createdAt: new Date(now) });
-    // The nine demo testimonials, as a first start with SEED_DEMO_CONTENT seeds them.
+    // The demo page content (testimonials, recent roles, About and home lists), as a first start with SEED_DEMO_CONTENT seeds it.
     await seedDemoTestimonials(ctx.db, true);
+    await seedDemoPositions(ctx.db, true);
+    await seedDemoPageContent(ctx.db, true);
     // A hanging feed address of this run's own: the process keeps what it learnt about a feed (a
     // failed one is answered at once afterwards), so each database run must meet the hang afresh.
     const settings = settingsFormValues(await readSiteSettings(ctx.db));

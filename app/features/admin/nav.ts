@@ -1,5 +1,7 @@
 import {
+  Briefcase,
   FileText,
+  IdCard,
   FolderKanban,
   LayoutDashboard,
   Mail,
@@ -41,6 +43,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
   { to: "/admin/subscribers", label: "Subscribers", icon: Newspaper, allowed: canManageSubscribers },
   { to: "/admin/testimonials", label: "Testimonials", icon: MessageSquareQuote, allowed: canEditPageContent },
+  { to: "/admin/recent-roles", label: "Recent Roles", icon: Briefcase, allowed: canEditPageContent },
+  { to: "/admin/about", label: "About", icon: IdCard, allowed: canEditPageContent },
   { to: "/admin/settings", label: "Settings", icon: Settings, allowed: canManageSettings },
   { to: "/admin/audit", label: "Audit log", icon: ScrollText, allowed: canViewAuditLog },
   // Every staff member's own account; the whole admin area (this page included) needs canEdit.

@@ -1,4 +1,6 @@
-// Static content of the public pages (SPEC §2). Plausible professional content where the spec leaves it open.
+// The public pages' demo content (SPEC §2), plausible where the spec leaves it open. The admin edits it in the
+// database, seeded from here once with SEED_DEMO_CONTENT (testimonials, recent roles, About and home lists);
+// only the hero mock-ups are read from here at render time.
 
 export const CERTIFICATIONS = [
   "Project Management Professional (PMP)",
@@ -60,7 +62,7 @@ export const TOOLS = [
   "Git & GitHub",
 ] as const;
 
-/** A job in the Recent Roles timeline ("role" in code means a user's permission role, lib/roles.ts). */
+/** A demo job of the Recent Roles timeline ("role" in code means a user's permission role, lib/roles.ts). */
 export interface Position {
   title: string;
   company: string;

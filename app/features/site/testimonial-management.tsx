@@ -1,6 +1,6 @@
-import { ArrowDown, ArrowUp, Eye, EyeOff } from "lucide-react";
+import { Eye, EyeOff } from "lucide-react";
 import { useActionData, useFetcher, useSearchParams } from "react-router";
-import { AdminListPage, DeleteConfirm, EditLink, FormCard, useFailureToast } from "~/components/admin-list";
+import { AdminListPage, DeleteConfirm, EditLink, FormCard, MoveButtons, useFailureToast } from "~/components/admin-list";
 import { FormField, useSchemaForm } from "~/components/forms";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -59,24 +59,13 @@ function TestimonialItem({ testimonial, first, last }: { testimonial: Testimonia
             ) : null}
           </div>
           <div className="flex flex-wrap gap-2">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={first || busy}
-              onClick={() => send({ intent: "move", direction: "up" })}
-              aria-label={`Move ${testimonial.name} up`}
-            >
-              <ArrowUp aria-hidden />
-            </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={last || busy}
-              onClick={() => send({ intent: "move", direction: "down" })}
-              aria-label={`Move ${testimonial.name} down`}
-            >
-              <ArrowDown aria-hidden />
-            </Button>
+            <MoveButtons
+              name={testimonial.name}
+              first={first}
+              last={last}
+              busy={busy}
+              onMove={(direction) => send({ intent: "move", direction })}
+            />
             <Button
               variant="outline"
               size="sm"

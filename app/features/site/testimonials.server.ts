@@ -1,14 +1,14 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
-import { moveInList } from "~/lib/reorder";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit, type AuditEntry } from "~/server/audit.server";
+import { moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings, testimonials } from "~/server/db/schema.server";
-import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { testimonials } from "~/server/db/schema.server";
+import { parseOrThrow } from "~/server/errors.server";
 import { TESTIMONIALS } from "./content";
-import { contentIdSchema, hiddenSchema, moveDirectionSchema, testimonialInputSchema, TESTIMONIALS_FORBIDDEN } from "./testimonials-schema";
+import { contentIdSchema, hiddenSchema, moveDirectionSchema, testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 export interface TestimonialRow {
   id: string;
@@ -54,7 +54,7 @@ function values(input: unknown) {
 }
 
 export async function createTestimonial(db: Db, actor: Actor | null, input: unknown): Promise<TestimonialRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const row = values(input);
   const [created] = await db.transaction(async (tx) => {
     const [max] = await tx.select({ n: sql<number>`coalesce(max(${testimonials.displayOrder}), -1)::int` }).from(testimonials);
@@ -70,26 +70,15 @@ export async function createTestimonial(db: Db, actor: Actor | null, input: unkn
   return created;
 }
 
+const GONE = "This testimonial no longer exists.";
+
 /** One testimonial changed (or a NotFoundError): the content version and the audit row in the same transaction. */
-async function writeOne<T extends { name: string }>(
-  db: Db,
-  audit: Omit<AuditEntry, "summary">,
-  write: (tx: Db) => Promise<T[]>,
-): Promise<T> {
-  const [row] = await db.transaction(async (tx) => {
-    const rows = await write(tx);
-    if (rows[0]) {
-      await bumpContentVersion(tx);
-      await recordAudit(tx, { ...audit, summary: rows[0].name });
-    }
-    return rows;
-  });
-  if (!row) throw new NotFoundError("This testimonial no longer exists.");
-  return row;
+function writeOne<T extends { name: string }>(db: Db, audit: Omit<AuditEntry, "summary">, write: (tx: Db) => Promise<T[]>): Promise<T> {
+  return writeContentRow(db, audit, GONE, (row) => row.name, write);
 }
 
 export async function updateTestimonial(db: Db, actor: Actor | null, id: unknown, input: unknown): Promise<TestimonialRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const row = values(input);
   const target = { type: "testimonial", id: testimonialId };
@@ -103,7 +92,7 @@ export async function updateTestimonial(db: Db, actor: Actor | null, id: unknown
 }
 
 export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unknown, hidden: unknown): Promise<TestimonialRow> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const value = parseOrThrow(hiddenSchema, hidden);
   const target = { type: "testimonial", id: testimonialId };
@@ -113,7 +102,7 @@ export async function setTestimonialHidden(db: Db, actor: Actor | null, id: unkn
 }
 
 export async function deleteTestimonial(db: Db, actor: Actor | null, id: unknown): Promise<{ name: string }> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const target = { type: "testimonial", id: testimonialId };
   return writeOne(db, { actor, action: "testimonial.delete", target }, (tx) =>
@@ -123,7 +112,7 @@ export async function deleteTestimonial(db: Db, actor: Actor | null, id: unknown
 
 /** One place up or down; the whole list is renumbered 0..n-1 so old ties never make a move a no-op. */
 export async function moveTestimonial(db: Db, actor: Actor | null, id: unknown, direction: unknown): Promise<void> {
-  authorize(actor, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const testimonialId = parseOrThrow(contentIdSchema, id);
   const dir = parseOrThrow(moveDirectionSchema, direction);
   await db.transaction(async (tx) => {
@@ -132,39 +121,23 @@ export async function moveTestimonial(db: Db, actor: Actor | null, id: unknown, 
       .from(testimonials)
       .orderBy(...ordered)
       .for("update");
-    const ids = rows.map((r) => r.id);
-    if (!ids.includes(testimonialId)) throw new NotFoundError("This testimonial no longer exists.");
-    const next = moveInList(ids, testimonialId, dir);
-    if (!next) return;
-    for (const [position, rowId] of next.entries()) {
-      await tx.update(testimonials).set({ displayOrder: position }).where(eq(testimonials.id, rowId));
-    }
-    await bumpContentVersion(tx);
-    await recordAudit(tx, {
-      actor,
-      action: "testimonial.move",
-      target: { type: "testimonial", id: testimonialId },
-      summary: `moved ${dir}`,
+    await moveContentRow(tx, {
+      ids: rows.map((r) => r.id),
+      id: testimonialId,
+      direction: dir,
+      gone: GONE,
+      audit: { actor, action: "testimonial.move", target: { type: "testimonial", id: testimonialId } },
+      setOrder: (rowId, displayOrder) => tx.update(testimonials).set({ displayOrder }).where(eq(testimonials.id, rowId)),
     });
   });
 }
 
 const SEEDED_KEY = "seeded_testimonials";
 
-/**
- * The nine demo testimonials (SPEC §2), once per database and only with SEED_DEMO_CONTENT: a marker
- * row makes a later start (or a second instance) skip it, even after the owner deleted them all.
- */
-export async function seedDemoTestimonials(db: Db, seedDemoContent: boolean): Promise<boolean> {
-  if (!seedDemoContent) return false;
-  return db.transaction(async (tx) => {
-    const marked = await tx
-      .insert(appSettings)
-      .values({ key: SEEDED_KEY, value: new Date().toISOString() })
-      .onConflictDoNothing()
-      .returning({ key: appSettings.key });
-    if (marked.length === 0) return false;
-    await tx.insert(testimonials).values(
+/** The nine demo testimonials (SPEC §2), once per database and only with SEED_DEMO_CONTENT. */
+export function seedDemoTestimonials(db: Db, seedDemoContent: boolean): Promise<boolean> {
+  return seedDemoOnce(db, seedDemoContent, SEEDED_KEY, (tx) =>
+    tx.insert(testimonials).values(
       TESTIMONIALS.map((t, index) => ({
         name: t.name,
         position: t.position,
@@ -173,8 +146,6 @@ export async function seedDemoTestimonials(db: Db, seedDemoContent: boolean): Pr
         text: t.text,
         displayOrder: index,
       })),
-    );
-    await bumpContentVersion(tx);
-    return true;
-  });
+    ),
+  );
 }

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { TestimonialManagement, type TestimonialActionData } from "~/features/site/testimonial-management";
-import { testimonialInputSchema, TESTIMONIALS_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
 import {
   createTestimonial,
   deleteTestimonial,
@@ -25,7 +25,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireActor(request, canEditPageContent, TESTIMONIALS_FORBIDDEN);
+  await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   return { testimonials: await listTestimonialsForAdmin(getDb()) };
 }
 

@@ -561,6 +561,27 @@ export const testimonials = pgTable(
   (t) => [index("testimonials_display_order_idx").on(t.displayOrder)],
 );
 
+/** The Recent Roles timeline, in display order ("position": a job; a "role" in code is a permission role). */
+export const positions = pgTable(
+  "positions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    company: text("company").notNull(),
+    period: text("period").notNull().default(""),
+    location: text("location").notNull().default(""),
+    description: text("description").notNull().default(""),
+    bullets: text("bullets")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    displayOrder: integer("display_order").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("positions_display_order_idx").on(t.displayOrder)],
+);
+
 // ---- Audit log (app/server/audit.server.ts; docs/decisions/015-audit-log.md) ----
 
 /**

@@ -1,0 +1,78 @@
+import { eq } from "drizzle-orm";
+import { canEditPageContent, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { recordAudit } from "~/server/audit.server";
+import { seedDemoOnce } from "~/server/content-rows.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import type { Db } from "~/server/db/client.server";
+import { appSettings } from "~/server/db/schema.server";
+import { parseOrThrow } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { CERTIFICATIONS, EDUCATION, EXPERTISE, SKILLS, TOOLS } from "./content";
+import { EMPTY_PAGE_CONTENT, pageContentFormSchema, storedPageContentSchema, type PageContent } from "./page-content-schema";
+import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
+
+/** The app_settings row holding the About and home lists as JSON. */
+export const PAGE_CONTENT_KEY = "page_content";
+
+/** The lists from the database; none saved (or a damaged row, logged) reads as empty lists. */
+export async function readPageContent(db: Db): Promise<PageContent> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, PAGE_CONTENT_KEY));
+  if (!row) return EMPTY_PAGE_CONTENT;
+  let json: unknown;
+  try {
+    json = JSON.parse(row.value);
+  } catch {
+    json = undefined;
+  }
+  const stored = storedPageContentSchema.safeParse(json);
+  if (!stored.success) {
+    logger.error({ issues: stored.error.issues }, "page content: stored record is invalid; showing empty lists");
+    return EMPTY_PAGE_CONTENT;
+  }
+  return { ...EMPTY_PAGE_CONTENT, ...stored.data };
+}
+
+function store(tx: Db, content: PageContent) {
+  const value = JSON.stringify(content);
+  return tx
+    .insert(appSettings)
+    .values({ key: PAGE_CONTENT_KEY, value })
+    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+}
+
+/** Admins and moderators; validates every list, stores the whole record, audited, bumps the content version. */
+export async function savePageContent(db: Db, actor: Actor | null, input: unknown): Promise<PageContent> {
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  const content = parseOrThrow(pageContentFormSchema, input);
+  await db.transaction(async (tx) => {
+    await store(tx, content);
+    await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "page-content.update",
+      target: { type: "settings", id: PAGE_CONTENT_KEY },
+      summary: `${content.education.length} education, ${content.certifications.length} certifications, ${content.skills.length} skills, ${content.tools.length} tools, ${content.expertise.length} expertise`,
+    });
+  });
+  return content;
+}
+
+/** The demo lists of content.ts, once per database and only with SEED_DEMO_CONTENT. */
+export function seedDemoPageContent(db: Db, seedDemoContent: boolean): Promise<boolean> {
+  return seedDemoOnce(db, seedDemoContent, "seeded_page_content", (tx) =>
+    tx
+      .insert(appSettings)
+      .values({
+        key: PAGE_CONTENT_KEY,
+        value: JSON.stringify({
+          education: EDUCATION.map((e) => ({ ...e })),
+          certifications: [...CERTIFICATIONS],
+          skills: [...SKILLS],
+          tools: [...TOOLS],
+          expertise: EXPERTISE.map((e) => ({ ...e })),
+        } satisfies PageContent),
+      })
+      .onConflictDoNothing(),
+  );
+}

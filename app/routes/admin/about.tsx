@@ -1,0 +1,41 @@
+import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { getSessionUser } from "~/features/auth/session.server";
+import { PageContentForm } from "~/features/site/page-content-form";
+import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/site/page-content-schema";
+import { readPageContent, savePageContent } from "~/features/site/page-content.server";
+import { getSiteSettings } from "~/features/site/settings.server";
+import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { parseSubmission } from "~/lib/forms";
+import { canEditPageContent, canManageSettings } from "~/lib/permissions";
+import { getDb } from "~/server/db/client.server";
+import { withRouteErrors } from "~/server/errors.server";
+import { readForm } from "~/server/form.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/about";
+
+export function meta() {
+  return [{ title: "About" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const actor = await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  const [content, site] = await Promise.all([readPageContent(getDb()), getSiteSettings()]);
+  return { content, resumeUrl: site.resumeUrl, canOpenSettings: canManageSettings(actor) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const actor = await getSessionUser(request);
+  const formData = await withRouteErrors(() => readForm(request));
+  const submission = parseSubmission(formData, pageContentFormSchema);
+  try {
+    // The domain function decides: a refusal (403) comes before any field error.
+    await savePageContent(getDb(), actor, Object.fromEntries(formData));
+    return await redirectWithToast("/admin/about", { title: PAGE_CONTENT_SAVED, type: "success" });
+  } catch (error) {
+    return adminFormFailure(error, submission);
+  }
+}
+
+export default function AboutAdminRoute({ loaderData }: Route.ComponentProps) {
+  return <PageContentForm {...loaderData} />;
+}

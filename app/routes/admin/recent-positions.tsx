@@ -1,0 +1,53 @@
+import { data } from "react-router";
+import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
+import { PositionManagement, type PositionActionData } from "~/features/site/position-management";
+import { positionInputSchema } from "~/features/site/positions-schema";
+import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/site/positions.server";
+import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { canEditPageContent } from "~/lib/permissions";
+import { getDb } from "~/server/db/client.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/recent-positions";
+
+// The screen keeps the SPEC's name (Recent Roles); in code a job is a "position", a "role" is a permission.
+export function meta() {
+  return [{ title: "Recent Roles" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  return { positions: await listPositions(getDb()) };
+}
+
+const BACK = "/admin/recent-roles";
+
+export async function action({ request }: Route.ActionArgs) {
+  // The submission is kept for the form's reply; the domain function decides (a refusal comes before any field error).
+  const save = async ({ actor, db, form, parse }: AdminFormContext) => {
+    parse(positionInputSchema);
+    const created = form.intent === "create";
+    const saved = created ? await createPosition(db, actor, form) : await updatePosition(db, actor, form.id, form);
+    return redirectWithToast(BACK, {
+      title: created ? "Role added" : "Role saved",
+      description: `${saved.title}, ${saved.company} is on the Recent Roles page.`,
+      type: "success",
+    });
+  };
+  return handleAdminForm(request, {
+    create: save,
+    update: save,
+    delete: async ({ actor, db, form }) => {
+      const deleted = await deletePosition(db, actor, form.id);
+      const description = `${deleted.title}, ${deleted.company} was removed from the timeline.`;
+      return redirectWithToast(BACK, { title: "Role deleted", description, type: "success" });
+    },
+    move: async ({ actor, db, form }) => {
+      await movePosition(db, actor, form.id, form.direction);
+      return data<PositionActionData>({ ok: true });
+    },
+  });
+}
+
+export default function RecentPositionsAdminRoute({ loaderData }: Route.ComponentProps) {
+  return <PositionManagement positions={loaderData.positions} />;
+}

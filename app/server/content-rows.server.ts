@@ -1,0 +1,76 @@
+import { moveInList } from "~/lib/reorder";
+import { recordAudit, type AuditEntry } from "./audit.server";
+import { bumpContentVersion } from "./content-version.server";
+import type { Db } from "./db/client.server";
+import { appSettings } from "./db/schema.server";
+import { NotFoundError } from "./errors.server";
+
+/**
+ * The writes shared by the admin's ordered page-content lists (testimonials, recent roles): each one
+ * changes public output, so the content version and the audit row go in the write's transaction.
+ */
+
+/** One row written (or a NotFoundError with `gone`); `summary` names it in the audit log. */
+export async function writeContentRow<T>(
+  db: Db,
+  audit: Omit<AuditEntry, "summary">,
+  gone: string,
+  summary: (row: T) => string,
+  write: (tx: Db) => Promise<T[]>,
+): Promise<T> {
+  const [row] = await db.transaction(async (tx) => {
+    const rows = await write(tx);
+    if (rows[0]) {
+      await bumpContentVersion(tx);
+      await recordAudit(tx, { ...audit, summary: summary(rows[0]) });
+    }
+    return rows;
+  });
+  if (!row) throw new NotFoundError(gone);
+  return row;
+}
+
+/**
+ * Moves `id` one place within `ids` (the list in display order, locked by the caller's select) and
+ * renumbers the whole list 0..n-1, so old ties never make a move a no-op. Audited; false when the
+ * item is already at that end.
+ */
+export async function moveContentRow(
+  tx: Db,
+  options: {
+    ids: readonly string[];
+    id: string;
+    direction: "up" | "down";
+    gone: string;
+    audit: Omit<AuditEntry, "summary">;
+    setOrder: (id: string, displayOrder: number) => Promise<unknown>;
+  },
+): Promise<boolean> {
+  const { ids, id, direction } = options;
+  if (!ids.includes(id)) throw new NotFoundError(options.gone);
+  const next = moveInList(ids, id, direction);
+  if (!next) return false;
+  for (const [position, rowId] of next.entries()) await options.setOrder(rowId, position);
+  await bumpContentVersion(tx);
+  await recordAudit(tx, { ...options.audit, summary: `moved ${direction}` });
+  return true;
+}
+
+/**
+ * Demo content seeded once per database, and only with SEED_DEMO_CONTENT: the marker row `key` makes a
+ * later start (or a second instance) skip it, even after the owner deleted everything it added.
+ */
+export async function seedDemoOnce(db: Db, seedDemoContent: boolean, key: string, seed: (tx: Db) => Promise<unknown>): Promise<boolean> {
+  if (!seedDemoContent) return false;
+  return db.transaction(async (tx) => {
+    const marked = await tx
+      .insert(appSettings)
+      .values({ key, value: new Date().toISOString() })
+      .onConflictDoNothing()
+      .returning({ key: appSettings.key });
+    if (marked.length === 0) return false;
+    await seed(tx);
+    await bumpContentVersion(tx);
+    return true;
+  });
+}

@@ -1,0 +1,86 @@
+import { expect, it } from "vitest";
+import { positions } from "~/server/db/schema.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { signedInAs, unique } from "../helpers/factories";
+import { useSignedInServer } from "../helpers/test-server";
+
+const LISTS = { education: "", certifications: "", skills: "", tools: "", expertise: "" };
+
+/**
+ * Issue 16 through the production server, as a browser without JavaScript posts the forms: a
+ * moderator edits the Recent Roles timeline and the About and home lists, the public pages follow,
+ * and an empty list leaves no empty box behind.
+ */
+describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
+  const server = useSignedInServer(ctx, "moderator");
+  const page = async (path: string) => (await server.fetch(path)).text();
+
+  it("a moderator saves the About and home lists; /about and / show them, in order", async () => {
+    const tag = unique();
+    const saved = await server.postForm("/admin/about", {
+      ...LISTS,
+      education: `B.Sc. Mathematics ${tag} | Open University | 2019`,
+      certifications: `Certified Operator ${tag}\nSecond Certificate ${tag}`,
+      skills: `Weaving ${tag}`,
+      expertise: `Engines ${tag} | Building engines that weave`,
+    });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/admin/about");
+    const about = await page("/about");
+    expect(about).toContain(`B.Sc. Mathematics ${tag}`);
+    expect(about).toContain("Open University · 2019");
+    expect(about.indexOf(`Certified Operator ${tag}`)).toBeLessThan(about.indexOf(`Second Certificate ${tag}`));
+    expect(about).toContain(`Weaving ${tag}`);
+    // The empty list (tools) has no section at all.
+    expect(about).not.toContain('id="tools-heading"');
+    const home = await page("/");
+    expect(home).toContain(`Certified Operator ${tag}`);
+    expect(home).toContain(`Engines ${tag}`);
+  });
+
+  it("refuses a bad line with its message (400) and a plain user (403)", async () => {
+    const invalid = await server.postForm("/admin/about", { ...LISTS, education: "Only a degree" });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).toContain("Education, line 1: write it as &quot;Degree | School | Year&quot;");
+    const user = await signedInAs(ctx.db, "user");
+    const refused = await server.fetch("/admin/about", {
+      method: "POST",
+      headers: { cookie: user.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...LISTS, skills: "Sneaky" }).toString(),
+    });
+    expect(refused.status).toBe(403);
+    expect(await page("/about")).not.toContain("Sneaky");
+  });
+
+  it("with every list empty, /about and / show no empty sections", async () => {
+    expect((await server.postForm("/admin/about", LISTS)).status).toBe(302);
+    const about = await page("/about");
+    expect(about).toContain("More about my background is coming soon.");
+    for (const id of ["education", "certifications", "skills", "tools"]) expect(about).not.toContain(`id="${id}-heading"`);
+    const home = await page("/");
+    expect(home).not.toContain('id="expertise-heading"');
+    expect(home).not.toContain('aria-label="Certifications"');
+  });
+
+  it("a moderator adds a role to the timeline; with none left, /recent-roles says so", async () => {
+    const title = `Engine Designer ${unique()}`;
+    const added = await server.postForm("/admin/recent-roles", {
+      intent: "create",
+      title,
+      company: "Analytical Engines Ltd",
+      description: "Designed the mill and the store.",
+      bullets: "First highlight\nSecond highlight",
+    });
+    expect(added.status).toBe(302);
+    expect(added.headers.get("location")).toBe("/admin/recent-roles");
+    const timeline = await page("/recent-roles");
+    expect(timeline).toContain(title);
+    expect(timeline).toContain("<li>Second highlight</li>");
+    const missing = await server.postForm("/admin/recent-roles", { intent: "create", title: "", company: "X", description: "Y" });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain("Title is required");
+
+    await ctx.db.delete(positions);
+    expect(await page("/recent-roles")).toContain("No roles to show yet.");
+  });
+});
