@@ -58,7 +58,7 @@ describeEachDatabase("page cache", (ctx) => {
       expect(Number(hit.headers["content-length"])).toBe(hit.body.length);
       const html = (encoding ? gunzipSync(hit.body) : hit.body).toString();
       expect(html).toContain("</html>");
-      const nonces = noncesOf(html, hit.headers["content-security-policy"]);
+      const nonces = noncesOf(html, String(hit.headers["content-security-policy"]));
       expect(nonces.body).toHaveLength(1);
       expect(nonces.body[0]).toBe(nonces.header);
       seen.add(nonces.header ?? "");
