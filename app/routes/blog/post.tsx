@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, Link, redirect, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -16,7 +16,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
-import { isSafeImageUrl } from "~/features/media/media";
+import { isSafeImageUrl } from "~/features/media/media-urls";
 import { longDate, shortDate } from "~/features/posts/dates";
 import { PostBody } from "~/features/posts/post-body";
 import { postBodyOf } from "~/features/posts/post-render.server";
@@ -36,7 +36,7 @@ import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
