@@ -40,10 +40,12 @@ const env = mod.getEnv();
 const logger = mod.logger;
 const server = express();
 server.disable("x-powered-by");
-server.use(compression());
 // The same headers on static files as on pages (server/security-headers.ts); the app's trust proxy
 // setting (TRUST_PROXY) is its own.
 server.use(mod.securityHeaders);
+// Page-cache hits go out first, already compressed (docs/decisions/14b-cache-hit-path.md).
+if (!DEVELOPMENT) server.use(mod.pageCacheFront);
+server.use(compression());
 
 if (vite) {
   server.use(vite.middlewares);

@@ -1,11 +1,11 @@
 import "./lib/zod-csp";
 import { useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import { toast as showToast, Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import stylesheetUrl from "./app.css?url";
 import { ErrorMessage, errorDetails, errorStack } from "./components/error-message";
 import { NotFoundMessage } from "./components/not-found-message";
+import { toast as showToast, Toaster } from "./components/toaster";
 import { AdminSidebarProvider, useAdminSidebar } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
@@ -99,7 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <AdminSidebarProvider>
           <SiteChrome>{children}</SiteChrome>
         </AdminSidebarProvider>
-        <Toaster visibleToasts={3} duration={4000} richColors closeButton />
+        <Toaster always={Boolean(rootData?.user)} />
         <ScrollRestoration />
         <Scripts />
       </body>

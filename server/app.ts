@@ -35,8 +35,20 @@ import { PageCache } from "~/server/page-cache.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
 import { getStorage } from "~/server/storage.server";
-import { createPageHandler } from "./page-handler";
+import { createPageCacheFront, createPageHandler } from "./page-handler";
 import { securityHeaders } from "./security-headers";
+
+/** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
+export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
+// Frees the old version's pages at once rather than at the next request.
+onContentVersionChange((version) => pageCache.useVersion(version));
+
+/**
+ * Page-cache hits, answered before any other middleware (docs/decisions/14b-cache-hit-path.md):
+ * server.js mounts it right after the security headers, and so does this app (test servers mount
+ * the app alone); a request already looked up is not looked up again.
+ */
+export const pageCacheFront = createPageCacheFront(pageCache, () => getEnv().TRUST_PROXY !== false);
 
 export { getEnv, logger, securityHeaders };
 
@@ -95,6 +107,7 @@ export const app = express();
 app.disable("x-powered-by");
 
 app.use(securityHeaders);
+app.use(pageCacheFront);
 
 // One access log line per request: method, path (never the query string, which can carry a reset
 // token), status, duration and a request id (also sent back as X-Request-Id). No headers, no bodies.
@@ -180,6 +193,8 @@ app.use(async (req, res, next) => {
   const started = process.hrtime.bigint();
   try {
     const route = OPERATIONS_PATHS.has(req.path) ? req.path : routePatternOf(await getRouteTable(), req.path);
+    // Stored with a cached page, so its hits are counted under the same route (page-handler.ts).
+    res.locals.metricsRoute = route;
     res.once("finish", () => recordRequest(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
     next();
   } catch (error) {
@@ -330,11 +345,6 @@ app.use(async (req, res, next) => {
     next(error);
   }
 });
-
-/** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
-export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
-// Frees the old version's pages at once rather than at the next request.
-onContentVersionChange((version) => pageCache.useVersion(version));
 
 app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache }));
 

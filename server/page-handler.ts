@@ -1,12 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { currentContentVersion, refreshContentVersion } from "~/server/content-version.server";
 import { logger } from "~/server/logger.server";
+import { recordPageCacheLookup, recordRequest } from "~/server/metrics.server";
 import { createNonce, NONCE_HEADER, NONCE_PLACEHOLDER, stampNonce } from "~/server/nonce.server";
 import {
   cacheableUrl,
   createCachedPage,
+  encodePage,
   isStorable,
   matchesEtag,
   PageCache,
@@ -29,14 +32,25 @@ export interface PageHandlerOptions {
 }
 
 /** The request's URL as the adapter of @react-router/express builds it (host from the proxy when trusted). */
-function requestUrl(req: Request): URL {
-  const forwarded = req.app.enabled("trust proxy") ? req.get("X-Forwarded-Host")?.split(",")[0]?.trim() : undefined;
+function requestUrl(req: Request, protocol: string, trustProxy: boolean): URL {
+  const forwarded = trustProxy ? req.get("X-Forwarded-Host")?.split(",")[0]?.trim() : undefined;
   const host = forwarded || req.get("host") || "localhost";
   try {
-    return new URL(`${req.protocol}://${host}${req.originalUrl}`);
+    return new URL(`${protocol}://${host}${req.originalUrl}`);
   } catch {
-    return new URL(`${req.protocol}://localhost${req.originalUrl}`);
+    return new URL(`${protocol}://localhost${req.originalUrl}`);
   }
+}
+
+/** A cacheable request's normalized URL and its key in the cache (the scheme is not part of it). */
+function cacheTarget(req: Request, url: URL): { url: URL; key: string } | null {
+  const cacheUrl = cacheableUrl(req.method, url, req.headers.cookie);
+  return cacheUrl && { url: cacheUrl, key: `${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}` };
+}
+
+function responseNonce(res: Response): string | undefined {
+  const nonce: unknown = res.locals.cspNonce;
+  return typeof nonce === "string" ? nonce : undefined;
 }
 
 function requestHeaders(req: Request): Headers {
@@ -107,19 +121,17 @@ function sendCached(req: Request, res: Response, page: CachedPage, nonce: string
     res.status(304).end();
     return;
   }
-  let body = page.body;
-  if (page.hasNonce) {
-    body = Buffer.from(stampNonce(page.body.toString("utf8"), nonce ?? createNonce()));
-  } else {
-    const encoding = req.acceptsEncodings("br", "gzip", "identity");
-    const encoded = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : null;
-    if (encoded && typeof encoding === "string") {
-      body = encoded;
-      res.setHeader("Content-Encoding", encoding);
-    }
-  }
+  const body = encodePage(page, nonce ?? createNonce(), (...encodings) => req.acceptsEncodings(...encodings));
+  if (body.encoding) res.setHeader("Content-Encoding", body.encoding);
   res.setHeader("Content-Length", body.length);
-  res.end(req.method === "HEAD" ? undefined : body);
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  // The stored pieces and the nonce go out as they are, in one write (no copy into one buffer).
+  res.cork();
+  for (const chunk of body.chunks) res.write(chunk);
+  res.end();
 }
 
 type Handle = (request: globalThis.Request, context?: RouterContextProvider) => Promise<globalThis.Response>;
@@ -128,10 +140,13 @@ async function renderForCache(
   handle: Handle,
   request: globalThis.Request,
   context: RouterContextProvider | undefined,
+  route: string,
 ): Promise<RenderedPage> {
   const response = await handle(request, context);
   const body = Buffer.from(await response.arrayBuffer());
-  const page = isStorable(response.status, response.headers) ? await createCachedPage(response.status, response.headers, body) : null;
+  const page = isStorable(response.status, response.headers)
+    ? await createCachedPage(response.status, response.headers, body, route)
+    : null;
   return { status: response.status, statusText: response.statusText, headers: response.headers, body, page };
 }
 
@@ -144,34 +159,76 @@ function contentVersion(): number | undefined {
   }
 }
 
+/** The metrics label server/app.ts gave this request's route (stored with the page, for hits). */
+function routeLabel(res: Response): string {
+  const route: unknown = res.locals.metricsRoute;
+  return typeof route === "string" ? route : "unmatched";
+}
+
+/** Set once a request has been looked up in the cache by the front handler (server.js and app.ts both mount it). */
+const LOOKED_UP = "pageCacheLookedUp";
+
+/**
+ * The page cache's hit path, mounted before everything else but the security headers (which make
+ * the response's nonce): an anonymous GET/HEAD of a stored page is answered here, without the
+ * access-log middleware, route matching, body checks, sessions or React Router. It writes the
+ * access line and the metrics those would have, cheaply. Anything else goes on (`next`).
+ */
+export function createPageCacheFront(cache: PageCache, trustProxy: () => boolean): RequestHandler {
+  return (req, res, next) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.cookie || res.locals[LOOKED_UP] === true) return next();
+    res.locals[LOOKED_UP] = true;
+    const started = process.hrtime.bigint();
+    const version = contentVersion();
+    const target = version === undefined ? null : cacheTarget(req, requestUrl(req, "http", trustProxy()));
+    const page = target && version !== undefined ? cache.get(target.key, version) : undefined;
+    if (!page) return next();
+    const id = randomUUID();
+    res.setHeader("X-Request-Id", id);
+    res.setHeader("X-Cache", "HIT");
+    recordPageCacheLookup(true);
+    sendCached(req, res, page, responseNonce(res));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    recordRequest(req.method, page.route, res.statusCode, seconds);
+    // The line pino-http writes for every other request (server/app.ts), without its per-request setup.
+    if (logger.isLevelEnabled("info")) {
+      logger.info(
+        { req: { id, method: req.method, path: req.path }, res: { status: res.statusCode }, responseTime: Math.round(seconds * 1000) },
+        "request",
+      );
+    }
+  };
+}
+
 export function createPageHandler(options: PageHandlerOptions): RequestHandler {
   let handle: Handle | undefined;
   const handler = async (req: Request, res: Response): Promise<void> => {
     handle ??= createRequestHandler(options.build, process.env.NODE_ENV);
-    const url = requestUrl(req);
+    const url = requestUrl(req, req.protocol, req.app.enabled("trust proxy"));
     const version = contentVersion();
-    const cacheUrl = version === undefined ? null : cacheableUrl(req.method, url, req.headers.cookie);
-    if (cacheUrl && version !== undefined) {
-      const nonce: unknown = res.locals.cspNonce;
-      const responseNonce = typeof nonce === "string" ? nonce : undefined;
-      const key = `${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}`;
+    const target = version === undefined ? null : cacheTarget(req, url);
+    if (target && version !== undefined) {
+      const { key, url: cacheUrl } = target;
+      const nonce = responseNonce(res);
       const hit = options.cache.get(key, version);
+      recordPageCacheLookup(hit !== undefined);
       if (hit) {
         res.setHeader("X-Cache", "HIT");
-        return sendCached(req, res, hit, responseNonce);
+        return sendCached(req, res, hit, nonce);
       }
       const render = handle;
       const context = options.getLoadContext?.(req, res);
+      const route = routeLabel(res);
       // A page to be shared is rendered with the placeholder; each response gets its own nonce.
       const shared = () => toFetchRequest(req, res, cacheUrl, { method: "GET", shared: true });
-      let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context));
+      let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context, route));
       if (rendered.page) {
         res.setHeader("X-Cache", rendered.own ? "MISS" : "HIT");
-        return sendCached(req, res, rendered.page, responseNonce);
+        return sendCached(req, res, rendered.page, nonce);
       }
-      if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context)), own: true };
+      if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context, route)), own: true };
       res.setHeader("X-Cache", "BYPASS");
-      return sendBuffered(req, res, rendered, responseNonce);
+      return sendBuffered(req, res, rendered, nonce);
     }
     const response = await handle(toFetchRequest(req, res, url), options.getLoadContext?.(req, res));
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -185,6 +242,14 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
     await sendResponse(res, response);
   };
   return (req: Request, res: Response, next: NextFunction) => {
-    handler(req, res).catch(next);
+    handler(req, res).catch((error: unknown) => {
+      // The visitor went away mid-response (a closed tab, a cancelled navigation): nothing to
+      // answer and nothing wrong here, so one line without a stack rather than an error report.
+      if (res.headersSent && (res.destroyed || req.destroyed)) {
+        logger.info({ path: req.path }, "client closed the connection before the response was complete");
+        return;
+      }
+      next(error);
+    });
   };
 }

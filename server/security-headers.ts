@@ -1,11 +1,12 @@
-import type { IncomingMessage } from "node:http";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
 import { lastKnownSiteSettings } from "~/features/site/settings.server";
 import { DEMO_SITE_SETTINGS } from "~/features/site/site-links";
 import type { Env } from "~/server/env.server";
 import { getEnv } from "~/server/env.server";
-import { createNonce, NONCE_HEADER } from "~/server/nonce.server";
+import { createNonce, NONCE_HEADER, NONCE_PLACEHOLDER } from "~/server/nonce.server";
 
 /** Players the post media embeds (app/features/media/media.ts) and the Turnstile widget, by origin. */
 const VIDEO_PLAYERS = ["https://www.youtube.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com"];
@@ -75,15 +76,41 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
   const nonce = createNonce();
   res.locals.cspNonce = nonce;
   req.headers[NONCE_HEADER] = nonce;
-  res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
-  headers ??= helmetFor(getEnv());
-  headers(req, res, next);
+  for (const [name, value] of headerTemplate()) res.setHeader(name, value.replaceAll(NONCE_PLACEHOLDER, nonce));
+  next();
 };
 
+/**
+ * The headers helmet writes, computed once (and again when the site settings the policy reads are
+ * replaced), with the nonce placeholder where each response's nonce goes: running helmet's dozen
+ * middlewares and building the policy string per response was a large part of a page-cache hit.
+ */
+let template: { settings: unknown; headers: [string, string][] } | undefined;
 // Built on the first request: the configuration is read once, after start-up has loaded it.
-let headers: RequestHandler | undefined;
+let helmetMiddleware: ReturnType<typeof helmet> | undefined;
 
-function helmetFor(env: Env): RequestHandler {
+function headerTemplate(): [string, string][] {
+  const settings = lastKnownSiteSettings();
+  if (template && template.settings === settings) return template.headers;
+  helmetMiddleware ??= helmetFor(getEnv());
+  const req = new IncomingMessage(new Socket());
+  req.headers[NONCE_HEADER] = NONCE_PLACEHOLDER;
+  const res = new ServerResponse(req);
+  res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+  let done = false;
+  helmetMiddleware(req, res, () => {
+    done = true;
+  });
+  // helmet's middlewares are synchronous; if that ever changed, the policy would be missing.
+  if (!done) throw new Error("helmet did not finish synchronously");
+  const headers = Object.entries(res.getHeaders()).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : String(value)]],
+  );
+  template = { settings, headers };
+  return headers;
+}
+
+function helmetFor(env: Env) {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(env) },
     // Embeds (videos, scheduling, Turnstile) need no isolation from us, and they would break under it.

@@ -2,7 +2,7 @@ import { ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from "lucide-react";
 import type * as React from "react";
 import { useEffect } from "react";
 import { Form, Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "./toaster";
 import { FormErrors, SubmitButton, useIsSubmitting } from "~/components/forms";
 import {
   AlertDialog,

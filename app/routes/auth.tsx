@@ -1,7 +1,7 @@
 import { Eye, EyeOff, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useActionData, useLocation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";

@@ -1,7 +1,16 @@
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { NONCE_PLACEHOLDER, stampNonce } from "./nonce.server";
-import { cacheableUrl, createCachedPage, isStorable, matchesEtag, PageCache, type RenderedPage } from "./page-cache.server";
+import { createNonce, NONCE_PLACEHOLDER, stampNonce } from "./nonce.server";
+import {
+  cacheableUrl,
+  createCachedPage,
+  encodePage,
+  isStorable,
+  matchesEtag,
+  PageCache,
+  type CachedPage,
+  type RenderedPage,
+} from "./page-cache.server";
 
 const url = (path: string) => new URL(path, "http://example.test");
 
@@ -70,22 +79,44 @@ describe("isStorable", () => {
 describe("createCachedPage", () => {
   const html = Buffer.from(`<!doctype html><p>${"hello ".repeat(500)}</p>`);
 
+  /** What a client accepting `accepted` receives, decoded, and the encoding it was sent in. */
+  const served = (page: CachedPage, nonce: string, accepted: string[]) => {
+    const body = encodePage(page, nonce, (...offered) => offered.find((e) => accepted.includes(e)) ?? false);
+    const bytes = Buffer.concat(body.chunks);
+    expect(bytes.length).toBe(body.length);
+    const decoded = body.encoding === "gzip" ? gunzipSync(bytes) : body.encoding === "br" ? brotliDecompressSync(bytes) : bytes;
+    return { encoding: body.encoding, text: decoded.toString() };
+  };
+
   it("keeps the page's headers but not the transfer's, and precompresses", async () => {
     const page = await createCachedPage(200, new Headers({ "content-type": "text/html", "content-length": "5", date: "x" }), html);
     expect(page.headers).toEqual([["content-type", "text/html"]]);
     expect(page.etag).toMatch(/^"[\w-]{32}"$/);
-    expect(page.gzip && gunzipSync(page.gzip).equals(html)).toBe(true);
-    expect(page.br?.length).toBeGreaterThan(0);
-    expect(page.hasNonce).toBe(false);
+    expect(page.segments).toHaveLength(1);
+    expect(served(page, createNonce(), ["br", "gzip", "identity"])).toEqual({ encoding: "br", text: html.toString() });
+    expect(served(page, createNonce(), ["gzip", "identity"])).toEqual({ encoding: "gzip", text: html.toString() });
+    expect(served(page, createNonce(), ["identity"])).toEqual({ encoding: null, text: html.toString() });
   });
 
-  it("does not precompress a body that takes a nonce per response", async () => {
-    const body = Buffer.from(`<script nonce="${NONCE_PLACEHOLDER}"></script>${"x".repeat(2000)}`);
+  it("puts each response's own nonce in every placeholder, gzipped from pieces made once", async () => {
+    const body = Buffer.from(
+      `<script nonce="${NONCE_PLACEHOLDER}"></script>${"x".repeat(2000)}<script nonce="${NONCE_PLACEHOLDER}">y</script>${"z".repeat(70_000)}<link nonce="${NONCE_PLACEHOLDER}">`,
+    );
     const page = await createCachedPage(200, new Headers(), body);
-    expect(page.hasNonce).toBe(true);
-    expect(page.gzip).toBeNull();
-    expect(stampNonce(body.toString(), "abc")).toContain('nonce="abc"');
-    expect(stampNonce(body.toString(), "abc")).not.toContain(NONCE_PLACEHOLDER);
+    expect(page.segments).toHaveLength(4);
+    expect(page.br).toBeNull();
+    const [first, second] = [createNonce(), createNonce()];
+    const expected = stampNonce(body.toString(), first);
+    expect(expected).not.toContain(NONCE_PLACEHOLDER);
+    // gunzip checks the CRC-32 and length in the trailer, so a wrong one would throw here.
+    expect(served(page, first, ["br", "gzip", "identity"])).toEqual({ encoding: "gzip", text: expected });
+    expect(served(page, first, ["identity"])).toEqual({ encoding: null, text: expected });
+    expect(served(page, second, ["gzip"]).text).toBe(stampNonce(body.toString(), second));
+  });
+
+  it("does not compress a small body", async () => {
+    const page = await createCachedPage(200, new Headers(), Buffer.from("small"));
+    expect(served(page, createNonce(), ["br", "gzip", "identity"])).toEqual({ encoding: null, text: "small" });
   });
 
   it("gives different bodies different ETags", async () => {
@@ -115,7 +146,7 @@ describe("PageCache", () => {
     const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
     expect(cache.get("/a", 1)).toBeUndefined();
     await cache.fill("/a", 1, () => rendered("one"));
-    expect(cache.get("/a", 1)?.body.toString()).toBe("one");
+    expect(cache.get("/a", 1)?.segments.join("")).toBe("one");
     expect(cache.get("/a", 2)).toBeUndefined();
     expect(cache.size).toBe(0);
   });

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompress, constants, crc32, deflateRaw } from "node:zlib";
+import { crc32Combine } from "~/lib/crc32-combine";
 import { LruCache } from "~/lib/lru-cache";
 import { NONCE_PLACEHOLDER } from "./nonce.server";
 
-const gzipAsync = promisify(gzip);
+const deflateRawAsync = promisify(deflateRaw);
 const brotliAsync = promisify(brotliCompress);
 
 /**
@@ -55,12 +56,20 @@ export function cacheableUrl(method: string, url: URL, cookieHeader: string | un
 export interface CachedPage {
   status: number;
   headers: [string, string][];
-  body: Buffer;
+  /** The body as rendered, cut at each nonce placeholder: a response puts its own nonce between the pieces. */
+  segments: Buffer[];
   etag: string;
-  /** The body holds the nonce placeholder: stamped per response, so it is compressed per response. */
-  hasNonce: boolean;
-  gzip: Buffer | null;
+  /**
+   * gzip made once at store time, per segment (raw deflate, each segment compressed on its own and
+   * flushed to a byte boundary), so a response only adds a stored block for its nonce and the trailer.
+   */
+  deflated: Buffer[] | null;
+  /** Each segment's CRC-32 (the gzip trailer is combined from these and the nonce's, per response). */
+  crcs: number[];
+  /** br made once: only for a body without a nonce (brotli's state does not restart between pieces). */
   br: Buffer | null;
+  /** The metrics label of the route that rendered it, so a hit is counted without matching routes. */
+  route: string;
   /** When it was rendered (ms): pages also show what no write announces (external feeds). */
   renderedAt: number;
 }
@@ -83,27 +92,115 @@ export function isStorable(status: number, headers: Headers): boolean {
 
 const MIN_COMPRESS_BYTES = 1024;
 
-/** Builds an entry: strong ETag over the stored bytes, br and gzip made once (off the main thread). */
-export async function createCachedPage(status: number, headers: Headers, body: Buffer): Promise<CachedPage> {
+/** The body cut at every nonce placeholder (one segment when it has none). */
+function splitAtPlaceholder(body: Buffer): Buffer[] {
+  const segments: Buffer[] = [];
+  let start = 0;
+  for (let at = body.indexOf(NONCE_PLACEHOLDER); at !== -1; at = body.indexOf(NONCE_PLACEHOLDER, start)) {
+    segments.push(body.subarray(start, at));
+    start = at + NONCE_PLACEHOLDER.length;
+  }
+  segments.push(body.subarray(start));
+  return segments;
+}
+
+/**
+ * Builds an entry: strong ETag over the stored bytes (placeholder included: the same page whatever
+ * the nonce), gzip per segment and br made once (off the main thread).
+ */
+export async function createCachedPage(status: number, headers: Headers, body: Buffer, route = "unmatched"): Promise<CachedPage> {
   const kept: [string, string][] = [];
   headers.forEach((value, name) => {
     if (!TRANSFER_HEADERS.has(name.toLowerCase())) kept.push([name, value]);
   });
-  const hasNonce = body.includes(NONCE_PLACEHOLDER);
-  const compressible = !hasNonce && body.length >= MIN_COMPRESS_BYTES;
-  const [gz, br] = compressible
+  const segments = splitAtPlaceholder(body);
+  const last = segments.length - 1;
+  const compressible = body.length >= MIN_COMPRESS_BYTES;
+  const [deflated, br] = compressible
     ? await Promise.all([
-        gzipAsync(body, { level: 9 }),
-        brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        // Every segment but the last ends non-final and byte-aligned (sync flush), so segments
+        // compressed apart join into one valid deflate stream; the last one carries the final block.
+        Promise.all(
+          segments.map((segment, i) =>
+            deflateRawAsync(segment, { level: 9, finishFlush: i === last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }),
+          ),
+        ),
+        last === 0
+          ? brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+          : null,
       ])
     : [null, null];
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-  return { status, headers: kept, body, etag, hasNonce, gzip: gz, br, renderedAt: Date.now() };
+  const crcs = segments.map((segment) => crc32(segment));
+  return { status, headers: kept, segments, etag, deflated, crcs, br, route, renderedAt: Date.now() };
+}
+
+/** The length of a nonce from createNonce (16 bytes in base64). */
+const NONCE_LENGTH = 24;
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/** A non-final stored deflate block holding `bytes` (at most 65,535), for a byte-aligned stream. */
+function storedBlock(bytes: Buffer): Buffer {
+  const block = Buffer.alloc(5 + bytes.length);
+  block[0] = 0;
+  block.writeUInt16LE(bytes.length, 1);
+  block.writeUInt16LE(~bytes.length & 0xffff, 3);
+  bytes.copy(block, 5);
+  return block;
+}
+
+export interface EncodedBody {
+  chunks: Buffer[];
+  length: number;
+  encoding: "br" | "gzip" | null;
+}
+
+/**
+ * The bytes of one response for a stored page, with `nonce` in place of every placeholder, in the
+ * best of the encodings the client accepts (`accepts` as Express's acceptsEncodings answers).
+ * Nothing is copied or compressed here: pieces stored at cache time plus the nonce.
+ */
+export function encodePage(page: CachedPage, nonce: string, accepts: (...encodings: string[]) => string | false): EncodedBody {
+  const nonceBytes = Buffer.from(nonce, "latin1");
+  if (page.segments.length > 1 && nonceBytes.length !== NONCE_LENGTH) throw new Error("unexpected nonce length");
+  const chooseFrom = [...(page.br ? ["br"] : []), ...(page.deflated ? ["gzip"] : []), "identity"];
+  const encoding = accepts(...chooseFrom);
+  if (encoding === "br" && page.br) return { chunks: [page.br], length: page.br.length, encoding: "br" };
+  if (encoding === "gzip" && page.deflated) {
+    const chunks: Buffer[] = [GZIP_HEADER];
+    const nonceBlock = storedBlock(nonceBytes);
+    const nonceCrc = crc32(nonceBytes);
+    let crc = 0;
+    let size = 0;
+    page.deflated.forEach((deflated, i) => {
+      if (i > 0) {
+        chunks.push(nonceBlock);
+        crc = crc32Combine(crc, nonceCrc, nonceBytes.length);
+        size += nonceBytes.length;
+      }
+      chunks.push(deflated);
+      const segment = page.segments[i];
+      crc = i === 0 ? (page.crcs[0] ?? 0) : crc32Combine(crc, page.crcs[i] ?? 0, segment?.length ?? 0);
+      size += segment?.length ?? 0;
+    });
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(crc >>> 0, 0);
+    trailer.writeUInt32LE(size >>> 0, 4);
+    chunks.push(trailer);
+    return { chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0), encoding: "gzip" };
+  }
+  const chunks: Buffer[] = [];
+  page.segments.forEach((segment, i) => {
+    if (i > 0) chunks.push(nonceBytes);
+    chunks.push(segment);
+  });
+  return { chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0), encoding: null };
 }
 
 function sizeOf(page: CachedPage): number {
   const headerBytes = page.headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
-  return page.body.length + (page.gzip?.length ?? 0) + (page.br?.length ?? 0) + headerBytes + 256;
+  const bytes = (buffers: Buffer[] | null) => (buffers ?? []).reduce((sum, buffer) => sum + buffer.length, 0);
+  return bytes(page.segments) + bytes(page.deflated) + (page.br?.length ?? 0) + headerBytes + 256;
 }
 
 /** Whether If-None-Match names this entity (weak comparison, as RFC 9110 §13.1.2 asks for GET). */

@@ -93,6 +93,18 @@ describe("access log and log hygiene (node server.js)", () => {
     expect(line?.responseTime).toBeGreaterThanOrEqual(0);
   });
 
+  it("writes the same one line for a page-cache hit, answered before the access-log middleware", async () => {
+    await (await fetch(`${base}/projects`)).text();
+    const hit = await fetch(`${base}/projects?utm_source=x`);
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    await hit.text();
+    const id = hit.headers.get("x-request-id") ?? "";
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const [line, ...more] = await waitForLine(id);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ msg: "request", req: { id, method: "GET", path: "/projects" }, res: { status: 200 } });
+  });
+
   it("POST /about (no action) answers 405 with Allow, logged in one line without a stack", async () => {
     const response = await fetch(`${base}/about`, {
       method: "POST",

@@ -1,3 +1,5 @@
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { describeEachDatabase } from "../helpers/databases";
@@ -25,6 +27,66 @@ describeEachDatabase("page cache", (ctx) => {
   });
 
   const get = (path: string, headers: Record<string, string> = {}) => server.fetch(path, { headers });
+
+  /** The response as it went over the wire (fetch() decodes bodies itself). */
+  const rawGet = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      httpGet(`${server.url}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on("error", reject);
+    });
+
+  /** Every nonce attribute in a page, and the nonce its CSP header allows. */
+  const noncesOf = (html: string, csp: string | null | undefined) => ({
+    body: [...new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))],
+    header: /'nonce-([^']+)'/.exec(csp ?? "")?.[1],
+  });
+
+  it("answers a hit from the front of the stack: access-log id, this response's nonce in header and body, gzip made at store time", async () => {
+    await (await get("/testimonials")).text();
+    const seen = new Set<string>();
+    for (const acceptEncoding of ["identity", "gzip, deflate, br", "gzip"]) {
+      const hit = await rawGet("/testimonials", { "accept-encoding": acceptEncoding });
+      expect(hit.headers["x-cache"]).toBe("HIT");
+      expect(hit.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(hit.headers["set-cookie"]).toBeUndefined();
+      // Pages carry a nonce, so they are never sent br (its state cannot restart at the nonce).
+      const encoding = acceptEncoding === "identity" ? undefined : "gzip";
+      expect(hit.headers["content-encoding"]).toBe(encoding);
+      expect(Number(hit.headers["content-length"])).toBe(hit.body.length);
+      const html = (encoding ? gunzipSync(hit.body) : hit.body).toString();
+      expect(html).toContain("</html>");
+      const nonces = noncesOf(html, String(hit.headers["content-security-policy"]));
+      expect(nonces.body).toHaveLength(1);
+      expect(nonces.body[0]).toBe(nonces.header);
+      seen.add(nonces.header ?? "");
+    }
+    // A nonce is never repeated, even though the body comes from one stored render.
+    expect(seen.size).toBe(3);
+  });
+
+  it("sends the same headers for HEAD on a hit as for GET, without a body", async () => {
+    await (await get("/recent-roles")).text();
+    const hit = await rawGet("/recent-roles", { "accept-encoding": "gzip" });
+    const head = await server.fetch("/recent-roles", { method: "HEAD", headers: { "accept-encoding": "gzip" } });
+    expect(head.headers.get("x-cache")).toBe("HIT");
+    expect(head.headers.get("content-length")).toBe(hit.headers["content-length"]);
+    expect(head.headers.get("content-encoding")).toBe("gzip");
+    expect(head.headers.get("etag")).toBe(hit.headers.etag);
+    expect(await head.text()).toBe("");
+  });
+
+  it("never answers a request with a session cookie from the cache, even a page stored for anonymous visitors", async () => {
+    const anonymous = await get("/about");
+    await anonymous.text();
+    expect((await get("/about")).headers.get("x-cache")).toBe("HIT");
+    const signedIn = await get("/about", { cookie: editor.cookie });
+    expect(signedIn.headers.get("x-cache")).toBeNull();
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+    await signedIn.text();
+  });
 
   it("renders a public page once, then serves it from memory with a strong ETag and a CDN-friendly Cache-Control", async () => {
     const first = await get("/about?utm_source=test");

@@ -1,7 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { useEffect } from "react";
 import { Form, useActionData } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";

@@ -1,4 +1,4 @@
-import { isSafeImageUrl, isVideoFileUrl, vimeoEmbedUrl, youtubeEmbedUrl, type MediaKind } from "./media";
+import { isSafeImageUrl, isVideoFileUrl, vimeoEmbedUrl, youtubeEmbedUrl, type MediaKind } from "./media-urls";
 
 export interface MediaViewItem {
   id: string;

@@ -1,4 +1,4 @@
-import { isSafeImageUrl } from "~/features/media/media";
+import { isSafeImageUrl } from "~/features/media/media-urls";
 
 /**
  * What a link in post content may point to. Everything is decided by the WHATWG URL parser, the one

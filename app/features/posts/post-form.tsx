@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, Star, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useBlocker, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { FieldError, FormField, SubmitButton, useSchemaForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";

@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, ExternalLink } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { useActionData, useFetcher, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { AdminListPage, DeleteConfirm, EditLink, FormCard } from "~/components/admin-list";
 import { FormField, useSchemaForm } from "~/components/forms";
 import { Badge } from "~/components/ui/badge";

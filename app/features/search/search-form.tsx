@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { Form, useLocation, useSearchParams } from "react-router";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
-import { MAX_QUERY_LENGTH } from "./search-schema";
+import { MAX_QUERY_LENGTH } from "./search-limits";
 
 export const SEARCH_PATH = "/search";
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { MAX_QUERY_LENGTH } from "./search-limits";
 
-/** Longer queries are not searched (the empty state answers them); no real search is this long. */
-export const MAX_QUERY_LENGTH = 200;
+// In a module of its own so the search field in every page's header does not bring zod with it.
+export { MAX_QUERY_LENGTH };
 export const RESULTS_PER_PAGE = 10;
 
 /**

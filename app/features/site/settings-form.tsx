@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { Form, useActionData } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";

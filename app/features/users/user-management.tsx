@@ -1,7 +1,7 @@
 import { KeyRound, UserCheck, UserX } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Form, useActionData } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { DeleteConfirm } from "~/components/admin-list";
 import {

@@ -5,7 +5,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { shortDate } from "~/features/posts/dates";
 import { listPublishedPosts } from "~/features/posts/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
-import { isSafeImageUrl } from "~/features/media/media";
+import { isSafeImageUrl } from "~/features/media/media-urls";
 import { categoryShareCard, shareImageOf } from "~/features/share-images/share-images.server";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/lib/categories";
@@ -15,7 +15,7 @@ import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/category";
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);

@@ -1,22 +1,10 @@
-import { useEffect, useState } from "react";
-import { data, Link, redirect, useFetcher } from "react-router";
-import { toast } from "sonner";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "~/components/ui/alert-dialog";
+import { data, Link, redirect } from "react-router";
+import { deferred } from "~/components/deferred";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
-import { isSafeImageUrl } from "~/features/media/media";
+import { isSafeImageUrl } from "~/features/media/media-urls";
 import { longDate, shortDate } from "~/features/posts/dates";
 import { PostBody } from "~/features/posts/post-body";
 import { postBodyOf } from "~/features/posts/post-render.server";
@@ -39,7 +27,10 @@ import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
+
+// Editors only: the confirmation dialog's code (Radix) stays out of the page's initial JavaScript.
+const DeletePostButton = deferred(() => import("~/features/posts/delete-post-button").then((module) => module.DeletePostButton));
+import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
@@ -158,44 +149,6 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
     },
     { "script:ld+json": d.jsonLd },
   ];
-}
-
-function DeletePostButton() {
-  const fetcher = useFetcher<{ error: string }>();
-  const [open, setOpen] = useState(false);
-  const busy = fetcher.state !== "idle";
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.error) {
-      toast.error("Error", { description: "Failed to delete post" });
-      setOpen(false);
-    }
-  }, [fetcher.state, fetcher.data]);
-  return (
-    <AlertDialog open={open} onOpenChange={setOpen}>
-      <AlertDialogTrigger asChild>
-        <Button variant="destructive">Delete</Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent onEscapeKeyDown={(e) => busy && e.preventDefault()}>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this post?</AlertDialogTitle>
-          <AlertDialogDescription>This permanently deletes the post and its media. This cannot be undone.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            disabled={busy}
-            className="bg-destructive text-white hover:bg-destructive/90"
-            onClick={(e) => {
-              e.preventDefault();
-              void fetcher.submit({ intent: "delete" }, { method: "post" });
-            }}
-          >
-            {busy ? "Deleting..." : "Delete"}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
-  );
 }
 
 interface PostLinkView {

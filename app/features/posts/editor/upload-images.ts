@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 
 export interface UploadedImageRef {
   id: string;

@@ -1,0 +1,44 @@
+import { useSyncExternalStore } from "react";
+import { deferred } from "./deferred";
+
+/**
+ * Toasts without sonner in every page's initial JavaScript (issue 14): the toaster is mounted for
+ * signed-in users (the admin area toasts often) and, on any other page, from its first toast on;
+ * sonner's code loads then. Sonner shows a toast made before its toaster subscribed.
+ */
+const SonnerToaster = deferred(() => import("sonner").then((module) => module.Toaster));
+
+let requested = false;
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+type ToastOptions = { description?: string };
+
+function show(kind: "success" | "error" | "info", title: string, options?: ToastOptions): void {
+  if (!requested) {
+    requested = true;
+    for (const listener of listeners) listener();
+  }
+  void import("sonner").then(({ toast }) => toast[kind](title, options));
+}
+
+/** The app's toasts (sonner's API, loaded on first use). */
+export const toast = {
+  success: (title: string, options?: ToastOptions) => show("success", title, options),
+  error: (title: string, options?: ToastOptions) => show("error", title, options),
+  info: (title: string, options?: ToastOptions) => show("info", title, options),
+};
+
+/** The toaster: always for `always` (signed-in users), otherwise once a toast has been shown. */
+export function Toaster({ always }: { always: boolean }) {
+  const wanted = useSyncExternalStore(
+    subscribe,
+    () => requested,
+    () => false,
+  );
+  return always || wanted ? <SonnerToaster visibleToasts={3} duration={4000} richColors closeButton /> : null;
+}
