@@ -1,6 +1,7 @@
 import { ExternalLink } from "lucide-react";
 import { ResponsiveImage, storedImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
+import { Badge } from "~/components/ui/badge";
 import { listProjects } from "~/features/projects/projects.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -23,9 +24,11 @@ export async function loader() {
     return [];
   });
   return {
+    // Featured projects lead, each group in the owner's order (the sort is stable).
     web: projects
       .filter((p) => p.type === "web")
-      .map(({ id, title, description, imageUrl, url }) => ({ id, title, description, imageUrl, url })),
+      .sort((a, b) => Number(b.featured) - Number(a.featured))
+      .map(({ id, title, description, imageUrl, url, featured }) => ({ id, title, description, imageUrl, url, featured })),
     other: projects.filter((p) => p.type === "other").map(({ id, title }) => ({ id, title })),
   };
 }
@@ -56,7 +59,10 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
                 <div aria-hidden className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70" />
               )}
               <div className="flex flex-1 flex-col gap-2 p-5">
-                <h2 className="text-lg font-semibold">{project.title}</h2>
+                <div className="flex items-start justify-between gap-2">
+                  <h2 className="text-lg font-semibold">{project.title}</h2>
+                  {project.featured ? <Badge className="shrink-0">Featured</Badge> : null}
+                </div>
                 <p className="text-sm text-muted-foreground">{project.description}</p>
                 {project.url ? (
                   <a
