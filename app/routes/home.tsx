@@ -62,6 +62,7 @@ export async function loader() {
     ownerName: site.ownerName,
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
+    feedsConfigured: Boolean(site.substackUrl || site.tspBlogUrl || site.tspKbUrl),
     article: article
       ? {
           title: article.title,
@@ -82,7 +83,8 @@ const FEED_LABELS = { newsletter: "Newsletter", blog: "From the Blog", kb: "Know
 const EXPERTISE_ICONS = [Lightbulb, ClipboardList, Boxes, Code2] as const;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { article, teaserHref, project, externalPosts, headline, tagline, bio, ownerName, portrait, schedulingUrl } = loaderData;
+  const { article, teaserHref, project, externalPosts, feedsConfigured, headline, tagline, bio, ownerName, portrait, schedulingUrl } =
+    loaderData;
   return (
     <>
       <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-accent to-background">
@@ -126,6 +128,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Featured Work
         </h2>
         <p className="mt-2 text-muted-foreground">The latest from the blog, the newsletter and my projects.</p>
+        {/* A new site has nothing to feature yet: one line says so, the grid below stays empty. */}
+        {article || project || feedsConfigured ? null : (
+          <p className="mt-8 rounded-xl border border-dashed p-8 text-center text-muted-foreground">
+            Nothing to feature yet. New articles and projects will appear here.
+          </p>
+        )}
         <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {article ? (
             <FeaturedCard
