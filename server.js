@@ -59,6 +59,8 @@ if (vite) {
     }
   });
 } else {
+  // Before the static files: the owner's favicon, when set, replaces the default /favicon.ico.
+  server.get("/favicon.ico", mod.siteFavicon);
   server.use(precompressedAssets("build/client"));
   server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
   server.use(express.static("build/client", { maxAge: "1h" }));

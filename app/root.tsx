@@ -11,6 +11,7 @@ import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/site/site-footer";
 import { SiteHeader } from "./features/site/site-header";
 import { getSiteSettings } from "./features/site/settings.server";
+import type { SiteIcons } from "./features/uploads/site-icons";
 import { publicSiteUrl } from "./features/site/site-url.server";
 import { statusTitle } from "./lib/http-status";
 import { getVerificationConfig } from "./features/verification/verification.server";
@@ -74,6 +75,28 @@ function SiteChrome({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** The uploaded favicon's sizes when the owner set one, else the default icons. */
+function SiteIconLinks({ icons }: { icons: SiteIcons | null }) {
+  return (
+    <>
+      {icons ? (
+        <>
+          <link rel="icon" href={icons.png32} sizes="32x32" type="image/png" />
+          <link rel="icon" href={icons.png48} sizes="48x48" type="image/png" />
+          <link rel="apple-touch-icon" href={icons.appleTouch} />
+        </>
+      ) : (
+        <>
+          <link rel="icon" href="/favicon.ico" sizes="32x32" />
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        </>
+      )}
+      <link rel="manifest" href="/manifest.webmanifest" />
+    </>
+  );
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   return (
@@ -83,9 +106,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <ThemeScript nonce={rootData?.nonce} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <link rel="icon" href="/favicon.ico" sizes="32x32" />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
+        <SiteIconLinks icons={rootData?.site.icons ?? null} />
         <Meta />
         <Links />
       </head>

@@ -49,6 +49,8 @@ export default [
   route("7fs/:category/:slug", "routes/blog/post.tsx"),
   route("7fs/:category/:slug/edit", "routes/blog/post-form.tsx", { id: "post-edit" }),
   route("api/uploads", "routes/api/uploads.ts"),
+  route("api/uploads/resume", "routes/api/uploads-resume.ts"),
+  route("manifest.webmanifest", "routes/manifest-webmanifest.ts"),
   route("api/posts/preview", "routes/api/post-preview.ts"),
   route("api/posts/autosave", "routes/api/post-autosave.ts"),
   route("api/posts/:postId/revisions", "routes/api/post-revisions.ts"),

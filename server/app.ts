@@ -18,6 +18,8 @@ import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { seedDemoPageContent } from "~/features/site/page-content.server";
 import { seedDemoPositions } from "~/features/site/positions.server";
+import { getSiteSettings } from "~/features/site/settings.server";
+import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
@@ -202,6 +204,24 @@ app.use(async (req, res, next) => {
   }
 });
 
+/**
+ * /favicon.ico, which browsers and feed readers ask for without a link: the .ico made from the
+ * owner's favicon when there is one, else (next) the default file. server.js mounts it before the
+ * static files; here it serves the development server.
+ */
+export async function siteFavicon(req: Request, res: Response, next: NextFunction): Promise<void> {
+  try {
+    const { icons } = await getSiteSettings();
+    const key = icons ? uploadKeyOf(icons.ico) : null;
+    const file = key ? await getStorage().get(key) : null;
+    if (!file) return next();
+    res.status(200).type("image/x-icon").set("Cache-Control", "public, max-age=3600").send(file.body);
+  } catch (error) {
+    next(error);
+  }
+}
+app.get("/favicon.ico", siteFavicon);
+
 // Alive: answers without touching the database, so a database outage never restarts every instance.
 app.get("/healthz", (_req, res) => {
   res.status(200).json({ status: "ok" });
@@ -298,6 +318,8 @@ function targetRoute(table: RouteTable, pathname: string, search: string): Route
   return target?.route.id ? table.info.get(target.route.id) : undefined;
 }
 
+const UPLOAD_PATHS = new Set(["/api/uploads", "/api/uploads/resume"]);
+
 app.use(async (req, res, next) => {
   try {
     // A NUL byte reaches no page and makes PostgreSQL refuse a text parameter.
@@ -305,7 +327,8 @@ app.use(async (req, res, next) => {
       return refuse(req, res, 400, "The address contains an invalid character.");
     }
     const length = Number(req.headers["content-length"] ?? 0);
-    if (req.path !== "/api/uploads") {
+    // Upload routes read their bodies with limits of their own.
+    if (!UPLOAD_PATHS.has(req.path)) {
       if (length > LIMITS.body) return refuse(req, res, 413, `The request is too large (at most ${formatBytes(LIMITS.body)}).`);
       // A body of unannounced size (chunked) could be any size; browsers always announce theirs.
       if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined) {

@@ -65,6 +65,7 @@ export async function loader() {
     schedulingUrl: site.schedulingUrl,
     certifications: pageContent?.certifications ?? [],
     expertise: pageContent?.expertise ?? [],
+    feedsConfigured: Boolean(site.substackUrl || site.tspBlogUrl || site.tspKbUrl),
     article: article
       ? {
           title: article.title,
@@ -96,6 +97,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     ownerName,
     portrait,
     schedulingUrl,
+    feedsConfigured,
     certifications,
     expertise,
   } = loaderData;
@@ -146,6 +148,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Featured Work
         </h2>
         <p className="mt-2 text-muted-foreground">The latest from the blog, the newsletter and my projects.</p>
+        {/* A new site has nothing to feature yet: one line says so, the grid below stays empty. */}
+        {article || project || feedsConfigured ? null : (
+          <p className="mt-8 rounded-xl border border-dashed p-8 text-center text-muted-foreground">
+            Nothing to feature yet. New articles and projects will appear here.
+          </p>
+        )}
         <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {article ? (
             <FeaturedCard

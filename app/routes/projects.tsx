@@ -1,6 +1,7 @@
 import { ExternalLink } from "lucide-react";
 import { ResponsiveImage, storedImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
+import { Badge } from "~/components/ui/badge";
 import { listProjects } from "~/features/projects/projects.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -23,9 +24,11 @@ export async function loader() {
     return [];
   });
   return {
+    // Featured projects lead, each group in the owner's order (the sort is stable).
     web: projects
       .filter((p) => p.type === "web")
-      .map(({ id, title, description, imageUrl, url }) => ({ id, title, description, imageUrl, url })),
+      .sort((a, b) => Number(b.featured) - Number(a.featured))
+      .map(({ id, title, description, imageUrl, url, featured }) => ({ id, title, description, imageUrl, url, featured })),
     other: projects.filter((p) => p.type === "other").map(({ id, title }) => ({ id, title })),
   };
 }
@@ -35,45 +38,51 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-16">
       <h1 className="text-4xl font-bold tracking-tight">Web Development Projects</h1>
-      {web.length === 0 ? <p className="mt-6 text-muted-foreground">No web projects to show yet.</p> : null}
-      <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {web.map((project, index) => {
-          const picture = project.imageUrl ? storedImage(project.imageUrl) : null;
-          return (
-            <li key={project.id} className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-sm">
-              {picture ? (
-                <ResponsiveImage
-                  src={picture.src}
-                  widths={picture.widths}
-                  sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
-                  alt={`Screenshot of ${project.title}`}
-                  width={800}
-                  height={450}
-                  priority={index < 3}
-                  className="aspect-video w-full object-cover"
-                />
-              ) : (
-                <div aria-hidden className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70" />
-              )}
-              <div className="flex flex-1 flex-col gap-2 p-5">
-                <h2 className="text-lg font-semibold">{project.title}</h2>
-                <p className="text-sm text-muted-foreground">{project.description}</p>
-                {project.url ? (
-                  <a
-                    href={project.url}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="mt-auto inline-flex items-center gap-1 pt-2 text-sm font-medium text-primary hover:underline"
-                  >
-                    View Live <span className="sr-only">: {project.title} (opens in a new tab)</span>
-                    <ExternalLink aria-hidden className="size-3.5" />
-                  </a>
-                ) : null}
-              </div>
-            </li>
-          );
-        })}
-      </ul>
+      {web.length === 0 ? (
+        <p className="mt-6 text-muted-foreground">No web projects to show yet.</p>
+      ) : (
+        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {web.map((project, index) => {
+            const picture = project.imageUrl ? storedImage(project.imageUrl) : null;
+            return (
+              <li key={project.id} className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-sm">
+                {picture ? (
+                  <ResponsiveImage
+                    src={picture.src}
+                    widths={picture.widths}
+                    sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+                    alt={`Screenshot of ${project.title}`}
+                    width={800}
+                    height={450}
+                    priority={index < 3}
+                    className="aspect-video w-full object-cover"
+                  />
+                ) : (
+                  <div aria-hidden className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70" />
+                )}
+                <div className="flex flex-1 flex-col gap-2 p-5">
+                  <div className="flex items-start justify-between gap-2">
+                    <h2 className="text-lg font-semibold">{project.title}</h2>
+                    {project.featured ? <Badge className="shrink-0">Featured</Badge> : null}
+                  </div>
+                  <p className="text-sm text-muted-foreground">{project.description}</p>
+                  {project.url ? (
+                    <a
+                      href={project.url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="mt-auto inline-flex items-center gap-1 pt-2 text-sm font-medium text-primary hover:underline"
+                    >
+                      View Live <span className="sr-only">: {project.title} (opens in a new tab)</span>
+                      <ExternalLink aria-hidden className="size-3.5" />
+                    </a>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
 
       <Reveal aria-labelledby="other-projects-heading" className="mt-16">
         <h2 id="other-projects-heading" className="text-2xl font-semibold">

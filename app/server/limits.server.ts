@@ -19,6 +19,8 @@ export const LIMITS = {
   substackJson: 4 * KB,
   /** One uploaded image. */
   image: 10 * MB,
+  /** One uploaded document (the resume PDF). */
+  document: 10 * MB,
   /** Images in one upload. */
   imagesPerUpload: 10,
   /** Multipart overhead on top of the images of one upload. */

@@ -8,6 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
+import { UploadUrlInput } from "~/components/upload-url-input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import type { FormFailure } from "~/lib/forms";
@@ -169,8 +170,10 @@ function ProjectForm({ project }: { project?: AdminProject }) {
       <FormField field={fields.description} label="Description">
         {(props) => <Textarea {...props} rows={3} />}
       </FormField>
-      <FormField field={fields.imageUrl} label="Image URL (optional)">
-        {(props) => <Input {...props} type="url" placeholder="https://…" />}
+      <FormField field={fields.imageUrl} label="Image URL (optional)" controlled>
+        {(props) => (
+          <UploadUrlInput {...props} defaultValue={fields.imageUrl.initialValue ?? ""} label="Image" hint="Save the project to use it." />
+        )}
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField field={fields.type} label="Type" select>
@@ -191,13 +194,15 @@ function ProjectForm({ project }: { project?: AdminProject }) {
           {(props) => <Input {...props} type="url" placeholder="https://…" />}
         </FormField>
       </div>
-      <div key={fields.featured.key} className="flex items-center gap-2">
+      {/* A native checkbox drawn as a switch: the form also works before (or without) JavaScript. */}
+      <div key={fields.featured.key} className="flex items-center gap-3">
         <input
           id="project-featured"
           name={fields.featured.name}
           type="checkbox"
+          role="switch"
           defaultChecked={fields.featured.initialValue === "on"}
-          className="size-4 accent-(--primary)"
+          className="relative h-5 w-9 shrink-0 cursor-pointer appearance-none rounded-full bg-input transition-colors outline-none before:absolute before:top-0.5 before:left-0.5 before:size-4 before:rounded-full before:bg-background before:shadow-sm before:transition-transform checked:bg-primary checked:before:translate-x-4 focus-visible:ring-[3px] focus-visible:ring-ring/50"
         />
         <Label htmlFor="project-featured">Featured</Label>
       </div>

@@ -1,11 +1,11 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect } from "react";
 import { Form, useActionData } from "react-router";
 import { toast } from "~/components/toaster";
 import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
+import { UploadUrlInput } from "~/components/upload-url-input";
 import type { FormFailure } from "~/lib/forms";
 import { settingsFormValues, siteSettingsFormSchema, SETTINGS_LIMITS, type SiteSettings } from "./settings-schema";
 
@@ -24,62 +24,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** Reads the upload answer of /api/uploads: the first image's URL, or the server's message. */
-async function uploadImage(file: File): Promise<{ url: string } | { error: string }> {
-  const body = new FormData();
-  body.append("files", file);
-  const response = await fetch("/api/uploads", { method: "POST", body });
-  const json: unknown = await response.json().catch(() => null);
-  if (response.ok && json && typeof json === "object" && "images" in json && Array.isArray(json.images)) {
-    const first: unknown = json.images[0];
-    if (first && typeof first === "object" && "url" in first && typeof first.url === "string") return { url: first.url };
-  }
-  const error =
-    json && typeof json === "object" && "error" in json && typeof json.error === "string" ? json.error : "The image could not be uploaded.";
-  return { error };
-}
-
-/**
- * An image address with an upload button beside it: the upload goes through the one upload pipeline
- * (/api/uploads: checked, resized into responsive variants) and its address fills the field. Without
- * JavaScript the address can be typed.
- */
-function ImageUrlInput({ label, ...props }: React.ComponentProps<typeof Input> & { label: string }) {
-  const [value, setValue] = useState(typeof props.defaultValue === "string" ? props.defaultValue : "");
-  const [busy, setBusy] = useState(false);
-  const fileId = useId();
-  const { defaultValue: _ignored, ...inputProps } = props;
-  return (
-    <div className="grid gap-2">
-      <Input {...inputProps} value={value} onChange={(event) => setValue(event.target.value)} placeholder="/uploads/… or https://…" />
-      <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Label htmlFor={fileId} className="cursor-pointer rounded-md border px-3 py-1.5 font-normal hover:bg-accent">
-          {busy ? "Uploading..." : `Upload ${label.toLowerCase()}`}
-        </Label>
-        <input
-          id={fileId}
-          type="file"
-          accept="image/*"
-          className="sr-only"
-          disabled={busy}
-          onChange={async (event) => {
-            const file = event.target.files?.[0];
-            event.target.value = "";
-            if (!file) return;
-            setBusy(true);
-            const result = await uploadImage(file).finally(() => setBusy(false));
-            if ("url" in result) {
-              setValue(result.url);
-              toast.success("Image uploaded", { description: "Save settings to use it." });
-            } else toast.error("Upload failed", { description: result.error });
-          }}
-        />
-        {value ? <img src={value} alt="" className="h-12 w-10 rounded object-cover" /> : null}
-      </div>
-    </div>
-  );
-}
-
+const SAVE_HINT = "Save settings to use it.";
 const LINKS_HINT = 'One link a line, in order: "Label | https://…".';
 
 /** /admin/settings: the site's identity, addresses and feeds (admins only). */
@@ -149,7 +94,25 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
             controlled
             hint={hint("Used on the home page, Recent Roles and in search results. Empty: a placeholder silhouette.")}
           >
-            {(props) => <ImageUrlInput {...props} defaultValue={fields.portraitUrl.initialValue ?? ""} label="Portrait" />}
+            {(props) => (
+              <UploadUrlInput {...props} defaultValue={fields.portraitUrl.initialValue ?? ""} label="Portrait" hint={SAVE_HINT} />
+            )}
+          </FormField>
+          <FormField
+            field={fields.logoUrl}
+            label="Logo mark"
+            controlled
+            hint={hint("Shown beside the site name in the top bar; also the favicon when none is set. Empty: the site name's initials.")}
+          >
+            {(props) => <UploadUrlInput {...props} defaultValue={fields.logoUrl.initialValue ?? ""} label="Logo mark" hint={SAVE_HINT} />}
+          </FormField>
+          <FormField
+            field={fields.faviconUrl}
+            label="Favicon"
+            controlled
+            hint={hint("The browser tab and home-screen icon (a square image of 512×512 or more works best); its sizes are made on save.")}
+          >
+            {(props) => <UploadUrlInput {...props} defaultValue={fields.faviconUrl.initialValue ?? ""} label="Favicon" hint={SAVE_HINT} />}
           </FormField>
           <FormField
             field={fields.socialImageUrl}
@@ -157,7 +120,9 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
             controlled
             hint={hint("The preview image of pages without one of their own (1200×630 works best).")}
           >
-            {(props) => <ImageUrlInput {...props} defaultValue={fields.socialImageUrl.initialValue ?? ""} label="Social image" />}
+            {(props) => (
+              <UploadUrlInput {...props} defaultValue={fields.socialImageUrl.initialValue ?? ""} label="Social image" hint={SAVE_HINT} />
+            )}
           </FormField>
         </Section>
         <Section title="Contact and links">
@@ -168,8 +133,21 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
           >
             {(props) => <Input {...props} type="email" autoComplete="email" />}
           </FormField>
-          <FormField field={fields.resumeUrl} label="Resume link" hint={hint("A site path such as /resume.pdf or a web address.")}>
-            {(props) => <Input {...props} />}
+          <FormField
+            field={fields.resumeUrl}
+            label="Resume link"
+            controlled
+            hint={hint("Upload your resume (a PDF, served as a download named after you), or give a site path or web address.")}
+          >
+            {(props) => (
+              <UploadUrlInput
+                {...props}
+                defaultValue={fields.resumeUrl.initialValue ?? ""}
+                label="Resume (PDF)"
+                kind="pdf"
+                hint={SAVE_HINT}
+              />
+            )}
           </FormField>
           <FormField field={fields.socialLinks} label="Social links" hint={hint(LINKS_HINT)}>
             {(props) => <Textarea {...props} rows={4} className="font-mono text-sm" />}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
 import { formCheckbox } from "~/lib/forms";
+import { logoMarkSchema, siteIconsSchema, type LogoMark, type SiteIcons } from "~/features/uploads/site-icons";
 
 /**
  * The site's identity and addresses (issue 16, /admin/settings): one typed record. The form schema
@@ -97,6 +98,8 @@ export const siteSettingsFormSchema = z.object({
   tagline: text("Tagline", SETTINGS_LIMITS.tagline),
   bio: text("Short bio", SETTINGS_LIMITS.bio),
   portraitUrl: pathOrUrl("Portrait"),
+  logoUrl: pathOrUrl("Logo mark"),
+  faviconUrl: pathOrUrl("Favicon"),
   socialImageUrl: pathOrUrl("Default social image"),
   contactEmail: z
     .string()
@@ -113,7 +116,15 @@ export const siteSettingsFormSchema = z.object({
   tspKbUrl: httpUrl("Knowledge-base feed address"),
 });
 
-export type SiteSettings = z.output<typeof siteSettingsFormSchema>;
+export type SiteSettingsInput = z.output<typeof siteSettingsFormSchema>;
+
+/** Files made from the uploaded logo and favicon when the settings were saved (null: the defaults). */
+export interface SiteMadeImages {
+  logoMark: LogoMark | null;
+  icons: SiteIcons | null;
+}
+
+export type SiteSettings = SiteSettingsInput & SiteMadeImages;
 
 const linkSchema = z.object({ label: z.string(), url: z.string() });
 
@@ -127,6 +138,10 @@ export const storedSiteSettingsSchema = z
     tagline: z.string(),
     bio: z.string(),
     portraitUrl: z.string(),
+    logoUrl: z.string(),
+    faviconUrl: z.string(),
+    logoMark: logoMarkSchema.nullable(),
+    icons: siteIconsSchema.nullable(),
     socialImageUrl: z.string(),
     contactEmail: z.string(),
     resumeUrl: z.string(),
@@ -146,7 +161,11 @@ export function linksToText(links: readonly SiteLink[]): string {
 }
 
 /** The record as the form's default values (every field a string). */
-export function settingsFormValues(settings: SiteSettings): Record<keyof SiteSettings, string> {
+export function settingsFormValues({
+  logoMark: _logoMark,
+  icons: _icons,
+  ...settings
+}: SiteSettings): Record<keyof SiteSettingsInput, string> {
   return { ...settings, socialLinks: linksToText(settings.socialLinks), serviceLinks: linksToText(settings.serviceLinks) };
 }
 

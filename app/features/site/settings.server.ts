@@ -16,8 +16,11 @@ import {
   storedSecuritySettingsSchema,
   storedSiteSettingsSchema,
   type SecuritySettings,
+  type SiteMadeImages,
   type SiteSettings,
+  type SiteSettingsInput,
 } from "./settings-schema";
+import { storeLogoMark, storeSiteIcons } from "~/features/uploads/site-icons.server";
 import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-links";
 
 /** The app_settings row holding the record as JSON. */
@@ -44,6 +47,10 @@ export function defaultSiteSettings(env: Env): SiteSettings {
     tagline: "",
     bio: "",
     portraitUrl: "",
+    logoUrl: "",
+    faviconUrl: "",
+    logoMark: null,
+    icons: null,
     socialImageUrl: "",
     contactEmail: "",
     resumeUrl: "",
@@ -114,10 +121,29 @@ export function getSiteSettings(): Promise<SiteSettings> {
   return cache.settings;
 }
 
+/**
+ * The logo mark and the icons, made once when their image changes (never per request): the ones
+ * saved before are kept while their source stays. The favicon falls back to the logo's image.
+ */
+async function madeImages(db: Db, actor: Actor, input: SiteSettingsInput, previous: SiteSettings): Promise<SiteMadeImages> {
+  const iconSource = input.faviconUrl || input.logoUrl;
+  const iconLabel = input.faviconUrl ? "Favicon" : "Logo mark";
+  const [logoMark, icons] = await Promise.all([
+    !input.logoUrl
+      ? null
+      : previous.logoMark?.source === input.logoUrl
+        ? previous.logoMark
+        : storeLogoMark(db, actor, input.logoUrl, "Logo mark"),
+    !iconSource ? null : previous.icons?.source === iconSource ? previous.icons : storeSiteIcons(db, actor, iconSource, iconLabel),
+  ]);
+  return { logoMark, icons };
+}
+
 /** Admins only; validates every field, stores the whole record and bumps the content version. */
 export async function saveSiteSettings(db: Db, actor: Actor | null, input: unknown): Promise<SiteSettings> {
   authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
-  const settings = parseOrThrow(siteSettingsFormSchema, input);
+  const fields = parseOrThrow(siteSettingsFormSchema, input);
+  const settings: SiteSettings = { ...fields, ...(await madeImages(db, actor, fields, await readSiteSettings(db))) };
   const value = JSON.stringify(settings);
   const previousName = (await readSiteSettings(db)).siteName;
   await db.transaction(async (tx) => {

@@ -60,9 +60,20 @@ export function SiteHeader() {
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
         {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
         <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">
-          <span aria-hidden className="mr-1 shrink-0 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
-            {siteMark(site.siteName)}
-          </span>
+          {site.logoMark ? (
+            <img
+              src={site.logoMark.url}
+              alt=""
+              width={site.logoMark.width / 2}
+              height={site.logoMark.height / 2}
+              className="mr-1.5 h-8 w-auto shrink-0"
+              data-testid="logo-mark"
+            />
+          ) : (
+            <span aria-hidden className="mr-1 shrink-0 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
+              {siteMark(site.siteName)}
+            </span>
+          )}
           <span className="truncate">{site.siteName}</span>
         </Link>
         <PageLoadingSpinner />

@@ -76,7 +76,10 @@ export async function processImage(input: Buffer, name: string): Promise<Process
   }
 }
 
+/** Image files the app makes itself (the site icons) but never accepts as an upload. */
+const MADE_TYPES: Record<string, string> = { ico: "image/x-icon" };
+
 export function contentTypeForExt(ext: string): string | null {
   for (const f of Object.values(FORMATS)) if (f.ext === ext) return f.contentType;
-  return null;
+  return MADE_TYPES[ext] ?? null;
 }

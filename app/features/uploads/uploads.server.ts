@@ -62,9 +62,9 @@ function srcSetOf(variants: { width: number; key: string }[], original: { key: s
 }
 
 /** Storage keys include the bucket: blog-images/{userId}/{timestamp}-{random}.{ext} (SPEC §7). */
-function keyFor(userId: string, ext: string): { stem: string; key: string } {
+export function keyFor(userId: string, ext: string, bucket: string = BUCKET): { stem: string; key: string } {
   const safeUser = userId.replace(/[^A-Za-z0-9_-]/g, "");
-  const stem = `${BUCKET}/${safeUser}/${Date.now()}-${randomBytes(6).toString("hex")}`;
+  const stem = `${bucket}/${safeUser}/${Date.now()}-${randomBytes(6).toString("hex")}`;
   return { stem, key: `${stem}.${ext}` };
 }
 
