@@ -4,8 +4,12 @@ import { getDb } from "~/server/db/client.server";
 import { toResponse, ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
 import type { Route } from "./+types/uploads";
+import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
 
 /** POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }. */
+// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
+
 export async function action({ request }: Route.ActionArgs) {
   try {
     const user = await getSessionUser(request);

@@ -37,12 +37,18 @@ import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form";
+import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
+
+// Reading stays open to everyone; deleting (the action) needs 2FA while the site requires it of staff (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request }) => (request.method === "GET" || request.method === "HEAD" ? undefined : requireTwoFactorForStaffPage(request)),
+];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
