@@ -12,7 +12,7 @@ import { canEdit } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { ACCOUNT_FORBIDDEN } from "./account.server";
 
@@ -35,10 +35,19 @@ export async function addPasskey(db: Db, actor: SessionUser | null, raw: unknown
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const { name, credential } = parseOrThrow(passkeyAddSchema, raw);
   const rp = await relyingParty(request);
-  await db.transaction(async (tx) => {
-    const { id } = await registerPasskey(tx, actor.id, name, credential, rp);
-    await recordAudit(tx, { actor, action: "account.passkey.add", target: { type: "passkey", id }, summary: `passkey "${name}" added` });
+  const outcome = await db.transaction(async (tx) => {
+    const registered = await registerPasskey(tx, actor.id, name, credential, rp);
+    if ("id" in registered) {
+      await recordAudit(tx, {
+        actor,
+        action: "account.passkey.add",
+        target: { type: "passkey", id: registered.id },
+        summary: `passkey "${name}" added`,
+      });
+    }
+    return registered;
   });
+  if ("refused" in outcome) throw new ValidationError(outcome.refused);
 }
 
 export async function removePasskey(db: Db, actor: SessionUser | null, raw: unknown): Promise<string> {

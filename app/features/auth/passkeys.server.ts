@@ -117,14 +117,17 @@ export async function registrationOptions(
   return options;
 }
 
-/** Checks a new passkey's answer and stores it under the name given. */
+/**
+ * Checks a new passkey's answer and stores it under the name given. A refused answer is returned, not
+ * thrown, so the caller's transaction commits and the challenge stays used up.
+ */
 export async function registerPasskey(
   tx: Db,
   userId: string,
   name: string,
   response: RegistrationResponseJSON,
   rp: RelyingParty,
-): Promise<{ id: string }> {
+): Promise<{ id: string } | { refused: string }> {
   const challenge = await takeChallenge(tx, response.response.clientDataJSON, "register", userId);
   let verified;
   try {
@@ -137,9 +140,9 @@ export async function registerPasskey(
     });
   } catch (error) {
     logger.info({ reason: error instanceof Error ? error.message : "unknown" }, "passkey registration refused");
-    throw new ValidationError(PASSKEY_FAILED);
+    return { refused: PASSKEY_FAILED };
   }
-  if (!verified.verified) throw new ValidationError(PASSKEY_FAILED);
+  if (!verified.verified) return { refused: PASSKEY_FAILED };
   const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
   const inserted = await tx
     .insert(passkeys)
@@ -155,7 +158,7 @@ export async function registerPasskey(
     })
     .onConflictDoNothing()
     .returning({ id: passkeys.id });
-  if (inserted.length === 0) throw new ValidationError("This passkey is already registered.");
+  if (inserted.length === 0) return { refused: "This passkey is already registered." };
   return { id: credential.id };
 }
 
