@@ -17,6 +17,7 @@ export default [
   route("api/feeds/tsp-kb", "routes/api/feeds-tsp-kb.ts"),
   route("api/verification/challenge", "routes/api/verification-challenge.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
+  route("api/passkeys/options", "routes/api/passkey-options.ts"),
   route("contact", "routes/contact.tsx"),
   route("search", "routes/search.tsx"),
   route("subscribe", "routes/subscriptions/subscribe.tsx"),

@@ -5,7 +5,15 @@ import { toast } from "~/components/toaster";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { cancelPendingSignIn, completeTwoFactorSignIn, hasPendingTwoFactor, signIn } from "~/features/auth/auth.server";
+import {
+  cancelPendingSignIn,
+  completePasskeySecondFactor,
+  completeTwoFactorSignIn,
+  pendingSecondFactor,
+  signIn,
+  signInWithPasskey,
+} from "~/features/auth/auth.server";
+import { PasskeyButton } from "~/features/auth/passkey-button";
 import { TwoFactorStep } from "~/features/auth/two-factor-step";
 import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
 import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, SIGNED_IN_WITHOUT_ADMIN, WELCOME_BACK } from "~/features/auth/auth-messages";
@@ -39,18 +47,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const sessionUser = await getSessionUser(request);
   if (sessionUser) throw redirect(canEdit(sessionUser) ? "/admin" : "/");
   // A right password waiting for its second factor: this page asks for the code.
-  return { verification: getVerificationConfig(), twoFactor: await hasPendingTwoFactor(getDb(), request) };
+  return { verification: getVerificationConfig(), twoFactor: await pendingSecondFactor(getDb(), request) };
 }
 
 /** A failed submission: its toast (SPEC §8) and Conform's reply (field errors under their fields). */
 interface AuthActionResult {
-  intent: Mode | "2fa";
+  intent: Mode | "2fa" | "2fa-passkey" | "passkey";
   title: string;
   description: string;
   result?: SubmissionResult<string[]>;
 }
 
-function failure(intent: Mode | "2fa", error: unknown, submission?: Submission<unknown>) {
+function failure(intent: AuthActionResult["intent"], error: unknown, submission?: Submission<unknown>) {
   // The message is the toast's; the form shows only field errors.
   const { status, headers, error: description, result } = failureReply(error, submission, { formError: false });
   return data<AuthActionResult>({ intent, title: "Error", description, result }, { status, headers });
@@ -84,6 +92,9 @@ export async function action({ request }: Route.ActionArgs) {
   const intentValue = field("intent");
   // The second step has no verification widget: the password step had one, and the pending sign-in is its proof.
   if (intentValue === "2fa") return secondFactor(request, form);
+  if (intentValue === "2fa-passkey") return passkeySecondFactor(request, form);
+  // A passkey with user verification is both factors: no password, so no verification widget either.
+  if (intentValue === "passkey") return passkeySignIn(request, form);
   if (intentValue === "2fa-cancel") {
     return redirect("/auth", { headers: { "Set-Cookie": await cancelPendingSignIn(getDb(), request) } });
   }
@@ -151,6 +162,30 @@ async function secondFactor(request: Request, form: FormData) {
   }
 }
 
+async function passkeySecondFactor(request: Request, form: FormData) {
+  try {
+    const db = getDb();
+    const { userId, setCookies } = await completePasskeySecondFactor(db, { credential: form.get("credential") }, request);
+    return await signedInRedirect(
+      db,
+      userId,
+      setCookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
+    );
+  } catch (error) {
+    return failure("2fa-passkey", error);
+  }
+}
+
+async function passkeySignIn(request: Request, form: FormData) {
+  try {
+    const db = getDb();
+    const { userId, setCookie } = await signInWithPasskey(db, { credential: form.get("credential") }, request);
+    return await signedInRedirect(db, userId, { "Set-Cookie": setCookie });
+  } catch (error) {
+    return failure("passkey", error);
+  }
+}
+
 /** Reads `#type=recovery&token=…` from a reset email's link. */
 function readRecoveryFragment(): string | null {
   const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
@@ -159,7 +194,7 @@ function readRecoveryFragment(): string | null {
 }
 
 export default function AuthPage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.twoFactor) return <TwoFactorStep />;
+  if (loaderData.twoFactor) return <TwoFactorStep passkey={loaderData.twoFactor.passkey} />;
   return <AuthForms verification={loaderData.verification} />;
 }
 
@@ -332,6 +367,16 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
               </button>
             ) : null}
           </div>
+          {mode === "login" ? (
+            <div className="mt-6 flex flex-col gap-3">
+              <p className="flex items-center gap-3 text-xs text-muted-foreground uppercase before:h-px before:flex-1 before:bg-border after:h-px after:flex-1 after:bg-border">
+                or
+              </p>
+              <PasskeyButton purpose="sign-in" intent="passkey">
+                Sign in with a passkey
+              </PasskeyButton>
+            </div>
+          ) : null}
         </CardContent>
       </Card>
     </section>

@@ -15,6 +15,7 @@ export const SECRET_FIELDS = [
   "verificationToken",
   "code",
   "recoveryCode",
+  "credential",
 ];
 
 /** Conform's reply to a submission, without the secret fields' values. */

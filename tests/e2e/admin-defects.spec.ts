@@ -26,7 +26,7 @@ test("a plain user's sign-in says they are signed in and explains the admin area
   await page.goto("/auth");
   await page.getByLabel("Email").fill(E2E_USER.email);
   await page.getByLabel("Password", { exact: true }).fill(E2E_USER.password);
-  const submit = page.getByRole("button", { name: "Sign In" });
+  const submit = page.getByRole("button", { name: "Sign In", exact: true });
   await completeVerification(page, submit);
   await submit.click();
   await expect(page).toHaveURL(/\/$/);

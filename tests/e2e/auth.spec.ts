@@ -19,7 +19,7 @@ test("admin login: show/hide password, a failed attempt, then success through th
   await page.goto("/auth");
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
-  const submit = page.getByRole("button", { name: "Sign In" });
+  const submit = page.getByRole("button", { name: "Sign In", exact: true });
   const password = page.getByLabel("Password", { exact: true });
 
   await page.getByLabel("Email").fill(E2E_ADMIN.email);
@@ -117,7 +117,7 @@ test("password reset by email, update with a mismatch first, sign in with the ne
   await expect(loginAs(page, { email, password: oldPassword })).rejects.toThrow(/401/);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(newPassword);
-  const signIn = page.getByRole("button", { name: "Sign In" });
+  const signIn = page.getByRole("button", { name: "Sign In", exact: true });
   await completeVerification(page, signIn);
   await signIn.click();
   await expect(page).toHaveURL(/\/admin$/);

@@ -1,24 +1,8 @@
 import { generate } from "otplib";
-import { expect, test, type Page } from "./helpers/test";
+import { expect, test } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
-import { loginAs } from "./helpers/auth";
-import { adminSidebar, completeVerification, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
-
-/** The password step of /auth, through the verification widget. */
-async function signInWithPassword(page: Page, account: { email: string; password: string }) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password", { exact: true }).fill(account.password);
-  const submit = page.getByRole("button", { name: "Sign In" });
-  await completeVerification(page, submit);
-  await submit.click();
-  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
-}
-
-async function signOut(page: Page) {
-  await (await adminSidebar(page)).getByRole("button", { name: "Logout" }).click();
-  await expect(page).not.toHaveURL(/\/admin/);
-}
+import { createStaffAccount, loginAs, signInWithPassword, signOut } from "./helpers/auth";
+import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
 
 test("two-factor authentication: set up an authenticator app, sign out, sign in with a code, then with a recovery code", async ({
   page,
@@ -26,15 +10,7 @@ test("two-factor authentication: set up an authenticator app, sign out, sign in 
   // Three proof-of-work solves and four sign-ins.
   test.slow();
   // A staff member of this test only: the seeded admin stays without 2FA for the rest of the suite.
-  const account = { email: `2fa-${Date.now()}-${test.info().project.name}@example.com`, password: "two factor phrase for e2e 5" };
-  await loginAs(page, E2E_ADMIN);
-  await page.goto("/admin/users");
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Temporary password (optional)").fill(account.password);
-  await page.getByLabel("Role", { exact: true }).selectOption("moderator");
-  await page.getByRole("button", { name: "Create User" }).click();
-  await expect(page.getByRole("cell", { name: account.email, exact: true })).toBeVisible();
-  await page.context().clearCookies();
+  const account = await createStaffAccount(page, E2E_ADMIN, "2fa", test.info().project.name);
 
   await loginAs(page, account);
   await page.goto("/admin/account");

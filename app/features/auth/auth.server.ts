@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { recordAudit } from "~/server/audit.server";
-import { ForbiddenError, parseOrThrow, RateLimitError, UnauthorizedError } from "~/server/errors.server";
+import { ForbiddenError, parseOrThrow, RateLimitError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
 import { getAppSecret } from "~/server/secret.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
@@ -13,6 +13,8 @@ import { clientIp, isSecureRequest } from "~/server/request.server";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { USER_MESSAGES } from "~/features/users/user-schema";
 import { loginSchema } from "./auth-schema";
+import { PASSKEY_FAILED, passkeyAssertionSchema } from "./passkey-schema";
+import { authenticationOptions, hasPasskey, relyingParty, verifyPasskeyAssertion } from "./passkeys.server";
 import { createSession } from "./session.server";
 import { TWO_FACTOR_EXPIRED, INVALID_CODE, twoFactorCodeSchema } from "./two-factor-schema";
 import { consumeChallenge, createChallenge, findChallenge, hasTwoFactor, verifySecondFactor } from "./two-factor.server";
@@ -138,10 +140,14 @@ async function clearChallengeCookie(db: Db, request: Request): Promise<string> {
   return (await challengeCookie(db)).serialize("", { maxAge: 0, secure: isSecureRequest(request) });
 }
 
-/** Whether the request carries a live pending sign-in (the /auth page then asks for the code). */
-export async function hasPendingTwoFactor(db: Db, request: Request): Promise<boolean> {
+/**
+ * The live pending sign-in this request carries (the /auth page then asks for the second factor), and
+ * whether its user can answer with a passkey; null when there is none.
+ */
+export async function pendingSecondFactor(db: Db, request: Request): Promise<{ passkey: boolean } | null> {
   const token = await challengeToken(db, request);
-  return token !== null && (await findChallenge(db, token)) !== null;
+  const pending = token ? await findChallenge(db, token) : null;
+  return pending ? { passkey: await hasPasskey(db, pending.userId) } : null;
 }
 
 /**
@@ -152,6 +158,34 @@ export async function hasPendingTwoFactor(db: Db, request: Request): Promise<boo
  */
 export async function completeTwoFactorSignIn(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookies: string[] }> {
   const { code } = parseOrThrow(twoFactorCodeSchema, input);
+  return completeSecondFactor(db, request, INVALID_CODE, "wrong authentication code", (tx, userId) => verifySecondFactor(tx, userId, code));
+}
+
+/** The second factor proven with one of the pending user's passkeys (instead of a code). */
+export async function completePasskeySecondFactor(
+  db: Db,
+  input: unknown,
+  request: Request,
+): Promise<{ userId: string; setCookies: string[] }> {
+  const { credential } = parseOrThrow(passkeyAssertionSchema, input);
+  const rp = await relyingParty(request);
+  return completeSecondFactor(db, request, PASSKEY_FAILED, "passkey not accepted", async (tx, userId) => {
+    const proven = await verifyPasskeyAssertion(tx, credential, "second-factor", userId, rp);
+    return proven ? `passkey "${proven.name}"` : null;
+  });
+}
+
+/**
+ * The pending sign-in's second step, whatever proves it: limits, the proof and the pending sign-in used up
+ * in one transaction, the audit row, then the session.
+ */
+async function completeSecondFactor(
+  db: Db,
+  request: Request,
+  refusal: string,
+  failureSummary: string,
+  prove: (tx: Db, userId: string) => Promise<string | null>,
+): Promise<{ userId: string; setCookies: string[] }> {
   const ip = clientIp(request);
   const token = await challengeToken(db, request);
   const pending = token ? await findChallenge(db, token) : null;
@@ -169,19 +203,85 @@ export async function completeTwoFactorSignIn(db: Db, input: unknown, request: R
       await recordAudit(db, { actor, action: "auth.sign-in.locked", summary: `second factor: ${error.message}` });
     throw error;
   }
-  const method = await db.transaction(async (tx) => {
-    const proven = await verifySecondFactor(tx, pending.userId, code);
-    if (!proven || !(await consumeChallenge(tx, token))) return null;
-    await recordAudit(tx, { actor, action: "auth.sign-in", summary: `password and ${proven}` });
-    return proven;
-  });
+  const method = await refusedAsNull(
+    db.transaction(async (tx) => {
+      const proven = await prove(tx, pending.userId);
+      if (!proven || !(await consumeChallenge(tx, token))) return null;
+      await recordAudit(tx, { actor, action: "auth.sign-in", summary: `password and ${proven}` });
+      return proven;
+    }),
+  );
   if (!method) {
-    await recordAudit(db, { actor, action: "auth.sign-in.2fa-failed", summary: "wrong authentication code" });
-    throw new UnauthorizedError(INVALID_CODE);
+    await recordAudit(db, { actor, action: "auth.sign-in.2fa-failed", summary: failureSummary });
+    throw new UnauthorizedError(refusal);
   }
   await resetRateLimit(db, `login:2fa:${pending.userId}`);
   return {
     userId: pending.userId,
     setCookies: [await createSession(db, pending.userId, request), await clearChallengeCookie(db, request)],
   };
+}
+
+/** An expired or replayed passkey challenge, or an answer that cannot be read, fails like a wrong code. */
+async function refusedAsNull<T>(work: Promise<T | null>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof UnauthorizedError || error instanceof ValidationError) return null;
+    throw error;
+  }
+}
+
+// ---- Passkeys (docs/decisions/15d-passkeys.md) ----
+
+/** Options are cheap to ask for but each one is a stored row: limited per address. */
+const PASSKEY_OPTIONS_PER_IP = 60;
+
+/**
+ * WebAuthn options for /auth: signing in without a password (anyone may ask), or the second factor of the
+ * pending sign-in this browser holds (only that user's passkeys are allowed).
+ */
+export async function passkeySignInOptions(db: Db, purpose: "sign-in" | "second-factor", request: Request) {
+  await enforceRateLimits(db, [
+    { key: `passkey-options:${clientIp(request)}`, limit: PASSKEY_OPTIONS_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
+  ]);
+  const rp = await relyingParty(request);
+  if (purpose === "sign-in") return authenticationOptions(db, "sign-in", null, rp);
+  const token = await challengeToken(db, request);
+  const pending = token ? await findChallenge(db, token) : null;
+  if (!pending) throw new UnauthorizedError(TWO_FACTOR_EXPIRED);
+  return authenticationOptions(db, "second-factor", pending.userId, rp);
+}
+
+/**
+ * 'Sign in with a passkey': a discoverable passkey with user verification is both factors at once, so the
+ * session starts without a password. Limited per IP like the password; failures are audited.
+ * Errors: ValidationError 400, UnauthorizedError 401, ForbiddenError 403 (disabled account), RateLimitError 429.
+ */
+export async function signInWithPasskey(db: Db, input: unknown, request: Request): Promise<{ userId: string; setCookie: string }> {
+  const { credential } = parseOrThrow(passkeyAssertionSchema, input);
+  const ip = clientIp(request);
+  await enforceRateLimits(db, [{ key: `login:ip:${ip}`, limit: getEnv().LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS }]);
+  const rp = await relyingParty(request);
+  const found = await refusedAsNull(
+    db.transaction(async (tx) => {
+      const proven = await verifyPasskeyAssertion(tx, credential, "sign-in", null, rp);
+      if (!proven) return null;
+      const [row] = await tx.select({ email: user.email, disabledAt: user.disabledAt }).from(user).where(eq(user.id, proven.userId));
+      if (!row) return null;
+      const actor = { id: proven.userId, email: row.email, ip };
+      if (row.disabledAt) return { actor, disabled: true };
+      await recordAudit(tx, { actor, action: "auth.sign-in", summary: `passkey "${proven.name}"` });
+      return { actor, disabled: false };
+    }),
+  );
+  if (!found) {
+    await recordAudit(db, { actor: null, ip, action: "auth.sign-in.failed", summary: "passkey not accepted" });
+    throw new UnauthorizedError(PASSKEY_FAILED);
+  }
+  if (found.disabled) {
+    await recordAudit(db, { actor: found.actor, action: "auth.sign-in.disabled", summary: "account disabled (passkey)" });
+    throw new ForbiddenError(USER_MESSAGES.disabled);
+  }
+  return { userId: found.actor.id, setCookie: await createSession(db, found.actor.id, request) };
 }

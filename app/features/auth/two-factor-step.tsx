@@ -7,6 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import type { SubmissionResult } from "~/lib/forms";
+import { PasskeyButton } from "./passkey-button";
 import { CODE_LABEL, twoFactorCodeSchema } from "./two-factor-schema";
 
 interface StepActionData {
@@ -16,12 +17,19 @@ interface StepActionData {
   result?: SubmissionResult<string[]>;
 }
 
-/** /auth after a right password on an account with two-factor authentication: the code, then the session. */
-export function TwoFactorStep() {
+/**
+ * /auth after a right password on an account with two-factor authentication: a code or, for a user with
+ * passkeys, a passkey; then the session.
+ */
+export function TwoFactorStep({ passkey }: { passkey: boolean }) {
   const actionData = useActionData<StepActionData>();
-  const failed = actionData?.intent === "2fa" ? actionData : undefined;
+  const failed = actionData?.intent === "2fa" || actionData?.intent === "2fa-passkey" ? actionData : undefined;
   const verifying = useIsSubmitting({ intent: "2fa" });
-  const [form, fields] = useSchemaForm({ id: "two-factor", schema: twoFactorCodeSchema, lastResult: failed?.result });
+  const [form, fields] = useSchemaForm({
+    id: "two-factor",
+    schema: twoFactorCodeSchema,
+    lastResult: failed?.intent === "2fa" ? failed.result : undefined,
+  });
 
   useEffect(() => {
     if (failed) toast.error(failed.title, { description: failed.description });
@@ -34,9 +42,18 @@ export function TwoFactorStep() {
           <CardTitle>
             <h1 className="text-2xl font-bold">Two-factor authentication</h1>
           </CardTitle>
-          <CardDescription>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</CardDescription>
+          <CardDescription>
+            {passkey
+              ? "Use your passkey, or enter the 6-digit code from your authenticator app or one of your recovery codes."
+              : "Enter the 6-digit code from your authenticator app, or one of your recovery codes."}
+          </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
+          {passkey ? (
+            <PasskeyButton purpose="second-factor" intent="2fa-passkey">
+              Use a passkey
+            </PasskeyButton>
+          ) : null}
           <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="flex flex-col gap-4">
             <input type="hidden" name="intent" value="2fa" />
             <FormField field={fields.code} label={CODE_LABEL}>

@@ -5,6 +5,7 @@ import QRCode from "qrcode";
 import type { Db } from "~/server/db/client.server";
 import { recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
 import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
+import { hasPasskey } from "./passkeys.server";
 import { looksLikeTotp, normalizeCode } from "./two-factor-schema";
 
 /**
@@ -82,12 +83,13 @@ export async function readTwoFactorState(db: Db, user: { id: string; email: stri
   return { enabled: true, pending: null, recoveryCodesLeft: left?.n ?? 0 };
 }
 
+/** An authenticator app that is on, or a passkey: either makes the password alone not enough to sign in. */
 export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ userId: twoFactor.userId })
     .from(twoFactor)
     .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)));
-  return Boolean(row);
+  return Boolean(row) || (await hasPasskey(db, userId));
 }
 
 /** Stores a new pending secret (replacing an unfinished setup). The caller has checked 2FA is not on. */

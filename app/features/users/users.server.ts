@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { deleteAllPasskeys } from "~/features/auth/passkeys.server";
 import { removeSecondFactors } from "~/features/auth/two-factor.server";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
@@ -109,19 +110,20 @@ export async function setPassword(
 
 /**
  * Account recovery by the operator (`npm run cli -- reset-2fa <email>`): removes the user's authenticator
- * app, recovery codes and pending sign-ins, so the password alone signs in again. Audited.
+ * app, recovery codes, passkeys and pending sign-ins, so the password alone signs in again. Audited.
  */
 export async function resetTwoFactor(db: Db, emailInput: string): Promise<{ email: string; removed: boolean }> {
   const found = await requireUser(db, emailInput);
   return db.transaction(async (tx) => {
     const { removed } = await removeSecondFactors(tx, found.id);
+    const passkeysRemoved = await deleteAllPasskeys(tx, found.id);
     await recordAudit(tx, {
       actor: null,
       action: "user.2fa.reset",
       target: { type: "user", id: found.id },
       summary: `${found.email}: second factors removed by the operator (CLI)`,
     });
-    return { email: found.email, removed };
+    return { email: found.email, removed: removed || passkeysRemoved > 0 };
   });
 }
 

@@ -11,6 +11,8 @@ import {
   revokeOtherSessions,
   revokeOwnSession,
 } from "~/features/account/account.server";
+import { addPasskey, listOwnPasskeys, removePasskey } from "~/features/account/passkeys-account.server";
+import { PasskeysCard } from "~/features/account/passkeys-card";
 import { TwoFactorCard } from "~/features/account/two-factor-card";
 import {
   cancelTotpSetup,
@@ -22,6 +24,7 @@ import {
 } from "~/features/account/two-factor-account.server";
 import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
 import { staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
+import { passkeyNameSchema } from "~/features/auth/passkey-schema";
 import { totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
 import type { FormFailure, SubmissionResult } from "~/lib/forms";
 import { canEdit } from "~/lib/permissions";
@@ -39,9 +42,10 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireActor(request, canEdit, ACCOUNT_FORBIDDEN);
   const db = getDb();
-  const [sessions, twoFactor, required] = await Promise.all([
+  const [sessions, twoFactor, passkeys, required] = await Promise.all([
     withRouteErrors(() => listOwnSessions(db, actor)),
     withRouteErrors(() => getOwnTwoFactor(db, actor)),
+    withRouteErrors(() => listOwnPasskeys(db, actor)),
     staffMustUseTwoFactor(db, actor),
   ]);
   return {
@@ -52,6 +56,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       recoveryCodesLeft: twoFactor.recoveryCodesLeft,
       required,
     },
+    passkeys: passkeys.map((p) => ({
+      id: p.id,
+      name: p.name,
+      createdAt: p.createdAt.toISOString(),
+      lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+    })),
     sessions: sessions.map((s) => ({ ...s, lastSeenAt: s.lastSeenAt.toISOString(), createdAt: s.createdAt.toISOString() })),
   };
 }
@@ -106,6 +116,16 @@ export async function action({ request }: Route.ActionArgs) {
       await disableTwoFactor(db, actor, form);
       return ok("Two-factor authentication is off.");
     },
+    "passkey-add": async ({ actor, db, form, parse }) => {
+      const parsed = parse(passkeyNameSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      await addPasskey(db, actor, form, request);
+      return ok(`Passkey "${parsed.value.name}" added.`);
+    },
+    "passkey-remove": async ({ actor, db, form }) => {
+      const name = await removePasskey(db, actor, form);
+      return ok(`Passkey "${name}" removed.`);
+    },
   });
 }
 
@@ -115,7 +135,7 @@ function when(iso: string): string {
 }
 
 export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, sessions, twoFactor } = loaderData;
+  const { email, sessions, twoFactor, passkeys } = loaderData;
   const failure = actionData && !actionData.ok ? actionData.result : undefined;
   const failedIntent = failure?.initialValue?.intent;
   const failedForm = typeof failedIntent === "string" && failure ? { intent: failedIntent, result: failure } : undefined;
@@ -148,6 +168,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
         recoveryCodes={actionData && actionData.ok && "recoveryCodes" in actionData ? actionData.recoveryCodes : undefined}
         lastResult={failedForm}
       />
+      <PasskeysCard passkeys={passkeys} lastResult={failedForm} />
       <Card>
         <CardHeader>
           <CardTitle>

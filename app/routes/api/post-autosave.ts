@@ -5,6 +5,10 @@ import { toResponse } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/post-autosave";
+import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+
+// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 /**
  * POST /api/posts/autosave — the editor's unsaved text (form data: postId in edit mode, category,

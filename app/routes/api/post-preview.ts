@@ -5,6 +5,10 @@ import { toResponse } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/post-preview";
+import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+
+// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 /**
  * POST /api/posts/preview — form field `content`; staff only. Answers { html } rendered by the server's

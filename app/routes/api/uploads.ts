@@ -12,8 +12,12 @@ import { getDb } from "~/server/db/client.server";
 import { AppError, toResponse, ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
 import type { Route } from "./+types/uploads";
+import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
 
 const TOO_LARGE = `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.`;
+
+// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 /**
  * POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }.

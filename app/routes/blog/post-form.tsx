@@ -16,11 +16,15 @@ import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { LIMITS } from "~/server/limits.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
+import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
 
 /** Create mode when the slug is 'new' or absent (SPEC §2). */
 function slugOf(params: { slug?: string }): string | null {
   return params.slug && params.slug !== "new" ? params.slug : null;
 }
+
+// While the site requires 2FA of staff, the editor sends a staff member without it to set it up (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffPage(request)];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);

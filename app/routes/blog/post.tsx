@@ -31,12 +31,18 @@ import type { Route } from "./+types/post";
 // Editors only: the confirmation dialog's code (Radix) stays out of the page's initial JavaScript.
 const DeletePostButton = deferred(() => import("~/features/posts/delete-post-button").then((module) => module.DeletePostButton));
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
+import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
+
+// Reading stays open to everyone; deleting (the action) needs 2FA while the site requires it of staff (issue 15).
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request }) => (request.method === "GET" || request.method === "HEAD" ? undefined : requireTwoFactorForStaffPage(request)),
+];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);

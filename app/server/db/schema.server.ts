@@ -124,6 +124,46 @@ export const signInChallenges = pgTable(
   (t) => [index("sign_in_challenges_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * A staff member's passkey (WebAuthn credential): a second factor, and a way to sign in without a password.
+ * `id` is the credential ID (base64url) the authenticator names; the public key is COSE, base64url.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array().notNull().default([]),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [index("passkeys_user_id_idx").on(t.userId)],
+);
+
+/**
+ * A WebAuthn challenge handed to a browser, kept in the database so any instance can check the answer:
+ * single use (deleted when answered), short-lived. `userId` is null for a passwordless sign-in, where the
+ * passkey says who it is.
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    challenge: text("challenge").primaryKey(),
+    purpose: text("purpose", { enum: ["register", "sign-in", "second-factor"] }).notNull(),
+    userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("webauthn_challenges_expires_idx").on(t.expiresAt)],
+);
+
 export const verification = pgTable(
   "verification",
   {

@@ -1,0 +1,67 @@
+import type { SessionUser } from "~/features/auth/session.server";
+import { passkeyAddSchema, passkeyIdSchema } from "~/features/auth/passkey-schema";
+import {
+  deletePasskey,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  relyingParty,
+  type PasskeySummary,
+} from "~/features/auth/passkeys.server";
+import { canEdit } from "~/lib/permissions";
+import { recordAudit } from "~/server/audit.server";
+import { authorize } from "~/server/authorize.server";
+import type { Db } from "~/server/db/client.server";
+import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { enforceRateLimits } from "~/server/rate-limit.server";
+import { ACCOUNT_FORBIDDEN } from "./account.server";
+
+/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/15d-passkeys.md). */
+
+export async function listOwnPasskeys(db: Db, actor: SessionUser | null): Promise<PasskeySummary[]> {
+  authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
+  return listPasskeys(db, actor.id);
+}
+
+/** 'Add a passkey', first half: the options the browser hands to the authenticator. */
+export async function startPasskeyRegistration(db: Db, actor: SessionUser | null, request: Request) {
+  authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
+  await enforceRateLimits(db, [{ key: `passkey-register:${actor.id}`, limit: 30, windowSeconds: 15 * 60 }]);
+  return registrationOptions(db, actor, await relyingParty(request));
+}
+
+/** 'Add a passkey', second half: the authenticator's answer, checked against the stored challenge, kept under its name. */
+export async function addPasskey(db: Db, actor: SessionUser | null, raw: unknown, request: Request): Promise<void> {
+  authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
+  const { name, credential } = parseOrThrow(passkeyAddSchema, raw);
+  const rp = await relyingParty(request);
+  const outcome = await db.transaction(async (tx) => {
+    const registered = await registerPasskey(tx, actor.id, name, credential, rp);
+    if ("id" in registered) {
+      await recordAudit(tx, {
+        actor,
+        action: "account.passkey.add",
+        target: { type: "passkey", id: registered.id },
+        summary: `passkey "${name}" added`,
+      });
+    }
+    return registered;
+  });
+  if ("refused" in outcome) throw new ValidationError(outcome.refused);
+}
+
+export async function removePasskey(db: Db, actor: SessionUser | null, raw: unknown): Promise<string> {
+  authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
+  const { passkeyId } = parseOrThrow(passkeyIdSchema, raw);
+  return db.transaction(async (tx) => {
+    const name = await deletePasskey(tx, actor.id, passkeyId);
+    if (name === null) throw new NotFoundError("That passkey no longer exists.");
+    await recordAudit(tx, {
+      actor,
+      action: "account.passkey.remove",
+      target: { type: "passkey", id: passkeyId },
+      summary: `passkey "${name}" removed`,
+    });
+    return name;
+  });
+}

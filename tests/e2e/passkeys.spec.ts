@@ -1,0 +1,99 @@
+import { expect, test, type Page } from "./helpers/test";
+import { E2E_ADMIN } from "./constants";
+import { createStaffAccount, loginAs, signInWithPassword, signOut } from "./helpers/auth";
+import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
+
+/** Chromium's virtual authenticator (CDP WebAuthn domain): a platform passkey that verifies its user. */
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+  };
+}
+
+test("passkeys: add one on /admin/account, sign out, sign in with it without a password, then use it as the second factor", async ({
+  page,
+}) => {
+  test.slow();
+  const account = await createStaffAccount(page, E2E_ADMIN, "passkey", test.info().project.name);
+  const authenticator = await addVirtualAuthenticator(page);
+
+  await loginAs(page, account);
+  await page.goto("/admin/account");
+  await expect(page.getByText("No passkeys yet.")).toBeVisible();
+  // The name is required, as the shared schema says, before the authenticator is asked.
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText("Name the passkey, e.g. the device it is on.")).toBeVisible();
+  expect(await authenticator.credentials()).toHaveLength(0);
+  await page.getByLabel("Passkey name").fill("Test laptop");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("status").filter({ hasText: 'Passkey "Test laptop" added.' })).toBeVisible();
+  await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+  await expect(page.getByTestId("passkey-row")).toContainText("never used");
+  const stored = await authenticator.credentials();
+  expect(stored).toHaveLength(1);
+  expect(stored[0]?.isResidentCredential).toBe(true);
+  await expectNoSeriousAxeViolations(page);
+
+  // Passwordless: no email, no password, no verification widget.
+  await signOut(page);
+  await page.goto("/auth");
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(toastWith(page, "Welcome back!")).toBeVisible();
+  await page.goto("/admin/account");
+  await expect(page.getByTestId("passkey-row")).toContainText("last used");
+
+  // The passkey is a second factor: the right password alone no longer starts a session.
+  await signOut(page);
+  await signInWithPassword(page, account);
+  expect((await page.context().cookies()).some((c) => c.name === "sid")).toBe(false);
+  await expectNoSeriousAxeViolations(page);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(toastWith(page, "Welcome back!")).toBeVisible();
+
+  // The audit log has the three passkey events (the admin reads it).
+  await page.context().clearCookies();
+  await loginAs(page, E2E_ADMIN);
+  await page.goto(`/admin/audit?actor=${encodeURIComponent(account.email)}`);
+  await expect(page.getByText('passkey "Test laptop" added').first()).toBeVisible();
+  await expect(page.getByText('password and passkey "Test laptop"').first()).toBeVisible();
+  await expect(page.getByText(/^passkey "Test laptop"$/).first()).toBeVisible();
+
+  // Removed: the password alone signs in again.
+  await page.context().clearCookies();
+  await signInWithPassword(page, account);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.goto("/admin/account");
+  await page.getByRole("button", { name: "Remove Test laptop" }).click();
+  await expect(page.getByRole("status").filter({ hasText: 'Passkey "Test laptop" removed.' })).toBeVisible();
+  await expect(page.getByText("No passkeys yet.")).toBeVisible();
+  await page.context().clearCookies();
+  await loginAs(page, account);
+  await page.goto("/admin/account");
+  await expect(page.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();
+});
+
+test("passkeys: the browser library is not part of a public page's scripts", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() === "script") scripts.push(await response.text().catch(() => ""));
+  });
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.some((source) => source.includes("ERROR_CEREMONY_ABORTED"))).toBe(false);
+});
