@@ -65,6 +65,7 @@ try {
       content: words(300),
       category: CATEGORIES[(done + i) % CATEGORIES.length] ?? "Fun",
       published: (done + i) % 20 !== 0,
+      publishedAt: (done + i) % 20 !== 0 ? new Date(Date.UTC(2020, 0, 1) + (done + i) * 60_000) : null,
     }));
     await db.insert(blogPosts).values(rows);
   }

@@ -3,6 +3,7 @@ import type { Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { pageWindow } from "~/server/pagination.server";
+import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "./highlight";
 import { RESULTS_PER_PAGE } from "./search-schema";
 
@@ -28,31 +29,43 @@ const HEADLINE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}
 const TITLE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, HighlightAll=true`;
 
 /**
+ * At most this many matches are ranked and paged: the newest ones. A word found in most posts would
+ * otherwise make every search test and rank tens of thousands of stored vectors; walking the
+ * (published, published_at) index newest first stops after this many matches instead.
+ */
+export const SEARCH_CANDIDATES = 1_000;
+
+/**
  * Published posts matching `query` (websearch syntax: words, "phrases", -exclusions, or), best first
  * by ts_rank_cd over the stored weighted vector (title A, excerpt B, content C), newest first on a
- * tie. `query` has passed parseSearchQuery; a page past the last throws NotFoundError (the one
- * pagination rule). Snippets are computed for the page's ten posts only.
+ * tie, among the newest SEARCH_CANDIDATES matches. `query` has passed parseSearchQuery; a page past the
+ * last throws NotFoundError (the one pagination rule). Snippets are computed for the page's ten posts only.
  */
 export async function searchPosts(db: Db, query: string, page: number): Promise<SearchResults> {
   const tsquery = sql`websearch_to_tsquery('english', ${query})`;
-  const where = and(eq(blogPosts.published, true), sql`${blogPosts.searchVector} @@ ${tsquery}`);
-  const [totalRow] = await db.select({ n: count() }).from(blogPosts).where(where);
-  const total = totalRow?.n ?? 0;
-  const window = pageWindow(total, page, RESULTS_PER_PAGE);
-  if (total === 0) return { hits: [], total, page: window.page, pageCount: window.pageCount };
-
+  const candidates = db
+    .select({ id: blogPosts.id, publishedAt: blogPosts.publishedAt })
+    .from(blogPosts)
+    .where(and(eq(blogPosts.published, true), sql`${blogPosts.searchVector} @@ ${tsquery}`))
+    .orderBy(newestPublishedFirst(), desc(blogPosts.id))
+    .limit(SEARCH_CANDIDATES)
+    .as("candidates");
+  // One walk: the page's ten and the number of candidates (a window count) come from the same query.
+  const offset = (Math.max(1, Math.trunc(page)) - 1) * RESULTS_PER_PAGE;
   const ranked = db
     .select({
-      id: blogPosts.id,
+      id: candidates.id,
       rank: sql<number>`ts_rank_cd(${blogPosts.searchVector}, ${tsquery})`.as("rank"),
+      publishedAt: candidates.publishedAt,
+      total: sql<number>`count(*) over ()`.mapWith(Number).as("total"),
     })
-    .from(blogPosts)
-    .where(where)
-    .orderBy(desc(sql`rank`), desc(blogPosts.createdAt), desc(blogPosts.id))
-    .limit(window.limit)
-    .offset(window.offset)
+    .from(candidates)
+    .innerJoin(blogPosts, eq(blogPosts.id, candidates.id))
+    .orderBy(desc(sql`rank`), sql`${candidates.publishedAt} desc nulls last`, desc(candidates.id))
+    .limit(RESULTS_PER_PAGE)
+    .offset(offset)
     .as("ranked");
-  const hits = await db
+  const rows = await db
     .select({
       id: blogPosts.id,
       slug: blogPosts.slug,
@@ -61,9 +74,14 @@ export async function searchPosts(db: Db, query: string, page: number): Promise<
       titleHighlight: sql<string>`ts_headline('english', ${blogPosts.title}, ${tsquery}, ${TITLE_OPTIONS})`,
       snippet: sql<string>`ts_headline('english', concat_ws(' ', ${blogPosts.excerpt}, ${blogPosts.content}), ${tsquery}, ${HEADLINE_OPTIONS})`,
       createdAt: blogPosts.createdAt,
+      total: ranked.total,
     })
     .from(ranked)
     .innerJoin(blogPosts, eq(blogPosts.id, ranked.id))
-    .orderBy(desc(ranked.rank), desc(blogPosts.createdAt), desc(blogPosts.id));
+    .orderBy(desc(ranked.rank), sql`${ranked.publishedAt} desc nulls last`, desc(blogPosts.id));
+  // A page past the last has no rows to carry the count: count once more to answer it (404 or empty).
+  const total = rows[0]?.total ?? (page === 1 ? 0 : ((await db.select({ n: count() }).from(candidates))[0]?.n ?? 0));
+  const window = pageWindow(total, page, RESULTS_PER_PAGE);
+  const hits = rows.map(({ total: _total, ...hit }) => hit);
   return { hits, total, page: window.page, pageCount: window.pageCount };
 }
