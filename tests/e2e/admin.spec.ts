@@ -27,6 +27,8 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     /^Messages(\s*\d+\+? unread)?$/,
     "Subscribers",
     "Testimonials",
+    "Recent Roles",
+    "About",
     "Settings",
     "Audit log",
     "Account",
