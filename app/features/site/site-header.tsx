@@ -1,19 +1,17 @@
 import { Loader2, Search as SearchIcon } from "lucide-react";
 import { Link, NavLink, useNavigation } from "react-router";
-import { deferred } from "~/components/deferred";
 import { Button } from "~/components/ui/button";
 import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
 import { RecoveryRedirect } from "~/components/recovery-redirect";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
+import { MobileMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
 import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "./use-site";
 
-// The menus are drawn by the server in place and work once their code (Radix, floating-ui) arrives.
-const ServicesMenu = deferred(() => import("./site-header-menus").then((module) => module.ServicesMenu));
-const SevenFsMenu = deferred(() => import("./site-header-menus").then((module) => module.SevenFsMenu));
-const MobileMenu = deferred(() => import("./site-header-menus").then((module) => module.MobileMenu));
+// The menus are in the page's first JavaScript on purpose: as lazy chunks a tap made before their code
+// arrived was lost, and they are the site's navigation on a phone.
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
