@@ -105,3 +105,28 @@ test("projects: an uploaded image and the Featured switch show on /projects", as
   await page.goto("/projects");
   await expect(card.getByText("Featured", { exact: true })).toHaveCount(0);
 });
+
+test("settings: an uploaded portrait shows on the home page and Recent Roles", async ({ page }) => {
+  await loginAs(page, E2E_ADMIN);
+  await page.goto("/admin/settings");
+  const field = page.getByLabel("Portrait", { exact: true });
+  const before = await field.inputValue();
+  await upload(page, "Upload portrait", await pngFile("me.png", 600, 750, "#0f766e"), "Image uploaded");
+  const url = await field.inputValue();
+  expect(url).toMatch(/^\/uploads\/blog-images\/.+\.png$/);
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(toastWith(page, "Settings saved")).toBeVisible();
+
+  for (const path of ["/", "/recent-roles"]) {
+    await page.goto(path);
+    const portrait = page.getByRole("main").locator(`img[src="${url}"]`);
+    await expect(portrait).toBeVisible();
+    expect(await portrait.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+
+  // Back to the portrait other specs expect.
+  await page.goto("/admin/settings");
+  await page.getByLabel("Portrait", { exact: true }).fill(before);
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(toastWith(page, "Settings saved")).toBeVisible();
+});
