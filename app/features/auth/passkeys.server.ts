@@ -200,7 +200,14 @@ export async function verifyPasskeyAssertion(
 ): Promise<{ userId: string; name: string } | null> {
   const challenge = await takeChallenge(tx, response.response.clientDataJSON, purpose, userId);
   const [stored] = await tx
-    .select()
+    .select({
+      id: passkeys.id,
+      userId: passkeys.userId,
+      name: passkeys.name,
+      publicKey: passkeys.publicKey,
+      counter: passkeys.counter,
+      transports: passkeys.transports,
+    })
     .from(passkeys)
     .where(userId === null ? eq(passkeys.id, response.id) : and(eq(passkeys.id, response.id), eq(passkeys.userId, userId)));
   if (!stored) return null;
