@@ -7,7 +7,14 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // The server bundle's entry is our Express app, so start-up code (migrations, seeding) and the
     // routes share one module graph and one database handle.
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : {
+          output: {
+            manualChunks(id: string) {
+              if (/node_modules\/(react|react-dom|react-router|scheduler|@radix-ui|lucide-react|clsx|tailwind-merge|cookie|set-cookie-parser|turbo-stream|@floating-ui|aria-hidden|react-remove-scroll[\w-]*|use-callback-ref|use-sidecar|detect-node-es|get-nonce|tslib|react-style-singleton)\//.test(id)) return "vendor";
+              return undefined;
+            },
+          },
+        },
   },
   ssr: {
     // Native and wasm packages must stay on disk, not be bundled.
