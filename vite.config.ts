@@ -7,10 +7,13 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // The server bundle's entry is our Express app, so start-up code (migrations, seeding) and the
     // routes share one module graph and one database handle.
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : {
+    rollupOptions: isSsrBuild
+      ? { input: "./server/app.ts" }
+      : {
           output: {
             manualChunks(id: string) {
-              if (/node_modules\/(react|react-dom|react-router|scheduler|@radix-ui|lucide-react|clsx|tailwind-merge|cookie|set-cookie-parser|turbo-stream|@floating-ui|aria-hidden|react-remove-scroll[\w-]*|use-callback-ref|use-sidecar|detect-node-es|get-nonce|tslib|react-style-singleton)\//.test(id)) return "vendor";
+              if (/node_modules\/(react|react-dom|react-router|scheduler|cookie|set-cookie-parser|turbo-stream)\//.test(id))
+                return "vendor";
               return undefined;
             },
           },
