@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
-import { pageWindow } from "~/server/pagination.server";
+import { pageOffset, pageWindow } from "~/server/pagination.server";
 import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "./highlight";
 import { RESULTS_PER_PAGE } from "./search-schema";
@@ -51,7 +51,7 @@ export async function searchPosts(db: Db, query: string, page: number): Promise<
     .limit(SEARCH_CANDIDATES)
     .as("candidates");
   // One walk: the page's ten and the number of candidates (a window count) come from the same query.
-  const offset = (Math.max(1, Math.trunc(page)) - 1) * RESULTS_PER_PAGE;
+  const offset = pageOffset(page, RESULTS_PER_PAGE);
   const ranked = db
     .select({
       id: candidates.id,
