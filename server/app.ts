@@ -1,5 +1,6 @@
 import "react-router";
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
@@ -37,7 +38,7 @@ import { PageCache } from "~/server/page-cache.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
 import { getStorage } from "~/server/storage.server";
-import { createPageCacheFront, createPageHandler } from "./page-handler";
+import { answerFromPageCache, createPageCacheFront, createPageHandler } from "./page-handler";
 import { securityHeaders } from "./security-headers";
 
 /** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
@@ -47,10 +48,15 @@ onContentVersionChange((version) => pageCache.useVersion(version));
 
 /**
  * Page-cache hits, answered before any other middleware (docs/decisions/14b-cache-hit-path.md):
- * server.js mounts it right after the security headers, and so does this app (test servers mount
- * the app alone); a request already looked up is not looked up again.
+ * server.js runs it from its 'request' listener before Express, and this app mounts it right after
+ * the security headers (test servers mount the app alone); a request already looked up is not
+ * looked up again.
  */
-export const pageCacheFront = createPageCacheFront(pageCache, () => getEnv().TRUST_PROXY !== false);
+const trustProxy = () => getEnv().TRUST_PROXY !== false;
+export const pageCacheFront = createPageCacheFront(pageCache, trustProxy);
+/** The same hit path for server.js's 'request' listener, before Express: true when it answered. */
+export const answerPageCacheHit = (req: IncomingMessage, res: ServerResponse): boolean =>
+  answerFromPageCache(pageCache, trustProxy, req, res);
 
 export { getEnv, logger, securityHeaders };
 
