@@ -190,7 +190,7 @@ function routePatternOf(table: RouteTable, pathname: string): string {
   // React Router's data requests (/x.data) run the loaders of /x.
   const data = pathname.endsWith(".data");
   const page = data ? pathname.slice(0, -".data".length) || "/" : pathname;
-  const matches = matchRoutes(table.tree, page);
+  const matches = matchesOf(table, page);
   const pattern = matches ? `/${matches.flatMap((m) => (m.route.path ? [m.route.path] : [])).join("/")}` : "unmatched";
   return data ? `${pattern}.data` : pattern;
 }
@@ -285,6 +285,18 @@ interface RouteTable {
   info: Map<string, RouteInfo>;
 }
 let routeTable: RouteTable | undefined;
+
+/** Matches by pathname, remembered: React Router flattens and ranks the whole route tree on every call. */
+const MATCH_MEMO_SIZE = 1000;
+const matchMemo = new Map<string, ReturnType<typeof matchRoutes>>();
+function matchesOf(table: RouteTable, pathname: string): ReturnType<typeof matchRoutes> {
+  if (matchMemo.has(pathname)) return matchMemo.get(pathname) ?? null;
+  const matches = matchRoutes(table.tree, pathname);
+  // Any address can be asked for: the memo is emptied rather than allowed to grow.
+  if (matchMemo.size >= MATCH_MEMO_SIZE) matchMemo.clear();
+  matchMemo.set(pathname, matches);
+  return matches;
+}
 /** The app's routes as React Router matches them, with what each one answers. */
 async function getRouteTable(): Promise<RouteTable> {
   if (routeTable) return routeTable;
@@ -308,6 +320,7 @@ async function getRouteTable(): Promise<RouteTable> {
           : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: childrenOf(route.id) },
       );
   routeTable = { tree: childrenOf(undefined), info };
+  matchMemo.clear();
   return routeTable;
 }
 
@@ -316,7 +329,7 @@ async function getRouteTable(): Promise<RouteTable> {
  * its own (or the root), or an index route when the URL says ?index.
  */
 function targetRoute(table: RouteTable, pathname: string, search: string): RouteInfo | undefined {
-  const matches = matchRoutes(table.tree, pathname);
+  const matches = matchesOf(table, pathname);
   if (!matches) return undefined;
   const last = matches[matches.length - 1];
   const nakedIndex = new URLSearchParams(search).getAll("index").includes("");
