@@ -154,7 +154,6 @@ function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage,
     res.end();
     return;
   }
-  // The stored pieces and the nonce go out as they are, in one write (no copy into one buffer).
   res.cork();
   for (const chunk of body.chunks) res.write(chunk);
   res.end();
