@@ -1,6 +1,7 @@
 // Process entry: serves the production build (or Vite in development with --dev), after start-up
 // work (database, migrations, seeding) has finished, and shuts down cleanly on SIGTERM/SIGINT.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import compression from "compression";
 import express from "express";
@@ -43,8 +44,6 @@ server.disable("x-powered-by");
 // The same headers on static files as on pages (server/security-headers.ts); the app's trust proxy
 // setting (TRUST_PROXY) is its own.
 server.use(mod.securityHeaders);
-// Page-cache hits go out first, already compressed (docs/decisions/14b-cache-hit-path.md).
-if (!DEVELOPMENT) server.use(mod.pageCacheFront);
 server.use(compression());
 
 if (vite) {
@@ -96,7 +95,13 @@ function precompressedAssets(root) {
   };
 }
 
-const listener = server.listen(env.PORT, env.HOST, () => {
+// Page-cache hits go out first, already compressed, from node:http's own request before Express
+// wraps it (docs/decisions/14b-cache-hit-path.md); everything else goes to the Express app.
+const listener = http.createServer((req, res) => {
+  if (!vite && mod.answerPageCacheHit(req, res)) return;
+  server(req, res);
+});
+listener.listen(env.PORT, env.HOST, () => {
   logger.info({ url: `http://localhost:${env.PORT}`, host: env.HOST }, "server listening");
   if (!vite) void warmUp();
 });

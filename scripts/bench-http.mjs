@@ -113,6 +113,12 @@ async function signIn(base) {
   return cookie;
 }
 
+/**
+ * Signed-in (uncached) pages at the start of issue 14's last phase, idle machine, 50 connections
+ * (req/s): issue 14 asks for at least twice these. Printed beside each run's figure as "× before".
+ */
+const SIGNED_IN_BEFORE = { "/admin": 58, "/7fs/Faith": 61 };
+
 const rows = [];
 try {
   const base = await startApp();
@@ -135,7 +141,7 @@ try {
   const cookie = await signIn(base);
   for (const page of ["/admin", "/7fs/Faith"]) {
     const app = await load(`${base}${page}`, { cookie });
-    rows.push({ page: `${page} (signed in)`, ...app, bare: null, ratio: null, kib: null });
+    rows.push({ page: `${page} (signed in)`, ...app, bare: null, ratio: null, kib: null, before: app.rps / SIGNED_IN_BEFORE[page] });
   }
 } finally {
   for (const child of children) child.kill();
@@ -145,13 +151,18 @@ try {
 
 const cell = (value, width) => String(value).padStart(width);
 console.log(
-  `\n${connections} connections, ${seconds} s each, ${os.cpus().length} CPUs (bare = node:http serving the same bytes from memory, same run)\n`,
+  `\n${connections} connections, ${seconds} s each, ${os.cpus().length} CPUs, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      " ",
+    )} (bare = node:http serving the same bytes from memory, same run; × before = signed-in req/s over ${JSON.stringify(SIGNED_IN_BEFORE)}, idle machine)\n`,
 );
 console.log(
-  `${"page".padEnd(32)}${cell("req/s", 9)}${cell("p99 ms", 9)}${cell("errors", 8)}${cell("bare req/s", 12)}${cell("ratio", 8)}${cell("KiB", 8)}`,
+  `${"page".padEnd(32)}${cell("req/s", 9)}${cell("p99 ms", 9)}${cell("errors", 8)}${cell("bare req/s", 12)}${cell("ratio", 8)}${cell("KiB", 8)}${cell("× before", 10)}`,
 );
 for (const r of rows) {
   console.log(
-    `${r.page.padEnd(32)}${cell(r.rps.toFixed(0), 9)}${cell(r.p99, 9)}${cell(r.errors, 8)}${cell(r.bare === null ? "–" : r.bare.toFixed(0), 12)}${cell(r.ratio === null ? "–" : r.ratio.toFixed(2), 8)}${cell(r.kib === null ? "–" : r.kib.toFixed(1), 8)}`,
+    `${r.page.padEnd(32)}${cell(r.rps.toFixed(0), 9)}${cell(r.p99, 9)}${cell(r.errors, 8)}${cell(r.bare === null ? "–" : r.bare.toFixed(0), 12)}${cell(r.ratio === null ? "–" : r.ratio.toFixed(2), 8)}${cell(r.kib === null ? "–" : r.kib.toFixed(1), 8)}${cell(r.before === undefined ? "" : r.before.toFixed(2), 10)}`,
   );
 }

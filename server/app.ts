@@ -1,5 +1,6 @@
 import "react-router";
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
@@ -37,7 +38,7 @@ import { PageCache } from "~/server/page-cache.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { seedIfEmpty } from "~/server/seed.server";
 import { getStorage } from "~/server/storage.server";
-import { createPageCacheFront, createPageHandler } from "./page-handler";
+import { answerFromPageCache, createPageCacheFront, createPageHandler } from "./page-handler";
 import { securityHeaders } from "./security-headers";
 
 /** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
@@ -47,10 +48,15 @@ onContentVersionChange((version) => pageCache.useVersion(version));
 
 /**
  * Page-cache hits, answered before any other middleware (docs/decisions/14b-cache-hit-path.md):
- * server.js mounts it right after the security headers, and so does this app (test servers mount
- * the app alone); a request already looked up is not looked up again.
+ * server.js runs it from its 'request' listener before Express, and this app mounts it right after
+ * the security headers (test servers mount the app alone); a request already looked up is not
+ * looked up again.
  */
-export const pageCacheFront = createPageCacheFront(pageCache, () => getEnv().TRUST_PROXY !== false);
+const trustProxy = () => getEnv().TRUST_PROXY !== false;
+export const pageCacheFront = createPageCacheFront(pageCache, trustProxy);
+/** The same hit path for server.js's 'request' listener, before Express: true when it answered. */
+export const answerPageCacheHit = (req: IncomingMessage, res: ServerResponse): boolean =>
+  answerFromPageCache(pageCache, trustProxy, req, res);
 
 export { getEnv, logger, securityHeaders };
 
@@ -184,7 +190,7 @@ function routePatternOf(table: RouteTable, pathname: string): string {
   // React Router's data requests (/x.data) run the loaders of /x.
   const data = pathname.endsWith(".data");
   const page = data ? pathname.slice(0, -".data".length) || "/" : pathname;
-  const matches = matchRoutes(table.tree, page);
+  const matches = matchesOf(table, page);
   const pattern = matches ? `/${matches.flatMap((m) => (m.route.path ? [m.route.path] : [])).join("/")}` : "unmatched";
   return data ? `${pattern}.data` : pattern;
 }
@@ -279,6 +285,18 @@ interface RouteTable {
   info: Map<string, RouteInfo>;
 }
 let routeTable: RouteTable | undefined;
+
+/** Matches by pathname, remembered: React Router flattens and ranks the whole route tree on every call. */
+const MATCH_MEMO_SIZE = 1000;
+const matchMemo = new Map<string, ReturnType<typeof matchRoutes>>();
+function matchesOf(table: RouteTable, pathname: string): ReturnType<typeof matchRoutes> {
+  if (matchMemo.has(pathname)) return matchMemo.get(pathname) ?? null;
+  const matches = matchRoutes(table.tree, pathname);
+  // Any address can be asked for: the memo is emptied rather than allowed to grow.
+  if (matchMemo.size >= MATCH_MEMO_SIZE) matchMemo.clear();
+  matchMemo.set(pathname, matches);
+  return matches;
+}
 /** The app's routes as React Router matches them, with what each one answers. */
 async function getRouteTable(): Promise<RouteTable> {
   if (routeTable) return routeTable;
@@ -302,6 +320,7 @@ async function getRouteTable(): Promise<RouteTable> {
           : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: childrenOf(route.id) },
       );
   routeTable = { tree: childrenOf(undefined), info };
+  matchMemo.clear();
   return routeTable;
 }
 
@@ -310,7 +329,7 @@ async function getRouteTable(): Promise<RouteTable> {
  * its own (or the root), or an index route when the URL says ?index.
  */
 function targetRoute(table: RouteTable, pathname: string, search: string): RouteInfo | undefined {
-  const matches = matchRoutes(table.tree, pathname);
+  const matches = matchesOf(table, pathname);
   if (!matches) return undefined;
   const last = matches[matches.length - 1];
   const nakedIndex = new URLSearchParams(search).getAll("index").includes("");

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
@@ -10,6 +11,7 @@ import {
   cacheableUrl,
   createCachedPage,
   encodePage,
+  encodingsAccepted,
   isStorable,
   matchesEtag,
   PageCache,
@@ -18,6 +20,7 @@ import {
   type CachedPage,
   type RenderedPage,
 } from "~/server/page-cache.server";
+import { securityHeaderFields } from "./security-headers";
 
 /**
  * React Router's request handler for Express (in place of @react-router/express), with the page
@@ -43,8 +46,8 @@ function requestUrl(req: Request, protocol: string, trustProxy: boolean): URL {
 }
 
 /** A cacheable request's normalized URL and its key in the cache (the scheme is not part of it). */
-function cacheTarget(req: Request, url: URL): { url: URL; key: string } | null {
-  const cacheUrl = cacheableUrl(req.method, url, req.headers.cookie);
+function cacheTarget(method: string, cookie: string | undefined, url: URL): { url: URL; key: string } | null {
+  const cacheUrl = cacheableUrl(method, url, cookie);
   return cacheUrl && { url: cacheUrl, key: `${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}` };
 }
 
@@ -106,29 +109,51 @@ function sendBuffered(req: Request, res: Response, rendered: RenderedPage, nonce
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-/** A stored page: 304 when the client has it, else the best precompressed form it accepts. */
-function sendCached(req: Request, res: Response, page: CachedPage, nonce: string | undefined): void {
-  res.status(page.status);
-  for (const [name, value] of page.headers) res.setHeader(name, value);
-  res.setHeader("ETag", page.etag);
-  res.setHeader("Cache-Control", PUBLIC_CACHE_CONTROL);
-  res.setHeader("Vary", "Accept-Encoding");
-  if (matchesEtag(req.get("If-None-Match"), page.etag)) {
+/** A page's own headers with the cache's, as a flat [name, value, …] list: made once per stored page. */
+const pageFields = new WeakMap<CachedPage, string[]>();
+function fieldsOf(page: CachedPage): string[] {
+  let fields = pageFields.get(page);
+  if (!fields) {
+    fields = [...page.headers.flat(), "ETag", page.etag, "Cache-Control", PUBLIC_CACHE_CONTROL, "Vary", "Accept-Encoding"];
+    pageFields.set(page, fields);
+  }
+  return fields;
+}
+
+/** Headers a 304 leaves out (see sendCached). */
+const NOT_ON_304 = new Set(["content-security-policy", "content-type"]);
+
+/**
+ * A stored page: 304 when the client has it, else the best precompressed form it accepts, with one
+ * writeHead. `leading` are fields to send first (the security headers and X-Request-Id on the hit
+ * path, which runs before the middleware that would set them); headers already set with setHeader
+ * are kept.
+ */
+function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage, nonce: string, leading: string[] = []): void {
+  const fields = [...leading, ...fieldsOf(page)];
+  const ifNoneMatch = req.headers["if-none-match"];
+  if (ifNoneMatch && matchesEtag(ifNoneMatch, page.etag)) {
     // The browser keeps the body it has, with that body's nonce: a policy with a new nonce would
     // block its scripts, and a 304 without the header leaves the stored one in force (RFC 9111 §4.3.4).
     res.removeHeader("Content-Security-Policy");
     res.removeHeader("Content-Type");
-    res.status(304).end();
+    const kept: string[] = [];
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = fields[i] ?? "";
+      if (!NOT_ON_304.has(name.toLowerCase())) kept.push(name, fields[i + 1] ?? "");
+    }
+    res.writeHead(304, kept);
+    res.end();
     return;
   }
-  const body = encodePage(page, nonce ?? createNonce(), (...encodings) => req.acceptsEncodings(...encodings));
-  if (body.encoding) res.setHeader("Content-Encoding", body.encoding);
-  res.setHeader("Content-Length", body.length);
+  const body = encodePage(page, nonce, encodingsAccepted(req.headers["accept-encoding"]));
+  if (body.encoding) fields.push("Content-Encoding", body.encoding);
+  fields.push("Content-Length", String(body.length));
+  res.writeHead(page.status, fields);
   if (req.method === "HEAD") {
     res.end();
     return;
   }
-  // The stored pieces and the nonce go out as they are, in one write (no copy into one buffer).
   res.cork();
   for (const chunk of body.chunks) res.write(chunk);
   res.end();
@@ -165,38 +190,73 @@ function routeLabel(res: Response): string {
   return typeof route === "string" ? route : "unmatched";
 }
 
-/** Set once a request has been looked up in the cache by the front handler (server.js and app.ts both mount it). */
-const LOOKED_UP = "pageCacheLookedUp";
+/** Requests already looked up by the hit path (server.js runs it before Express, and app.ts mounts it too). */
+const lookedUp = new WeakSet<IncomingMessage>();
+
+/** The request's normalized cache key, from the raw request (host from the proxy when trusted). */
+function rawCacheTarget(req: IncomingMessage, trustProxy: boolean): { key: string } | null {
+  const forwarded = trustProxy ? headerValue(req.headers["x-forwarded-host"])?.split(",")[0]?.trim() : undefined;
+  const host = forwarded || req.headers.host || "localhost";
+  let url: URL;
+  try {
+    url = new URL(`http://${host}${req.url ?? "/"}`);
+  } catch {
+    return null;
+  }
+  return cacheTarget(req.method ?? "GET", req.headers.cookie, url);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /**
- * The page cache's hit path, mounted before everything else but the security headers (which make
- * the response's nonce): an anonymous GET/HEAD of a stored page is answered here, without the
- * access-log middleware, route matching, body checks, sessions or React Router. It writes the
- * access line and the metrics those would have, cheaply. Anything else goes on (`next`).
+ * The page cache's hit path (docs/decisions/14b-cache-hit-path.md): an anonymous GET/HEAD of a
+ * stored page of the current content version is answered here, from the raw node:http request,
+ * without Express, the access-log middleware, route matching, sessions or React Router; it writes
+ * the access line and the metrics those would have, cheaply. Returns false when the request must go
+ * on. server.js calls it from the server's 'request' listener; `createPageCacheFront` mounts it in
+ * the Express app (test servers mount the app alone). `nonce`: the one the security-headers
+ * middleware already set (and its headers with it); without it the hit path makes both.
  */
+export function answerFromPageCache(
+  cache: PageCache,
+  trustProxy: () => boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  nonce?: string,
+): boolean {
+  if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.cookie || lookedUp.has(req)) return false;
+  lookedUp.add(req);
+  const started = process.hrtime.bigint();
+  const version = contentVersion();
+  if (version === undefined) return false;
+  const target = rawCacheTarget(req, trustProxy());
+  const page = target && cache.get(target.key, version);
+  if (!page) return false;
+  const id = randomUUID();
+  const responseNonce = nonce ?? createNonce();
+  const leading = nonce === undefined ? securityHeaderFields(responseNonce) : [];
+  leading.push("X-Request-Id", id, "X-Cache", "HIT");
+  recordPageCacheLookup(true);
+  sendCached(req, res, page, responseNonce, leading);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  recordRequest(req.method, page.route, res.statusCode, seconds);
+  // The line pino-http writes for every other request (server/app.ts), without its per-request setup.
+  if (logger.isLevelEnabled("info")) {
+    const path = (req.url ?? "/").split("?")[0];
+    logger.info(
+      { req: { id, method: req.method, path }, res: { status: res.statusCode }, responseTime: Math.round(seconds * 1000) },
+      "request",
+    );
+  }
+  return true;
+}
+
+/** The hit path as Express middleware, after the security headers (which made this response's nonce). */
 export function createPageCacheFront(cache: PageCache, trustProxy: () => boolean): RequestHandler {
   return (req, res, next) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.cookie || res.locals[LOOKED_UP] === true) return next();
-    res.locals[LOOKED_UP] = true;
-    const started = process.hrtime.bigint();
-    const version = contentVersion();
-    const target = version === undefined ? null : cacheTarget(req, requestUrl(req, "http", trustProxy()));
-    const page = target && version !== undefined ? cache.get(target.key, version) : undefined;
-    if (!page) return next();
-    const id = randomUUID();
-    res.setHeader("X-Request-Id", id);
-    res.setHeader("X-Cache", "HIT");
-    recordPageCacheLookup(true);
-    sendCached(req, res, page, responseNonce(res));
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    recordRequest(req.method, page.route, res.statusCode, seconds);
-    // The line pino-http writes for every other request (server/app.ts), without its per-request setup.
-    if (logger.isLevelEnabled("info")) {
-      logger.info(
-        { req: { id, method: req.method, path: req.path }, res: { status: res.statusCode }, responseTime: Math.round(seconds * 1000) },
-        "request",
-      );
-    }
+    if (!answerFromPageCache(cache, trustProxy, req, res, responseNonce(res))) next();
   };
 }
 
@@ -206,7 +266,7 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
     handle ??= createRequestHandler(options.build, process.env.NODE_ENV);
     const url = requestUrl(req, req.protocol, req.app.enabled("trust proxy"));
     const version = contentVersion();
-    const target = version === undefined ? null : cacheTarget(req, url);
+    const target = version === undefined ? null : cacheTarget(req.method, req.headers.cookie, url);
     if (target && version !== undefined) {
       const { key, url: cacheUrl } = target;
       const nonce = responseNonce(res);
@@ -214,7 +274,7 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       recordPageCacheLookup(hit !== undefined);
       if (hit) {
         res.setHeader("X-Cache", "HIT");
-        return sendCached(req, res, hit, nonce);
+        return sendCached(req, res, hit, nonce ?? createNonce());
       }
       const render = handle;
       const context = options.getLoadContext?.(req, res);
@@ -224,7 +284,7 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context, route));
       if (rendered.page) {
         res.setHeader("X-Cache", rendered.own ? "MISS" : "HIT");
-        return sendCached(req, res, rendered.page, nonce);
+        return sendCached(req, res, rendered.page, nonce ?? createNonce());
       }
       if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context, route)), own: true };
       res.setHeader("X-Cache", "BYPASS");

@@ -76,22 +76,42 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
   const nonce = createNonce();
   res.locals.cspNonce = nonce;
   req.headers[NONCE_HEADER] = nonce;
-  for (const [name, value] of headerTemplate()) res.setHeader(name, value.replaceAll(NONCE_PLACEHOLDER, nonce));
+  const fields = securityHeaderFields(nonce);
+  for (let i = 0; i < fields.length; i += 2) res.setHeader(fields[i] ?? "", fields[i + 1] ?? "");
   next();
 };
+
+/**
+ * The security headers with `nonce` in place, as a flat [name, value, …] list (the form
+ * `res.writeHead` takes): the page-cache hit path (page-handler.ts) writes them without the
+ * middleware. Only the values that hold the placeholder are rebuilt per response.
+ */
+export function securityHeaderFields(nonce: string): string[] {
+  const { fields, noncePieces } = headerTemplate();
+  const out = fields.slice();
+  for (const [index, pieces] of noncePieces) out[index] = pieces.join(nonce);
+  return out;
+}
 
 /**
  * The headers helmet writes, computed once (and again when the site settings the policy reads are
  * replaced), with the nonce placeholder where each response's nonce goes: running helmet's dozen
  * middlewares and building the policy string per response was a large part of a page-cache hit.
  */
-let template: { settings: unknown; headers: [string, string][] } | undefined;
+interface HeaderTemplate {
+  settings: unknown;
+  /** name, value, name, value, … */
+  fields: string[];
+  /** The values that hold the nonce: their index in `fields` and their text around each placeholder. */
+  noncePieces: [number, string[]][];
+}
+let template: HeaderTemplate | undefined;
 // Built on the first request: the configuration is read once, after start-up has loaded it.
 let helmetMiddleware: ReturnType<typeof helmet> | undefined;
 
-function headerTemplate(): [string, string][] {
+function headerTemplate(): HeaderTemplate {
   const settings = lastKnownSiteSettings();
-  if (template && template.settings === settings) return template.headers;
+  if (template && template.settings === settings) return template;
   helmetMiddleware ??= helmetFor(getEnv());
   const req = new IncomingMessage(new Socket());
   req.headers[NONCE_HEADER] = NONCE_PLACEHOLDER;
@@ -106,8 +126,12 @@ function headerTemplate(): [string, string][] {
   const headers = Object.entries(res.getHeaders()).flatMap(([name, value]): [string, string][] =>
     value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : String(value)]],
   );
-  template = { settings, headers };
-  return headers;
+  const fields = headers.flat();
+  const noncePieces = fields.flatMap((value, index): [number, string[]][] =>
+    index % 2 === 1 && value.includes(NONCE_PLACEHOLDER) ? [[index, value.split(NONCE_PLACEHOLDER)]] : [],
+  );
+  template = { settings, fields, noncePieces };
+  return template;
 }
 
 function helmetFor(env: Env) {

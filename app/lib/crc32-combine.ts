@@ -38,5 +38,15 @@ function powerOfX(n: number, k: number): number {
 }
 
 export function crc32Combine(crcFirst: number, crcSecond: number, lengthSecond: number): number {
-  return (multiplyModulo(powerOfX(lengthSecond, 3), crcFirst >>> 0) ^ crcSecond) >>> 0;
+  return crc32CombineWith(crc32Shift(lengthSecond), crcFirst, crcSecond);
+}
+
+/** The part of crc32Combine that depends only on the second string's length: made once, reused for every join. */
+export function crc32Shift(lengthSecond: number): number {
+  return powerOfX(lengthSecond, 3);
+}
+
+/** crc32Combine with the second string's length given as its `crc32Shift`. */
+export function crc32CombineWith(shift: number, crcFirst: number, crcSecond: number): number {
+  return (multiplyModulo(shift, crcFirst >>> 0) ^ crcSecond) >>> 0;
 }

@@ -5,6 +5,7 @@ import {
   cacheableUrl,
   createCachedPage,
   encodePage,
+  encodingsAccepted,
   isStorable,
   matchesEtag,
   PageCache,
@@ -199,5 +200,35 @@ describe("PageCache", () => {
     expect(cache.bytes).toBeLessThanOrEqual(3000);
     expect(cache.get("/a", 1)).toBeUndefined();
     expect(cache.get("/d", 1)).toBeDefined();
+  });
+});
+
+describe("encodingsAccepted", () => {
+  it("chooses as Express's acceptsEncodings does (negotiator 0.6, recorded from it)", () => {
+    const cases: [string | undefined, string[], string | false][] = [
+      [undefined, ["br", "gzip", "identity"], "identity"],
+      ["gzip, deflate, br, zstd", ["br", "gzip", "identity"], "gzip"],
+      ["br, gzip", ["br", "gzip", "identity"], "br"],
+      ["br, gzip", ["gzip", "identity"], "gzip"],
+      ["gzip;q=0.5", ["br", "gzip", "identity"], "gzip"],
+      ["gzip;q=0, br;q=0", ["br", "gzip", "identity"], "identity"],
+      ["identity;q=0", ["br", "gzip", "identity"], false],
+      ["*", ["br", "gzip", "identity"], "br"],
+      ["*;q=0, gzip", ["br", "gzip", "identity"], "gzip"],
+      ["br;q=0.8, gzip;q=0.9", ["br", "gzip", "identity"], "gzip"],
+      ["BR", ["br", "gzip", "identity"], "br"],
+      ["BR", ["gzip", "identity"], "identity"],
+    ];
+    for (const [header, offered, expected] of cases) {
+      expect([header, offered, encodingsAccepted(header)(...offered)]).toEqual([header, offered, expected]);
+    }
+  });
+});
+
+describe("createNonce", () => {
+  it("never repeats a nonce across refills of its random pool", () => {
+    const nonces = Array.from({ length: 1000 }, () => createNonce());
+    expect(new Set(nonces).size).toBe(1000);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, crc32, deflateRaw } from "node:zlib";
-import { crc32Combine } from "~/lib/crc32-combine";
+import { crc32CombineWith, crc32Shift } from "~/lib/crc32-combine";
 import { LruCache } from "~/lib/lru-cache";
 import { NONCE_PLACEHOLDER } from "./nonce.server";
 
@@ -66,6 +66,8 @@ export interface CachedPage {
   deflated: Buffer[] | null;
   /** Each segment's CRC-32 (the gzip trailer is combined from these and the nonce's, per response). */
   crcs: number[];
+  /** Each segment's `crc32Shift` (its length's part of a CRC join), made at store time. */
+  shifts: number[];
   /** br made once: only for a body without a nonce (brotli's state does not restart between pieces). */
   br: Buffer | null;
   /** The metrics label of the route that rendered it, so a hit is counted without matching routes. */
@@ -132,12 +134,14 @@ export async function createCachedPage(status: number, headers: Headers, body: B
     : [null, null];
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   const crcs = segments.map((segment) => crc32(segment));
-  return { status, headers: kept, segments, etag, deflated, crcs, br, route, renderedAt: Date.now() };
+  const shifts = segments.map((segment) => crc32Shift(segment.length));
+  return { status, headers: kept, segments, etag, deflated, crcs, shifts, br, route, renderedAt: Date.now() };
 }
 
 /** The length of a nonce from createNonce (16 bytes in base64). */
 const NONCE_LENGTH = 24;
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+const NONCE_SHIFT = crc32Shift(NONCE_LENGTH);
 
 /** A non-final stored deflate block holding `bytes` (at most 65,535), for a byte-aligned stream. */
 function storedBlock(bytes: Buffer): Buffer {
@@ -158,7 +162,7 @@ export interface EncodedBody {
 /**
  * The bytes of one response for a stored page, with `nonce` in place of every placeholder, in the
  * best of the encodings the client accepts (`accepts` as Express's acceptsEncodings answers).
- * Nothing is copied or compressed here: pieces stored at cache time plus the nonce.
+ * Nothing is compressed here: pieces stored at cache time plus the nonce, copied into one buffer.
  */
 export function encodePage(page: CachedPage, nonce: string, accepts: (...encodings: string[]) => string | false): EncodedBody {
   const nonceBytes = Buffer.from(nonce, "latin1");
@@ -170,31 +174,105 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
     const chunks: Buffer[] = [GZIP_HEADER];
     const nonceBlock = storedBlock(nonceBytes);
     const nonceCrc = crc32(nonceBytes);
+    const nonceShift = nonceBytes.length === NONCE_LENGTH ? NONCE_SHIFT : crc32Shift(nonceBytes.length);
     let crc = 0;
     let size = 0;
     page.deflated.forEach((deflated, i) => {
       if (i > 0) {
         chunks.push(nonceBlock);
-        crc = crc32Combine(crc, nonceCrc, nonceBytes.length);
+        crc = crc32CombineWith(nonceShift, crc, nonceCrc);
         size += nonceBytes.length;
       }
       chunks.push(deflated);
-      const segment = page.segments[i];
-      crc = i === 0 ? (page.crcs[0] ?? 0) : crc32Combine(crc, page.crcs[i] ?? 0, segment?.length ?? 0);
-      size += segment?.length ?? 0;
+      crc = i === 0 ? (page.crcs[0] ?? 0) : crc32CombineWith(page.shifts[i] ?? 0, crc, page.crcs[i] ?? 0);
+      size += page.segments[i]?.length ?? 0;
     });
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc >>> 0, 0);
     trailer.writeUInt32LE(size >>> 0, 4);
     chunks.push(trailer);
-    return { chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0), encoding: "gzip" };
+    return joined(chunks, "gzip");
   }
   const chunks: Buffer[] = [];
   page.segments.forEach((segment, i) => {
     if (i > 0) chunks.push(nonceBytes);
     chunks.push(segment);
   });
-  return { chunks, length: chunks.reduce((sum, chunk) => sum + chunk.length, 0), encoding: null };
+  return joined(chunks, null);
+}
+
+/**
+ * One buffer per response: a page has a nonce in every script tag (dozens), and as many writes
+ * cost more than copying the body once (a memcpy of a few tens of KiB).
+ */
+function joined(chunks: Buffer[], encoding: EncodedBody["encoding"]): EncodedBody {
+  const body = Buffer.concat(chunks);
+  return { chunks: [body], length: body.length, encoding };
+}
+
+interface AcceptedCoding {
+  coding: string;
+  q: number;
+  /** Position in the header. */
+  order: number;
+}
+
+/** An Accept-Encoding header as Express's negotiator (0.6) reads it, identity added as it adds it. */
+function parseAcceptEncoding(header: string): AcceptedCoding[] {
+  const accepted: AcceptedCoding[] = [];
+  let hasIdentity = false;
+  let lowest = 1;
+  header.split(",").forEach((part, order) => {
+    const match = /^\s*([^\s;]+)\s*(?:;(.*))?$/.exec(part.trim());
+    if (!match?.[1]) return;
+    const qParam = (match[2] ?? "")
+      .split(";")
+      .map((p) => p.trim().split("="))
+      .find(([name]) => name === "q");
+    const q = qParam ? Number.parseFloat(qParam[1] ?? "") : 1;
+    const coding = match[1];
+    accepted.push({ coding, q, order });
+    hasIdentity ||= coding === "*" || coding.toLowerCase() === "identity";
+    lowest = Math.min(lowest, q || 1);
+  });
+  if (!hasIdentity) accepted.push({ coding: "identity", q: lowest, order: accepted.length });
+  return accepted;
+}
+
+const parsedAcceptEncodings = new Map<string, AcceptedCoding[]>();
+
+/**
+ * Express's `req.acceptsEncodings` for the hit path, which runs before Express, with the same
+ * ranking (q-value, then an exact name over `*`, then the header's order, then `offered`'s order).
+ * Clients send few distinct headers: each is parsed once (a bounded memo).
+ */
+export function encodingsAccepted(header: string | undefined): (...offered: string[]) => string | false {
+  const text = header ?? "";
+  let parsed = parsedAcceptEncodings.get(text);
+  if (!parsed) {
+    if (parsedAcceptEncodings.size >= 256) parsedAcceptEncodings.clear();
+    parsed = parseAcceptEncoding(text);
+    parsedAcceptEncodings.set(text, parsed);
+  }
+  const accepted = parsed;
+  return (...offered) => {
+    let best: { coding: string; q: number; exact: number; order: number } | undefined;
+    for (const coding of offered) {
+      let priority: { q: number; exact: number; order: number } | undefined;
+      for (const spec of accepted) {
+        const exact = spec.coding.toLowerCase() === coding.toLowerCase() ? 1 : spec.coding === "*" ? 0 : -1;
+        if (exact < 0) continue;
+        if (!priority || (exact - priority.exact || spec.q - priority.q || spec.order - priority.order) > 0) {
+          priority = { q: spec.q, exact, order: spec.order };
+        }
+      }
+      if (!priority || !(priority.q > 0)) continue;
+      if (!best || (priority.q - best.q || priority.exact - best.exact || best.order - priority.order) > 0) {
+        best = { coding, ...priority };
+      }
+    }
+    return best ? best.coding : false;
+  };
 }
 
 function sizeOf(page: CachedPage): number {

@@ -22,10 +22,14 @@ export interface TestServer {
  * Serves the production build (`npm run build`) over real HTTP on a free port, with the database
  * that `describeEachDatabase` installed (the build shares the app's database holder on globalThis).
  */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer({ hitPathFirst = false } = {}): Promise<TestServer> {
   if (!fs.existsSync(BUILD)) throw new Error("No production build: run `npm run build` before the integration tests");
-  const mod = (await import(pathToFileURL(BUILD).href)) as { app: Express };
-  const server = http.createServer(mod.app);
+  const mod = (await import(pathToFileURL(BUILD).href)) as {
+    app: Express;
+    answerPageCacheHit: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+  };
+  // `hitPathFirst`: page-cache hits answered before Express, as server.js does.
+  const server = http.createServer(hitPathFirst ? (req, res) => mod.answerPageCacheHit(req, res) || mod.app(req, res) : mod.app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

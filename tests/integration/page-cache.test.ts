@@ -1,4 +1,4 @@
-import { get as httpGet, type IncomingHttpHeaders } from "node:http";
+import { get as httpGet, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
@@ -65,6 +65,65 @@ describeEachDatabase("page cache", (ctx) => {
     }
     // A nonce is never repeated, even though the body comes from one stored render.
     expect(seen.size).toBe(3);
+  });
+
+  it("answers hits before Express as server.js does: the same headers as the app's own hit path, a fresh matching nonce, 304, HEAD, cookie bypass", async () => {
+    const front = await startTestServer({ hitPathFirst: true });
+    try {
+      const rawFront = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+        new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          httpRequest(`${front.url}${path}`, { headers, method }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+            .on("error", reject)
+            .end();
+        });
+      await (await front.fetch("/projects")).text();
+      const viaApp = await rawGet("/projects", { "accept-encoding": "gzip" });
+      const nonces = new Set<string>();
+      const etags = new Set<string>();
+      for (const acceptEncoding of ["gzip", "identity"]) {
+        const hit = await rawFront("/projects", { "accept-encoding": acceptEncoding });
+        expect(hit.headers["x-cache"]).toBe("HIT");
+        expect(hit.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+        const without = (headers: IncomingHttpHeaders) =>
+          Object.keys(headers)
+            .filter((name) => !["date", "content-encoding", "content-length"].includes(name))
+            .sort();
+        expect(without(hit.headers)).toEqual(without(viaApp.headers));
+        // (The ETag differs: the key and the page's absolute links carry each server's own host.)
+        for (const name of ["x-frame-options", "permissions-policy", "referrer-policy", "cache-control", "vary", "content-type"]) {
+          expect(hit.headers[name]).toBe(viaApp.headers[name]);
+        }
+        const csp = String(hit.headers["content-security-policy"]);
+        const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? "";
+        expect(csp.replace(nonce, "")).toBe(String(viaApp.headers["content-security-policy"]).replace(/'nonce-[^']+'/, "'nonce-'"));
+        const html = (acceptEncoding === "gzip" ? gunzipSync(hit.body) : hit.body).toString();
+        expect(noncesOf(html, csp)).toEqual({ body: [nonce], header: nonce });
+        nonces.add(nonce);
+        etags.add(String(hit.headers.etag));
+      }
+      expect(nonces.size).toBe(2);
+      expect(etags.size).toBe(1);
+      const [etag = ""] = etags;
+      const notModified = await rawFront("/projects", { "if-none-match": etag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers["content-security-policy"]).toBeUndefined();
+      expect(notModified.headers.etag).toBe(etag);
+      expect(notModified.body.length).toBe(0);
+      const head = await rawFront("/projects", { "accept-encoding": "gzip" }, "HEAD");
+      expect(head.headers["x-cache"]).toBe("HIT");
+      expect(head.headers["content-encoding"]).toBe("gzip");
+      expect(Number(head.headers["content-length"])).toBeGreaterThan(0);
+      expect(head.body.length).toBe(0);
+      const signedIn = await rawFront("/projects", { cookie: editor.cookie });
+      expect(signedIn.headers["x-cache"]).toBeUndefined();
+      expect(signedIn.headers["cache-control"]).toBe("private, no-store");
+    } finally {
+      await front.close();
+    }
   });
 
   it("sends the same headers for HEAD on a hit as for GET, without a body", async () => {

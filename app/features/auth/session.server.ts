@@ -76,8 +76,24 @@ export async function lookupRole(db: Db, userId: string): Promise<Role> {
   }
 }
 
+/**
+ * One lookup per page request: the root loader, the admin middleware, the layout's and the page's
+ * loaders all ask for the same request's user. Only reads (GET/HEAD) share it: an action may sign
+ * in, sign out or change a role, and the loaders after it get a request of their own.
+ */
+const lookups = new WeakMap<Request, { db: Db; user: Promise<SessionUser | null> }>();
+
 /** The signed-in user of a request, or null. Never throws for a bad or expired cookie. */
-export async function getSessionUser(request: Request, db: Db = getDb()): Promise<SessionUser | null> {
+export function getSessionUser(request: Request, db: Db = getDb()): Promise<SessionUser | null> {
+  if (request.method !== "GET" && request.method !== "HEAD") return lookUpSessionUser(request, db);
+  const known = lookups.get(request);
+  if (known?.db === db) return known.user;
+  const user = lookUpSessionUser(request, db);
+  lookups.set(request, { db, user });
+  return user;
+}
+
+async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser | null> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token || token.length > 200) return null;
   try {
