@@ -13,4 +13,5 @@ CREATE INDEX "blog_posts_category_published_at_id_idx" ON "blog_posts" USING btr
 CREATE INDEX "blog_posts_updated_id_idx" ON "blog_posts" USING btree ("updated_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "blog_posts_published_updated_id_idx" ON "blog_posts" USING btree ("published","updated_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "blog_posts_category_published_updated_idx" ON "blog_posts" USING btree ("category","published","updated_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "blog_posts_scheduled_updated_id_idx" ON "blog_posts" USING btree ("published","updated_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "blog_posts"."scheduled_at" is not null;--> statement-breakpoint
 CREATE INDEX "blog_posts_published_created_id_idx" ON "blog_posts" USING btree ("published","created_at","id");

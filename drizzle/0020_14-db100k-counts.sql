@@ -1,19 +1,28 @@
--- post_counts (schema.server.ts) kept exact by triggers in the writing transaction: one row per
--- (category, published, scheduled). An UPDATE that leaves a post's kind alone writes nothing.
-CREATE FUNCTION "post_counts_track"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- post_counts (schema.server.ts) kept exact by statement-level triggers in the writing transaction:
+-- each INSERT / UPDATE / DELETE on blog_posts adds its net change per (category, published, scheduled)
+-- in one upsert, so a bulk load (seed, import, restore) writes a few rows, not one per post, and an
+-- UPDATE that leaves every post's kind alone writes nothing. Rows are upserted in key order, so two
+-- concurrent writers lock them in the same order.
+CREATE FUNCTION "post_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'UPDATE' AND OLD.category = NEW.category AND OLD.published = NEW.published
-     AND (OLD.scheduled_at IS NULL) = (NEW.scheduled_at IS NULL) THEN
-    RETURN NULL;
-  END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE "post_counts" SET "n" = "n" - 1
-    WHERE "category" = OLD.category AND "published" = OLD.published AND "scheduled" = (OLD.scheduled_at IS NOT NULL);
-  END IF;
-  IF TG_OP IN ('UPDATE', 'INSERT') THEN
+  IF TG_OP = 'INSERT' THEN
     INSERT INTO "post_counts" ("category", "published", "scheduled", "n")
-    VALUES (NEW.category, NEW.published, NEW.scheduled_at IS NOT NULL, 1)
-    ON CONFLICT ("category", "published", "scheduled") DO UPDATE SET "n" = "post_counts"."n" + 1;
+    SELECT "category", "published", "scheduled_at" IS NOT NULL, count(*)::int FROM "post_counts_new" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT ("category", "published", "scheduled") DO UPDATE SET "n" = "post_counts"."n" + excluded."n";
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO "post_counts" ("category", "published", "scheduled", "n")
+    SELECT "category", "published", "scheduled_at" IS NOT NULL, -count(*)::int FROM "post_counts_old" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT ("category", "published", "scheduled") DO UPDATE SET "n" = "post_counts"."n" + excluded."n";
+  ELSE
+    INSERT INTO "post_counts" ("category", "published", "scheduled", "n")
+    SELECT "category", "published", "scheduled", sum("d")::int
+    FROM (
+      SELECT "category", "published", "scheduled_at" IS NOT NULL AS "scheduled", 1 AS "d" FROM "post_counts_new"
+      UNION ALL
+      SELECT "category", "published", "scheduled_at" IS NOT NULL, -1 FROM "post_counts_old"
+    ) AS "changes"
+    GROUP BY 1, 2, 3 HAVING sum("d") <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT ("category", "published", "scheduled") DO UPDATE SET "n" = "post_counts"."n" + excluded."n";
   END IF;
   RETURN NULL;
 END
@@ -24,8 +33,12 @@ BEGIN
   RETURN NULL;
 END
 $$;--> statement-breakpoint
-CREATE TRIGGER "blog_posts_counts" AFTER INSERT OR DELETE OR UPDATE OF "category", "published", "scheduled_at" ON "blog_posts"
-  FOR EACH ROW EXECUTE FUNCTION "post_counts_track"();--> statement-breakpoint
+CREATE TRIGGER "blog_posts_counts_insert" AFTER INSERT ON "blog_posts"
+  REFERENCING NEW TABLE AS "post_counts_new" FOR EACH STATEMENT EXECUTE FUNCTION "post_counts_apply"();--> statement-breakpoint
+CREATE TRIGGER "blog_posts_counts_update" AFTER UPDATE ON "blog_posts"
+  REFERENCING OLD TABLE AS "post_counts_old" NEW TABLE AS "post_counts_new" FOR EACH STATEMENT EXECUTE FUNCTION "post_counts_apply"();--> statement-breakpoint
+CREATE TRIGGER "blog_posts_counts_delete" AFTER DELETE ON "blog_posts"
+  REFERENCING OLD TABLE AS "post_counts_old" FOR EACH STATEMENT EXECUTE FUNCTION "post_counts_apply"();--> statement-breakpoint
 CREATE TRIGGER "blog_posts_counts_truncate" AFTER TRUNCATE ON "blog_posts"
   FOR EACH STATEMENT EXECUTE FUNCTION "post_counts_reset"();--> statement-breakpoint
 INSERT INTO "post_counts" ("category", "published", "scheduled", "n")

@@ -251,6 +251,10 @@ export const blogPosts = pgTable(
     index("blog_posts_published_updated_id_idx").on(t.published, t.updatedAt.desc(), t.id.desc()),
     // The sitemap's newest change per category.
     index("blog_posts_category_published_updated_idx").on(t.category, t.published, t.updatedAt.desc()),
+    // Blog management's 'Scheduled' filter, by last update.
+    index("blog_posts_scheduled_updated_id_idx")
+      .on(t.published, t.updatedAt.desc(), t.id.desc())
+      .where(sql`${t.scheduledAt} is not null`),
     // Sitemap files: published posts, oldest first.
     index("blog_posts_published_created_id_idx").on(t.published, t.createdAt, t.id),
     index("blog_posts_author_idx").on(t.authorId),
