@@ -7,7 +7,17 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // The server bundle's entry is our Express app, so start-up code (migrations, seeding) and the
     // routes share one module graph and one database handle.
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+    rollupOptions: isSsrBuild
+      ? { input: "./server/app.ts" }
+      : {
+          output: {
+            manualChunks(id: string) {
+              if (/node_modules\/(react|react-dom|react-router|scheduler|cookie|set-cookie-parser|turbo-stream)\//.test(id))
+                return "vendor";
+              return undefined;
+            },
+          },
+        },
   },
   ssr: {
     // Native and wasm packages must stay on disk, not be bundled.

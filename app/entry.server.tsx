@@ -1,4 +1,5 @@
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
@@ -31,12 +32,9 @@ export default function handleRequest(request: Request, responseStatusCode: numb
       nonce: nonce || undefined,
       [readyOption]() {
         shellRendered = true;
-        const body = new PassThrough({
-          final(callback) {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-            callback();
-          },
+        const body = lowPriorityModulePreloads(() => {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
         });
         const stream = createReadableStreamFromReadable(body);
         responseHeaders.set("Content-Type", "text/html");
@@ -52,5 +50,36 @@ export default function handleRequest(request: Request, responseStatusCode: numb
         if (shellRendered) logger.error({ err: error }, "streaming render failed");
       },
     });
+  });
+}
+
+const MODULE_PRELOAD = 'rel="modulepreload"';
+const LOW_PRIORITY_MODULE_PRELOAD = 'rel="modulepreload" fetchpriority="low"';
+
+/**
+ * The page is painted from its HTML and stylesheet; its JavaScript only hydrates it. React Router
+ * preloads every module at the browser's high priority, so on a slow connection the scripts compete
+ * with the stylesheet and the first image for the first paint. Marked low, they load right after.
+ * A tag cut between two chunks is completed from the held-back end of the previous one.
+ */
+function lowPriorityModulePreloads(onEnd: () => void) {
+  const decoder = new StringDecoder("utf8");
+  let tail = "";
+  const pass = (text: string, end: boolean) => {
+    const replaced = text.replaceAll(MODULE_PRELOAD, LOW_PRIORITY_MODULE_PRELOAD);
+    // Hold back only an end that may be the start of a cut tag.
+    let keep = end ? 0 : MODULE_PRELOAD.length - 1;
+    while (keep > 0 && !replaced.endsWith(MODULE_PRELOAD.slice(0, keep))) keep--;
+    tail = replaced.slice(replaced.length - keep);
+    return replaced.slice(0, replaced.length - keep);
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      callback(null, pass(tail + decoder.write(chunk), false));
+    },
+    flush(callback) {
+      onEnd();
+      callback(null, pass(tail + decoder.end(), true));
+    },
   });
 }

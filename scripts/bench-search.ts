@@ -1,24 +1,32 @@
 // Search benchmark (issue 18): p50/p95 of searchPosts — count, rank, and the page's snippets — over
-// 100,000 published posts with a Zipf-like vocabulary, so queries range from rare to very common words.
-// Runs on PGlite in memory, or on PostgreSQL with --url postgres://… (an empty database it may fill).
-// Prints figures; asserts nothing. Usage: npm run bench:search [-- --posts 100000 --queries 200 --url …]
+// 100,000 posts (1 in 20 a draft) with a Zipf-like vocabulary of 50,000 words, on PGlite (in memory)
+// and on a scratch PostgreSQL (tests/helpers/postgres-cluster.ts; skipped without binaries). The
+// query mix is drawn from the generated posts' document frequencies: rare words (in at most 0.2% of
+// posts), mid-frequency words (1–5%), very common words (20% and more), two words, phrases taken from
+// a post, and words no post contains. Prints figures per kind of query and over all; asserts nothing.
+// Usage: npm run bench:search [-- --posts 100000 --queries 40 --url postgres://… --pglite-dir DIR]
+// --url or --pglite-dir benchmark that one database only, and reuse posts an earlier run left there.
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
+import { count, like } from "drizzle-orm";
 import { searchPosts } from "~/features/search/search.server";
 import { CATEGORIES } from "~/lib/categories";
-import { migrateDatabase, openDatabase } from "~/server/db/client.server";
+import { migrateDatabase, openDatabase, type Database, type DatabaseOptions } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
+import { startPostgresCluster } from "../tests/helpers/postgres-cluster";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-const POSTS = Number(arg("posts") ?? 100_000);
-const QUERIES = Number(arg("queries") ?? 200);
+const POSTS = Number(arg("posts") ?? process.env.BENCH_POSTS ?? 100_000);
+const QUERIES_PER_KIND = Number(arg("queries") ?? 40);
 const URL_ARG = arg("url");
-const BATCH = 1000;
+const PGLITE_DIR = arg("pglite-dir");
+const BATCH = 500;
+const CONTENT_WORDS = 300;
 
-// A deterministic generator, so runs are comparable.
+// A deterministic generator, so runs (and both databases) get the same posts and queries.
 let state = 42;
 function random(): number {
   state = (state * 1664525 + 1013904223) % 4294967296;
@@ -26,7 +34,7 @@ function random(): number {
 }
 
 const SYLLABLES = "ka lo mi nu pe ra si to vu we xa yo ze bri cla dro fle gri plo sta tre".split(" ");
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
+const VOCABULARY = Array.from({ length: 50_000 }, (_, i) => {
   let word = "";
   for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
   return word + "n";
@@ -35,7 +43,7 @@ const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
 // words the search never indexes (cumulative table, binary search).
 const CUMULATIVE: number[] = [];
 VOCABULARY.reduce((sum, _, k) => (CUMULATIVE.push(sum + 1 / (k + 100)), sum + 1 / (k + 100)), 0);
-function zipfWord(): string {
+function zipfIndex(): number {
   const target = random() * (CUMULATIVE.at(-1) ?? 1);
   let lo = 0;
   let hi = CUMULATIVE.length - 1;
@@ -44,55 +52,125 @@ function zipfWord(): string {
     if ((CUMULATIVE[mid] ?? 0) < target) lo = mid + 1;
     else hi = mid;
   }
-  return VOCABULARY[lo] ?? "kan";
+  return lo;
 }
-const words = (n: number) => Array.from({ length: n }, zipfWord).join(" ");
+const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[zipfIndex()] ?? "kan");
+
+/** The posts, generated batch by batch; `onPost` sees each post's words (document frequencies, phrases). */
+function* postBatches(onPost: (i: number, words: string[]) => void) {
+  state = 42;
+  for (let done = 0; done < POSTS; done += BATCH) {
+    yield Array.from({ length: Math.min(BATCH, POSTS - done) }, (_, j) => {
+      const i = done + j;
+      const [title, excerpt, content] = [words(6), words(20), words(CONTENT_WORDS)];
+      onPost(i, [...title, ...excerpt, ...content]);
+      return {
+        title: title.join(" "),
+        slug: `bench-${i}`,
+        excerpt: excerpt.join(" "),
+        content: content.join(" "),
+        category: CATEGORIES[i % CATEGORIES.length] ?? "Fun",
+        published: i % 20 !== 0,
+        publishedAt: i % 20 !== 0 ? new Date(Date.UTC(2015, 0, 1) + i * 3_600_000) : null,
+      };
+    });
+  }
+}
+
+interface QueryMix {
+  kind: string;
+  queries: string[];
+}
+
+/** Counts document frequencies while generating (and inserting, when `insert` is given) the posts. */
+async function generate(insert?: (rows: (typeof blogPosts.$inferInsert)[]) => Promise<unknown>): Promise<QueryMix[]> {
+  const documentFrequency = new Map<string, number>();
+  const phrases: string[] = [];
+  for (const rows of postBatches((i, postWords) => {
+    for (const word of new Set(postWords)) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+    if (i % Math.max(1, Math.floor(POSTS / QUERIES_PER_KIND)) === 7) {
+      const at = 26 + Math.floor(random() * (CONTENT_WORDS - 2));
+      phrases.push(`"${postWords[at]} ${postWords[at + 1]}"`);
+    }
+  }))
+    await insert?.(rows);
+  const frequency = (word: string) => (documentFrequency.get(word) ?? 0) / POSTS;
+  // Spread over each band: every n-th word of the band, in vocabulary order (most frequent first).
+  const band = (min: number, max: number) => {
+    const found = VOCABULARY.filter((w) => frequency(w) > min && frequency(w) <= max);
+    return Array.from({ length: QUERIES_PER_KIND }, (_, i) => found[Math.floor((i * found.length) / QUERIES_PER_KIND)] ?? "kan");
+  };
+  const [rare, mid, common] = [band(0, 0.002), band(0.01, 0.05), band(0.2, 1)];
+  return [
+    { kind: "rare word (≤0.2% of posts)", queries: rare },
+    { kind: "mid-frequency word (1–5%)", queries: mid },
+    { kind: "very common word (≥20%)", queries: common },
+    { kind: "two words (mid + common)", queries: mid.map((w, i) => `${w} ${common[i] ?? ""}`) },
+    { kind: "phrase from a post", queries: phrases.slice(0, QUERIES_PER_KIND) },
+    { kind: "no match", queries: Array.from({ length: QUERIES_PER_KIND }, (_, i) => `qqzx${VOCABULARY[i * 7]}`) },
+  ];
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
+const ms = (n: number) => `${n.toFixed(1).padStart(7)} ms`;
 
-const database = await openDatabase(URL_ARG ? { kind: "postgres", url: URL_ARG, poolSize: 2 } : { kind: "pglite-memory" });
-try {
-  await migrateDatabase(database);
-  const { db } = database;
-  const fillStart = performance.now();
-  for (let done = 0; done < POSTS; done += BATCH) {
-    const rows = Array.from({ length: Math.min(BATCH, POSTS - done) }, (_, i) => ({
-      title: words(6),
-      slug: `bench-${done + i}`,
-      excerpt: words(20),
-      content: words(300),
-      category: CATEGORIES[(done + i) % CATEGORIES.length] ?? "Fun",
-      published: (done + i) % 20 !== 0,
-      publishedAt: (done + i) % 20 !== 0 ? new Date(Date.UTC(2020, 0, 1) + (done + i) * 60_000) : null,
-    }));
-    await db.insert(blogPosts).values(rows);
+async function bench(label: string, options: DatabaseOptions): Promise<void> {
+  const database: Database = await openDatabase(options);
+  try {
+    await migrateDatabase(database);
+    const { db } = database;
+    const [existing] = await db.select({ n: count() }).from(blogPosts).where(like(blogPosts.slug, "bench-%"));
+    const fillStart = performance.now();
+    const reuse = (existing?.n ?? 0) >= POSTS;
+    const mix = await generate(reuse ? undefined : (rows) => db.insert(blogPosts).values(rows).onConflictDoNothing());
+    if (!reuse) await db.execute("analyze blog_posts");
+    console.log(
+      `\n${label}: ${POSTS.toLocaleString("en-US")} posts ${reuse ? "already there" : "filled"} in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; ${QUERIES_PER_KIND} queries per kind, first page (count, rank, snippets)`,
+    );
+    const all: number[] = [];
+    for (const { kind, queries } of mix) {
+      for (const q of queries.slice(0, 3)) await searchPosts(db, q, 1);
+      const times: number[] = [];
+      let matched = 0;
+      for (const q of queries) {
+        const start = performance.now();
+        const result = await searchPosts(db, q, 1);
+        times.push(performance.now() - start);
+        matched += result.total;
+      }
+      times.sort((a, b) => a - b);
+      all.push(...times);
+      console.log(
+        `  ${kind.padEnd(30)} p50 ${ms(percentile(times, 50))}   p95 ${ms(percentile(times, 95))}   max ${ms(times.at(-1) ?? NaN)}   mean ${Math.round(matched / queries.length)} results`,
+      );
+    }
+    all.sort((a, b) => a - b);
+    console.log(
+      `  ${"all queries".padEnd(30)} p50 ${ms(percentile(all, 50))}   p95 ${ms(percentile(all, 95))}   max ${ms(all.at(-1) ?? NaN)}`,
+    );
+  } finally {
+    await database.close();
   }
-  await database.db.execute("analyze blog_posts");
-  console.log(`filled ${POSTS} posts in ${((performance.now() - fillStart) / 1000).toFixed(1)} s (${URL_ARG ? "PostgreSQL" : "PGlite"})`);
-
-  const queries = Array.from({ length: QUERIES }, (_, i) =>
-    i % 4 === 3 ? `"${zipfWord()} ${zipfWord()}"` : i % 2 ? `${zipfWord()} ${zipfWord()}` : zipfWord(),
-  );
-  for (const q of queries.slice(0, 10)) await searchPosts(db, q, 1);
-  const times: number[] = [];
-  let matched = 0;
-  for (const q of queries) {
-    const start = performance.now();
-    const result = await searchPosts(db, q, 1);
-    times.push(performance.now() - start);
-    matched += result.total;
-  }
-  times.sort((a, b) => a - b);
-  console.log(
-    `search over ${POSTS} posts, ${QUERIES} queries (mean ${Math.round(matched / QUERIES)} matches): p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${(times.at(-1) ?? NaN).toFixed(1)} ms`,
-  );
-  console.log(
-    `machine: ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")}`,
-  );
-} finally {
-  await database.close();
 }
+
+if (URL_ARG) await bench("PostgreSQL", { kind: "postgres", url: URL_ARG, poolSize: 2 });
+else if (PGLITE_DIR) await bench("PGlite", { kind: "pglite", dataDir: PGLITE_DIR });
+else {
+  await bench("PGlite (in memory)", { kind: "pglite-memory" });
+  const cluster = await startPostgresCluster();
+  if ("skipped" in cluster) console.log(`\nPostgreSQL: skipped (${cluster.skipped})`);
+  else {
+    try {
+      await bench("PostgreSQL", { kind: "postgres", url: cluster.url, poolSize: 2 });
+    } finally {
+      cluster.stop();
+    }
+  }
+}
+console.log(
+  `machine: ${cpus().length} cores, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);

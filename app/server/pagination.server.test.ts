@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NotFoundError } from "./errors.server";
-import { pageParam, pageWindow } from "./pagination.server";
+import { pageOffset, pageParam, pageWindow } from "./pagination.server";
 
 describe("pageWindow", () => {
   it("gives the offset and the page count; an empty list has one empty page", () => {
@@ -14,6 +14,15 @@ describe("pageWindow", () => {
     expect(() => pageWindow(0, 2, 12)).toThrow(NotFoundError);
     expect(() => pageWindow(10, 0, 12)).toThrow(NotFoundError);
     expect(() => pageWindow(10, 1.5, 12)).toThrow(NotFoundError);
+  });
+});
+
+describe("pageOffset", () => {
+  it("gives where a page starts before the total is known, and 404s what is not a page", () => {
+    expect(pageOffset(1, 10)).toBe(0);
+    expect(pageOffset(3, 10)).toBe(20);
+    expect(() => pageOffset(0, 10)).toThrow(NotFoundError);
+    expect(() => pageOffset(2.5, 10)).toThrow(NotFoundError);
   });
 });
 

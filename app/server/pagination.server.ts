@@ -22,6 +22,16 @@ export interface PageWindow {
  */
 export function pageWindow(total: number, page: number, perPage: number): PageWindow {
   const pageCount = Math.max(1, Math.ceil(total / perPage));
-  if (!Number.isInteger(page) || page < 1 || page > pageCount) throw new NotFoundError(PAGE_NOT_FOUND);
-  return { page, pageCount, offset: (page - 1) * perPage, limit: perPage };
+  const offset = pageOffset(page, perPage);
+  if (page > pageCount) throw new NotFoundError(PAGE_NOT_FOUND);
+  return { page, pageCount, offset, limit: perPage };
+}
+
+/**
+ * Where a page starts, for a query that reads the page and the total in one go (before the total is
+ * known); pageWindow must still judge the page against the total. Not a page at all is a 404.
+ */
+export function pageOffset(page: number, perPage: number): number {
+  if (!Number.isInteger(page) || page < 1) throw new NotFoundError(PAGE_NOT_FOUND);
+  return (page - 1) * perPage;
 }

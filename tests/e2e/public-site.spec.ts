@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test, type Page, type TestInfo } from "./helpers/test";
 import { E2E_ADMIN, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
-import { expectNoSeriousAxeViolations } from "./helpers/ui";
+import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
 /**
  * Signs in, reusing a session saved by an earlier test of this run (both projects share one server):
@@ -213,6 +213,46 @@ test.describe("layout", () => {
     await expect(items.nth(1)).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/7fs\/Finance$/);
+  });
+
+  test("desktop menus open and close with the mouse; one at a time", async ({ page }, testInfo) => {
+    test.skip(isMobile(testInfo), "desktop top bar");
+    await gotoHydrated(page, "/about");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const services = nav.getByRole("button", { name: "Services" });
+    await expect(services).toHaveAttribute("aria-expanded", "false");
+    await services.click();
+    await expect(services).toHaveAttribute("aria-expanded", "true");
+    await expect(page.getByRole("menu", { name: "Services" }).getByRole("menuitem")).toHaveCount(2);
+    // Opening the other menu closes this one; a click elsewhere closes it too.
+    await nav.getByRole("button", { name: "7Fs" }).click();
+    await expect(page.getByRole("menu")).toHaveCount(1);
+    await expect(page.getByRole("menu", { name: "7Fs" })).toBeVisible();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(page.getByRole("menu")).toHaveCount(0);
+    await nav.getByRole("button", { name: "7Fs" }).click();
+    await page.getByRole("menu", { name: "7Fs" }).getByRole("menuitem", { name: "Family" }).click();
+    await expect(page).toHaveURL(/\/7fs\/Family$/);
+    await expect(page.getByRole("menu")).toHaveCount(0);
+  });
+
+  test("the mobile menu closes from its Close button and from the backdrop", async ({ page }, testInfo) => {
+    test.skip(!isMobile(testInfo), "mobile menu");
+    await gotoHydrated(page, "/projects");
+    const trigger = page.getByRole("button", { name: "Open menu" });
+    const dialog = page.getByRole("dialog", { name: "Menu" });
+    await trigger.click();
+    await expect(dialog).toBeVisible();
+    await expect(trigger).toHaveAttribute("aria-expanded", "true");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+    await trigger.click();
+    await expect(dialog).toBeVisible();
+    // The backdrop is the part of the <dialog> left of the panel.
+    await page.mouse.click(10, 400);
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toHaveAttribute("aria-expanded", "false");
   });
 
   test("at the lg breakpoint the whole top bar fits on one line; below it the menu button takes over", async ({ page }, testInfo) => {

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "~/features/search/highlight";
-import { searchPosts } from "~/features/search/search.server";
+import { SEARCH_CANDIDATES, searchPosts } from "~/features/search/search.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -62,6 +62,22 @@ describeEachDatabase("search", (ctx) => {
       // Equal rank: newest first, so the oldest post is alone on page 2.
       expect(second.hits[0]?.createdAt.toISOString()).toBe("2024-01-01T00:00:00.000Z");
       await expect(searchPosts(ctx.db, w, 3)).rejects.toThrow("Oops! Page not found");
+    });
+
+    it("ranks the newest SEARCH_CANDIDATES matches only: an older title match is left out, and the pages stop there", async () => {
+      const w = word();
+      const old = await makePost(ctx.db, { title: `All about ${w}`, createdAt: new Date(Date.UTC(2001, 0, 1)) });
+      for (let i = 0; i < SEARCH_CANDIDATES; i++)
+        await makePost(ctx.db, { content: `${w} newer ${i}`, createdAt: new Date(Date.UTC(2020, 0, 1, 0, i)) });
+      const results = await searchPosts(ctx.db, w, 1);
+      expect(results.total).toBe(SEARCH_CANDIDATES);
+      expect(results.pageCount).toBe(SEARCH_CANDIDATES / 10);
+      expect(results.hits.map((h) => h.id)).not.toContain(old.id);
+      // Once newer matches are fewer, the title match ranks first again.
+      const alone = word();
+      const titled = await makePost(ctx.db, { title: `All about ${alone}`, createdAt: new Date(Date.UTC(2001, 0, 1)) });
+      await makePost(ctx.db, { content: `${alone} newer` });
+      expect((await searchPosts(ctx.db, alone, 1)).hits[0]?.id).toBe(titled.id);
     });
   });
 

@@ -1,61 +1,68 @@
 import { XIcon } from "lucide-react";
-import { Dialog as SheetPrimitive } from "radix-ui";
-import type * as React from "react";
-import { cn } from "~/lib/utils";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
-function Sheet(props: React.ComponentProps<typeof SheetPrimitive.Root>) {
-  return <SheetPrimitive.Root data-slot="sheet" {...props} />;
-}
-
-function SheetTrigger(props: React.ComponentProps<typeof SheetPrimitive.Trigger>) {
-  return <SheetPrimitive.Trigger data-slot="sheet-trigger" {...props} />;
-}
-
-function SheetClose(props: React.ComponentProps<typeof SheetPrimitive.Close>) {
-  return <SheetPrimitive.Close data-slot="sheet-close" {...props} />;
-}
-
-function SheetContent({
-  className,
+/**
+ * A panel sliding over the page from the right, on the browser's own modal <dialog>: focus moves
+ * into it and stays there, the page behind is inert, Escape closes it. Its content is rendered only
+ * while it is open. Replaces Radix's Dialog (with its focus and scroll guards) in the public header.
+ */
+export function Sheet({
+  open,
+  onOpenChange,
+  title,
+  description,
   children,
-  side = "right",
-  ...props
-}: React.ComponentProps<typeof SheetPrimitive.Content> & { side?: "top" | "right" | "bottom" | "left" }) {
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    else if (!open && dialog.open) dialog.close();
+  }, [open]);
+
   return (
-    <SheetPrimitive.Portal>
-      <SheetPrimitive.Overlay data-slot="sheet-overlay" className="fixed inset-0 z-50 bg-black/50" />
-      <SheetPrimitive.Content
-        data-slot="sheet-content"
-        className={cn(
-          "fixed z-50 flex flex-col gap-4 bg-background shadow-lg",
-          side === "right" && "inset-y-0 right-0 h-full w-3/4 border-l sm:max-w-sm",
-          side === "left" && "inset-y-0 left-0 h-full w-3/4 border-r sm:max-w-sm",
-          side === "top" && "inset-x-0 top-0 h-auto border-b",
-          side === "bottom" && "inset-x-0 bottom-0 h-auto border-t",
-          className,
-        )}
-        {...props}
-      >
-        {children}
-        <SheetPrimitive.Close className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none">
-          <XIcon className="size-4" />
-          <span className="sr-only">Close</span>
-        </SheetPrimitive.Close>
-      </SheetPrimitive.Content>
-    </SheetPrimitive.Portal>
+    // A click on the backdrop reaches the <dialog> itself; the keyboard closes it with Escape.
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={descriptionId}
+      onClose={() => onOpenChange(false)}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onOpenChange(false);
+      }}
+      className="fixed inset-y-0 right-0 left-auto m-0 h-full max-h-none w-3/4 max-w-none border-l bg-background p-0 text-foreground shadow-lg backdrop:bg-black/50 sm:max-w-sm"
+    >
+      {open ? (
+        <div className="relative flex h-full flex-col gap-4 overflow-y-auto">
+          <div className="flex flex-col gap-1.5 p-4">
+            <h2 id={titleId} className="font-semibold text-foreground">
+              {title}
+            </h2>
+            <p id={descriptionId} className="text-sm text-muted-foreground">
+              {description}
+            </p>
+          </div>
+          {children}
+          <button
+            type="button"
+            onClick={() => onOpenChange(false)}
+            className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+          >
+            <XIcon aria-hidden className="size-4" />
+            <span className="sr-only">Close</span>
+          </button>
+        </div>
+      ) : null}
+    </dialog>
   );
 }
-
-function SheetHeader({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="sheet-header" className={cn("flex flex-col gap-1.5 p-4", className)} {...props} />;
-}
-
-function SheetTitle({ className, ...props }: React.ComponentProps<typeof SheetPrimitive.Title>) {
-  return <SheetPrimitive.Title data-slot="sheet-title" className={cn("font-semibold text-foreground", className)} {...props} />;
-}
-
-function SheetDescription({ className, ...props }: React.ComponentProps<typeof SheetPrimitive.Description>) {
-  return <SheetPrimitive.Description data-slot="sheet-description" className={cn("text-sm text-muted-foreground", className)} {...props} />;
-}
-
-export { Sheet, SheetClose, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger };

@@ -1,9 +1,9 @@
-import { ChevronDown, ExternalLink, Menu } from "lucide-react";
-import { useState } from "react";
+import { ExternalLink, Menu } from "lucide-react";
+import { useRef, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "~/components/ui/dropdown-menu";
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
+import { MenuButton, menuItemClass } from "~/components/ui/menu-button";
+import { Sheet } from "~/components/ui/sheet";
 import { SearchForm } from "~/features/search/search-form";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
@@ -11,76 +11,67 @@ import { ExternalLinkItems } from "./external-link-items";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "./use-site";
 
-/**
- * The header's menus (Services, 7Fs and the mobile sheet): Radix's dropdown, dialog and
- * floating-ui load with them, not in every page's initial JavaScript (site-header.tsx defers them).
- */
-function MenuTriggerButton({ label }: { label: string }) {
-  return (
-    <DropdownMenuTrigger asChild>
-      <button
-        type="button"
-        className="inline-flex items-center gap-1 rounded-sm px-1 py-1 hover:text-primary focus-visible:outline-2 focus-visible:outline-offset-2 data-[state=open]:text-primary"
-      >
-        {label}
-        <ChevronDown aria-hidden className="size-4" />
-      </button>
-    </DropdownMenuTrigger>
-  );
-}
-
+/** The header's menus: Services and 7Fs (desktop) and the mobile sheet. */
 export function ServicesMenu() {
   const { serviceLinks } = useSite();
   if (serviceLinks.length === 0) return null;
   return (
-    <DropdownMenu modal={false}>
-      <MenuTriggerButton label="Services" />
-      <DropdownMenuContent align="start">
-        {serviceLinks.map((service) => (
-          <DropdownMenuItem key={service.url} asChild>
-            <a href={service.url} target="_blank" rel="noopener noreferrer">
-              {service.label}
-              <ExternalLink aria-hidden className="size-3.5 opacity-60" />
-            </a>
-          </DropdownMenuItem>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <MenuButton label="Services">
+      {serviceLinks.map((service) => (
+        <a
+          key={service.url}
+          role="menuitem"
+          tabIndex={-1}
+          href={service.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={menuItemClass}
+        >
+          {service.label}
+          <ExternalLink aria-hidden className="size-3.5 opacity-60" />
+        </a>
+      ))}
+    </MenuButton>
   );
 }
 
 export function SevenFsMenu() {
   return (
-    <DropdownMenu modal={false}>
-      <MenuTriggerButton label="7Fs" />
-      <DropdownMenuContent align="start">
-        {CATEGORY_LINKS.map((category) => (
-          <DropdownMenuItem key={category.to} asChild>
-            <Link to={category.to}>{category.label}</Link>
-          </DropdownMenuItem>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <MenuButton label="7Fs">
+      {CATEGORY_LINKS.map((category) => (
+        <Link key={category.to} role="menuitem" tabIndex={-1} to={category.to} className={menuItemClass}>
+          {category.label}
+        </Link>
+      ))}
+    </MenuButton>
   );
 }
 
 export function MobileMenu() {
   const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const change = (next: boolean) => {
+    setOpen(next);
+    if (!next) trigger.current?.focus();
+  };
+  const close = () => change(false);
   const item = "block rounded-md px-3 py-2 hover:bg-accent focus-visible:outline-2";
   const site = useSite();
   return (
-    <Sheet open={open} onOpenChange={setOpen}>
-      <SheetTrigger asChild>
-        <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu">
-          <Menu aria-hidden className="size-5" />
-        </Button>
-      </SheetTrigger>
-      <SheetContent side="right" className="overflow-y-auto">
-        <SheetHeader>
-          <SheetTitle>Menu</SheetTitle>
-          <SheetDescription>Pages, services and the 7 Fs Framework blog</SheetDescription>
-        </SheetHeader>
+    <>
+      <Button
+        ref={trigger}
+        variant="ghost"
+        size="icon"
+        className="lg:hidden"
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
+        <Menu aria-hidden className="size-5" />
+      </Button>
+      <Sheet open={open} onOpenChange={change} title="Menu" description="Pages, services and the 7 Fs Framework blog">
         <nav aria-label="Mobile" className="flex flex-col gap-4 px-4 pb-6 text-sm">
           <div className="px-3">
             <SearchForm label="Search" onSearch={close} />
@@ -128,7 +119,7 @@ export function MobileMenu() {
           </div>
           <AccountLinks onNavigate={close} stacked />
         </nav>
-      </SheetContent>
-    </Sheet>
+      </Sheet>
+    </>
   );
 }

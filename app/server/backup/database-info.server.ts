@@ -24,7 +24,7 @@ export interface TableInfo {
 }
 
 /**
- * Tables derived from others by triggers (drizzle/0020_14-db100k-counts.sql): not backed up, as
+ * Tables derived from others by triggers (drizzle/0021_14-db100k-counts.sql): not backed up, as
  * restoring the rows they derive from rebuilds them (and restoring both would count twice).
  */
 export const DERIVED_TABLES: readonly string[] = ["post_counts"];

@@ -265,7 +265,7 @@ export const blogPosts = pgTable(
 /**
  * How many posts there are of each kind (category, published, scheduled): the listings', sitemap's
  * and dashboard's counts read these few rows instead of counting 100,000 posts. Derived data, kept
- * exact by triggers on blog_posts in the writing transaction (drizzle/0020_14-db100k-counts.sql), so
+ * exact by triggers on blog_posts in the writing transaction (drizzle/0021_14-db100k-counts.sql), so
  * every write path (saves, the publish job, imports, restores, tests' factories) keeps it true; it is
  * left out of backups (DERIVED_TABLES) as a restore rebuilds it.
  */
