@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, lt, ne, or } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
-import { shownDate } from "./posts.server";
+import { newestPublishedFirst, shownDate } from "./posts.server";
 
 export const RELATED_POSTS = 3;
 
@@ -37,12 +37,20 @@ export async function aroundPost(
   // A draft (seen by staff) has no published_at: its creation date stands in, as on its page.
   const date = post.publishedAt ?? post.createdAt;
   const sameCategory = and(eq(blogPosts.category, post.category), eq(blogPosts.published, true), ne(blogPosts.id, post.id));
-  const older = or(lt(at, date), and(eq(at, date), lt(blogPosts.id, post.id)));
-  const newer = or(gt(at, date), and(eq(at, date), gt(blogPosts.id, post.id)));
+  // Row comparisons, so the listing's index (category, published, published_at, id) seeks straight to
+  // the neighbour instead of filtering its way there; NULLS LAST / FIRST as that index stores them.
+  const here = sql`(${date.toISOString()}::timestamptz, ${post.id}::uuid)`;
+  const older = sql`(${at}, ${blogPosts.id}) < ${here}`;
+  const newer = sql`(${at}, ${blogPosts.id}) > ${here}`;
   const [related, [previous], [next]] = await Promise.all([
-    db.select(linkColumns).from(blogPosts).where(sameCategory).orderBy(desc(at), desc(blogPosts.id)).limit(RELATED_POSTS),
-    db.select(linkColumns).from(blogPosts).where(and(sameCategory, older)).orderBy(desc(at), desc(blogPosts.id)).limit(1),
-    db.select(linkColumns).from(blogPosts).where(and(sameCategory, newer)).orderBy(asc(at), asc(blogPosts.id)).limit(1),
+    db.select(linkColumns).from(blogPosts).where(sameCategory).orderBy(newestPublishedFirst()).limit(RELATED_POSTS),
+    db.select(linkColumns).from(blogPosts).where(and(sameCategory, older)).orderBy(newestPublishedFirst()).limit(1),
+    db
+      .select(linkColumns)
+      .from(blogPosts)
+      .where(and(sameCategory, newer))
+      .orderBy(sql`${at} asc nulls first, ${blogPosts.id} asc nulls first`)
+      .limit(1),
   ]);
   return { related, previous: previous ?? null, next: next ?? null };
 }

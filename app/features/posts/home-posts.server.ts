@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, inArray, max } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts } from "~/server/db/schema.server";
+import { blogPosts, postCounts } from "~/server/db/schema.server";
 import { newestPublishedFirst, shownDate } from "./posts.server";
 
 export interface FeaturedArticle {
@@ -32,7 +32,7 @@ export async function getFeaturedArticle(db: Db): Promise<FeaturedArticle | null
     })
     .from(blogPosts)
     .where(published)
-    .orderBy(desc(blogPosts.featured), newestPublishedFirst())
+    .orderBy(sql`${blogPosts.featured} desc nulls last`, newestPublishedFirst())
     .limit(1);
   return post ?? null;
 }
@@ -52,11 +52,20 @@ export async function getNewestPublishedPost(db: Db): Promise<{ category: Catego
 export async function getSitemapDates(
   db: Db,
 ): Promise<{ count: number; newest: Date | null; newestByCategory: Partial<Record<Category, Date>> }> {
+  // Counts from post_counts; each category's newest change is one probe of its (category, published, updated_at) index.
   const rows = await db
-    .select({ category: blogPosts.category, n: count(), newest: max(blogPosts.updatedAt) })
-    .from(blogPosts)
-    .where(published)
-    .groupBy(blogPosts.category);
+    .select({
+      category: postCounts.category,
+      n: sql<number>`sum(${postCounts.n})::int`,
+      // Named in full: a single-table select renders its columns unqualified, which here would mean b's.
+      newest:
+        sql<Date | null>`(select max(b.updated_at) from ${blogPosts} b where b.category = ${postCounts}.category and b.published)`.mapWith(
+          blogPosts.updatedAt,
+        ),
+    })
+    .from(postCounts)
+    .where(and(eq(postCounts.published, true), gt(postCounts.n, 0)))
+    .groupBy(postCounts.category);
   const newestByCategory: Partial<Record<Category, Date>> = {};
   let newest: Date | null = null;
   for (const row of rows) {

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts } from "~/server/db/schema.server";
 import { logger } from "~/server/logger.server";
+import { postCountRows, sumCounts, type PostCountRow } from "./post-counts.server";
 
 export interface PostStats {
   total: number;
@@ -14,16 +13,11 @@ export interface PostStats {
 /** Dashboard counters (SPEC §2). A failed load is logged and shows zeros (SPEC §8 silent failures). */
 export async function getPostStats(db: Db): Promise<PostStats> {
   try {
-    const [row] = await db
-      .select({
-        total: sql<number>`count(*)::int`,
-        published: sql<number>`count(*) filter (where ${blogPosts.published})::int`,
-        scheduled: sql<number>`count(*) filter (where not ${blogPosts.published} and ${blogPosts.scheduledAt} is not null)::int`,
-      })
-      .from(blogPosts);
-    const total = row?.total ?? 0;
-    const published = row?.published ?? 0;
-    const scheduled = row?.scheduled ?? 0;
+    const rows = await postCountRows(db);
+    const sum = (match?: (r: PostCountRow) => boolean) => sumCounts(rows, match);
+    const total = sum();
+    const published = sum((r) => r.published);
+    const scheduled = sum((r) => !r.published && r.scheduled);
     return { total, published, drafts: total - published - scheduled, scheduled };
   } catch (error) {
     logger.error({ err: error }, "post stats failed to load");

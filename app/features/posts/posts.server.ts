@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { postPath, type Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
@@ -16,6 +16,7 @@ import { pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { renderPostBody } from "./post-render.server";
+import { countPublishedPosts, postCountRows, sumCounts, type PostCountRow } from "./post-counts.server";
 import { discardAutosave } from "./autosave.server";
 import { recordRevision, type RevisionKind } from "./revisions.server";
 import { syncPublishJob } from "./scheduling.server";
@@ -41,9 +42,18 @@ export function shownDate() {
   return sql<Date>`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`.mapWith(blogPosts.createdAt);
 }
 
-/** Newest first by that date; NULLS LAST matches the indexes (published rows always have one). */
+/**
+ * Newest first by that date, then by id (one order for posts published at the same time). NULLS LAST
+ * on both keys as the indexes store them (drizzle's `.desc()`): a plain `desc` means NULLS FIRST, and
+ * PostgreSQL then sorts every matching row instead of reading the index in order.
+ */
 export function newestPublishedFirst() {
-  return sql`${blogPosts.publishedAt} desc nulls last`;
+  return sql`${blogPosts.publishedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
+}
+
+/** Blog management's order, most recently updated first, as its indexes store it (see above). */
+function recentlyUpdatedFirst() {
+  return sql`${blogPosts.updatedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
 }
 
 const cardColumns = {
@@ -60,14 +70,13 @@ const cardColumns = {
 /** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
 export async function listPublishedPosts(db: Db, category: Category, page: number) {
   const where = and(eq(blogPosts.category, category), eq(blogPosts.published, true));
-  const [totalRow] = await db.select({ n: count() }).from(blogPosts).where(where);
-  const total = totalRow?.n ?? 0;
+  const total = await countPublishedPosts(db, category);
   const window = pageWindow(total, page, POSTS_PER_PAGE);
   const posts = await db
     .select(cardColumns)
     .from(blogPosts)
     .where(where)
-    .orderBy(newestPublishedFirst(), desc(blogPosts.id))
+    .orderBy(newestPublishedFirst())
     .limit(window.limit)
     .offset(window.offset);
   return { posts, total, page: window.page, pageCount: window.pageCount };
@@ -449,11 +458,8 @@ export const ADMIN_POSTS_PER_PAGE = 50;
 /** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
   const scheduled = isNotNull(blogPosts.scheduledAt);
-  const rows = await db
-    .select({ published: blogPosts.published, scheduled: sql<boolean>`${scheduled}`.mapWith(Boolean), n: count() })
-    .from(blogPosts)
-    .groupBy(blogPosts.published, scheduled);
-  const sum = (match: (r: { published: boolean; scheduled: boolean }) => boolean) => rows.filter(match).reduce((n, r) => n + r.n, 0);
+  const rows = await postCountRows(db);
+  const sum = (match: (r: PostCountRow) => boolean) => sumCounts(rows, match);
   const counts = {
     published: sum((r) => r.published),
     drafts: sum((r) => !r.published && !r.scheduled),
@@ -483,7 +489,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     })
     .from(blogPosts)
     .where(where)
-    .orderBy(desc(blogPosts.updatedAt), desc(blogPosts.id))
+    .orderBy(recentlyUpdatedFirst())
     .limit(window.limit)
     .offset(window.offset);
   return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };

@@ -234,8 +234,9 @@ export const blogPosts = pgTable(
   },
   (t) => [
     check("blog_posts_category_check", sql`${t.category} in (${inList(CATEGORIES)})`),
-    // Category listing: published posts of one category, newest first.
-    index("blog_posts_category_published_at_idx").on(t.category, t.published, t.publishedAt.desc()),
+    // Category listing, related posts, previous/next: published posts of one category, newest first
+    // (id breaks ties). Every listing's ORDER BY names the NULLS LAST that `.desc()` gives.
+    index("blog_posts_category_published_at_id_idx").on(t.category, t.published, t.publishedAt.desc(), t.id.desc()),
     // Featured article and teaser: published, featured first, newest first.
     index("blog_posts_published_featured_at_idx").on(t.published, t.featured.desc(), t.publishedAt.desc()),
     // Blog management's 'Scheduled' filter and count.
@@ -243,14 +244,41 @@ export const blogPosts = pgTable(
       .on(t.scheduledAt)
       .where(sql`${t.scheduledAt} is not null`),
     // Admin list ordered by last update.
-    index("blog_posts_updated_idx").on(t.updatedAt.desc()),
+    index("blog_posts_updated_id_idx").on(t.updatedAt.desc(), t.id.desc()),
     // RSS of the whole blog and the sitemap's files: published posts by date.
     index("blog_posts_published_at_id_idx").on(t.published, t.publishedAt.desc(), t.id.desc()),
     // Blog management filtered to published or drafts, by last update.
-    index("blog_posts_published_updated_idx").on(t.published, t.updatedAt.desc()),
+    index("blog_posts_published_updated_id_idx").on(t.published, t.updatedAt.desc(), t.id.desc()),
+    // The sitemap's newest change per category.
+    index("blog_posts_category_published_updated_idx").on(t.category, t.published, t.updatedAt.desc()),
+    // Blog management's 'Scheduled' filter, by last update.
+    index("blog_posts_scheduled_updated_id_idx")
+      .on(t.published, t.updatedAt.desc(), t.id.desc())
+      .where(sql`${t.scheduledAt} is not null`),
+    // Sitemap files: published posts, oldest first.
+    index("blog_posts_published_created_id_idx").on(t.published, t.createdAt, t.id),
     index("blog_posts_author_idx").on(t.authorId),
     index("blog_posts_search_idx").using("gin", t.searchVector),
   ],
+);
+
+/**
+ * How many posts there are of each kind (category, published, scheduled): the listings', sitemap's
+ * and dashboard's counts read these few rows instead of counting 100,000 posts. Derived data, kept
+ * exact by triggers on blog_posts in the writing transaction (drizzle/0021_14-db100k-counts.sql), so
+ * every write path (saves, the publish job, imports, restores, tests' factories) keeps it true; it is
+ * left out of backups (DERIVED_TABLES) as a restore rebuilds it.
+ */
+export const postCounts = pgTable(
+  "post_counts",
+  {
+    category: text("category", { enum: CATEGORIES }).notNull(),
+    published: boolean("published").notNull(),
+    /** Not published and waiting for the publish job (scheduled_at is set). */
+    scheduled: boolean("scheduled").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.published, t.scheduled] })],
 );
 
 /**
