@@ -33,7 +33,7 @@ export type DatabaseOptions =
  * (locale, time zone, text search) too. Why these values: docs/decisions/14d-pglite-memory.md.
  */
 const PGLITE_POSTGRESQL_CONF = [
-  "shared_buffers = 16MB",
+  "shared_buffers = 32MB",
   "maintenance_work_mem = 16MB",
   "dynamic_shared_memory_type = posix",
   "max_wal_size = 1GB",
