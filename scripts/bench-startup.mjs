@@ -1,7 +1,12 @@
 // Start-up benchmark: time from process start to a healthy /healthz, and memory, for a first start
-// (empty data directory: migrations + seeding) and a second start (existing data). Prints figures;
-// asserts nothing. Needs a production build (`npm run build`). Usage: npm run bench:startup
+// (empty data directory: migrations + seeding) and a second start (existing data), with the server's
+// own memory log at each start-up stage (RSS before vs after the database opens = PGlite's share),
+// then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
+// an image upload, share images drawn). Prints figures; asserts nothing. Needs a production build
+// (`npm run build`). Usage: npm run bench:startup
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { solveChallenge } from "altcha-lib";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +24,97 @@ function rssMiB(pid) {
   }
 }
 
-async function startOnce(label) {
+const ADMIN_EMAIL = "bench-admin@example.com";
+const ADMIN_PASSWORD = "benchmark pass phrase 1";
+const base = `http://127.0.0.1:${PORT}`;
+
+async function get(pathname, cookie) {
+  const response = await fetch(base + pathname, { headers: cookie ? { cookie } : {} });
+  const body = await response.text();
+  if (response.status >= 500) throw new Error(`${pathname}: ${response.status}`);
+  return body;
+}
+
+async function signIn() {
+  const challenge = await (await fetch(`${base}/api/verification/challenge`)).json();
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  const verificationToken = Buffer.from(JSON.stringify({ ...challenge, number: solution.number })).toString("base64");
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, verificationToken }),
+  });
+  const cookie = response.headers.get("set-cookie")?.split(";")[0];
+  if (!response.ok || !cookie) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return cookie;
+}
+
+const PUBLIC_PAGES = [
+  "/",
+  "/about",
+  "/recent-roles",
+  "/projects",
+  "/testimonials",
+  "/contact",
+  "/search?q=faith",
+  "/subscribe",
+  "/rss.xml",
+  "/sitemap.xml",
+  "/robots.txt",
+  "/manifest.webmanifest",
+  "/no-such-page",
+];
+const ADMIN_PAGES = [
+  "/admin",
+  "/admin/blog",
+  "/admin/projects",
+  "/admin/users",
+  "/admin/messages",
+  "/admin/settings",
+  "/admin/testimonials",
+  "/admin/recent-roles",
+  "/admin/about",
+  "/admin/audit",
+  "/admin/subscribers",
+  "/admin/account",
+];
+
+/** Returns how many requests it made. */
+async function workload() {
+  let requests = 0;
+  const home = await get("/");
+  requests++;
+  const links = [...new Set([...home.matchAll(/href="(\/7fs\/[^"?#]+)"/g)].map((m) => m[1]))];
+  const categories = links.filter((l) => l.split("/").length === 3);
+  const posts = links.filter((l) => l.split("/").length === 4);
+  const cookie = await signIn();
+  requests += 2;
+  for (let round = 0; round < 3; round++) {
+    for (const page of [...PUBLIC_PAGES, ...categories, ...posts]) {
+      const body = await get(page);
+      requests++;
+      if (round === 0) {
+        // Share images are drawn on first request.
+        for (const image of body.matchAll(/property="og:image" content="[^"]*?(\/share-images\/[^"]+)"/g)) {
+          await get(image[1].replaceAll("&amp;", "&"));
+          requests++;
+        }
+      }
+    }
+    for (const page of [...ADMIN_PAGES, ...categories.map((c) => `${c}/new`), ...posts, ...PUBLIC_PAGES]) {
+      await get(page, cookie);
+      requests++;
+    }
+  }
+  const form = new FormData();
+  form.append("files", new Blob([fs.readFileSync("public/images/og/default.jpg")], { type: "image/jpeg" }), "bench.jpg");
+  const upload = await fetch(`${base}/api/uploads`, { method: "POST", headers: { origin: base, cookie }, body: form });
+  if (!upload.ok) throw new Error(`upload failed: ${upload.status} ${await upload.text()}`);
+  requests++;
+  return requests;
+}
+
+async function startOnce(label, withWorkload) {
   const started = performance.now();
   const child = spawn(process.execPath, ["server.js"], {
     env: {
@@ -27,10 +122,20 @@ async function startOnce(label) {
       PORT: String(PORT),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      INITIAL_ADMIN_PASSWORD: "benchmark pass phrase 1",
+      LOG_LEVEL: "info",
+      INITIAL_ADMIN_EMAIL: ADMIN_EMAIL,
+      INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
     },
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const stages = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === "start-up memory") stages.push(entry);
+    } catch {
+      // not a log line
+    }
   });
   for (;;) {
     try {
@@ -47,18 +152,39 @@ async function startOnce(label) {
   await (await fetch(`http://127.0.0.1:${PORT}/`)).text();
   const firstPage = performance.now() - home;
   const rss = rssMiB(child.pid);
+  let afterWorkload = "";
   const exited = new Promise((r) => child.once("exit", r));
-  const stopAt = performance.now();
-  child.kill("SIGTERM");
-  await exited;
+  let stopAt = performance.now();
+  try {
+    if (withWorkload) {
+      const workloadStarted = performance.now();
+      const requests = await workload();
+      afterWorkload = `\n  after a workload like the e2e suite's (${requests} requests, ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s): RSS ${rssMiB(child.pid)} MiB`;
+    }
+  } finally {
+    stopAt = performance.now();
+    child.kill("SIGTERM");
+    await exited;
+  }
   console.log(
-    `${label}: ready ${ready.toFixed(0)} ms, first page ${firstPage.toFixed(0)} ms, RSS ${rss} MiB, clean stop ${(performance.now() - stopAt).toFixed(0)} ms`,
+    `${label}: ready ${ready.toFixed(0)} ms, first page ${firstPage.toFixed(0)} ms (first 200 after ${(ready + firstPage).toFixed(0)} ms), RSS ${rss} MiB, clean stop ${(performance.now() - stopAt).toFixed(0)} ms`,
   );
+  for (const stage of stages) {
+    console.log(
+      `  ${stage.stage.padEnd(20)} RSS ${String(stage.rssMiB).padStart(4)} MiB, heap ${stage.heapUsedMiB}, external ${stage.externalMiB}, arrayBuffers ${stage.arrayBuffersMiB} MiB`,
+    );
+  }
+  const before = stages.find((s) => s.stage === "before the database");
+  const open = stages.find((s) => s.stage === "database open");
+  if (before && open) {
+    console.log(`  PGlite itself (RSS after it opens - before): ${open.rssMiB - before.rssMiB} MiB; ours: the rest of the RSS above`);
+  }
+  if (afterWorkload) console.log(afterWorkload.slice(1));
 }
 
 try {
-  await startOnce("first start (migrate + seed)");
-  await startOnce("second start            ");
+  await startOnce("first start (migrate + seed)", false);
+  await startOnce("second start            ", true);
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -68,14 +68,31 @@ let rendererWarmUp: Promise<void> = Promise.resolve();
 export const LOCAL_FILES_WARNING =
   "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory. Run a single instance, or configure S3 so that every instance serves the same files.";
 
+const MIB = 1024 * 1024;
+
+/**
+ * Memory at each start-up stage (npm run bench:startup reads these lines): RSS before vs after the
+ * database opens is what the embedded PGlite itself takes, the rest is ours.
+ */
+function logStartupMemory(stage: string): void {
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const mib = (bytes: number) => Math.round(bytes / MIB);
+  logger.info(
+    { stage, rssMiB: mib(rss), heapUsedMiB: mib(heapUsed), externalMiB: mib(external), arrayBuffersMiB: mib(arrayBuffers) },
+    "start-up memory",
+  );
+}
+
 /** Opens the database, applies migrations and seeds a new site — all before the server listens. */
 export async function startup(): Promise<void> {
   const env = getEnv();
   for (const warning of env.warnings) logger.warn(warning);
   const started = Date.now();
+  logStartupMemory("before the database");
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
     : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
+  logStartupMemory("database open");
   await migrateDatabase(database);
   await seedIfEmpty(database.db, env);
   // Page content added after a site was first seeded is seeded on its own (once, by its own marker).
@@ -84,6 +101,7 @@ export async function startup(): Promise<void> {
   await seedDemoPageContent(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
+  logStartupMemory("migrated and seeded");
   if (env.DATABASE_URL && !env.S3_BUCKET) {
     logger.warn(LOCAL_FILES_WARNING);
   }

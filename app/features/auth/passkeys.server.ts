@@ -1,14 +1,9 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { decodeClientDataJSON, isoBase64URL } from "@simplewebauthn/server/helpers";
 import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import { publicSiteUrl } from "~/features/site/site-url.server";
 import { getSiteSettings } from "~/features/site/settings.server";
@@ -17,6 +12,11 @@ import { passkeys, webauthnChallenges } from "~/server/db/schema.server";
 import { UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { PASSKEY_FAILED, type PasskeyPurpose } from "./passkey-schema";
+
+// @simplewebauthn/server and its helpers cost ~28 MB resident once imported and only passkey
+// ceremonies use them: loaded on the first one, not at start-up.
+const webauthn = () => import("@simplewebauthn/server");
+const webauthnHelpers = () => import("@simplewebauthn/server/helpers");
 
 /**
  * Passkeys (WebAuthn; docs/decisions/15d-passkeys.md). Challenges live in the database so any instance
@@ -54,6 +54,7 @@ async function storeChallenge(db: Db, challenge: string, purpose: PasskeyPurpose
  * uses it up too.
  */
 async function takeChallenge(tx: Db, clientDataJSON: string, purpose: PasskeyPurpose, userId: string | null): Promise<string> {
+  const { decodeClientDataJSON } = await webauthnHelpers();
   let challenge: string;
   try {
     challenge = decodeClientDataJSON(clientDataJSON).challenge;
@@ -102,6 +103,7 @@ export async function registrationOptions(
   user: { id: string; email: string },
   rp: RelyingParty,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   const existing = await db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id));
   const options = await generateRegistrationOptions({
     rpName: rp.name,
@@ -128,6 +130,7 @@ export async function registerPasskey(
   response: RegistrationResponseJSON,
   rp: RelyingParty,
 ): Promise<{ id: string } | { refused: string }> {
+  const [{ verifyRegistrationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), webauthnHelpers()]);
   const challenge = await takeChallenge(tx, response.response.clientDataJSON, "register", userId);
   let verified;
   try {
@@ -173,6 +176,7 @@ export async function authenticationOptions(
   userId: string | null,
   rp: RelyingParty,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   const allowCredentials =
     userId === null
       ? []
@@ -198,6 +202,7 @@ export async function verifyPasskeyAssertion(
   userId: string | null,
   rp: RelyingParty,
 ): Promise<{ userId: string; name: string } | null> {
+  const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), webauthnHelpers()]);
   const challenge = await takeChallenge(tx, response.response.clientDataJSON, purpose, userId);
   const [stored] = await tx
     .select({

@@ -87,9 +87,11 @@ export async function backfillRenderedPosts(db: Db): Promise<number> {
 }
 
 /**
- * Loads the highlighter and compiles its grammars at start-up (off the request path), so neither the
- * first save nor the first preview waits for them.
+ * Loads the highlighter at start-up (off the request path), so neither the first save nor the first
+ * preview waits for it. Its grammars are compiled on first use instead: compiling all of them here took
+ * ~2.7 s of CPU beside the first requests and ~56 MB resident for languages a site may never use
+ * (docs/decisions/14d-pglite-memory.md).
  */
 export async function warmRenderer(): Promise<void> {
-  await warmUpHighlighter({ compileGrammars: true });
+  await warmUpHighlighter();
 }

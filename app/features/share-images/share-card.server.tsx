@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { Resvg } from "@resvg/resvg-js";
-import satori from "satori";
 
 /** Open Graph's recommended card size; every share image is exactly this. */
 export const SHARE_IMAGE_WIDTH = 1200;
@@ -129,6 +127,8 @@ function Card({ card }: { card: ShareCard }) {
 
 /** Draws a card as a 1200×630 PNG (satori lays it out as SVG with the text as paths; resvg rasterizes it). */
 export async function renderShareCard(card: ShareCard): Promise<Buffer> {
+  // satori and resvg (~30 MB resident together) are loaded on the first card drawn, not at start-up.
+  const [{ default: satori }, { Resvg }] = await Promise.all([import("satori"), import("@resvg/resvg-js")]);
   const svg = await satori(<Card card={card} />, { width: SHARE_IMAGE_WIDTH, height: SHARE_IMAGE_HEIGHT, fonts: await loadFonts() });
   const png = new Resvg(svg, { fitTo: { mode: "width", value: SHARE_IMAGE_WIDTH }, font: { loadSystemFonts: false } }).render().asPng();
   return png;

@@ -1,6 +1,7 @@
-import sharp from "sharp";
+import type { Metadata } from "sharp";
 import { ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
+import { loadSharp } from "~/server/sharp.server";
 
 /** Decompression-bomb guard: larger images are refused before their pixels are decoded. */
 const MAX_IMAGE_PIXELS = 40_000_000;
@@ -24,7 +25,7 @@ export interface ProcessedImage {
   variants: { width: number; body: Buffer }[];
 }
 
-function detectFormat(meta: sharp.Metadata): Format | null {
+function detectFormat(meta: Metadata): Format | null {
   if (meta.format === "jpeg" || meta.format === "png" || meta.format === "webp" || meta.format === "gif") return meta.format;
   // sharp reports AVIF as heif with the av1 compression.
   if (meta.format === "heif" && meta.compression === "av1") return "avif";
@@ -39,7 +40,8 @@ export async function processImage(input: Buffer, name: string): Promise<Process
   const label = name.slice(0, 100) || "file";
   if (input.byteLength === 0) throw new ValidationError(`${label} is empty.`);
   if (input.byteLength > LIMITS.image) throw new ValidationError(`${label} is larger than ${formatBytes(LIMITS.image)}.`);
-  let meta: sharp.Metadata;
+  const sharp = await loadSharp();
+  let meta: Metadata;
   try {
     // metadata() reads only the header; the pixel limit is checked below with a clearer message,
     // and the decoding pipeline enforces it again through limitInputPixels.

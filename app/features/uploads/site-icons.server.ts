@@ -1,9 +1,9 @@
-import sharp from "sharp";
 import type { Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import type { Db } from "~/server/db/client.server";
 import { uploads } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
+import { loadSharp } from "~/server/sharp.server";
 import { getStorage } from "~/server/storage.server";
 import type { LogoMark, SiteIcons } from "./site-icons";
 import { BUCKET, publicUploadUrl, uploadKeyOf } from "./uploads.server";
@@ -42,6 +42,7 @@ export function icoFromPngs(images: readonly { size: number; body: Buffer }[]): 
  * transparent square; the iOS icon gets a white one, as iOS paints transparency black.
  */
 export async function makeFaviconFiles(input: Buffer): Promise<{ pngs: Map<number, Buffer>; ico: Buffer }> {
+  const sharp = await loadSharp();
   const pngs = new Map<number, Buffer>();
   for (const size of FAVICON_PNG_SIZES) {
     const background = size === 180 ? { r: 255, g: 255, b: 255, alpha: 1 } : { r: 0, g: 0, b: 0, alpha: 0 };
@@ -65,6 +66,7 @@ function pngOf(pngs: Map<number, Buffer>, size: number): Buffer {
 
 /** The logo mark at twice its drawn height, its width following the image (at most four times the height). */
 export async function makeLogoMark(input: Buffer): Promise<{ body: Buffer; width: number; height: number }> {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(input, { failOn: "error" })
     .rotate()
     .resize({ height: LOGO_MARK_HEIGHT, width: LOGO_MARK_MAX_WIDTH, fit: "inside", withoutEnlargement: false })

@@ -28,6 +28,26 @@ export interface Database {
 export type DatabaseOptions =
   { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string } | { kind: "pglite-memory" };
 
+/**
+ * PGlite writes this over the data directory's postgresql.conf at every open, so it carries initdb's own lines
+ * (locale, time zone, text search) too. Why these values: docs/decisions/14d-pglite-memory.md.
+ */
+const PGLITE_POSTGRESQL_CONF = [
+  "shared_buffers = 32MB",
+  "maintenance_work_mem = 16MB",
+  "dynamic_shared_memory_type = posix",
+  "max_wal_size = 1GB",
+  "min_wal_size = 80MB",
+  "datestyle = 'iso, mdy'",
+  "timezone = UTC",
+  "log_timezone = UTC",
+  "lc_messages = C",
+  "lc_monetary = C",
+  "lc_numeric = C",
+  "lc_time = C",
+  "default_text_search_config = 'pg_catalog.english'",
+];
+
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -56,13 +76,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // PGlite is single-process: a second process on the same directory would corrupt it.
     releaseLock = acquireDirLock(options.dataDir);
     try {
-      client = await PGlite.create({ dataDir: path.join(options.dataDir, "pglite") });
+      client = await PGlite.create({
+        dataDir: path.join(options.dataDir, "pglite"),
+        postgresqlconf: PGLITE_POSTGRESQL_CONF,
+      });
     } catch (error) {
       releaseLock();
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ postgresqlconf: PGLITE_POSTGRESQL_CONF });
   }
   const db = drizzlePglite({ client, schema });
   return {
