@@ -20,8 +20,11 @@ export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<{ body: Buffer; contentType: string } | null>;
   delete(key: string): Promise<void>;
-  /** Every stored object (backups), page by page so a large store is never listed in memory at once. */
-  list(): AsyncIterable<StoredObject>;
+  /**
+   * Every stored object (backups), or those under one folder (`share-images`), page by page so a
+   * large store is never listed in memory at once.
+   */
+  list(prefix?: string): AsyncIterable<StoredObject>;
   /**
    * Streams one object, or the bytes start..end (inclusive) of it; `size` is always the whole
    * object's. Null when it is gone.
@@ -41,6 +44,13 @@ export interface ByteRange {
 export interface StoredObject {
   key: string;
   size: number;
+}
+
+/** A folder of keys, without the trailing slash: `share-images`, `blog-images/user-1`. */
+const STORAGE_PREFIX = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
+
+function assertPrefix(prefix: string): void {
+  if (!STORAGE_PREFIX.test(prefix)) throw new Error(`invalid storage prefix: ${prefix}`);
 }
 
 /** Keys are ours (bucket/user/time-random.ext) but are checked anyway so no key can leave the root. */
@@ -83,8 +93,9 @@ export function createLocalStorage(root: string): Storage {
       await fs.rm(full, { force: true });
       await fs.rm(`${full}.type`, { force: true });
     },
-    async *list() {
-      yield* walkLocal(resolved, resolved);
+    async *list(prefix) {
+      if (prefix !== undefined) assertPrefix(prefix);
+      yield* walkLocal(resolved, prefix === undefined ? resolved : path.join(resolved, prefix));
     },
     async openRead(key, range) {
       const full = file(key);
@@ -208,10 +219,17 @@ export function createS3Storage(options: S3Options): Storage {
       assertKey(key);
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },
-    async *list() {
+    async *list(prefix) {
+      if (prefix !== undefined) assertPrefix(prefix);
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: options.bucket, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: options.bucket,
+            Prefix: prefix === undefined ? undefined : `${prefix}/`,
+            ContinuationToken: token,
+          }),
+        );
         for (const object of page.Contents ?? []) {
           if (object.Key && STORAGE_KEY.test(object.Key)) yield { key: object.Key, size: object.Size ?? 0 };
         }
