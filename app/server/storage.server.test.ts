@@ -58,6 +58,8 @@ function contract(name: string, make: () => Storage) {
       for await (const chunk of slice?.stream ?? []) sliceChunks.push(Buffer.from(chunk));
       expect(Buffer.concat(sliceChunks).equals(bytes.subarray(65_000, 65_010))).toBe(true);
       expect(await storage.openRead(`${prefix}/missing.png`)).toBeNull();
+      expect(await storage.stat(`${prefix}/a.webp`)).toEqual({ size: bytes.length, contentType: "image/webp" });
+      expect(await storage.stat(`${prefix}/missing.png`)).toBeNull();
       await expect(storage.putStream(`${prefix}/short.png`, Readable.from([Buffer.from("abc")]), 4, "image/png")).rejects.toThrow();
       expect(await storage.get(`${prefix}/short.png`)).toBeNull();
       await storage.delete(`${prefix}/a.webp`);

@@ -7,8 +7,10 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
+  NotFound,
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -30,6 +32,8 @@ export interface Storage {
    * object's. Null when it is gone.
    */
   openRead(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number; contentType: string } | null>;
+  /** One object's size and type without reading it (a Range request needs the size first); null when it is gone. */
+  stat(key: string): Promise<{ size: number; contentType: string } | null>;
   /** Stores a stream of a known length (restores); fails when the stream is not exactly `size` bytes. */
   putStream(key: string, body: Readable, size: number, contentType: string): Promise<void>;
   /** Throws unless the store can be reached and written to (readiness). */
@@ -103,6 +107,16 @@ export function createLocalStorage(root: string): Storage {
         const [handle, contentType] = await Promise.all([fs.open(full), fs.readFile(`${full}.type`, "utf8")]);
         const { size } = await handle.stat();
         return { stream: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size, contentType };
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async stat(key) {
+      const full = file(key);
+      try {
+        const [{ size }, contentType] = await Promise.all([fs.stat(full), fs.readFile(`${full}.type`, "utf8")]);
+        return { size, contentType };
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
         throw error;
@@ -249,6 +263,18 @@ export function createS3Storage(options: S3Options): Storage {
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
         if (error instanceof Error && error.name === "NoSuchKey") return null;
+        throw error;
+      }
+    },
+    async stat(key) {
+      assertKey(key);
+      try {
+        const out = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
+        return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? "application/octet-stream" };
+      } catch (error) {
+        // A HEAD has no body, so a missing object is a bare 404 ("NotFound"), not NoSuchKey.
+        if (error instanceof NotFound || error instanceof NoSuchKey) return null;
+        if (error instanceof Error && (error.name === "NotFound" || error.name === "NoSuchKey")) return null;
         throw error;
       }
     },
