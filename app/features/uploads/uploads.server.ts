@@ -236,6 +236,25 @@ async function deleteUpload(db: Db, row: UploadRow): Promise<void> {
   await db.delete(uploads).where(eq(uploads.id, row.id));
 }
 
+/** Deletes the rows' uploads nothing uses (one lookup for all of them); answers the keys deleted and the ids kept. */
+async function deleteUnusedRows(db: Db, rows: UploadRow[]): Promise<{ deleted: string[]; kept: string[] }> {
+  const used = await usedUploadKeys(
+    db,
+    rows.map((row) => row.storageKey),
+  );
+  const deleted: string[] = [];
+  const kept: string[] = [];
+  for (const row of rows) {
+    if (used.has(row.storageKey)) {
+      kept.push(row.id);
+      continue;
+    }
+    await deleteUpload(db, row);
+    deleted.push(row.storageKey);
+  }
+  return { deleted, kept };
+}
+
 /**
  * Deletes the uploads among `urls` that nothing uses any more: the stored original and its
  * variants, then the `uploads` row. Only files the `uploads` table knows are touched. Idempotent
@@ -248,16 +267,7 @@ export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Prom
     .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
-  const used = await usedUploadKeys(
-    db,
-    rows.map((row) => row.storageKey),
-  );
-  const deleted: string[] = [];
-  for (const row of rows) {
-    if (used.has(row.storageKey)) continue;
-    await deleteUpload(db, row);
-    deleted.push(row.storageKey);
-  }
+  const { deleted } = await deleteUnusedRows(db, rows);
   if (deleted.length > 0) logger.info({ keys: deleted }, "unused uploads deleted");
   return deleted;
 }
@@ -277,17 +287,7 @@ export async function sweepOrphanedUploads(db: Db, { now = new Date(), batch = 2
     .where(lt(uploads.createdAt, new Date(now.getTime() - ORPHAN_UPLOAD_AGE_MS)))
     .orderBy(sql`${uploads.checkedAt} asc nulls first`, asc(uploads.createdAt))
     .limit(batch);
-  const used = await usedUploadKeys(
-    db,
-    rows.map((row) => row.storageKey),
-  );
-  const deleted: string[] = [];
-  for (const row of rows) {
-    if (used.has(row.storageKey)) continue;
-    await deleteUpload(db, row);
-    deleted.push(row.storageKey);
-  }
-  const kept = rows.filter((row) => used.has(row.storageKey)).map((row) => row.id);
+  const { deleted, kept } = await deleteUnusedRows(db, rows);
   if (kept.length > 0) await db.update(uploads).set({ checkedAt: now }).where(inArray(uploads.id, kept));
   if (deleted.length > 0) logger.info({ keys: deleted }, "orphaned uploads deleted");
   return deleted;
