@@ -3,7 +3,7 @@ import { DOCUMENTS_BUCKET, resumeDisposition } from "~/features/uploads/document
 import { contentTypeForExt } from "~/features/uploads/images.server";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { BUCKET, publicUploadUrl } from "~/features/uploads/uploads.server";
-import { parseByteRange } from "~/server/byte-range.server";
+import { openRanged } from "~/server/byte-range.server";
 import { getStorage, STORAGE_KEY } from "~/server/storage.server";
 import type { Route } from "./+types/uploads-file";
 
@@ -32,9 +32,9 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const publicUrl = publicUploadUrl(key);
   if (!isDocument && !publicUrl.startsWith("/"))
     return new Response(null, { status: 301, headers: { Location: publicUrl, "Cache-Control": "public, max-age=86400" } });
-  const file = await getStorage().openRead(key);
+  const file = await openRanged(getStorage(), key, request.headers.get("range"));
   if (!file) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-  const size = file.size;
+  const { size } = file;
   const headers = {
     "Content-Type": type,
     "Accept-Ranges": "bytes",
@@ -42,25 +42,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     "Content-Security-Policy": "default-src 'none'; sandbox",
     ...(isDocument ? await documentHeaders() : {}),
   };
-  const range = parseByteRange(request.headers.get("range"), size);
-  if (range === "unsatisfiable") {
-    file.stream.destroy();
-    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
-  }
-  if (range) {
-    file.stream.destroy();
-    const slice = await getStorage().openRead(key, range);
-    if (!slice) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-    return new Response(webStream(slice.stream), {
-      status: 206,
-      headers: {
-        ...headers,
-        "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
-        "Content-Length": String(range.end - range.start + 1),
-      },
-    });
-  }
-  return new Response(webStream(file.stream), { headers: { ...headers, "Content-Length": String(size) } });
+  if (file.status === 416) return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
+  if (file.status === 200) return new Response(webStream(file.stream), { headers: { ...headers, "Content-Length": String(size) } });
+  const { range } = file;
+  return new Response(webStream(file.stream), {
+    status: 206,
+    headers: {
+      ...headers,
+      "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+      "Content-Length": String(range.end - range.start + 1),
+    },
+  });
 }
 
 /** A Node stream as the web stream a Response takes, pulled chunk by chunk (back-pressure kept). */

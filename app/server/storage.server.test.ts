@@ -36,6 +36,15 @@ function contract(name: string, make: () => Storage) {
         { key: `${prefix}/a.webp`, size: bytes.length },
         { key: `${prefix}/b.png`, size: 6 },
       ]);
+      // One folder only: nothing outside it, and a missing folder is empty.
+      await storage.put(`${prefix}-other/c.png`, Buffer.from("outside"), "image/png");
+      const inFolder = [];
+      for await (const object of storage.list(prefix)) inFolder.push(object.key);
+      expect(inFolder.sort()).toEqual([`${prefix}/a.webp`, `${prefix}/b.png`]);
+      const none = [];
+      for await (const object of storage.list(`${prefix}/missing`)) none.push(object);
+      expect(none).toEqual([]);
+      await storage.delete(`${prefix}-other/c.png`);
       const opened = await storage.openRead(`${prefix}/a.webp`);
       expect(opened?.size).toBe(bytes.length);
       expect(opened?.contentType).toBe("image/webp");
@@ -49,6 +58,8 @@ function contract(name: string, make: () => Storage) {
       for await (const chunk of slice?.stream ?? []) sliceChunks.push(Buffer.from(chunk));
       expect(Buffer.concat(sliceChunks).equals(bytes.subarray(65_000, 65_010))).toBe(true);
       expect(await storage.openRead(`${prefix}/missing.png`)).toBeNull();
+      expect(await storage.stat(`${prefix}/a.webp`)).toEqual({ size: bytes.length, contentType: "image/webp" });
+      expect(await storage.stat(`${prefix}/missing.png`)).toBeNull();
       await expect(storage.putStream(`${prefix}/short.png`, Readable.from([Buffer.from("abc")]), 4, "image/png")).rejects.toThrow();
       expect(await storage.get(`${prefix}/short.png`)).toBeNull();
       await storage.delete(`${prefix}/a.webp`);

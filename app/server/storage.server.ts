@@ -7,8 +7,10 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
+  NotFound,
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -20,13 +22,18 @@ export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<{ body: Buffer; contentType: string } | null>;
   delete(key: string): Promise<void>;
-  /** Every stored object (backups), page by page so a large store is never listed in memory at once. */
-  list(): AsyncIterable<StoredObject>;
+  /**
+   * Every stored object (backups), or those under one folder (`share-images`), page by page so a
+   * large store is never listed in memory at once.
+   */
+  list(prefix?: string): AsyncIterable<StoredObject>;
   /**
    * Streams one object, or the bytes start..end (inclusive) of it; `size` is always the whole
    * object's. Null when it is gone.
    */
   openRead(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number; contentType: string } | null>;
+  /** One object's size and type without reading it (a Range request needs the size first); null when it is gone. */
+  stat(key: string): Promise<{ size: number; contentType: string } | null>;
   /** Stores a stream of a known length (restores); fails when the stream is not exactly `size` bytes. */
   putStream(key: string, body: Readable, size: number, contentType: string): Promise<void>;
   /** Throws unless the store can be reached and written to (readiness). */
@@ -41,6 +48,13 @@ export interface ByteRange {
 export interface StoredObject {
   key: string;
   size: number;
+}
+
+/** A folder of keys, without the trailing slash: `share-images`, `blog-images/user-1`. */
+const STORAGE_PREFIX = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
+
+function assertPrefix(prefix: string): void {
+  if (!STORAGE_PREFIX.test(prefix)) throw new Error(`invalid storage prefix: ${prefix}`);
 }
 
 /** Keys are ours (bucket/user/time-random.ext) but are checked anyway so no key can leave the root. */
@@ -83,8 +97,9 @@ export function createLocalStorage(root: string): Storage {
       await fs.rm(full, { force: true });
       await fs.rm(`${full}.type`, { force: true });
     },
-    async *list() {
-      yield* walkLocal(resolved, resolved);
+    async *list(prefix) {
+      if (prefix !== undefined) assertPrefix(prefix);
+      yield* walkLocal(resolved, prefix === undefined ? resolved : path.join(resolved, prefix));
     },
     async openRead(key, range) {
       const full = file(key);
@@ -92,6 +107,16 @@ export function createLocalStorage(root: string): Storage {
         const [handle, contentType] = await Promise.all([fs.open(full), fs.readFile(`${full}.type`, "utf8")]);
         const { size } = await handle.stat();
         return { stream: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size, contentType };
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    async stat(key) {
+      const full = file(key);
+      try {
+        const [{ size }, contentType] = await Promise.all([fs.stat(full), fs.readFile(`${full}.type`, "utf8")]);
+        return { size, contentType };
       } catch (error) {
         if (error instanceof Error && "code" in error && error.code === "ENOENT") return null;
         throw error;
@@ -208,10 +233,17 @@ export function createS3Storage(options: S3Options): Storage {
       assertKey(key);
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },
-    async *list() {
+    async *list(prefix) {
+      if (prefix !== undefined) assertPrefix(prefix);
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: options.bucket, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: options.bucket,
+            Prefix: prefix === undefined ? undefined : `${prefix}/`,
+            ContinuationToken: token,
+          }),
+        );
         for (const object of page.Contents ?? []) {
           if (object.Key && STORAGE_KEY.test(object.Key)) yield { key: object.Key, size: object.Size ?? 0 };
         }
@@ -231,6 +263,18 @@ export function createS3Storage(options: S3Options): Storage {
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
         if (error instanceof Error && error.name === "NoSuchKey") return null;
+        throw error;
+      }
+    },
+    async stat(key) {
+      assertKey(key);
+      try {
+        const out = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
+        return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? "application/octet-stream" };
+      } catch (error) {
+        // A HEAD has no body, so a missing object is a bare 404 ("NotFound"), not NoSuchKey.
+        if (error instanceof NotFound || error instanceof NoSuchKey) return null;
+        if (error instanceof Error && (error.name === "NotFound" || error.name === "NoSuchKey")) return null;
         throw error;
       }
     },

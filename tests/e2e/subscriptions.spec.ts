@@ -45,7 +45,8 @@ test("subscription cycle: subscribe → confirm → publish → one email → on
   const since = Date.now();
   await submit.click();
   await expect(page.getByRole("status").filter({ hasText: "Check your inbox" })).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
+  // The toaster is left out like in the other specs: a toast caught mid-animation fails contrast.
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
   // The confirmation link shows a button; pressing it confirms.
   const confirmation = await waitForMail(email, since);
@@ -89,6 +90,6 @@ test("subscription cycle: subscribe → confirm → publish → one email → on
   await expect(adminPage.getByRole("heading", { level: 1, name: "Subscribers" })).toBeVisible();
   await expect(adminPage.getByTestId("subscriber-row").filter({ hasText: email })).toContainText("Unsubscribed");
   await expect(adminPage.getByTestId("subscriber-row").filter({ hasText: control })).toContainText("Confirmed");
-  await expectNoSeriousAxeViolations(adminPage);
+  await expectNoSeriousAxeViolations(adminPage, { exclude: ["[data-sonner-toaster]"] });
   await admin.close();
 });

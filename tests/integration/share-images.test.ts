@@ -1,15 +1,34 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { expect, it } from "vitest";
 import { createPost, updatePost } from "~/features/posts/posts.server";
 import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
 import { settingsFormValues } from "~/features/site/settings-schema";
-import { shareImageJob } from "~/features/share-images/share-images.server";
+import { shareImageJob, sweepStaleShareImages } from "~/features/share-images/share-images.server";
 import { jobs } from "~/server/db/schema.server";
 import { JobRunner } from "~/server/jobs/runner.server";
+import { resetEnvForTests } from "~/server/env.server";
+import { createLocalStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
 import { useSignedInServer } from "../helpers/test-server";
+
+// The build reads UPLOAD_DIR when it first stores a file; set before the server starts (and read
+// again here, where the imports above may have read the environment already).
+const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "share-images-"));
+process.env.UPLOAD_DIR = uploadDir;
+resetEnvForTests();
+const storage = createLocalStorage(uploadDir);
+
+/** Where a card's URL is stored: named by its hash alone (two pages showing the same card share it). */
+function storageKeyOf(cardPath: string): string {
+  const hash = /([a-f0-9]{24})\.png$/.exec(cardPath)?.[1];
+  if (!hash) throw new Error(`not a card URL: ${cardPath}`);
+  return `share-images/${hash}.png`;
+}
 
 const CARD_URL = /\/share-images\/(post\/[0-9a-f-]{36}|category\/[A-Za-z]+)\/[a-f0-9]{24}\.png$/;
 
@@ -128,6 +147,41 @@ describeEachDatabase("share images", (ctx) => {
     // An unchanged save keeps the URL.
     await updatePost(ctx.db, await actor(), post.slug, { title: newTitle, content: "Other body.", category: "Fun", published: true });
     expect((await cardOf(`/7fs/Fun/${post.slug}`)).path).toBe(after.path);
+  });
+
+  it("a renamed post's old card is deleted from the storage by the sweep; the current cards stay", async () => {
+    const post = await createPost(ctx.db, await actor(), {
+      title: `Old name ${unique()}`,
+      content: "Body.",
+      category: "Friends",
+      published: true,
+    });
+    const before = await cardOf(`/7fs/Friends/${post.slug}`);
+    await expectPng(before.path);
+    const oldKey = storageKeyOf(before.path);
+    expect(await storage.get(oldKey)).not.toBeNull();
+    await updatePost(ctx.db, await actor(), post.slug, {
+      title: `New name ${unique()}`,
+      content: "Body.",
+      category: "Friends",
+      published: true,
+    });
+    const after = await cardOf(`/7fs/Friends/${post.slug}`);
+    const afterPng = await expectPng(after.path);
+    const newKey = storageKeyOf(after.path);
+    const category = await cardOf("/7fs/Friends");
+    await expectPng(category.path);
+
+    const deleted = await sweepStaleShareImages(ctx.db, (await readSiteSettings(ctx.db)).siteName);
+    expect(deleted).toContain(oldKey);
+    expect(await storage.get(oldKey)).toBeNull();
+    expect((await storage.get(newKey))?.body.equals(afterPng)).toBe(true);
+    expect(await storage.get(storageKeyOf(category.path))).not.toBeNull();
+    // The page's image is still served, and the old URL still leads to it.
+    expect((await expectPng(after.path)).equals(afterPng)).toBe(true);
+    expect((await server.fetch(before.path)).headers.get("location")).toBe(after.path);
+    // Nothing else is stale: a second sweep deletes nothing.
+    expect(await sweepStaleShareImages(ctx.db, (await readSiteSettings(ctx.db)).siteName)).toEqual([]);
   });
 
   it("a post with a featured image keeps it; category pages get a card of their own", async () => {

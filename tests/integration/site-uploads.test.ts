@@ -121,6 +121,21 @@ describeEachDatabase("site uploads over HTTP (logo mark, favicon, resume)", (ctx
     expect(tooLarge.status).toBe(413);
     const moderator = (await signedInAs(ctx.db, "moderator")).cookie;
     expect((await uploadResume(PDF, moderator)).status).toBe(403);
+    // Read as it arrives like the images (one file, the same limits), with words for what went wrong.
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      server.fetch("/api/uploads/resume", { method: "POST", headers: { origin: server.url, cookie: server.cookie, ...headers }, body });
+    const two = new FormData();
+    for (const name of ["a.pdf", "b.pdf"]) two.append("file", new Blob([new Uint8Array(PDF)], { type: "application/pdf" }), name);
+    const twoFiles = await post(two);
+    expect([twoFiles.status, await twoFiles.json()]).toEqual([400, { error: "Upload one PDF file at a time." }]);
+    const noFile = new FormData();
+    noFile.append("note", "no file here");
+    const empty = await post(noFile);
+    expect([empty.status, await empty.json()]).toEqual([400, { error: "Choose a PDF file to upload." }]);
+    const broken = await post('--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-', {
+      "content-type": "multipart/form-data; boundary=x",
+    });
+    expect([broken.status, await broken.json()]).toEqual([400, { error: "The upload could not be read. Please try again." }]);
 
     const created = await uploadResume(PDF);
     expect(created.status).toBe(201);

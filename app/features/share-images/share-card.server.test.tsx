@@ -1,6 +1,9 @@
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { renderShareCard, shareCardAlt, shareCardHash, SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, type ShareCard } from "./share-card.server";
+
+// No system fonts: what is drawn comes from the bundled Inter alone, whatever this machine has installed.
+vi.mock("./system-fonts.server", () => ({ systemFontFinder: async () => () => [] }));
 
 const CARD: ShareCard = { title: "Saving for the long run", eyebrow: "Finance", siteName: "Jane Doe", date: "March 4, 2026" };
 
@@ -24,6 +27,28 @@ describe("share cards", () => {
     expect((await raw(plain)).equals(await raw(other))).toBe(false);
     const meta = await sharp(longPng).metadata();
     expect([meta.width, meta.height]).toEqual([1200, 630]);
+  });
+
+  it("draws Cyrillic, Greek and Vietnamese titles with the bundled fonts (two titles of one script differ)", async () => {
+    const raw = async (title: string) =>
+      sharp(await renderShareCard({ ...CARD, title, date: null }))
+        .raw()
+        .toBuffer();
+    const pairs: [string, string][] = [
+      ["Привет", "Здравс"],
+      ["Καλημέρα", "Ευχαριστ"],
+      ["ỆỄẾ", "ỖỘỚ"],
+    ];
+    for (const [a, b] of pairs) {
+      expect((await raw(a)).equals(await raw(b)), `${a} / ${b}`).toBe(false);
+    }
+  });
+
+  it("still draws a card when a title's script has no font (CJK, Arabic, Hebrew, Devanagari, emoji)", async () => {
+    for (const title of ["日本語のタイトル", "中文标题", "한국어 제목", "عنوان عربي", "כותרת בעברית", "हिन्दी शीर्षक", "Party 🎉"]) {
+      const meta = await sharp(await renderShareCard({ ...CARD, title })).metadata();
+      expect([meta.format, meta.width, meta.height], title).toEqual(["png", 1200, 630]);
+    }
   });
 
   it("names each card by what it shows: a changed title or site name is a new hash", () => {

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { logger } from "~/server/logger.server";
+import { systemFontFinder } from "./system-fonts.server";
 
 /** Open Graph's recommended card size; every share image is exactly this. */
 export const SHARE_IMAGE_WIDTH = 1200;
@@ -11,7 +13,7 @@ export const SHARE_IMAGE_TYPE = "image/png";
  * Bump when the drawing changes: it is part of every image's hash, so each page's image URL changes
  * with it and no reader keeps the old picture under an immutable URL.
  */
-const DESIGN_VERSION = 1;
+const DESIGN_VERSION = 2;
 
 /** What a share image shows. A category card has no date. */
 export interface ShareCard {
@@ -36,33 +38,69 @@ export function shareCardAlt(card: ShareCard): string {
   return [card.title, card.eyebrow, card.siteName, card.date].filter(Boolean).join(" · ");
 }
 
-// Inter from @fontsource (WOFF: satori reads TTF, OTF and WOFF, not WOFF2), Latin and Latin Extended,
-// read from node_modules so the server never fetches a font.
-const FONT_FILES = [
-  { file: "inter-latin-400-normal.woff", weight: 400 },
-  { file: "inter-latin-ext-400-normal.woff", weight: 400 },
-  { file: "inter-latin-700-normal.woff", weight: 700 },
-  { file: "inter-latin-ext-700-normal.woff", weight: 700 },
-] as const;
+// Inter from @fontsource (WOFF: satori reads TTF, OTF and WOFF, not WOFF2) in every subset it has —
+// Latin, Latin Extended, Cyrillic, Greek, Vietnamese — read from node_modules so the server never
+// fetches a font. Each subset is a family of its own (satori keeps one font per family and weight),
+// listed in fontFamily: for each character satori takes the first family that has it.
+const SUBSETS = ["latin", "latin-ext", "cyrillic", "cyrillic-ext", "greek", "greek-ext", "vietnamese"] as const;
+const FONT_FILES = SUBSETS.flatMap((subset) =>
+  ([400, 700] as const).map((weight) => ({ subset, file: `inter-${subset}-${weight}-normal.woff`, weight })),
+);
 
 type SatoriFont = { name: string; data: Buffer; weight: 400 | 700; style: "normal" };
 
-let fonts: Promise<SatoriFont[]> | null = null;
+/** Reads a font once; a failed read is forgotten so the next card tries again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | null = null;
+  return () => {
+    loaded ??= load().catch((error: unknown) => {
+      loaded = null;
+      throw error;
+    });
+    return loaded;
+  };
+}
 
-function loadFonts(): Promise<SatoriFont[]> {
+const loadFonts = once(() => {
   const require = createRequire(import.meta.url);
-  fonts ??= Promise.all(
-    FONT_FILES.map(async ({ file, weight }) => ({
-      name: "Inter",
+  return Promise.all(
+    FONT_FILES.map(async ({ subset, file, weight }) => ({
+      name: `Inter ${subset}`,
       data: await readFile(require.resolve(`@fontsource/inter/files/${file}`)),
       weight,
       style: "normal" as const,
     })),
-  ).catch((error: unknown) => {
-    fonts = null;
-    throw error;
+  );
+});
+
+const findSystemFonts = once(() => systemFontFinder());
+const systemFonts = new Map<string, () => Promise<SatoriFont[]>>();
+
+/**
+ * Scripts Inter lacks (CJK, Arabic, Hebrew, Devanagari…): satori asks for them by language code;
+ * they are drawn with the fonts installed on the system when there are some (fonts-noto-*), else
+ * left out — a card is always drawn.
+ */
+async function additionalFonts(languageCode: string): Promise<SatoriFont[]> {
+  let load = systemFonts.get(languageCode);
+  if (!load) {
+    load = once(async () => {
+      const found = (await findSystemFonts())(languageCode);
+      return Promise.all(
+        found.map(async ({ file, weight }) => ({
+          name: `system-${languageCode}`,
+          data: await readFile(file),
+          weight,
+          style: "normal" as const,
+        })),
+      );
+    });
+    systemFonts.set(languageCode, load);
+  }
+  return load().catch((error: unknown) => {
+    logger.warn({ err: error, languageCode }, "share image: system font unreadable");
+    return [];
   });
-  return fonts;
 }
 
 /** Long titles get a smaller size so they fit in four lines or fewer (satori then ellipsizes). */
@@ -85,7 +123,7 @@ function Card({ card }: { card: ShareCard }) {
         backgroundColor: "#0f172a",
         backgroundImage: "linear-gradient(135deg, #0f172a 0%, #1e3a8a 100%)",
         color: "#f8fafc",
-        fontFamily: "Inter",
+        fontFamily: SUBSETS.map((subset) => `"Inter ${subset}"`).join(", "),
       }}
     >
       <div
@@ -129,7 +167,12 @@ function Card({ card }: { card: ShareCard }) {
 export async function renderShareCard(card: ShareCard): Promise<Buffer> {
   // satori and resvg (~30 MB resident together) are loaded on the first card drawn, not at start-up.
   const [{ default: satori }, { Resvg }] = await Promise.all([import("satori"), import("@resvg/resvg-js")]);
-  const svg = await satori(<Card card={card} />, { width: SHARE_IMAGE_WIDTH, height: SHARE_IMAGE_HEIGHT, fonts: await loadFonts() });
+  const svg = await satori(<Card card={card} />, {
+    width: SHARE_IMAGE_WIDTH,
+    height: SHARE_IMAGE_HEIGHT,
+    fonts: await loadFonts(),
+    loadAdditionalAsset: async (languageCode) => (languageCode === "emoji" ? [] : additionalFonts(languageCode)),
+  });
   const png = new Resvg(svg, { fitTo: { mode: "width", value: SHARE_IMAGE_WIDTH }, font: { loadSystemFonts: false } }).render().asPng();
   return png;
 }

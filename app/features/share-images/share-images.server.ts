@@ -106,16 +106,20 @@ export async function enqueueShareImage(tx: Db, card: ShareCard): Promise<void> 
   await shareImageJob.enqueue(tx, card, { key: `share-image:${shareCardHash(card)}` });
 }
 
+/** What a post's card is drawn from; only published posts have one. */
+const postCardColumns = {
+  title: blogPosts.title,
+  category: blogPosts.category,
+  publishedAt: sql<Date>`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`.mapWith(blogPosts.createdAt),
+};
+const hasCard = eq(blogPosts.published, true);
+
 /** The card a published post shows now, or null (a draft or a deleted post has none). */
 async function publishedPostCard(db: Db, postId: string, siteName: string): Promise<ShareCard | null> {
   const [post] = await db
-    .select({
-      title: blogPosts.title,
-      category: blogPosts.category,
-      publishedAt: sql<Date>`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`.mapWith(blogPosts.createdAt),
-    })
+    .select(postCardColumns)
     .from(blogPosts)
-    .where(and(eq(blogPosts.id, postId), eq(blogPosts.published, true)))
+    .where(and(eq(blogPosts.id, postId), hasCard))
     .limit(1);
   return post ? postShareCard(post, siteName) : null;
 }
@@ -135,4 +139,30 @@ export async function enqueueCategoryShareImages(tx: Db, siteName: string): Prom
 export async function currentShareCard(db: Db, subject: ShareSubject, siteName: string): Promise<ShareCard | null> {
   if (subject.kind === "category") return categoryShareCard(subject.category, siteName);
   return publishedPostCard(db, subject.id, siteName);
+}
+
+/** The storage keys of every card a page shows now: each published post's and each category's. */
+async function currentShareImageKeys(db: Db, siteName: string): Promise<Set<string>> {
+  const keys = new Set(CATEGORIES.map((category) => storageKey(categoryShareCard(category, siteName))));
+  const posts = await db.select(postCardColumns).from(blogPosts).where(hasCard);
+  for (const post of posts) keys.add(storageKey(postShareCard(post, siteName)));
+  return keys;
+}
+
+/**
+ * Deletes the stored cards no page shows any more: a renamed post's old card (once no other post
+ * shows the same one), those of a renamed site, of unpublished and deleted posts. The store is
+ * listed BEFORE the current cards are read, so a card drawn meanwhile is never taken for a stale
+ * one; a stale card drawn late (a queued job) goes on the next sweep. Returns the keys deleted.
+ */
+export async function sweepStaleShareImages(db: Db, siteName: string): Promise<string[]> {
+  const storage = getStorage();
+  const stored: string[] = [];
+  for await (const object of storage.list(STORAGE_PREFIX)) stored.push(object.key);
+  if (stored.length === 0) return [];
+  const current = await currentShareImageKeys(db, siteName);
+  const stale = stored.filter((key) => !current.has(key));
+  for (const key of stale) await storage.delete(key);
+  if (stale.length > 0) logger.info({ count: stale.length }, "stale share images deleted");
+  return stale;
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
-import { blogPosts, uploads } from "~/server/db/schema.server";
+import { appSettings, blogMedia, blogPosts, uploads } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
@@ -88,5 +88,32 @@ describeEachDatabase("orphaned uploads", (ctx) => {
       .where(eq(uploads.storageKey, keyOf(used.url)));
     await ctx.db.delete(blogPosts).where(eq(blogPosts.content, `A photo: ![Used](${used.url})`));
     expect(await sweepOrphanedUploads(ctx.db)).toContain(keyOf(used.url));
+  });
+
+  it("looks at a whole batch at once: a key used in any column is kept, in any address form", async () => {
+    const { actor } = await makeUser(ctx.db, { role: "moderator" });
+    const names = ["featured", "gallery", "setting", "absolute", "unused"];
+    const images = await saveImages(
+      ctx.db,
+      actor,
+      await Promise.all(names.map(async (name) => ({ name: `${name}.png`, bytes: await png() }))),
+    );
+    const [featured, gallery, setting, absolute, unused] = images;
+    if (!featured || !gallery || !setting || !absolute || !unused) throw new Error("five uploads expected");
+    const keyOf = (url: string) => url.replace(/^\/uploads\//, "");
+    await ctx.db
+      .update(uploads)
+      .set({ createdAt: new Date(Date.now() - ORPHAN_UPLOAD_AGE_MS - 60_000) })
+      .where(
+        inArray(
+          uploads.storageKey,
+          images.map((i) => keyOf(i.url)),
+        ),
+      );
+    const post = await makePost(ctx.db, { featuredImageUrl: featured.url, content: `See https://example.com${absolute.url}.` });
+    await ctx.db.insert(blogMedia).values({ postId: post.id, mediaType: "image", mediaUrl: gallery.url });
+    await ctx.db.insert(appSettings).values({ key: `test-${keyOf(setting.url)}`, value: JSON.stringify({ logo: setting.url }) });
+
+    expect(await sweepOrphanedUploads(ctx.db)).toEqual([keyOf(unused.url)]);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { asc, eq, inArray, lt, sql, type SQLWrapper } from "drizzle-orm";
+import { asc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { canUploadImages, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
@@ -196,59 +196,63 @@ export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): P
 }
 
 /**
- * Every column that may hold an upload's URL (post content and featured image, gallery items,
- * revisions and autosaves, projects, testimonials, settings). A URL always contains the storage
- * key, whichever address form (site path, CDN URL, absolute site URL) was used.
+ * Which of `keys` something still uses: every column that may hold an upload's URL (post content
+ * and featured image, gallery items, revisions and autosaves, projects, testimonials, settings). A
+ * URL always contains the storage key, whichever address form (site path, CDN URL, absolute site
+ * URL) was used. One statement for a whole batch: each table is read once, against every key.
  */
-async function isUploadUsed(db: Db, key: string): Promise<boolean> {
-  const has = (column: SQLWrapper) => sql`strpos(${column}, ${key}) > 0`;
-  const checks = [
-    db
-      .select({ one: sql`1` })
-      .from(blogPosts)
-      .where(sql`${has(blogPosts.content)} or ${has(sql`coalesce(${blogPosts.featuredImageUrl}, '')`)}`),
-    db
-      .select({ one: sql`1` })
-      .from(blogMedia)
-      .where(has(blogMedia.mediaUrl)),
-    db
-      .select({ one: sql`1` })
-      .from(postRevisions)
-      .where(sql`${has(postRevisions.content)} or ${has(sql`coalesce(${postRevisions.featuredImageUrl}, '')`)}`),
-    db
-      .select({ one: sql`1` })
-      .from(postAutosaves)
-      .where(sql`${has(postAutosaves.content)} or ${has(postAutosaves.featuredImageUrl)}`),
-    db
-      .select({ one: sql`1` })
-      .from(projects)
-      .where(sql`${has(sql`concat_ws(' ', ${projects.imageUrl}, ${projects.description})`)}`),
-    db
-      .select({ one: sql`1` })
-      .from(testimonials)
-      .where(has(testimonials.text)),
-    db
-      .select({ one: sql`1` })
-      .from(appSettings)
-      .where(has(appSettings.value)),
+async function usedUploadKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const texts: SQL[] = [
+    sql`select ${blogPosts.content} as t from ${blogPosts}`,
+    sql`select ${blogPosts.featuredImageUrl} from ${blogPosts}`,
+    sql`select ${blogMedia.mediaUrl} from ${blogMedia}`,
+    sql`select ${postRevisions.content} from ${postRevisions}`,
+    sql`select ${postRevisions.featuredImageUrl} from ${postRevisions}`,
+    sql`select ${postAutosaves.content} from ${postAutosaves}`,
+    sql`select ${postAutosaves.featuredImageUrl} from ${postAutosaves}`,
+    sql`select concat_ws(' ', ${projects.imageUrl}, ${projects.description}) from ${projects}`,
+    sql`select ${testimonials.text} from ${testimonials}`,
+    sql`select ${appSettings.value} from ${appSettings}`,
   ];
-  for (const check of checks) {
-    if ((await check.limit(1)).length > 0) return true;
-  }
-  return false;
+  const batch = sql.join(
+    keys.map((key) => sql`(${key}::text)`),
+    sql`, `,
+  );
+  const rows = await db
+    .selectDistinct({ key: sql<string>`k.key` })
+    .from(sql`(values ${batch}) as k(key) join (${sql.join(texts, sql` union all `)}) as texts on strpos(texts.t, k.key) > 0`);
+  return new Set(rows.map((row) => row.key));
 }
 
 type UploadRow = Pick<typeof uploads.$inferSelect, "id" | "storageKey" | "variants">;
 
-/** Deletes one upload's files and row when nothing uses it; true when it went. */
-async function deleteIfUnused(db: Db, row: UploadRow): Promise<boolean> {
-  if (await isUploadUsed(db, row.storageKey)) return false;
+/** Deletes one unused upload's files and row. */
+async function deleteUpload(db: Db, row: UploadRow): Promise<void> {
   const storage = getStorage();
   // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
   for (const variant of row.variants) await storage.delete(variant.key);
   await storage.delete(row.storageKey);
   await db.delete(uploads).where(eq(uploads.id, row.id));
-  return true;
+}
+
+/** Deletes the rows' uploads nothing uses (one lookup for all of them); answers the keys deleted and the ids kept. */
+async function deleteUnusedRows(db: Db, rows: UploadRow[]): Promise<{ deleted: string[]; kept: string[] }> {
+  const used = await usedUploadKeys(
+    db,
+    rows.map((row) => row.storageKey),
+  );
+  const deleted: string[] = [];
+  const kept: string[] = [];
+  for (const row of rows) {
+    if (used.has(row.storageKey)) {
+      kept.push(row.id);
+      continue;
+    }
+    await deleteUpload(db, row);
+    deleted.push(row.storageKey);
+  }
+  return { deleted, kept };
 }
 
 /**
@@ -263,10 +267,7 @@ export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Prom
     .select({ id: uploads.id, storageKey: uploads.storageKey, variants: uploads.variants })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
-  const deleted: string[] = [];
-  for (const row of rows) {
-    if (await deleteIfUnused(db, row)) deleted.push(row.storageKey);
-  }
+  const { deleted } = await deleteUnusedRows(db, rows);
   if (deleted.length > 0) logger.info({ keys: deleted }, "unused uploads deleted");
   return deleted;
 }
@@ -286,11 +287,8 @@ export async function sweepOrphanedUploads(db: Db, { now = new Date(), batch = 2
     .where(lt(uploads.createdAt, new Date(now.getTime() - ORPHAN_UPLOAD_AGE_MS)))
     .orderBy(sql`${uploads.checkedAt} asc nulls first`, asc(uploads.createdAt))
     .limit(batch);
-  const deleted: string[] = [];
-  for (const row of rows) {
-    if (await deleteIfUnused(db, row)) deleted.push(row.storageKey);
-    else await db.update(uploads).set({ checkedAt: now }).where(eq(uploads.id, row.id));
-  }
+  const { deleted, kept } = await deleteUnusedRows(db, rows);
+  if (kept.length > 0) await db.update(uploads).set({ checkedAt: now }).where(inArray(uploads.id, kept));
   if (deleted.length > 0) logger.info({ keys: deleted }, "orphaned uploads deleted");
   return deleted;
 }

@@ -1,9 +1,13 @@
 import { getSessionUser } from "~/features/auth/session.server";
 import { authorizeResumeUpload, saveResume } from "~/features/uploads/documents.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse, ValidationError } from "~/server/errors.server";
+import { AppError, toResponse, ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
+import { parseMultipart } from "~/server/multipart.server";
 import type { Route } from "./+types/uploads-resume";
+
+const REQUEST_BYTES = LIMITS.document + LIMITS.uploadOverhead;
+const tooLarge = () => new AppError(`The file is too large: at most ${formatBytes(LIMITS.document)}.`, 413);
 
 /** POST /api/uploads/resume — multipart `file` (one PDF); admins only. Answers { url } for the Resume link. */
 export async function action({ request }: Route.ActionArgs) {
@@ -12,20 +16,22 @@ export async function action({ request }: Route.ActionArgs) {
     authorizeResumeUpload(user);
     const length = Number(request.headers.get("content-length") ?? "NaN");
     if (!Number.isFinite(length)) return Response.json({ error: "The upload must declare its size (Content-Length)." }, { status: 411 });
-    if (length > LIMITS.document + LIMITS.uploadOverhead) {
-      return Response.json({ error: `The file is too large: at most ${formatBytes(LIMITS.document)}.` }, { status: 413 });
-    }
+    if (length > REQUEST_BYTES) return toResponse(tooLarge());
     if (!request.headers.get("content-type")?.startsWith("multipart/form-data"))
       throw new ValidationError("Send the file as multipart/form-data.");
-    let form: FormData;
-    try {
-      form = await request.formData();
-    } catch {
-      throw new ValidationError("The upload could not be read. Please try again.");
-    }
-    const entry = form.get("file");
-    if (entry === null || typeof entry === "string") throw new ValidationError("Choose a PDF file to upload.");
-    const saved = await saveResume(getDb(), user, { name: entry.name, bytes: Buffer.from(await entry.arrayBuffer()) });
+    // Read as it arrives, like the images: at most the one file is ever held, and the size limit
+    // (the same as the declared length's) stops the read when it is passed. saveResume checks the PDF.
+    let file: { name: string; bytes: Buffer } | undefined;
+    await parseMultipart(
+      request,
+      { maxFiles: 1, maxFileSize: REQUEST_BYTES, maxTotalSize: REQUEST_BYTES, maxParts: 10 },
+      { fileTooLarge: tooLarge, tooManyFiles: () => new ValidationError("Upload one PDF file at a time."), tooLarge },
+      async (upload) => {
+        if (upload.fieldName === "file") file = { name: upload.name, bytes: Buffer.from(await upload.arrayBuffer()) };
+      },
+    );
+    if (!file) throw new ValidationError("Choose a PDF file to upload.");
+    const saved = await saveResume(getDb(), user, file);
     return Response.json(saved, { status: 201 });
   } catch (error) {
     return toResponse(error);

@@ -1,16 +1,9 @@
-import {
-  FormDataParseError,
-  MaxFilesExceededError,
-  MaxFileSizeExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-  parseFormData,
-} from "@remix-run/form-data-parser";
 import { getSessionUser } from "~/features/auth/session.server";
 import { startImageBatch } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
 import { AppError, toResponse, ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
+import { parseMultipart } from "~/server/multipart.server";
 import type { Route } from "./+types/uploads";
 import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
 
@@ -34,9 +27,14 @@ export async function action({ request }: Route.ActionArgs) {
     if (!request.headers.get("content-type")?.startsWith("multipart/form-data"))
       throw new ValidationError("Send the images as multipart/form-data.");
     try {
-      const form = await parseFormData(
+      const form = await parseMultipart(
         request,
         { maxFiles: LIMITS.imagesPerUpload, maxFileSize: LIMITS.image, maxTotalSize: UPLOAD_REQUEST_BYTES, maxParts: 50 },
+        {
+          fileTooLarge: () => new ValidationError(`Each image must be at most ${formatBytes(LIMITS.image)}.`),
+          tooManyFiles: () => new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`),
+          tooLarge: () => new AppError(TOO_LARGE, 413),
+        },
         async (file) => {
           if (file.fieldName !== "files") return;
           await batch.add({ name: file.name, bytes: Buffer.from(await file.arrayBuffer()) });
@@ -47,21 +45,11 @@ export async function action({ request }: Route.ActionArgs) {
       return Response.json({ images }, { status: 201 });
     } catch (error) {
       await batch.discard();
-      throw uploadError(error);
+      throw error;
     }
   } catch (error) {
     return toResponse(error);
   }
-}
-
-/** The parser's limit errors in words a person can act on. */
-function uploadError(error: unknown): unknown {
-  if (error instanceof MaxFileSizeExceededError) return new ValidationError(`Each image must be at most ${formatBytes(LIMITS.image)}.`);
-  if (error instanceof MaxFilesExceededError) return new ValidationError(`Upload at most ${LIMITS.imagesPerUpload} images at a time.`);
-  if (error instanceof MaxTotalSizeExceededError) return new AppError(TOO_LARGE, 413);
-  if (error instanceof FormDataParseError || error instanceof MultipartParseError)
-    return new ValidationError("The upload could not be read. Please try again.");
-  return error;
 }
 
 // No loader: GET/HEAD and other methods are answered 405 (JSON, with Allow) by server/app.ts.
