@@ -3,17 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { getEnv } from "./env.server";
 
 /** Where uploaded files live: a local directory by default, an S3-compatible bucket when S3_BUCKET is set. */
@@ -191,24 +181,31 @@ export interface S3Options {
 }
 
 export function createS3Storage(options: S3Options): Storage {
-  const client = new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle,
-    // Streamed bodies would otherwise be sent aws-chunked with a trailing checksum, which several
-    // S3-compatible servers store verbatim instead of decoding.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    credentials:
-      options.accessKeyId && options.secretAccessKey
-        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-        : undefined,
-  });
+  // The AWS SDK (~17 MB resident) is loaded with the first S3 call, not by every site on local storage.
+  let loaded: Promise<{ sdk: typeof import("@aws-sdk/client-s3"); client: S3Client }> | undefined;
+  const s3 = () =>
+    (loaded ??= import("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: options.region,
+        endpoint: options.endpoint,
+        forcePathStyle: options.forcePathStyle,
+        // Streamed bodies would otherwise be sent aws-chunked with a trailing checksum, which several
+        // S3-compatible servers store verbatim instead of decoding.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        credentials:
+          options.accessKeyId && options.secretAccessKey
+            ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+            : undefined,
+      }),
+    })));
   return {
     kind: "s3",
     async put(key, body, contentType) {
       assertKey(key);
+      const { sdk, client } = await s3();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: options.bucket,
           Key: key,
           Body: body,
@@ -219,26 +216,28 @@ export function createS3Storage(options: S3Options): Storage {
     },
     async get(key) {
       assertKey(key);
+      const { sdk, client } = await s3();
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key }));
         if (!out.Body) return null;
         return { body: Buffer.from(await out.Body.transformToByteArray()), contentType: out.ContentType ?? "application/octet-stream" };
       } catch (error) {
-        if (error instanceof NoSuchKey) return null;
         if (error instanceof Error && error.name === "NoSuchKey") return null;
         throw error;
       }
     },
     async delete(key) {
       assertKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+      const { sdk, client } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
     },
     async *list(prefix) {
+      const { sdk, client } = await s3();
       if (prefix !== undefined) assertPrefix(prefix);
       let token: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({
+          new sdk.ListObjectsV2Command({
             Bucket: options.bucket,
             Prefix: prefix === undefined ? undefined : `${prefix}/`,
             ContinuationToken: token,
@@ -252,34 +251,35 @@ export function createS3Storage(options: S3Options): Storage {
     },
     async openRead(key, range) {
       assertKey(key);
+      const { sdk, client } = await s3();
       try {
         const out = await client.send(
-          new GetObjectCommand({ Bucket: options.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
         );
         if (!(out.Body instanceof Readable)) return null;
         // With a range, ContentRange ("bytes 0-9/1234") carries the whole object's size.
         const size = range ? Number(out.ContentRange?.split("/")[1] ?? NaN) : (out.ContentLength ?? 0);
         return { stream: out.Body, size, contentType: out.ContentType ?? "application/octet-stream" };
       } catch (error) {
-        if (error instanceof NoSuchKey) return null;
         if (error instanceof Error && error.name === "NoSuchKey") return null;
         throw error;
       }
     },
     async stat(key) {
       assertKey(key);
+      const { sdk, client } = await s3();
       try {
-        const out = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
+        const out = await client.send(new sdk.HeadObjectCommand({ Bucket: options.bucket, Key: key }));
         return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? "application/octet-stream" };
       } catch (error) {
         // A HEAD has no body, so a missing object is a bare 404 ("NotFound"), not NoSuchKey.
-        if (error instanceof NotFound || error instanceof NoSuchKey) return null;
         if (error instanceof Error && (error.name === "NotFound" || error.name === "NoSuchKey")) return null;
         throw error;
       }
     },
     async putStream(key, body, size, contentType) {
       assertKey(key);
+      const { sdk, client } = await s3();
       // A wrong length must abort the request, or it would wait forever for the missing bytes.
       const checked = exactLength(size);
       const abort = new AbortController();
@@ -289,7 +289,7 @@ export function createS3Storage(options: S3Options): Storage {
           throw error;
         }),
         client.send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: options.bucket,
             Key: key,
             Body: checked,
@@ -302,7 +302,8 @@ export function createS3Storage(options: S3Options): Storage {
       ]);
     },
     async ping() {
-      await client.send(new HeadBucketCommand({ Bucket: options.bucket }));
+      const { sdk, client } = await s3();
+      await client.send(new sdk.HeadBucketCommand({ Bucket: options.bucket }));
     },
   };
 }
