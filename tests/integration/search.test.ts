@@ -1,7 +1,10 @@
 import { randomInt } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "~/features/search/highlight";
 import { SEARCH_CANDIDATES, searchPosts } from "~/features/search/search.server";
+import { newestPublishedFirst } from "~/features/posts/posts.server";
+import { blogPosts } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -78,6 +81,76 @@ describeEachDatabase("search", (ctx) => {
       const titled = await makePost(ctx.db, { title: `All about ${alone}`, createdAt: new Date(Date.UTC(2001, 0, 1)) });
       await makePost(ctx.db, { content: `${alone} newer` });
       expect((await searchPosts(ctx.db, alone, 1)).hits[0]?.id).toBe(titled.id);
+    });
+    it("answers with a window of the newest posts exactly what the rule says: the newest SEARCH_CANDIDATES matches, ranked", async () => {
+      const [common, frequent, some, rare, absent] = [word(), word(), word(), word(), word()];
+      // 600 posts newer than any other test's; three share each publication time, a few published
+      // ones have none (listed last), one in seven is a draft, and creation runs the other way.
+      const at = (i: number) => (i % 97 === 5 ? null : new Date(Date.UTC(2090, 0, 1) + Math.floor(i / 3) * 3_600_000));
+      const posts = Array.from({ length: 600 }, (_, i) => {
+        const words = [i % 10 !== 0 ? common : "", i % 5 < 3 ? frequent : "", i % 4 === 0 ? some : "", i % 40 === 0 ? rare : ""].filter(
+          Boolean,
+        );
+        return {
+          title: `${i % 11 === 0 ? (words[0] ?? "") : ""} window test ${i}`,
+          slug: `window-test-${i}-${common}`,
+          excerpt: i % 13 === 0 ? words.join(" ") : "An excerpt",
+          content: `${words.join(" ")} filler ${Array.from({ length: i % 4 }, () => words.at(-1) ?? "").join(" ")} end`,
+          category: "Fun" as const,
+          published: i % 7 !== 3,
+          publishedAt: at(i),
+          createdAt: new Date(Date.UTC(2090, 0, 1) - i * 60_000),
+        };
+      });
+      await ctx.db.insert(blogPosts).values(posts);
+      const window = 250;
+      // The seeded posts put the window on both sides of SEARCH_CANDIDATES.
+      const newestFirst = posts
+        .filter((p) => p.published)
+        .sort((a, b) => (b.publishedAt?.getTime() ?? -Infinity) - (a.publishedAt?.getTime() ?? -Infinity));
+      const inWindow = (w: string) => newestFirst.slice(0, window).filter((p) => p.content.includes(w)).length;
+      expect(inWindow(common)).toBeGreaterThanOrEqual(SEARCH_CANDIDATES);
+      expect(inWindow(frequent)).toBeLessThan(SEARCH_CANDIDATES);
+      expect(newestFirst.filter((p) => p.content.includes(frequent)).length).toBeGreaterThan(SEARCH_CANDIDATES);
+
+      // The rule in one plain statement: the newest SEARCH_CANDIDATES published matches, best rank first.
+      const rule = async (q: string) => {
+        const tsquery = sql`websearch_to_tsquery('english', ${q})`;
+        const newest = ctx.db
+          .select({ id: blogPosts.id, publishedAt: blogPosts.publishedAt, vector: blogPosts.searchVector })
+          .from(blogPosts)
+          .where(and(sql`${blogPosts.searchVector} @@ ${tsquery}`, eq(blogPosts.published, true)))
+          .orderBy(newestPublishedFirst())
+          .limit(SEARCH_CANDIDATES)
+          .as("newest");
+        const rows = await ctx.db
+          .select({ id: newest.id })
+          .from(newest)
+          .orderBy(sql`ts_rank_cd(${newest.vector}, ${tsquery}) desc, ${newest.publishedAt} desc nulls last, ${newest.id} desc`);
+        return rows.map((r) => r.id);
+      };
+      const queries = [
+        common,
+        frequent,
+        some,
+        rare,
+        absent,
+        `"${common} ${frequent}"`,
+        `${common} -${some}`,
+        `${frequent} or ${rare}`,
+        `${frequent} ${some}`,
+      ];
+      for (const q of queries) {
+        const expected = await rule(q);
+        for (const size of [window, 1, 100_000, null]) {
+          const first = await searchPosts(ctx.db, q, 1, size);
+          const ids = [...first.hits.map((h) => h.id)];
+          for (let page = 2; page <= first.pageCount; page++) ids.push(...(await searchPosts(ctx.db, q, page, size)).hits.map((h) => h.id));
+          expect(ids, `${q} with a window of ${size}`).toEqual(expected);
+          expect(first.total).toBe(expected.length);
+          await expect(searchPosts(ctx.db, q, first.pageCount + 1, size)).rejects.toThrow("Oops! Page not found");
+        }
+      }
     });
   });
 
