@@ -46,6 +46,13 @@ export const SEARCH_CANDIDATES = 200;
 export const SEARCH_WINDOW = 2_000;
 
 /**
+ * Where each database's window started when last read. Any start gives the same answers (the window
+ * is still the newest posts, only more or fewer of them), so it is read again once a minute at most.
+ */
+const windowStarts = new WeakMap<Db, Map<number, { start: string | null; readAt: number }>>();
+const WINDOW_START_MAX_AGE_MS = 60_000;
+
+/**
  * Published posts matching `query` (websearch syntax: words, "phrases", -exclusions, or), best first
  * by ts_rank_cd over the stored weighted vector (title A, excerpt B, content C), newest first on a
  * tie, among the newest SEARCH_CANDIDATES matches. `query` has passed parseSearchQuery; a page past the
@@ -64,26 +71,33 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // no plain index or table scan for the next queries, and each row fetched from the table costed
     // as the vector read it may be, so the plan fetching the fewest rows (the BitmapAnd) wins; those
     // costs would set off JIT compilation and parallel workers, which cost more than a search: off.
-    // The same statement reads where the window starts, the window-th newest published post, from
-    // the published_at index: it was planned before the settings apply. Null when there are fewer
-    // published posts (or the others are undated, listed last): then all posts are the window.
+    // The same statement reads where the window starts (when not known from an earlier search), the
+    // window-th newest published post, from the published_at index: it was planned before the
+    // settings apply. Null when there are fewer published posts (or the others are undated, listed
+    // last): then all posts are the window.
+    const known = window === null ? undefined : windowStarts.get(db)?.get(window);
+    const reread = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS);
     const [edge] = await tx
       .select({
         settings: sql`concat(set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), set_config('cpu_tuple_cost', '10', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true))`,
         // As text, passed back as it is: the timestamp makes no round trip through a JavaScript Date.
-        publishedAt:
-          window === null
-            ? sql<null>`null`
-            : sql<string | null>`(${tx
-                .select({ publishedAt: blogPosts.publishedAt })
-                .from(blogPosts)
-                .where(eq(blogPosts.published, true))
-                .orderBy(newestPublishedFirst())
-                .offset(window - 1)
-                .limit(1)})::text`,
+        publishedAt: reread
+          ? sql<string | null>`(${tx
+              .select({ publishedAt: blogPosts.publishedAt })
+              .from(blogPosts)
+              .where(eq(blogPosts.published, true))
+              .orderBy(newestPublishedFirst())
+              .offset((window ?? 1) - 1)
+              .limit(1)})::text`
+          : sql<null>`null`,
       })
       .from(sql`(select) as one`);
-    const start = edge?.publishedAt ? sql`${edge.publishedAt}::timestamptz` : undefined;
+    const startText = reread ? (edge?.publishedAt ?? null) : (known?.start ?? null);
+    if (reread && window !== null) {
+      const starts = windowStarts.get(db) ?? new Map<number, { start: string | null; readAt: number }>();
+      windowStarts.set(db, starts.set(window, { start: startText, readAt: Date.now() }));
+    }
+    const start = startText ? sql`${startText}::timestamptz` : undefined;
     // `published` in a form no btree index serves: the window alone brings the published_at index in.
     const newest = (where: SQL) =>
       tx
