@@ -1,8 +1,7 @@
 import { Loader2, Search as SearchIcon } from "lucide-react";
 import { Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
-import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { SearchForm } from "~/features/search/search-form";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
@@ -51,10 +50,8 @@ export function siteMark(siteName: string): string {
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   const site = useSite();
-  useSearchShortcut();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
-      <RecoveryRedirect />
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
         {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
         <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">
