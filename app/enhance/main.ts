@@ -11,6 +11,7 @@ import { enhanceThemeToggle } from "~/components/theme-toggle-behavior";
 import { enhanceMenuButtons } from "~/components/ui/menu-button-behavior";
 import { enhanceSheets } from "~/components/ui/sheet-behavior";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
+import { enhancePageLoading } from "~/features/site/page-loading-behavior";
 import { enhanceSubscribeForms } from "~/features/subscriptions/subscribe-form-behavior";
 
 redirectRecoveryFragment();
@@ -25,6 +26,7 @@ if (!("__reactRouterContext" in window)) {
   enhanceSubscribeForms();
   enhanceReveals();
   enhanceFeaturedImages();
+  enhancePageLoading();
   // What tests wait for before typing (tests/e2e/helpers/ui.ts gotoHydrated), like on React pages.
   document.documentElement.dataset.hydrated = "";
 }

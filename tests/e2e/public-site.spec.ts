@@ -158,8 +158,9 @@ test.describe("layout", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // Hold the projects page's data request so the loading state lasts long enough to observe.
-    await page.route(/\/projects\.data/, async (route) => {
+    // Hold the projects page (its document: the anonymous /about has no React router) so the
+    // loading state lasts long enough to observe.
+    await page.route(/\/projects(\.data)?$/, async (route) => {
       await held;
       await route.continue();
     });
@@ -168,7 +169,7 @@ test.describe("layout", () => {
     await expect(page.getByRole("banner").getByRole("status")).toHaveText("Loading page…");
     release();
     await expect(page.getByRole("heading", { level: 1, name: "Web Development Projects" })).toBeVisible();
-    await expect(page.getByTestId("page-loading")).toHaveCount(0);
+    await expect(page.getByTestId("page-loading")).toBeHidden();
   });
 
   test("content is in the HTML without JavaScript", async ({ browser }) => {
