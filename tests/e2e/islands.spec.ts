@@ -12,7 +12,8 @@ const isMobile = (testInfo: TestInfo) => testInfo.project.name === "mobile";
 function recordScripts(page: Page): string[] {
   const scripts: string[] = [];
   page.on("request", (request) => {
-    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    // The widget's workers (blob: URLs) are part of the widget.
+    if (request.resourceType() === "script" && request.url().startsWith("http")) scripts.push(new URL(request.url()).pathname);
   });
   return scripts;
 }

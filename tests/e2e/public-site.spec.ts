@@ -164,7 +164,8 @@ test.describe("layout", () => {
       await held;
       await route.continue();
     });
-    await page.getByRole("contentinfo").getByRole("link", { name: "My Projects" }).click();
+    // Not waiting for the held page to start loading (the click would wait for it).
+    await page.getByRole("contentinfo").getByRole("link", { name: "My Projects" }).click({ noWaitAfter: true });
     await expect(page.getByTestId("page-loading")).toBeVisible();
     await expect(page.getByRole("banner").getByRole("status")).toHaveText("Loading page…");
     release();
