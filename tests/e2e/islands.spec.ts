@@ -102,4 +102,19 @@ test("a signed-in visitor gets the full app, with the same header controls", asy
   await expect(page.getByRole("link", { name: /new post/i })).toBeVisible();
   await checkHeaderMenu(page, testInfo);
   await checkThemeToggle(page);
+
+  // A link is followed by the router: the top bar's spinner shows while the next page's data loads.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/projects\.data/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole("contentinfo").getByRole("link", { name: "My Projects" }).click();
+  await expect(page.getByTestId("page-loading")).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { level: 1, name: "Web Development Projects" })).toBeVisible();
+  await expect(page.getByTestId("page-loading")).toBeHidden();
 });
