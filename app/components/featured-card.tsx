@@ -29,7 +29,11 @@ export function FeaturedCard({ kicker, title, description, image, imageAlt = "",
   }, []);
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-sm">
-      <div ref={frame} className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70" {...{ [FEATURED_FRAME_ATTRIBUTE]: "" }}>
+      <div
+        ref={frame}
+        className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70"
+        {...{ [FEATURED_FRAME_ATTRIBUTE]: "" }}
+      >
         {picture && !broken ? (
           <ResponsiveImage
             src={picture.src}

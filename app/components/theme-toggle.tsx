@@ -9,14 +9,7 @@ import { THEME_TOGGLE_ATTRIBUTE } from "./theme-toggle-behavior";
  */
 export function ThemeToggle() {
   return (
-    <Button
-      type="button"
-      variant="ghost"
-      size="icon"
-      className="shrink-0"
-      aria-label="Toggle theme"
-      {...{ [THEME_TOGGLE_ATTRIBUTE]: "" }}
-    >
+    <Button type="button" variant="ghost" size="icon" className="shrink-0" aria-label="Toggle theme" {...{ [THEME_TOGGLE_ATTRIBUTE]: "" }}>
       <Sun aria-hidden className="hidden size-5 dark:block" />
       <Moon aria-hidden className="size-5 dark:hidden" />
     </Button>

@@ -18,15 +18,7 @@ function useCurrentQuery(): string {
  * A GET form to /search: it works before (or without) JavaScript, and with it React Router navigates
  * without a full reload. `shortcut` marks the field the `/` key focuses (search-shortcut.ts).
  */
-export function SearchForm({
-  label,
-  className,
-  shortcut = false,
-}: {
-  label: string;
-  className?: string;
-  shortcut?: boolean;
-}) {
+export function SearchForm({ label, className, shortcut = false }: { label: string; className?: string; shortcut?: boolean }) {
   const query = useCurrentQuery();
   return (
     <Form method="get" action={SEARCH_PATH} role="search" className={cn("relative", className)}>

@@ -11,7 +11,9 @@ export function enhanceSearchShortcut(): void {
   document.addEventListener("keydown", (event) => {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     if (isTypingTarget(event.target)) return;
-    const field = [...document.querySelectorAll<HTMLInputElement>(`[${SEARCH_SHORTCUT_ATTRIBUTE}]`)].find((el) => el.getClientRects().length > 0);
+    const field = [...document.querySelectorAll<HTMLInputElement>(`[${SEARCH_SHORTCUT_ATTRIBUTE}]`)].find(
+      (el) => el.getClientRects().length > 0,
+    );
     if (!field) return;
     event.preventDefault();
     field.focus();

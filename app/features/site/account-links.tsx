@@ -14,9 +14,7 @@ export function AccountLinks({ stacked = false }: { stacked?: boolean }) {
   if (!user) {
     return (
       <Button asChild size="sm" variant="outline">
-        <Link to="/auth">
-          Login
-        </Link>
+        <Link to="/auth">Login</Link>
       </Button>
     );
   }
