@@ -1,6 +1,6 @@
 import "./lib/zod-csp";
 import { useEffect } from "react";
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheetUrl from "./app.css?url";
 import { ErrorMessage, errorDetails, errorStack } from "./components/error-message";
@@ -14,8 +14,10 @@ import { getSiteSettings } from "./features/site/settings.server";
 import type { SiteIcons } from "./features/uploads/site-icons";
 import { publicSiteUrl } from "./features/site/site-url.server";
 import { statusTitle } from "./lib/http-status";
+import { pageOptsOutOfHydration } from "./lib/hydration";
 import { getVerificationConfig } from "./features/verification/verification.server";
 import { THEME_SCRIPT } from "./lib/theme";
+import { enhanceScriptUrl } from "./server/enhance-script.server";
 import { requestNonce } from "./server/nonce.server";
 import { clearToastCookie, readToast } from "./server/toast.server";
 
@@ -46,6 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       // The subscribe form in the footer (and on blog pages) shows the active verifier.
       verification: getVerificationConfig(),
       nonce: requestNonce(request),
+      enhanceScript: enhanceScriptUrl(),
       seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl },
     },
     toast ? { headers: { "Set-Cookie": await clearToastCookie() } } : undefined,
@@ -99,6 +102,10 @@ function SiteIconLinks({ icons }: { icons: SiteIcons | null }) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  // Issue 14: a page whose routes all opt out (lib/hydration.ts) ships no React to an anonymous
+  // visitor without a toast — the same HTML for every such visitor, so the page cache can share it.
+  const hydrate = !rootData || Boolean(rootData.user) || Boolean(rootData.toast) || !pageOptsOutOfHydration(matches);
   return (
     // The head script may add the dark class before React hydrates: that difference is expected.
     <html lang="en" suppressHydrationWarning>
@@ -121,8 +128,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <SiteChrome>{children}</SiteChrome>
         </AdminSidebarProvider>
         <Toaster always={Boolean(rootData?.user)} />
-        <ScrollRestoration />
-        <Scripts />
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
+        {rootData?.enhanceScript ? <script type="module" src={rootData.enhanceScript} /> : null}
       </body>
     </html>
   );

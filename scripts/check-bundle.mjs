@@ -1,9 +1,12 @@
-// Initial JavaScript of every public page (issue 14): from the production build's route manifest,
-// the entry, the manifest itself and the root + page route modules with their static imports
-// (deduplicated), gzip-compressed as served. Prints a table; fails above the budget.
-// Needs a production build. Usage: npm run check:bundle
+// Initial JavaScript of every public page (issue 14), as an anonymous visitor loads it, gzip-compressed
+// as served. A page whose route opts out of hydration (its client module exports handle.hydrate ===
+// false, app/lib/hydration.ts) loads only the enhancement script and its static imports
+// (build/enhance-manifest.json); a hydrated page also loads, from the route manifest, the entry, the
+// manifest itself and the root + page route modules with their static imports (deduplicated).
+// Prints a table; fails above the budget. Needs a production build. Usage: npm run check:bundle
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 
 const CLIENT = "build/client";
@@ -11,6 +14,9 @@ const BUDGET_KB = Number(process.env.BUNDLE_BUDGET_KB ?? 100);
 /** Public pages by route id (app/routes.ts); the category and post pages stand for every category and post. */
 const PUBLIC_ROUTES = {
   "/": "routes/home",
+  "/search": "routes/search",
+  "/subscribe": "routes/subscriptions/subscribe",
+  "an unknown page (404)": "routes/not-found",
   "/about": "routes/about",
   "/recent-roles": "routes/recent-positions",
   "/projects": "routes/projects",
@@ -28,6 +34,20 @@ if (!manifestFile) {
 const manifestSource = fs.readFileSync(path.join(CLIENT, "assets", manifestFile), "utf8");
 const manifest = JSON.parse(manifestSource.replace(/^window\.__reactRouterManifest=/, "").replace(/;\s*$/, ""));
 
+const ENHANCE_MANIFEST = "build/enhance-manifest.json";
+if (!fs.existsSync(ENHANCE_MANIFEST)) {
+  console.error(`No ${ENHANCE_MANIFEST}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+const enhance = JSON.parse(fs.readFileSync(ENHANCE_MANIFEST, "utf8"));
+const enhanceFiles = [enhance.entry, ...enhance.imports];
+
+/** Whether the route's client module keeps React off the page (its `handle`, read from the built module). */
+async function hydrates(route) {
+  const module = await import(pathToFileURL(path.join(CLIENT, route.module)).href);
+  return module.handle?.hydrate !== false;
+}
+
 const gzipSize = new Map();
 function sizeOf(file) {
   if (!gzipSize.has(file)) gzipSize.set(file, zlib.gzipSync(fs.readFileSync(path.join(CLIENT, file)), { level: 9 }).length);
@@ -35,7 +55,7 @@ function sizeOf(file) {
 }
 
 let failed = false;
-console.log(`${"page".padEnd(24)}${"files".padStart(6)}${"KB gzip".padStart(10)}  (budget ${BUDGET_KB} KB)`);
+console.log(`${"page".padEnd(24)}${"React".padStart(6)}${"files".padStart(6)}${"KB gzip".padStart(10)}  (budget ${BUDGET_KB} KB)`);
 for (const [page, id] of Object.entries(PUBLIC_ROUTES)) {
   const route = manifest.routes[id];
   if (!route) {
@@ -43,12 +63,18 @@ for (const [page, id] of Object.entries(PUBLIC_ROUTES)) {
     failed = true;
     continue;
   }
-  const files = new Set([`/assets/${manifestFile}`, manifest.entry.module, ...manifest.entry.imports]);
-  for (const r of [manifest.routes.root, route]) for (const file of [r.module, ...(r.imports ?? [])]) files.add(file);
+  const react = await hydrates(route);
+  const files = new Set(enhanceFiles);
+  if (react) {
+    for (const file of [`/assets/${manifestFile}`, manifest.entry.module, ...manifest.entry.imports]) files.add(file);
+    for (const r of [manifest.routes.root, route]) for (const file of [r.module, ...(r.imports ?? [])]) files.add(file);
+  }
   const kb = [...files].reduce((sum, file) => sum + sizeOf(file), 0) / 1024;
   const over = kb > BUDGET_KB;
   failed ||= over;
-  console.log(`${page.padEnd(24)}${String(files.size).padStart(6)}${kb.toFixed(1).padStart(10)}${over ? "  over budget" : ""}`);
+  console.log(
+    `${page.padEnd(24)}${(react ? "yes" : "no").padStart(6)}${String(files.size).padStart(6)}${kb.toFixed(1).padStart(10)}${over ? "  over budget" : ""}`,
+  );
 }
 if (failed) {
   console.error(

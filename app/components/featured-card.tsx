@@ -2,6 +2,7 @@ import { ArrowRight, ExternalLink } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
+import { FEATURED_FRAME_ATTRIBUTE, whenImageBroken } from "./featured-card-behavior";
 import { ResponsiveImage, storedImage } from "./responsive-image";
 
 export interface FeaturedCardProps {
@@ -23,13 +24,16 @@ export function FeaturedCard({ kicker, title, description, image, imageAlt = "",
   const [broken, setBroken] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    // An image that failed before hydration fired its error event before React listened.
     const img = frame.current?.querySelector("img");
-    if (img?.complete && img.naturalWidth === 0) setBroken(true);
+    return img ? whenImageBroken(img, () => setBroken(true)) : undefined;
   }, []);
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-sm">
-      <div ref={frame} className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70">
+      <div
+        ref={frame}
+        className="aspect-video w-full bg-gradient-to-br from-primary/80 to-sky-400/70"
+        {...{ [FEATURED_FRAME_ATTRIBUTE]: "" }}
+      >
         {picture && !broken ? (
           <ResponsiveImage
             src={picture.src}
@@ -38,7 +42,6 @@ export function FeaturedCard({ kicker, title, description, image, imageAlt = "",
             alt={imageAlt}
             width={800}
             height={450}
-            onError={() => setBroken(true)}
             className="aspect-video w-full object-cover"
           />
         ) : null}

@@ -6,6 +6,10 @@ import { useSite } from "~/features/site/use-site";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/about";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {

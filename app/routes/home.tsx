@@ -19,6 +19,10 @@ import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/home";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta({ matches, data }: Route.MetaArgs) {
   const context = seoContext(matches);

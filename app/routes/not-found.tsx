@@ -3,6 +3,10 @@ import { NotFoundMessage } from "~/components/not-found-message";
 import { statusTitle } from "~/lib/http-status";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/not-found";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -7,6 +7,10 @@ import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
 import { seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/recent-positions";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta({ matches, data }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {

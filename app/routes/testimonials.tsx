@@ -3,6 +3,10 @@ import { listVisibleTestimonials } from "~/features/site/testimonials.server";
 import { getDb } from "~/server/db/client.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {

@@ -158,17 +158,34 @@ test.describe("layout", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // Hold the projects page's data request so the loading state lasts long enough to observe.
-    await page.route(/\/projects\.data/, async (route) => {
+    // Hold the projects page (its document: the anonymous /about has no React router) so the
+    // loading state lasts long enough to observe.
+    await page.route(/\/projects(\.data)?$/, async (route) => {
       await held;
       await route.continue();
     });
-    await page.getByRole("contentinfo").getByRole("link", { name: "My Projects" }).click();
-    await expect(page.getByTestId("page-loading")).toBeVisible();
-    await expect(page.getByRole("banner").getByRole("status")).toHaveText("Loading page…");
+    // While the browser waits for the next document, locators wait for it too: the page itself
+    // reports the spinner once it shows, with the status text read out.
+    let reportShown: (status: string) => void = () => undefined;
+    const shown = new Promise<string>((resolve) => {
+      reportShown = resolve;
+    });
+    await page.exposeFunction("__spinnerShown", (status: string) => reportShown(status));
+    await page.evaluate(() => {
+      const spinner = document.querySelector('[data-testid="page-loading"]');
+      const observer = new MutationObserver(() => {
+        const report: unknown = Reflect.get(window, "__spinnerShown");
+        if (!spinner?.checkVisibility() || typeof report !== "function") return;
+        void report(spinner.closest('[role="status"]')?.textContent ?? "");
+        observer.disconnect();
+      });
+      observer.observe(document.body, { attributes: true, subtree: true });
+    });
+    await page.getByRole("contentinfo").getByRole("link", { name: "My Projects" }).click({ noWaitAfter: true });
+    expect(await shown).toBe("Loading page…");
     release();
     await expect(page.getByRole("heading", { level: 1, name: "Web Development Projects" })).toBeVisible();
-    await expect(page.getByTestId("page-loading")).toHaveCount(0);
+    await expect(page.getByTestId("page-loading")).toBeHidden();
   });
 
   test("content is in the HTML without JavaScript", async ({ browser }) => {

@@ -1,9 +1,9 @@
 import { Search } from "lucide-react";
-import { useEffect } from "react";
 import { Form, useLocation, useSearchParams } from "react-router";
 import { Input } from "~/components/ui/input";
 import { cn } from "~/lib/utils";
 import { MAX_QUERY_LENGTH } from "./search-limits";
+import { SEARCH_SHORTCUT_ATTRIBUTE } from "./search-shortcut";
 
 export const SEARCH_PATH = "/search";
 
@@ -16,22 +16,12 @@ function useCurrentQuery(): string {
 
 /**
  * A GET form to /search: it works before (or without) JavaScript, and with it React Router navigates
- * without a full reload. `shortcut` marks the field the `/` key focuses.
+ * without a full reload. `shortcut` marks the field the `/` key focuses (search-shortcut.ts).
  */
-export function SearchForm({
-  label,
-  className,
-  shortcut = false,
-  onSearch,
-}: {
-  label: string;
-  className?: string;
-  shortcut?: boolean;
-  onSearch?: () => void;
-}) {
+export function SearchForm({ label, className, shortcut = false }: { label: string; className?: string; shortcut?: boolean }) {
   const query = useCurrentQuery();
   return (
-    <Form method="get" action={SEARCH_PATH} role="search" className={cn("relative", className)} onSubmit={onSearch}>
+    <Form method="get" action={SEARCH_PATH} role="search" className={cn("relative", className)}>
       <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
       <Input
         key={query}
@@ -45,30 +35,8 @@ export function SearchForm({
         autoComplete="off"
         enterKeyHint="search"
         className="pl-8"
-        {...(shortcut ? { "data-search-shortcut": "", "aria-keyshortcuts": "/" } : {})}
+        {...(shortcut ? { [SEARCH_SHORTCUT_ATTRIBUTE]: "", "aria-keyshortcuts": "/" } : {})}
       />
     </Form>
   );
-}
-
-function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target.closest("input, textarea, select, [contenteditable], [role='textbox']") !== null;
-}
-
-/** `/` focuses the visible search field, unless the reader is typing somewhere else. */
-export function useSearchShortcut() {
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-      if (isTypingTarget(event.target)) return;
-      const field = [...document.querySelectorAll<HTMLInputElement>("[data-search-shortcut]")].find((el) => el.getClientRects().length > 0);
-      if (!field) return;
-      event.preventDefault();
-      field.focus();
-      field.select();
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  }, []);
 }

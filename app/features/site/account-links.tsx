@@ -5,7 +5,7 @@ import { useOptionalUser } from "~/lib/use-user";
 import { cn } from "~/lib/utils";
 
 /** Login, or the Dashboard and Logout of a signed-in user (top bar and mobile menu). */
-export function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () => void; stacked?: boolean }) {
+export function AccountLinks({ stacked = false }: { stacked?: boolean }) {
   const user = useOptionalUser();
   // Between lg and xl the top bar has no room for the labels beside every link: icons, labels kept for screen readers.
   const compact = stacked ? undefined : "lg:max-xl:px-2";
@@ -14,9 +14,7 @@ export function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () 
   if (!user) {
     return (
       <Button asChild size="sm" variant="outline">
-        <Link to="/auth" onClick={onNavigate}>
-          Login
-        </Link>
+        <Link to="/auth">Login</Link>
       </Button>
     );
   }
@@ -24,7 +22,7 @@ export function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () 
     <div className={cn("flex gap-2", stacked ? "flex-col items-stretch" : "items-center")}>
       {user.canEdit ? (
         <Button asChild size="sm" variant="secondary" className={compact}>
-          <Link to="/admin" onClick={onNavigate}>
+          <Link to="/admin">
             <LayoutDashboard aria-hidden className={compactIcon} />
             <span className={compactLabel}>Dashboard</span>
           </Link>

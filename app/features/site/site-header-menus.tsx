@@ -1,9 +1,9 @@
 import { ExternalLink, Menu } from "lucide-react";
-import { useRef, useState } from "react";
+import { useId } from "react";
 import { Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
 import { MenuButton, menuItemClass } from "~/components/ui/menu-button";
-import { Sheet } from "~/components/ui/sheet";
+import { Sheet, sheetTriggerProps } from "~/components/ui/sheet";
 import { SearchForm } from "~/features/search/search-form";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
@@ -47,39 +47,25 @@ export function SevenFsMenu() {
   );
 }
 
+/** The menu sheet below the lg breakpoint; the sheet closes itself when a link or the search in it is used. */
 export function MobileMenu() {
-  const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const change = (next: boolean) => {
-    setOpen(next);
-    if (!next) trigger.current?.focus();
-  };
-  const close = () => change(false);
+  const id = useId();
   const item = "block rounded-md px-3 py-2 hover:bg-accent focus-visible:outline-2";
   const site = useSite();
   return (
     <>
-      <Button
-        ref={trigger}
-        variant="ghost"
-        size="icon"
-        className="lg:hidden"
-        aria-label="Open menu"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onClick={() => setOpen(true)}
-      >
+      <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu" {...sheetTriggerProps(id)}>
         <Menu aria-hidden className="size-5" />
       </Button>
-      <Sheet open={open} onOpenChange={change} title="Menu" description="Pages, services and the 7 Fs Framework blog">
+      <Sheet id={id} title="Menu" description="Pages, services and the 7 Fs Framework blog">
         <nav aria-label="Mobile" className="flex flex-col gap-4 px-4 pb-6 text-sm">
           <div className="px-3">
-            <SearchForm label="Search" onSearch={close} />
+            <SearchForm label="Search" />
           </div>
           <ul className="flex flex-col">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} end onClick={close} className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
+                <NavLink to={link.to} end className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
                   {link.label}
                 </NavLink>
               </li>
@@ -92,7 +78,7 @@ export function MobileMenu() {
               ) : null}
             </li>
             <li>
-              <NavLink to={CONTACT_LINK.to} onClick={close} className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
+              <NavLink to={CONTACT_LINK.to} className={({ isActive }) => cn(item, isActive && "font-medium text-primary")}>
                 {CONTACT_LINK.label}
               </NavLink>
             </li>
@@ -110,14 +96,14 @@ export function MobileMenu() {
             <ul className="mt-1 grid grid-cols-2">
               {CATEGORY_LINKS.map((category) => (
                 <li key={category.to}>
-                  <NavLink to={category.to} onClick={close} className={item}>
+                  <NavLink to={category.to} className={item}>
                     {category.label}
                   </NavLink>
                 </li>
               ))}
             </ul>
           </div>
-          <AccountLinks onNavigate={close} stacked />
+          <AccountLinks stacked />
         </nav>
       </Sheet>
     </>

@@ -1,11 +1,11 @@
 import { Loader2, Search as SearchIcon } from "lucide-react";
 import { Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { SearchForm, useSearchShortcut } from "~/features/search/search-form";
-import { RecoveryRedirect } from "~/components/recovery-redirect";
+import { SearchForm } from "~/features/search/search-form";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
+import { PAGE_LOADING_ATTRIBUTE } from "./page-loading-behavior";
 import { MobileMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
 import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "./use-site";
@@ -21,19 +21,18 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 
 /**
  * While a public page's data loads after a click (e.g. /projects), a spinner shows in the top bar
- * (SPEC §2 "A spinner shows while loading"). The admin area has its own 'Loading...' line.
+ * (SPEC §2 "A spinner shows while loading"). The admin area has its own 'Loading...' line. On pages
+ * without React, page-loading-behavior.ts shows it while the browser loads the next page.
  */
 function PageLoadingSpinner() {
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && !navigation.location.pathname.startsWith("/admin");
   return (
     <div role="status" aria-live="polite" className="flex size-5 shrink-0 items-center">
-      {loading ? (
-        <>
-          <Loader2 aria-hidden className="size-5 animate-spin text-primary" data-testid="page-loading" />
-          <span className="sr-only">Loading page…</span>
-        </>
-      ) : null}
+      <span hidden={!loading} className="flex items-center" {...{ [PAGE_LOADING_ATTRIBUTE]: "" }}>
+        <Loader2 aria-hidden className="size-5 animate-spin text-primary" data-testid="page-loading" />
+        <span className="sr-only">Loading page…</span>
+      </span>
     </div>
   );
 }
@@ -51,10 +50,8 @@ export function siteMark(siteName: string): string {
 /** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   const site = useSite();
-  useSearchShortcut();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
-      <RecoveryRedirect />
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
         {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
         <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">

@@ -7,9 +7,11 @@ import { FieldError, FormErrors, FormField, SubmitButton, useSchemaForm, errorId
 import { Input } from "~/components/ui/input";
 import { HumanVerification } from "~/features/verification/human-verification";
 import type { VerificationConfig } from "~/features/verification/verification";
+import { verificationAttributes } from "~/features/verification/verification-widget";
 import { CATEGORIES } from "~/lib/categories";
 import type { FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
+import { SUBSCRIBE_FORM_ATTRIBUTE } from "./subscribe-form-behavior";
 import { ALL_CATEGORIES, SUBSCRIBE_TEXT, subscribeSchema } from "./subscription-schema";
 
 /** What POST /subscribe answers (to the fetcher, or to the no-JavaScript page). */
@@ -34,7 +36,8 @@ function useVerificationConfig(): VerificationConfig {
  * 'Subscribe' (issue 18): an email and which categories (all ticked by default), posted to
  * /subscribe. With JavaScript it stays on the page (a fetcher); without it the browser posts the
  * form and /subscribe shows the answer. The verification widget appears once the form is used,
- * so pages that merely show the form fetch no challenge.
+ * so pages that merely show the form fetch no challenge. On pages without React (issue 14) this is
+ * the markup, and subscribe-form-behavior.ts does the same in the browser.
  */
 export function SubscribeForm({
   id,
@@ -93,6 +96,9 @@ export function SubscribeForm({
             onFocus={() => setEngaged(true)}
             aria-labelledby={headingId}
             className="mt-4 space-y-4"
+            // Without React, subscribe-form-behavior.ts shows the widget from these.
+            {...{ [SUBSCRIBE_FORM_ATTRIBUTE]: "" }}
+            {...verificationAttributes(verification)}
           >
             <FormErrors form={form} />
             <FormField field={fields.email} label="Email">

@@ -8,7 +8,6 @@ import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
-import { RecoveryRedirect } from "~/components/recovery-redirect";
 import { ThemeToggle } from "~/components/theme-toggle";
 import {
   DropdownMenu,
@@ -240,7 +239,6 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="flex min-h-screen flex-1" data-sidebar-state={open ? "expanded" : "collapsed"}>
-      <RecoveryRedirect />
       <aside
         aria-label="Admin Panel"
         data-testid="admin-sidebar"

@@ -32,8 +32,12 @@ import type { Route } from "./+types/post";
 const DeletePostButton = deferred(() => import("~/features/posts/delete-post-button").then((module) => module.DeletePostButton));
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
+import { STATIC_PAGE } from "~/lib/hydration";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;

@@ -6,6 +6,10 @@ import { getDb } from "~/server/db/client.server";
 import { errorAnswer, withRouteErrors } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/confirm";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta() {
   return [{ title: "Confirm your subscription" }, { name: "robots", content: "noindex" }];

@@ -9,6 +9,10 @@ import { readForm } from "~/server/form.server";
 import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/subscribe";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {

@@ -5,6 +5,10 @@ import { getSubscription, unsubscribe } from "~/features/subscriptions/subscript
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import type { Route } from "./+types/unsubscribe";
+import { STATIC_PAGE } from "~/lib/hydration";
+
+/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
 
 export function meta() {
   return [{ title: "Unsubscribe" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,32 @@
+/**
+ * The page's enhancement script (issue 14), on every page: a small vanilla module bundled apart
+ * from React (scripts/build-enhance.mjs). Public pages that opted out of hydration (lib/hydration.ts)
+ * get their interactive parts from it alone; on React pages it drives the same header controls,
+ * whose components draw only markup, so each behaviour has one implementation.
+ */
+import { enhanceFeaturedImages } from "~/components/featured-card-behavior";
+import { redirectRecoveryFragment } from "~/components/recovery-redirect";
+import { enhanceReveals } from "~/components/reveal-behavior";
+import { enhanceThemeToggle } from "~/components/theme-toggle-behavior";
+import { enhanceMenuButtons } from "~/components/ui/menu-button-behavior";
+import { enhanceSheets } from "~/components/ui/sheet-behavior";
+import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
+import { enhancePageLoading } from "~/features/site/page-loading-behavior";
+import { enhanceSubscribeForms } from "~/features/subscriptions/subscribe-form-behavior";
+
+redirectRecoveryFragment();
+enhanceThemeToggle();
+enhanceMenuButtons();
+enhanceSheets();
+enhanceSearchShortcut();
+
+// React Router's inline script defines its context before any module runs: then React draws the
+// rest (its own Subscribe form, reveals, images) and marks the page hydrated.
+if (!("__reactRouterContext" in window)) {
+  enhanceSubscribeForms();
+  enhanceReveals();
+  enhanceFeaturedImages();
+  enhancePageLoading();
+  // What tests wait for before typing (tests/e2e/helpers/ui.ts gotoHydrated), like on React pages.
+  document.documentElement.dataset.hydrated = "";
+}
