@@ -27,6 +27,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   timeout: 60_000,
+  // Two workers share the machine's cores: an assertion waits a little longer before it gives up.
+  expect: { timeout: 10_000 },
   use: {
     trace: "retain-on-failure",
     launchOptions,
