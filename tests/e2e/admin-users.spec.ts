@@ -30,11 +30,15 @@ function rowOf(page: Page, email: string) {
   return page.getByRole("row").filter({ has: page.getByRole("cell", { name: new RegExp(`^${email.replace(/[.+]/g, "\\$&")}( You)?$`) }) });
 }
 
-test("users: a disabled user cannot sign in until enabled; a reset link is mailed; delete asks first", async ({ page, playwright }) => {
+test("users: a disabled user cannot sign in until enabled; a reset link is mailed; delete asks first", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   await loginAs(page, E2E_ADMIN);
   const email = await createUser(page, "lifecycle");
   const row = rowOf(page, email);
-  const outsider = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const outsider = await playwright.request.newContext({ baseURL });
 
   const since = Date.now();
   await row.getByRole("button", { name: `Send password reset link to ${email}` }).click();

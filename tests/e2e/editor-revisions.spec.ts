@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN, E2E_MODERATOR } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, toastWith, gotoHydrated } from "./helpers/ui";

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import sharp from "sharp";
 import { XSS_PAYLOADS } from "../../app/features/posts/markdown-xss.fixtures";
 import { E2E_MODERATOR } from "./constants";

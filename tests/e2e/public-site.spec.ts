@@ -1,30 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "./helpers/test";
+import { expect, test, type TestInfo } from "./helpers/test";
 import { E2E_ADMIN, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
-
-/**
- * Signs in, reusing a session saved by an earlier test of this run (both projects share one server):
- * logins from one address are rate-limited, so the suite should not spend more than it needs.
- */
-async function signIn(page: Page, account: { email: string; password: string }, testInfo: TestInfo) {
-  const port = new URL(testInfo.project.use.baseURL ?? "http://localhost").port;
-  const file = path.join(os.tmpdir(), `e2e-public-site-${port}-${account.email}.json`);
-  if (fs.existsSync(file)) {
-    const cookie: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
-    if (cookie && typeof cookie === "object" && "name" in cookie && "value" in cookie && typeof cookie.value === "string") {
-      await page.context().addCookies([{ name: "sid", value: cookie.value, url: testInfo.project.use.baseURL ?? "" }]);
-      if ((await (await page.request.get("/about")).text()).includes(">Logout<")) return;
-      await page.context().clearCookies();
-    }
-  }
-  await loginAs(page, account);
-  const sid = (await page.context().cookies()).find((c) => c.name === "sid");
-  if (sid) fs.writeFileSync(file, JSON.stringify({ name: sid.name, value: sid.value }));
-}
 
 const isMobile = (testInfo: TestInfo) => testInfo.project.name === "mobile";
 
@@ -343,7 +320,7 @@ test.describe("layout", () => {
       await page.getByRole("button", { name: "Open menu" }).click();
       return page.getByRole("dialog", { name: "Menu" });
     };
-    await signIn(page, E2E_ADMIN, testInfo);
+    await loginAs(page, E2E_ADMIN);
     await page.goto("/about");
     let area = await openAccountArea();
     await expect(area.getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/admin");
@@ -353,7 +330,7 @@ test.describe("layout", () => {
     await expect(page.getByRole("contentinfo").getByRole("link", { name: "Admin" })).toHaveAttribute("href", "/admin");
 
     await page.context().clearCookies();
-    await signIn(page, E2E_USER, testInfo);
+    await loginAs(page, E2E_USER);
     await page.goto("/about");
     area = await openAccountArea();
     await expect(area.getByRole("button", { name: "Logout" })).toBeVisible();

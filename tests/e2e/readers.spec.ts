@@ -1,4 +1,4 @@
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "./helpers/test";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 import { FIXED_PAGES } from "../helpers/pages";
 

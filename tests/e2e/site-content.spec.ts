@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";

@@ -29,16 +29,16 @@ test("liveness answers without the database; readiness reports the database, mig
 });
 
 test("every seeded role can sign in through the login endpoint", async ({ page }) => {
-  const { loginAs } = await import("./helpers/auth");
+  const { loginThroughEndpoint } = await import("./helpers/auth");
   const { E2E_ADMIN, E2E_MODERATOR, E2E_USER } = await import("./constants");
   for (const account of [E2E_ADMIN, E2E_MODERATOR, E2E_USER]) {
     await page.context().clearCookies();
-    await loginAs(page, account);
+    await loginThroughEndpoint(page, account);
     const cookies = await page.context().cookies();
     const sid = cookies.find((c) => c.name === "sid");
     expect(sid?.httpOnly).toBe(true);
     expect(sid?.sameSite).toBe("Lax");
   }
   await page.context().clearCookies();
-  await expect(loginAs(page, { email: E2E_ADMIN.email, password: "wrong password here" })).rejects.toThrow(/401/);
+  await expect(loginThroughEndpoint(page, { email: E2E_ADMIN.email, password: "wrong password here" })).rejects.toThrow(/401/);
 });

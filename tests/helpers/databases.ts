@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { migrateDatabase, openDatabase, setDatabase, type Database, type Db } from "~/server/db/client.server";
@@ -32,10 +33,14 @@ export async function createPostgresDatabase(prefix = "test"): Promise<Throwaway
   return { url: url.toString(), drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`) };
 }
 
+let pgliteTemplate: Promise<Blob> | undefined;
+
 /** A fresh, migrated database: in-memory PGlite, or a new database in the test PostgreSQL cluster. */
 export async function createTestDatabase(kind: TestDatabaseKind): Promise<Database> {
   if (kind === "pglite") {
-    const database = await openDatabase({ kind: "pglite-memory" });
+    // Loaded from the run's migrated dump (tests/setup/global-postgres.ts): initdb costs seconds per database.
+    pgliteTemplate ??= fs.promises.readFile(inject("pgliteTemplate")).then((bytes) => new Blob([bytes]));
+    const database = await openDatabase({ kind: "pglite-memory", loadDataDir: await pgliteTemplate });
     await migrateDatabase(database);
     return database;
   }

@@ -15,11 +15,11 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node server.js` with exactly `env` (plus PATH/HOME, a free PORT and HOST=127.0.0.1) and
- * waits until /healthz answers. Run `npm run build` first.
+ * Starts `node server.js` with exactly `env` (plus PATH/HOME, PORT — a free one unless given — and
+ * HOST=127.0.0.1) and waits until /healthz answers. Run `npm run build` first.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       PATH: process.env.PATH,

@@ -26,7 +26,9 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string } | { kind: "pglite-memory" };
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "pglite-memory"; loadDataDir?: Blob };
 
 /**
  * PGlite writes this over the data directory's postgresql.conf at every open, so it carries initdb's own lines
@@ -85,7 +87,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
   } else {
-    client = await PGlite.create({ postgresqlconf: PGLITE_POSTGRESQL_CONF });
+    // loadDataDir: a dumpDataDir() tarball (tests start from a migrated one instead of running initdb each time).
+    client = await PGlite.create({ postgresqlconf: PGLITE_POSTGRESQL_CONF, loadDataDir: options.loadDataDir });
   }
   const db = drizzlePglite({ client, schema });
   return {

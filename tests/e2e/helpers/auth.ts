@@ -1,5 +1,6 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Cookie, type Page } from "@playwright/test";
 import { altchaChallenge, solveAltcha } from "../../helpers/altcha";
+import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "../constants";
 import { adminSidebar, completeVerification } from "./ui";
 
 /** Solves the site's ALTCHA challenge the way the widget does, for requests made outside a page. */
@@ -9,14 +10,37 @@ export async function solveVerification(request: APIRequestContext): Promise<str
 
 /**
  * Signs in through the real login endpoint (verification, rate limits, password check); the session
- * cookie lands in the page's browser context. For tests whose subject is not the login form itself.
+ * cookie lands in the page's browser context. For tests whose subject is the login endpoint itself.
  */
-export async function loginAs(page: Page, account: { email: string; password: string }): Promise<void> {
+export async function loginThroughEndpoint(page: Page, account: { email: string; password: string }): Promise<void> {
   const verificationToken = await solveVerification(page.request);
   const response = await page.request.post("/api/auth/login", {
     data: { email: account.email, password: account.password, verificationToken },
   });
   if (!response.ok()) throw new Error(`login failed for ${account.email}: ${response.status()} ${await response.text()}`);
+}
+
+/** Session cookies of the seeded accounts in this worker (one worker, one server: helpers/server.ts), by email. */
+const seededSessions = new Map<string, Cookie>();
+const SEEDED = [E2E_ADMIN, E2E_MODERATOR, E2E_USER];
+
+/**
+ * Signs in, for tests whose subject is not the login form itself. A seeded account reuses the session
+ * this worker got for it earlier, once a request shows it still works (a test may have logged it out):
+ * each real sign-in costs a proof-of-work solve and an argon2 check, seconds on a busy machine.
+ */
+export async function loginAs(page: Page, account: { email: string; password: string }): Promise<void> {
+  const seeded = SEEDED.some((known) => known.email === account.email && known.password === account.password);
+  const saved = seeded ? seededSessions.get(account.email) : undefined;
+  if (saved) {
+    await page.context().addCookies([saved]);
+    if ((await (await page.request.get("/about")).text()).includes(">Logout<")) return;
+    seededSessions.delete(account.email);
+    await page.context().clearCookies({ name: saved.name });
+  }
+  await loginThroughEndpoint(page, account);
+  const sid = (await page.context().cookies()).find((cookie) => cookie.name === "sid");
+  if (seeded && sid) seededSessions.set(account.email, sid);
 }
 
 /**

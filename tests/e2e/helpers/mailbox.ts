@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ParsedMail } from "../../helpers/smtp";
 
-/** Where the e2e SMTP server writes what it receives; set once by playwright.config.ts for every process. */
+/** Where the e2e SMTP server of this worker writes what it receives; set by the worker's server fixture (helpers/test.ts). */
 export function mailDir(): string {
   const dir = process.env.E2E_MAIL_DIR;
-  if (!dir) throw new Error("E2E_MAIL_DIR is not set (see playwright.config.ts)");
+  if (!dir) throw new Error("E2E_MAIL_DIR is not set (see tests/e2e/helpers/test.ts)");
   return dir;
 }
 
