@@ -155,8 +155,7 @@ function storedBlock(bytes: Buffer): Buffer {
 }
 
 export interface EncodedBody {
-  chunks: Buffer[];
-  length: number;
+  body: Buffer;
   encoding: "br" | "gzip" | null;
 }
 
@@ -170,7 +169,7 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
   if (page.segments.length > 1 && nonceBytes.length !== NONCE_LENGTH) throw new Error("unexpected nonce length");
   const chooseFrom = [...(page.br ? ["br"] : []), ...(page.deflated ? ["gzip"] : []), "identity"];
   const encoding = accepts(...chooseFrom);
-  if (encoding === "br" && page.br) return { chunks: [page.br], length: page.br.length, encoding: "br" };
+  if (encoding === "br" && page.br) return { body: page.br, encoding: "br" };
   if (encoding === "gzip" && page.deflated) {
     const chunks: Buffer[] = [GZIP_HEADER];
     const nonceBlock = storedBlock(nonceBytes);
@@ -207,8 +206,7 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
  * cost more than copying the body once (a memcpy of a few tens of KiB).
  */
 function joined(chunks: Buffer[], encoding: EncodedBody["encoding"]): EncodedBody {
-  const body = Buffer.concat(chunks);
-  return { chunks: [body], length: body.length, encoding };
+  return { body: Buffer.concat(chunks), encoding };
 }
 
 /**
