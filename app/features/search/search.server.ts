@@ -56,7 +56,7 @@ export async function searchPosts(db: Db, query: string, page: number): Promise<
       .select({ id: blogPosts.id, publishedAt: blogPosts.publishedAt })
       .from(blogPosts)
       .where(and(sql`${blogPosts.searchVector} @@ ${tsquery}`, sql`coalesce(${blogPosts.published}, false)`))
-      .orderBy(newestPublishedFirst(), desc(blogPosts.id))
+      .orderBy(newestPublishedFirst())
       .limit(SEARCH_CANDIDATES)
       .as("candidates");
     // One pass: the page's ten and the number of candidates (a window count) come from the same query.
