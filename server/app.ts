@@ -8,7 +8,7 @@ import { matchRoutes, type RouteObject } from "react-router";
 import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
-import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
+import { backfillRenderedPosts } from "~/features/posts/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
 import "~/features/posts/post-files.server";
@@ -112,10 +112,9 @@ export async function startup(): Promise<void> {
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
   warmFeeds();
   const db = database.db;
-  // Off the request path: the highlighter loads and older rows get their HTML while the server
-  // already answers (a row not rendered yet is rendered on demand by the post page).
-  rendererWarmUp = warmRenderer()
-    .then(() => backfillRenderedPosts(db))
+  // Off the request path: older rows get their HTML while the server already answers (a row not
+  // rendered yet is rendered on demand by the post page).
+  rendererWarmUp = backfillRenderedPosts(db)
     .then(() => undefined)
     .catch((error: unknown) => logger.error({ err: error }, "rendering stored posts failed"));
 }
