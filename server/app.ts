@@ -8,7 +8,7 @@ import { matchRoutes, type RouteObject } from "react-router";
 import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
-import { backfillRenderedPosts, warmRenderer } from "~/features/posts/post-render.server";
+import { backfillRenderedPosts } from "~/features/posts/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
 import "~/features/posts/scheduling.server";
 import "~/features/posts/post-files.server";
@@ -41,8 +41,12 @@ import { getStorage } from "~/server/storage.server";
 import { answerFromPageCache, createPageCacheFront, createPageHandler } from "./page-handler";
 import { securityHeaders } from "./security-headers";
 
-/** Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. */
-export const pageCache = new PageCache({ maxBytes: 32 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
+/**
+ * Rendered public pages for anonymous visitors (server/page-handler.ts); bounded by bytes. An entry
+ * holds the page and its gzip (a post: 35 + 14 KB), so 16 MB keeps ~330 pages: every page of a small
+ * site, and the most visited ones of a big site while crawlers go through the rest.
+ */
+export const pageCache = new PageCache({ maxBytes: 16 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
 // Frees the old version's pages at once rather than at the next request.
 onContentVersionChange((version) => pageCache.useVersion(version));
 
@@ -112,10 +116,9 @@ export async function startup(): Promise<void> {
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
   warmFeeds();
   const db = database.db;
-  // Off the request path: the highlighter loads and older rows get their HTML while the server
-  // already answers (a row not rendered yet is rendered on demand by the post page).
-  rendererWarmUp = warmRenderer()
-    .then(() => backfillRenderedPosts(db))
+  // Off the request path: older rows get their HTML while the server already answers (a row not
+  // rendered yet is rendered on demand by the post page).
+  rendererWarmUp = backfillRenderedPosts(db)
     .then(() => undefined)
     .catch((error: unknown) => logger.error({ err: error }, "rendering stored posts failed"));
 }

@@ -146,17 +146,11 @@ function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage,
     res.end();
     return;
   }
-  const body = encodePage(page, nonce, encodingsAccepted(req.headers["accept-encoding"]));
-  if (body.encoding) fields.push("Content-Encoding", body.encoding);
+  const { body, encoding } = encodePage(page, nonce, encodingsAccepted(req.headers["accept-encoding"]));
+  if (encoding) fields.push("Content-Encoding", encoding);
   fields.push("Content-Length", String(body.length));
   res.writeHead(page.status, fields);
-  if (req.method === "HEAD") {
-    res.end();
-    return;
-  }
-  res.cork();
-  for (const chunk of body.chunks) res.write(chunk);
-  res.end();
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 type Handle = (request: globalThis.Request, context?: RouterContextProvider) => Promise<globalThis.Response>;

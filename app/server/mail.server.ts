@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 
@@ -24,8 +24,10 @@ export type MailResult = { delivered: true; messageId: string } | { delivered: f
 let transporter: Transporter | undefined;
 let transporterUrl: string | undefined;
 
-function getTransporter(url: string): Transporter {
+/** nodemailer is loaded with the first email sent: a site without SMTP_URL never loads it. */
+async function getTransporter(url: string): Promise<Transporter> {
   if (!transporter || transporterUrl !== url) {
+    const { default: nodemailer } = await import("nodemailer");
     transporter = nodemailer.createTransport(url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
     transporterUrl = url;
   }
@@ -44,6 +46,6 @@ export async function sendMail(message: MailMessage): Promise<MailResult> {
   }
   const { senderName, ...rest } = message;
   const from = senderName ? { name: senderName, address: mailFromAddress(env.MAIL_FROM) } : env.MAIL_FROM;
-  const info = await getTransporter(env.SMTP_URL).sendMail({ from, ...rest });
+  const info = await (await getTransporter(env.SMTP_URL)).sendMail({ from, ...rest });
   return { delivered: true, messageId: String(info.messageId) };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, crc32, deflateRaw } from "node:zlib";
+import Negotiator from "negotiator";
 import { crc32CombineWith, crc32Shift } from "~/lib/crc32-combine";
 import { LruCache } from "~/lib/lru-cache";
 import { NONCE_PLACEHOLDER } from "./nonce.server";
@@ -154,8 +155,7 @@ function storedBlock(bytes: Buffer): Buffer {
 }
 
 export interface EncodedBody {
-  chunks: Buffer[];
-  length: number;
+  body: Buffer;
   encoding: "br" | "gzip" | null;
 }
 
@@ -169,7 +169,7 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
   if (page.segments.length > 1 && nonceBytes.length !== NONCE_LENGTH) throw new Error("unexpected nonce length");
   const chooseFrom = [...(page.br ? ["br"] : []), ...(page.deflated ? ["gzip"] : []), "identity"];
   const encoding = accepts(...chooseFrom);
-  if (encoding === "br" && page.br) return { chunks: [page.br], length: page.br.length, encoding: "br" };
+  if (encoding === "br" && page.br) return { body: page.br, encoding: "br" };
   if (encoding === "gzip" && page.deflated) {
     const chunks: Buffer[] = [GZIP_HEADER];
     const nonceBlock = storedBlock(nonceBytes);
@@ -206,73 +206,16 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
  * cost more than copying the body once (a memcpy of a few tens of KiB).
  */
 function joined(chunks: Buffer[], encoding: EncodedBody["encoding"]): EncodedBody {
-  const body = Buffer.concat(chunks);
-  return { chunks: [body], length: body.length, encoding };
+  return { body: Buffer.concat(chunks), encoding };
 }
-
-interface AcceptedCoding {
-  coding: string;
-  q: number;
-  /** Position in the header. */
-  order: number;
-}
-
-/** An Accept-Encoding header as Express's negotiator (0.6) reads it, identity added as it adds it. */
-function parseAcceptEncoding(header: string): AcceptedCoding[] {
-  const accepted: AcceptedCoding[] = [];
-  let hasIdentity = false;
-  let lowest = 1;
-  header.split(",").forEach((part, order) => {
-    const match = /^\s*([^\s;]+)\s*(?:;(.*))?$/.exec(part.trim());
-    if (!match?.[1]) return;
-    const qParam = (match[2] ?? "")
-      .split(";")
-      .map((p) => p.trim().split("="))
-      .find(([name]) => name === "q");
-    const q = qParam ? Number.parseFloat(qParam[1] ?? "") : 1;
-    const coding = match[1];
-    accepted.push({ coding, q, order });
-    hasIdentity ||= coding === "*" || coding.toLowerCase() === "identity";
-    lowest = Math.min(lowest, q || 1);
-  });
-  if (!hasIdentity) accepted.push({ coding: "identity", q: lowest, order: accepted.length });
-  return accepted;
-}
-
-const parsedAcceptEncodings = new Map<string, AcceptedCoding[]>();
 
 /**
- * Express's `req.acceptsEncodings` for the hit path, which runs before Express, with the same
- * ranking (q-value, then an exact name over `*`, then the header's order, then `offered`'s order).
- * Clients send few distinct headers: each is parsed once (a bounded memo).
+ * Express's `req.acceptsEncodings` for the hit path, which runs before Express: the same negotiator
+ * decides (about 1 µs a call, next to ~100 µs for a hit).
  */
 export function encodingsAccepted(header: string | undefined): (...offered: string[]) => string | false {
-  const text = header ?? "";
-  let parsed = parsedAcceptEncodings.get(text);
-  if (!parsed) {
-    if (parsedAcceptEncodings.size >= 256) parsedAcceptEncodings.clear();
-    parsed = parseAcceptEncoding(text);
-    parsedAcceptEncodings.set(text, parsed);
-  }
-  const accepted = parsed;
-  return (...offered) => {
-    let best: { coding: string; q: number; exact: number; order: number } | undefined;
-    for (const coding of offered) {
-      let priority: { q: number; exact: number; order: number } | undefined;
-      for (const spec of accepted) {
-        const exact = spec.coding.toLowerCase() === coding.toLowerCase() ? 1 : spec.coding === "*" ? 0 : -1;
-        if (exact < 0) continue;
-        if (!priority || (exact - priority.exact || spec.q - priority.q || spec.order - priority.order) > 0) {
-          priority = { q: spec.q, exact, order: spec.order };
-        }
-      }
-      if (!priority || !(priority.q > 0)) continue;
-      if (!best || (priority.q - best.q || priority.exact - best.exact || best.order - priority.order) > 0) {
-        best = { coding, ...priority };
-      }
-    }
-    return best ? best.coding : false;
-  };
+  const negotiator = new Negotiator({ headers: { "accept-encoding": header } });
+  return (...offered) => negotiator.encodings(offered)[0] ?? false;
 }
 
 function sizeOf(page: CachedPage): number {

@@ -1,7 +1,5 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import { generateSecret, generateURI, verify } from "otplib";
-import QRCode from "qrcode";
 import type { Db } from "~/server/db/client.server";
 import { recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
 import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
@@ -21,6 +19,13 @@ export const RECOVERY_CODE_COUNT = 10;
 const EPOCH_TOLERANCE_SECONDS = 30;
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
+let loadedOtp: Promise<typeof import("otplib")> | undefined;
+/** otplib is loaded with the first code checked or key made: most requests never need it. */
+function otp(): Promise<typeof import("otplib")> {
+  loadedOtp ??= import("otplib");
+  return loadedOtp;
+}
+
 export function hashCode(code: string): string {
   return createHash("sha256").update(normalizeCode(code)).digest("base64url");
 }
@@ -37,7 +42,9 @@ export function generateRecoveryCodes(): string[] {
 export async function verifyTotp(secret: string, code: string, afterStep: number | null): Promise<number | null> {
   const token = normalizeCode(code);
   if (!/^\d{6}$/.test(token)) return null;
-  const result = await verify({
+  const result = await (
+    await otp()
+  ).verify({
     secret,
     token,
     epochTolerance: EPOCH_TOLERANCE_SECONDS,
@@ -54,7 +61,9 @@ export interface TotpSetup {
 }
 
 async function describeSetup(secret: string, email: string): Promise<TotpSetup> {
-  const uri = generateURI({ issuer: ISSUER, label: email, secret });
+  const uri = (await otp()).generateURI({ issuer: ISSUER, label: email, secret });
+  // Only a setup draws a QR code: loaded then.
+  const { default: QRCode } = await import("qrcode");
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, uri, qrDataUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
@@ -94,7 +103,7 @@ export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
 
 /** Stores a new pending secret (replacing an unfinished setup). The caller has checked 2FA is not on. */
 export async function storePendingSecret(tx: Db, userId: string): Promise<void> {
-  const sealed = await sealWithAppSecret(tx, SEAL_PURPOSE, generateSecret());
+  const sealed = await sealWithAppSecret(tx, SEAL_PURPOSE, (await otp()).generateSecret());
   await tx
     .insert(twoFactor)
     .values({ userId, secretEncrypted: sealed })

@@ -1,8 +1,5 @@
 import type { Element, ElementContent } from "hast";
-import { createHighlighterCore, type HighlighterCore } from "shiki/core";
-import { createOnigurumaEngine } from "shiki/engine/oniguruma";
-import { bundledLanguages } from "shiki/langs";
-import { bundledThemes } from "shiki/themes";
+import type { HighlighterCore } from "shiki/core";
 
 /**
  * Server-side syntax highlighting with shiki. The output carries classes only, never `style`
@@ -102,6 +99,13 @@ function normalizeColor(value: string | undefined): string | null {
 }
 
 async function createHighlighter(): Promise<Highlighter> {
+  // shiki itself is loaded here too, not with the module: most processes never highlight anything.
+  const [{ createHighlighterCore }, { createOnigurumaEngine }, { bundledLanguages }, { bundledThemes }] = await Promise.all([
+    import("shiki/core"),
+    import("shiki/engine/oniguruma"),
+    import("shiki/langs"),
+    import("shiki/themes"),
+  ]);
   const core = await createHighlighterCore({
     themes: [bundledThemes[HIGHLIGHT_THEME]],
     langs: HIGHLIGHT_LANGUAGES.map((lang) => bundledLanguages[lang]),

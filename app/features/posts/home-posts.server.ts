@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts, postCounts } from "~/server/db/schema.server";
+import { pageOffset } from "~/server/pagination.server";
 import { newestPublishedFirst, shownDate } from "./posts.server";
 
 export interface FeaturedArticle {
@@ -88,5 +89,5 @@ export function listPublishedPostsForSitemap(
     .where(published)
     .orderBy(asc(blogPosts.createdAt), asc(blogPosts.id))
     .limit(perFile)
-    .offset((file - 1) * perFile);
+    .offset(pageOffset(file, perFile));
 }

@@ -11,7 +11,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import { SKIP, visit } from "unist-util-visit";
+import { EXIT, SKIP, visit } from "unist-util-visit";
 import { isSafeImageUrl } from "~/features/media/media";
 import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { LruCache } from "~/lib/lru-cache";
@@ -198,20 +198,38 @@ function addHeadingIds(tree: HastRoot): MarkdownHeading[] {
 
 let highlighterReady: Promise<CodeHighlighter> | null = null;
 
+/** What a post without a fenced block naming a language needs: every block plain, no highlighter. */
+const PLAIN_CODE: CodeHighlighter = { resolveLanguage: () => null, highlight: (code) => plainCodeBlock(code) };
+
+/**
+ * The highlighter only when some fence names a language: creating it costs ~60 MB resident and
+ * 1–3 s of CPU, which a process that renders no code (most of them) never pays.
+ */
+async function highlighterFor(tree: MdastRoot): Promise<CodeHighlighter> {
+  let fenced = false;
+  visit(tree, "code", (node) => {
+    if (!node.lang) return;
+    fenced = true;
+    return EXIT;
+  });
+  if (!fenced) return PLAIN_CODE;
+  highlighterReady ??= loadCodeHighlighter().catch((error: unknown) => {
+    highlighterReady = null;
+    throw error;
+  });
+  return highlighterReady;
+}
+
 /**
  * Markdown (CommonMark + GFM, a single newline kept as a line break) → safe HTML, its visible text
  * and its headings. Runs on the server only; call it once per save and store the result.
  */
 export async function renderMarkdown(source: string, options: RenderMarkdownOptions): Promise<RenderedMarkdown> {
-  highlighterReady ??= loadCodeHighlighter().catch((error: unknown) => {
-    highlighterReady = null;
-    throw error;
-  });
   const ctx: TransformContext = {
     siteUrl: new URL(options.siteUrl),
     images: options.images ?? new Map(),
     imageSizes: options.imageSizes ?? DEFAULT_IMAGE_SIZES,
-    code: await highlighterReady,
+    code: PLAIN_CODE,
   };
   const processor = unified()
     .use(remarkParse)
@@ -223,7 +241,9 @@ export async function renderMarkdown(source: string, options: RenderMarkdownOpti
     .use(rehypeContent, ctx)
     .use(rehypeSanitize, MARKDOWN_SANITIZE_SCHEMA)
     .use(rehypeStringify);
-  const tree = await processor.run(processor.parse(source));
+  const parsed = processor.parse(source);
+  ctx.code = await highlighterFor(parsed);
+  const tree = await processor.run(parsed);
   const headings = addHeadingIds(tree);
   const text = toText(tree)
     .replace(/[ \t]+$/gm, "")

@@ -87,11 +87,11 @@ export async function backfillRenderedPosts(db: Db): Promise<number> {
 }
 
 /**
- * Loads the highlighter at start-up (off the request path), so neither the first save nor the first
- * preview waits for it. Its grammars are compiled on first use instead: compiling all of them here took
- * ~2.7 s of CPU beside the first requests and ~56 MB resident for languages a site may never use
+ * Loads the highlighter in the background when an editor opens, so neither its first preview nor its
+ * first save of code waits for it. Not at start-up: it costs ~60 MB resident and 1–3 s of CPU, which
+ * a process that only serves pages never needs. Its grammars are compiled on first use
  * (docs/decisions/14d-pglite-memory.md).
  */
-export async function warmRenderer(): Promise<void> {
-  await warmUpHighlighter();
+export function warmRenderer(): void {
+  warmUpHighlighter().catch((error: unknown) => logger.warn({ err: error }, "loading the code highlighter failed"));
 }

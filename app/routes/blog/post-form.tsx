@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
 import { PostForm } from "~/features/posts/post-form";
+import { warmRenderer } from "~/features/posts/post-render.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
@@ -30,6 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category) throw data("Oops! Page not found", { status: 404 });
   const user = await requireStaffPage(request);
+  warmRenderer();
   const slug = slugOf(params);
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
   const timeZone = getEnv().SITE_TIME_ZONE;
