@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { deferred } from "~/components/deferred";
+import { FormErrors } from "~/components/forms";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
@@ -234,7 +235,7 @@ function AroundThePost({
   );
 }
 
-export default function PostDetail({ loaderData }: Route.ComponentProps) {
+export default function PostDetail({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.found) {
     return (
       <section className="mx-auto max-w-3xl px-4 py-24 text-center">
@@ -247,8 +248,11 @@ export default function PostDetail({ loaderData }: Route.ComponentProps) {
     );
   }
   const { post, category, canEditPost, canDelete, related, previous, next } = loaderData;
+  // A refused delete posted without JavaScript (or by another client) says why on the page itself.
+  const refusal = actionData && "error" in actionData ? actionData.error : undefined;
   return (
     <article className="mx-auto max-w-3xl px-4 py-16">
+      <FormErrors form={{ errors: refusal ? [refusal] : undefined, errorId: "post-action-error" }} className="mb-6" />
       <Link to={categoryPath(category)} className="text-sm text-primary underline hover:no-underline">
         ← Back to {category}
       </Link>
