@@ -1,3 +1,4 @@
+import { elementOf } from "~/lib/dom";
 import { DARK_CLASS, DARK_QUERY, resolveTheme, THEME_STORAGE_KEY, type Theme } from "~/lib/theme";
 
 /** Marks the 'Toggle theme' button (theme-toggle.tsx). */
@@ -38,6 +39,6 @@ export function enhanceThemeToggle(): void {
   // The system (or another tab) may have changed between the head script and now.
   follow();
   document.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest(`[${THEME_TOGGLE_ATTRIBUTE}]`)) toggleTheme();
+    if (elementOf(event.target)?.closest(`[${THEME_TOGGLE_ATTRIBUTE}]`)) toggleTheme();
   });
 }

@@ -7,15 +7,12 @@
  * (ArrowUp on the last), arrows/Home/End move between items, Escape closes it and returns to the
  * button, Tab closes it and moves on; a click outside closes it; one menu is open at a time.
  */
+import { elementOf } from "~/lib/dom";
 
 /** Marks a menu button; its aria-controls names its menu. */
 export const MENU_BUTTON_ATTRIBUTE = "data-menu-button";
 const BUTTON = `[${MENU_BUTTON_ATTRIBUTE}]`;
 const ITEM = '[role="menuitem"]';
-
-function elementOf(target: EventTarget | null): Element | null {
-  return target instanceof Element ? target : null;
-}
 
 function menuOf(button: Element): HTMLElement | null {
   const id = button.getAttribute("aria-controls");

@@ -4,6 +4,7 @@
  * makes the page behind inert and closes on Escape; this opens it from its trigger, closes it from
  * its Close button, the backdrop, a link or a search inside it, and returns focus to the trigger.
  */
+import { elementOf } from "~/lib/dom";
 
 /** Marks a sheet's trigger (aria-controls names the <dialog>) and its Close button. */
 export const SHEET_TRIGGER_ATTRIBUTE = "data-sheet-trigger";
@@ -21,7 +22,7 @@ function closeSheetOf(target: Element | null) {
 
 export function enhanceSheets(): void {
   document.addEventListener("click", (event) => {
-    const target = event.target instanceof Element ? event.target : null;
+    const target = elementOf(event.target);
     const trigger = target?.closest<HTMLElement>(`[${SHEET_TRIGGER_ATTRIBUTE}]`);
     if (trigger) {
       const dialog = document.getElementById(trigger.getAttribute("aria-controls") ?? "");
@@ -35,7 +36,7 @@ export function enhanceSheets(): void {
     if (target?.matches(SHEET) || target?.closest(`[${SHEET_CLOSE_ATTRIBUTE}], a[href]`)) closeSheetOf(target);
   });
   // A search from the sheet shows its results behind it (the form still submits: it stays in the page).
-  document.addEventListener("submit", (event) => closeSheetOf(event.target instanceof Element ? event.target : null));
+  document.addEventListener("submit", (event) => closeSheetOf(elementOf(event.target)));
   // `close` does not bubble: caught on its way down. Escape closes the dialog without our help.
   document.addEventListener(
     "close",

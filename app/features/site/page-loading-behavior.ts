@@ -1,3 +1,5 @@
+import { elementOf } from "~/lib/dom";
+
 /** Marks the top bar's page-loading spinner (site-header.tsx), hidden while nothing loads. */
 export const PAGE_LOADING_ATTRIBUTE = "data-page-loading";
 
@@ -8,7 +10,7 @@ function showSpinner(loading: boolean) {
 /** A click that leaves for another page of this site in this tab. */
 function leavesPage(event: MouseEvent): boolean {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
-  const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+  const link = elementOf(event.target)?.closest("a[href]");
   if (!(link instanceof HTMLAnchorElement) || (link.target && link.target !== "_self") || link.hasAttribute("download")) return false;
   const url = new URL(link.href);
   if (url.origin !== window.location.origin) return false;

@@ -1,3 +1,4 @@
+import { elementOf } from "~/lib/dom";
 import { HUMAN_VERIFICATION_TEST_ID, mountVerification, verificationConfigOf } from "~/features/verification/verification-widget";
 
 /** Marks the Subscribe form (subscribe-form.tsx) for pages without React. */
@@ -10,7 +11,7 @@ export const SUBSCRIBE_FORM_ATTRIBUTE = "data-subscribe-form";
  */
 export function enhanceSubscribeForms(): void {
   document.addEventListener("focusin", (event) => {
-    const form = event.target instanceof Element ? event.target.closest(`form[${SUBSCRIBE_FORM_ATTRIBUTE}]`) : null;
+    const form = elementOf(event.target)?.closest(`form[${SUBSCRIBE_FORM_ATTRIBUTE}]`);
     if (!(form instanceof HTMLFormElement) || form.dataset.engaged !== undefined) return;
     const config = verificationConfigOf(form);
     const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');

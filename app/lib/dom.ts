@@ -1,0 +1,4 @@
+/** The element an event's target is, or null (the document, the window, a text node): the page scripts' delegated listeners start from it. */
+export function elementOf(target: EventTarget | null): Element | null {
+  return target instanceof Element ? target : null;
+}
