@@ -2,6 +2,7 @@ import { Download, GraduationCap } from "lucide-react";
 import { Reveal } from "~/components/reveal";
 import { Button } from "~/components/ui/button";
 import { readPageContent } from "~/features/site/page-content.server";
+import { getSiteSettings } from "~/features/site/settings.server";
 import { useSite } from "~/features/site/use-site";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -21,8 +22,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader() {
-  const { education, certifications, skills, tools } = await readPageContent(getDb());
-  return { education, certifications, skills, tools };
+  const [{ intro, education, certifications, skills, tools }, site] = await Promise.all([readPageContent(getDb()), getSiteSettings()]);
+  // Until the owner writes an introduction, the short bio of the settings introduces them here too.
+  return { intro: intro || site.bio, education, certifications, skills, tools };
 }
 
 /** A section of the page; an empty list hides it (no empty boxes). */
@@ -50,16 +52,13 @@ function TagList({ items, label }: { items: readonly string[]; label: string }) 
 }
 
 export default function About({ loaderData }: Route.ComponentProps) {
-  const { education, certifications, skills, tools } = loaderData;
+  const { intro, education, certifications, skills, tools } = loaderData;
   const { resumeUrl } = useSite();
   const empty = education.length + certifications.length + skills.length + tools.length === 0;
   return (
     <div className="mx-auto max-w-4xl px-4 py-16">
       <h1 className="text-4xl font-bold tracking-tight">About Me</h1>
-      <p className="mt-4 text-lg text-muted-foreground">
-        I am a product and project leader who still enjoys writing code. I have delivered healthcare systems, grown an enterprise SaaS
-        product, and now run a consulting agency and a training business.
-      </p>
+      {intro ? <p className="mt-4 text-lg whitespace-pre-line text-muted-foreground">{intro}</p> : null}
       {resumeUrl ? (
         <Button asChild className="mt-6">
           <a href={resumeUrl} download>

@@ -73,22 +73,26 @@ test("recent roles: add a role, move it by keyboard, edit it, see it on /recent-
   await expect(page.getByText(`${title} II`)).toHaveCount(0);
 });
 
-test("about: a skill and a certification change in the admin and show on /about and the home page", async ({ page }) => {
+test("about: the introduction, a skill and a certification change in the admin and show on /about and the home page", async ({ page }) => {
   await loginAs(page, E2E_ADMIN);
   await openFromSidebar(page, "About");
   await expectNoSeriousAxeViolations(page);
   const skills = page.getByLabel("Skills", { exact: true });
   const certifications = page.getByLabel("Certifications", { exact: true });
   const education = page.getByLabel("Education", { exact: true });
+  const intro = page.getByLabel("Introduction", { exact: true });
   await expectHydrated(skills);
   const original = {
+    intro: await intro.inputValue(),
     skills: await skills.inputValue(),
     certifications: await certifications.inputValue(),
     education: await education.inputValue(),
   };
   expect(original.skills).toContain("Stakeholder management");
+  expect(original.intro).toContain("still enjoys writing code");
 
   const tag = Date.now().toString(36);
+  await intro.fill(`I design engines that weave ${tag}.`);
   // A new first line puts the item first on the page.
   await skills.fill(`Difference engines ${tag}\n${original.skills}`);
   await certifications.fill(`${original.certifications}\nCertified Engine Operator ${tag}`);
@@ -101,6 +105,7 @@ test("about: a skill and a certification change in the admin and show on /about 
   await expect(toastWith(page, "Page content saved")).toBeVisible();
 
   await page.goto("/about");
+  await expect(page.getByText(`I design engines that weave ${tag}.`)).toBeVisible();
   await expect(page.getByRole("list", { name: "Skills" }).getByRole("listitem").first()).toHaveText(`Difference engines ${tag}`);
   await expect(page.getByRole("list", { name: "Certifications" }).getByRole("listitem").last()).toHaveText(
     `Certified Engine Operator ${tag}`,
@@ -113,10 +118,12 @@ test("about: a skill and a certification change in the admin and show on /about 
   // The demo lists back as they were, for the other specs.
   await page.goto("/admin/about");
   await expectHydrated(skills);
+  await page.getByLabel("Introduction", { exact: true }).fill(original.intro);
   await page.getByLabel("Skills", { exact: true }).fill(original.skills);
   await page.getByLabel("Certifications", { exact: true }).fill(original.certifications);
   await page.getByRole("button", { name: "Save page content" }).click();
   await expect(toastWith(page, "Page content saved")).toBeVisible();
   await page.goto("/about");
   await expect(page.getByText(`Difference engines ${tag}`)).toHaveCount(0);
+  await expect(page.getByText(`I design engines that weave ${tag}.`)).toHaveCount(0);
 });

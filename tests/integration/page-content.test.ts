@@ -1,10 +1,12 @@
 import { expect, it } from "vitest";
+import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
+import { settingsFormValues } from "~/features/site/settings-schema";
 import { positions } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
 import { useSignedInServer } from "../helpers/test-server";
 
-const LISTS = { education: "", certifications: "", skills: "", tools: "", expertise: "" };
+const LISTS = { intro: "", education: "", certifications: "", skills: "", tools: "", expertise: "" };
 
 /**
  * Issue 16 through the production server, as a browser without JavaScript posts the forms: a
@@ -19,6 +21,7 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     const tag = unique();
     const saved = await server.postForm("/admin/about", {
       ...LISTS,
+      intro: `Hello, I weave <b>engines</b> ${tag}.`,
       education: `B.Sc. Mathematics ${tag} | Open University | 2019`,
       certifications: `Certified Operator ${tag}\nSecond Certificate ${tag}`,
       skills: `Weaving ${tag}`,
@@ -27,6 +30,8 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe("/admin/about");
     const about = await page("/about");
+    // The introduction is text, escaped, not markup.
+    expect(about).toContain(`Hello, I weave &lt;b&gt;engines&lt;/b&gt; ${tag}.`);
     expect(about).toContain(`B.Sc. Mathematics ${tag}`);
     expect(about).toContain("Open University · 2019");
     expect(about.indexOf(`Certified Operator ${tag}`)).toBeLessThan(about.indexOf(`Second Certificate ${tag}`));
@@ -52,9 +57,13 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(await page("/about")).not.toContain("Sneaky");
   });
 
-  it("with every list empty, /about and / show no empty sections", async () => {
+  it("with every list empty, /about and / show no empty sections; the settings' short bio introduces the owner", async () => {
+    const bio = `Short bio ${unique()}`;
+    const admin = { id: "test-admin", role: "admin" } as const;
+    await saveSiteSettings(ctx.db, admin, { ...settingsFormValues(await readSiteSettings(ctx.db)), bio });
     expect((await server.postForm("/admin/about", LISTS)).status).toBe(302);
     const about = await page("/about");
+    expect(about).toContain(bio);
     expect(about).toContain("More about my background is coming soon.");
     for (const id of ["education", "certifications", "skills", "tools"]) expect(about).not.toContain(`id="${id}-heading"`);
     const home = await page("/");

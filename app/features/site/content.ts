@@ -29,6 +29,9 @@ export const EXPERTISE = [
   },
 ] as const;
 
+export const ABOUT_INTRO =
+  "I am a product and project leader who still enjoys writing code. I have delivered healthcare systems, grown an enterprise SaaS product, and now run a consulting agency and a training business.";
+
 export const EDUCATION = [
   { degree: "M.S. Information Systems Management", school: "University of Maryland Global Campus", year: "2016" },
   { degree: "B.S. Business Administration, Information Technology", school: "Georgia State University", year: "2011" },

@@ -43,8 +43,8 @@ export function PageContentForm({
       <div>
         <h1 className="text-3xl font-bold">About</h1>
         <p className="mt-2 text-muted-foreground">
-          The About page&apos;s education, certifications, skills and tools, and the home page&apos;s certifications and expertise cards. An
-          empty list hides its section on the site.
+          The About page&apos;s introduction, education, certifications, skills and tools, and the home page&apos;s certifications and
+          expertise cards. An empty list hides its section on the site.
         </p>
       </div>
       <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="flex flex-col gap-6">
@@ -56,6 +56,15 @@ export function PageContentForm({
             </CardTitle>
           </CardHeader>
           <CardContent className="grid gap-4">
+            <FormField
+              field={fields.intro}
+              label="Introduction"
+              hint={
+                <Hint>{`The paragraph under the page's heading, at most ${PAGE_CONTENT_LIMITS.intro} characters; a line break starts a new line. Left empty, the short bio from Settings is shown.`}</Hint>
+              }
+            >
+              {textarea(4)}
+            </FormField>
             <FormField
               field={fields.education}
               label="Education"

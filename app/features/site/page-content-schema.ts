@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The About page's and the home page's lists (issue 16, /admin/about). The form edits each list as a
+ * The About page's introduction and lists and the home page's lists (issue 16, /admin/about). The form edits each list as a
  * textarea, one item a line in display order (moving a line moves the item); items with several
  * parts are written "Part | Part". The stored record is the form schema's output.
  */
@@ -16,6 +16,7 @@ export const PAGE_CONTENT_LIMITS = {
   expertise: 8,
   item: 120,
   expertiseDescription: 400,
+  intro: 2000,
 } as const;
 
 /** A trimmed string of at most `max` characters, named `label` in the message. */
@@ -106,6 +107,7 @@ export interface ExpertiseArea {
 const { item } = PAGE_CONTENT_LIMITS;
 
 export const pageContentFormSchema = z.object({
+  intro: boundedText("Introduction", PAGE_CONTENT_LIMITS.intro).default(""),
   education: partLines("Education", PAGE_CONTENT_LIMITS.education, [
     { name: "Degree", max: item },
     { name: "School", max: item },
@@ -125,6 +127,7 @@ export type PageContent = z.output<typeof pageContentFormSchema>;
 /** What is stored: any subset of the record (a list added later is empty until saved). */
 export const storedPageContentSchema = z
   .object({
+    intro: z.string(),
     education: z.array(z.object({ degree: z.string(), school: z.string(), year: z.string() })),
     certifications: z.array(z.string()),
     skills: z.array(z.string()),
@@ -133,11 +136,12 @@ export const storedPageContentSchema = z
   })
   .partial();
 
-export const EMPTY_PAGE_CONTENT: PageContent = { education: [], certifications: [], skills: [], tools: [], expertise: [] };
+export const EMPTY_PAGE_CONTENT: PageContent = { intro: "", education: [], certifications: [], skills: [], tools: [], expertise: [] };
 
 /** The record as the form's textareas show it. */
 export function pageContentFormValues(content: PageContent): Record<keyof PageContent, string> {
   return {
+    intro: content.intro,
     education: content.education.map((e) => [e.degree, e.school, e.year].join(" | ").replace(/ \| $/, "")).join("\n"),
     certifications: content.certifications.join("\n"),
     skills: content.skills.join("\n"),

@@ -5,7 +5,7 @@ import { readContentVersion } from "~/server/content-version.server";
 import { appSettings, auditLog } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { CERTIFICATIONS, EXPERTISE } from "./content";
+import { ABOUT_INTRO, CERTIFICATIONS, EXPERTISE } from "./content";
 import { pageContentFormValues } from "./page-content-schema";
 import { PAGE_CONTENT_KEY, readPageContent, savePageContent, seedDemoPageContent } from "./page-content.server";
 
@@ -13,6 +13,7 @@ const MODERATOR: Actor = { id: "mod-id", role: "moderator" };
 const USER: Actor = { id: "user-id", role: "user" };
 
 const FORM = {
+  intro: "  I build engines.\nAnd I write about them.  ",
   education: "M.S. Data Science | State University | 2020\nB.A. History | City College",
   certifications: "PMP\n\nCSM",
   skills: "Planning",
@@ -23,9 +24,10 @@ const FORM = {
 describeEachDatabase("About and home lists (page content)", (ctx) => {
   it("seeds the demo lists once, and reads empty lists without SEED_DEMO_CONTENT", async () => {
     expect(await seedDemoPageContent(ctx.db, false)).toBe(false);
-    expect(await readPageContent(ctx.db)).toEqual({ education: [], certifications: [], skills: [], tools: [], expertise: [] });
+    expect(await readPageContent(ctx.db)).toEqual({ intro: "", education: [], certifications: [], skills: [], tools: [], expertise: [] });
     expect(await seedDemoPageContent(ctx.db, true)).toBe(true);
     const seeded = await readPageContent(ctx.db);
+    expect(seeded.intro).toBe(ABOUT_INTRO);
     expect(seeded.certifications).toEqual([...CERTIFICATIONS]);
     expect(seeded.expertise).toEqual(EXPERTISE.map((e) => ({ ...e })));
     expect(seeded.education[0]).toEqual({
@@ -34,7 +36,7 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
       year: "2016",
     });
     // What the owner saved (even all empty) is never overwritten by a later start.
-    await savePageContent(ctx.db, MODERATOR, { education: "", certifications: "", skills: "", tools: "", expertise: "" });
+    await savePageContent(ctx.db, MODERATOR, { intro: "", education: "", certifications: "", skills: "", tools: "", expertise: "" });
     expect(await seedDemoPageContent(ctx.db, true)).toBe(false);
     expect((await readPageContent(ctx.db)).certifications).toEqual([]);
   });
@@ -48,6 +50,7 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
     expect(await readContentVersion(ctx.db)).toBe(v0 + 1);
     const saved = await readPageContent(ctx.db);
     expect(saved).toEqual({
+      intro: "I build engines.\nAnd I write about them.",
       education: [
         { degree: "M.S. Data Science", school: "State University", year: "2020" },
         { degree: "B.A. History", school: "City College", year: "" },
@@ -85,6 +88,9 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
     });
     await expect(invalid({ skills: `ok\n${"x".repeat(121)}` })).rejects.toMatchObject({
       fieldErrors: { skills: ["Skills, line 2: at most 120 characters"] },
+    });
+    await expect(invalid({ intro: "x".repeat(2001) })).rejects.toMatchObject({
+      fieldErrors: { intro: ["Introduction must be at most 2000 characters"] },
     });
     await expect(invalid({ certifications: Array.from({ length: 31 }, (_, i) => `C${i}`).join("\n") })).rejects.toMatchObject({
       fieldErrors: { certifications: ["Certifications: at most 30 lines"] },

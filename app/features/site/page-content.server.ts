@@ -8,7 +8,7 @@ import type { Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { CERTIFICATIONS, EDUCATION, EXPERTISE, SKILLS, TOOLS } from "./content";
+import { ABOUT_INTRO, CERTIFICATIONS, EDUCATION, EXPERTISE, SKILLS, TOOLS } from "./content";
 import { EMPTY_PAGE_CONTENT, pageContentFormSchema, storedPageContentSchema, type PageContent } from "./page-content-schema";
 import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
@@ -52,7 +52,7 @@ export async function savePageContent(db: Db, actor: Actor | null, input: unknow
       actor,
       action: "page-content.update",
       target: { type: "settings", id: PAGE_CONTENT_KEY },
-      summary: `${content.education.length} education, ${content.certifications.length} certifications, ${content.skills.length} skills, ${content.tools.length} tools, ${content.expertise.length} expertise`,
+      summary: `${content.intro ? "introduction, " : ""}${content.education.length} education, ${content.certifications.length} certifications, ${content.skills.length} skills, ${content.tools.length} tools, ${content.expertise.length} expertise`,
     });
   });
   return content;
@@ -66,6 +66,7 @@ export function seedDemoPageContent(db: Db, seedDemoContent: boolean): Promise<b
       .values({
         key: PAGE_CONTENT_KEY,
         value: JSON.stringify({
+          intro: ABOUT_INTRO,
           education: EDUCATION.map((e) => ({ ...e })),
           certifications: [...CERTIFICATIONS],
           skills: [...SKILLS],
