@@ -8,6 +8,10 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
+# glibc malloc: two arenas instead of one per thread (sharp's libvips and resvg threads), and blocks of
+# 128 KB and up mapped on their own, so freed image buffers go back to the system rather than staying
+# in the heap: ~50 MB less resident after an e2e-like workload (docs/decisions/14f-server-memory.md).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json /app/server.js ./
 COPY --from=build /app/node_modules ./node_modules

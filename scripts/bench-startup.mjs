@@ -2,8 +2,10 @@
 // (empty data directory: migrations + seeding) and a second start (existing data), with the server's
 // own memory log at each start-up stage (RSS before vs after the database opens = PGlite's share),
 // then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
-// an image upload, share images drawn). Prints figures; asserts nothing. Needs a production build
-// (`npm run build`). Usage: npm run bench:startup
+// an image upload, share images drawn), once as `node server.js` runs anywhere and once with the
+// glibc malloc settings the Dockerfile sets (MALLOC_SETTINGS below), each on its own copy of the
+// same data directory. Prints figures; asserts nothing. Needs a production build (`npm run build`).
+// Usage: npm run bench:startup
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { solveChallenge } from "altcha-lib";
@@ -13,6 +15,8 @@ import path from "node:path";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-startup-"));
+/** The same as the Dockerfile's ENV line (docs/decisions/14f-server-memory.md). */
+const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
 
 function rssMiB(pid) {
   try {
@@ -114,14 +118,15 @@ async function workload() {
   return requests;
 }
 
-async function startOnce(label, withWorkload) {
+async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}) {
   const started = performance.now();
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
+      ...extraEnv,
       PORT: String(PORT),
       HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
+      DATA_DIR: dir,
       LOG_LEVEL: "info",
       INITIAL_ADMIN_EMAIL: ADMIN_EMAIL,
       INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
@@ -182,9 +187,13 @@ async function startOnce(label, withWorkload) {
   if (afterWorkload) console.log(afterWorkload.slice(1));
 }
 
+const copy = `${dataDir}-copy`;
 try {
   await startOnce("first start (migrate + seed)", false);
+  fs.cpSync(dataDir, copy, { recursive: true });
   await startOnce("second start            ", true);
+  await startOnce("second start, Dockerfile's malloc settings", true, copy, MALLOC_SETTINGS);
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(copy, { recursive: true, force: true });
 }

@@ -70,6 +70,10 @@ export interface CodePalette {
 interface Highlighter {
   core: HighlighterCore;
   palette: CodePalette;
+  /** Grammar bundles loaded or loading, with the names each embeds lazily. */
+  grammars: Map<HighlightLanguage, Promise<string[]>>;
+  /** Fence name → the grammar bundle that highlights it. */
+  names: ReadonlyMap<string, HighlightLanguage>;
 }
 
 let highlighter: Promise<Highlighter> | null = null;
@@ -98,9 +102,39 @@ function normalizeColor(value: string | undefined): string | null {
   return null;
 }
 
+/**
+ * Fence names of the languages that come only inside another grammar's bundle (loaded with it as an
+ * embedded language), and that bundle: they were accepted when every grammar was loaded at once, so
+ * they still are. The table is checked against shiki's own bundles by code-highlight.server.test.ts.
+ */
+const EMBEDDED_LANGUAGES: Record<string, HighlightLanguage> = {
+  "cpp-macro": "cpp",
+  glsl: "cpp",
+  regexp: "cpp",
+  regex: "cpp",
+  graphql: "ruby",
+  gql: "ruby",
+  haml: "ruby",
+  lua: "ruby",
+};
+
+export type HighlightLanguage = (typeof HIGHLIGHT_LANGUAGES)[number];
+type LanguageInfo = { id: string; aliases?: string[] };
+
+/** Every fence name a grammar answers to (its id and aliases, and the languages it embeds) → the grammar to load. */
+function grammarsByName(info: readonly LanguageInfo[]): Map<string, HighlightLanguage> {
+  const names = new Map<string, HighlightLanguage>(Object.entries(EMBEDDED_LANGUAGES));
+  for (const lang of HIGHLIGHT_LANGUAGES) {
+    const entry = info.find((i) => i.id === lang || (i.aliases ?? []).includes(lang));
+    for (const name of entry ? [entry.id, ...(entry.aliases ?? [])] : [lang]) names.set(name, lang);
+  }
+  return names;
+}
+
 async function createHighlighter(): Promise<Highlighter> {
   // shiki itself is loaded here too, not with the module: most processes never highlight anything.
-  const [{ createHighlighterCore }, { createOnigurumaEngine }, { bundledLanguages }, { bundledThemes }] = await Promise.all([
+  // No grammar yet: each is loaded when a post first needs it (loadGrammars).
+  const [{ createHighlighterCore }, { createOnigurumaEngine }, { bundledLanguagesInfo }, { bundledThemes }] = await Promise.all([
     import("shiki/core"),
     import("shiki/engine/oniguruma"),
     import("shiki/langs"),
@@ -108,7 +142,7 @@ async function createHighlighter(): Promise<Highlighter> {
   ]);
   const core = await createHighlighterCore({
     themes: [bundledThemes[HIGHLIGHT_THEME]],
-    langs: HIGHLIGHT_LANGUAGES.map((lang) => bundledLanguages[lang]),
+    langs: [],
     engine: createOnigurumaEngine(import("shiki/wasm")),
   });
   const theme = core.getTheme(HIGHLIGHT_THEME);
@@ -118,7 +152,42 @@ async function createHighlighter(): Promise<Highlighter> {
     const color = normalizeColor(rule.settings.foreground);
     if (color && !classes.has(color) && contrastRatio(color, CODE_BACKGROUND) >= MIN_CONTRAST) classes.set(color, `sk-${color.slice(1)}`);
   }
-  return { core, palette: { foreground, background: CODE_BACKGROUND, classes } };
+  return {
+    core,
+    palette: { foreground, background: CODE_BACKGROUND, classes },
+    grammars: new Map(),
+    names: grammarsByName(bundledLanguagesInfo),
+  };
+}
+
+/** Loads one grammar bundle (with the languages it embeds) once per process; resolves to the names it embeds lazily. */
+function loadBundle(highlighter: Highlighter, lang: HighlightLanguage): Promise<string[]> {
+  let loading = highlighter.grammars.get(lang);
+  if (!loading) {
+    loading = (async () => {
+      const { bundledLanguages } = await import("shiki/langs");
+      const { default: registrations } = await bundledLanguages[lang]();
+      await highlighter.core.loadLanguage(...registrations);
+      return registrations.flatMap((r) => r.embeddedLangsLazy ?? []);
+    })();
+    highlighter.grammars.set(lang, loading);
+    loading.catch(() => highlighter.grammars.delete(lang));
+  }
+  return loading;
+}
+
+/**
+ * Loads these grammars and the ones they embed lazily (markdown's fenced blocks, haml's filters) that
+ * are in the set too: with every grammar loaded at once those were highlighted, so they still are.
+ */
+async function loadGrammars(highlighter: Highlighter, langs: Iterable<HighlightLanguage>): Promise<void> {
+  const seen = new Set<HighlightLanguage>();
+  let next = [...langs];
+  while (next.length > 0) {
+    for (const lang of next) seen.add(lang);
+    const lazy = (await Promise.all(next.map((lang) => loadBundle(highlighter, lang)))).flat();
+    next = [...new Set(lazy.flatMap((name) => highlighter.names.get(name) ?? []))].filter((lang) => !seen.has(lang));
+  }
 }
 
 /** The one highlighter of the process, created on first use; a failed start is retried next time. */
@@ -134,13 +203,18 @@ function getHighlighter(): Promise<Highlighter> {
 
 /** Prepares the highlighter before the first request needs it (at server start, off the request path). */
 export async function warmUpHighlighter(options: { compileGrammars?: boolean } = {}): Promise<void> {
-  const { core } = await getHighlighter();
+  const loaded = await getHighlighter();
   // The first use of a grammar compiles its rules (hundreds of ms for TypeScript); doing it here keeps that off a save.
-  if (options.compileGrammars) for (const lang of HIGHLIGHT_LANGUAGES) core.codeToTokens("x", { lang, theme: HIGHLIGHT_THEME });
+  if (options.compileGrammars) {
+    await loadGrammars(loaded, HIGHLIGHT_LANGUAGES);
+    for (const lang of HIGHLIGHT_LANGUAGES) loaded.core.codeToTokens("x", { lang, theme: HIGHLIGHT_THEME });
+  }
 }
 
 export interface CodeHighlighter {
-  /** The loaded grammar for a fence's info word, or null when it is not one of HIGHLIGHT_LANGUAGES. */
+  /** Loads the grammars these fence info words need (each once per process); call before resolveLanguage. */
+  loadLanguages(fences: readonly string[]): Promise<void>;
+  /** The loaded grammar for a fence's info word, or null when it is not one of HIGHLIGHT_LANGUAGES (or not loaded). */
   resolveLanguage(fence: string): string | null;
   /** `<pre class="shiki"><code>` with one `span.line` per line and a class per coloured token. */
   highlight(code: string, language: string): Element;
@@ -149,15 +223,25 @@ export interface CodeHighlighter {
 /** Per call of a grammar, not per highlight: a block taking longer is cut short rather than holding the server. */
 const TOKENIZE_TIME_LIMIT_MS = 1_000;
 
+const fenceName = (fence: string): string => {
+  const name = fence.toLowerCase();
+  return EXTRA_ALIASES[name] ?? name;
+};
+
 export async function loadCodeHighlighter(): Promise<CodeHighlighter> {
-  const { core, palette } = await getHighlighter();
-  const loaded = new Set(core.getLoadedLanguages());
+  const loaded = await getHighlighter();
+  const { core, palette, names } = loaded;
   const compiled = new Set<string>();
   return {
+    async loadLanguages(fences) {
+      await loadGrammars(
+        loaded,
+        fences.flatMap((fence) => names.get(fenceName(fence)) ?? []),
+      );
+    },
     resolveLanguage(fence) {
-      const name = fence.toLowerCase();
-      const lang = EXTRA_ALIASES[name] ?? name;
-      return loaded.has(lang) ? lang : null;
+      const lang = fenceName(fence);
+      return names.has(lang) && core.getLoadedLanguages().includes(lang) ? lang : null;
     },
     highlight(code, language) {
       if (code.length > MAX_HIGHLIGHT_CHARS) return plainCodeBlock(code);

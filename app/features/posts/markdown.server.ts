@@ -11,7 +11,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import { EXIT, SKIP, visit } from "unist-util-visit";
+import { SKIP, visit } from "unist-util-visit";
 import { isSafeImageUrl } from "~/features/media/media";
 import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { LruCache } from "~/lib/lru-cache";
@@ -199,25 +199,30 @@ function addHeadingIds(tree: HastRoot): MarkdownHeading[] {
 let highlighterReady: Promise<CodeHighlighter> | null = null;
 
 /** What a post without a fenced block naming a language needs: every block plain, no highlighter. */
-const PLAIN_CODE: CodeHighlighter = { resolveLanguage: () => null, highlight: (code) => plainCodeBlock(code) };
+const PLAIN_CODE: CodeHighlighter = {
+  loadLanguages: () => Promise.resolve(),
+  resolveLanguage: () => null,
+  highlight: (code) => plainCodeBlock(code),
+};
 
 /**
- * The highlighter only when some fence names a language: creating it costs ~60 MB resident and
- * 1–3 s of CPU, which a process that renders no code (most of them) never pays.
+ * The highlighter only when some fence names a language, with the grammars those fences name: the
+ * highlighter costs ~20 MB resident and each grammar up to ~15 MB once compiled (docs/decisions/14f),
+ * which a process that renders no code (most of them) never pays.
  */
 async function highlighterFor(tree: MdastRoot): Promise<CodeHighlighter> {
-  let fenced = false;
+  const fences = new Set<string>();
   visit(tree, "code", (node) => {
-    if (!node.lang) return;
-    fenced = true;
-    return EXIT;
+    if (node.lang) fences.add(node.lang);
   });
-  if (!fenced) return PLAIN_CODE;
+  if (fences.size === 0) return PLAIN_CODE;
   highlighterReady ??= loadCodeHighlighter().catch((error: unknown) => {
     highlighterReady = null;
     throw error;
   });
-  return highlighterReady;
+  const code = await highlighterReady;
+  await code.loadLanguages([...fences]);
+  return code;
 }
 
 /**

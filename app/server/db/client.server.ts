@@ -5,9 +5,6 @@ import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
 import { logger } from "../logger.server";
 import * as schema from "./schema.server";
 import { acquireDirLock } from "./dir-lock.server";
@@ -54,6 +51,8 @@ export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzl
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
+    // Imported only here: a site on the embedded database never loads pg (docs/decisions/14f-server-memory.md).
+    const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     pool.on("error", (error) => logger.error({ err: error }, "postgres pool error"));
     const db = drizzlePg({ client: pool, schema });
@@ -115,6 +114,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await migratePglite(database.db as Parameters<typeof migratePglite>[0], config);
     return;
   }
+  const { migrate: migratePg } = await import("drizzle-orm/node-postgres/migrator");
   // Serialize concurrent start-ups of several instances on one PostgreSQL database.
   await database.db.execute(sql`select pg_advisory_lock(727001)`);
   try {

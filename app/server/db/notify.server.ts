@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import pg from "pg";
+import type pg from "pg";
 import { logger } from "../logger.server";
 
 /**
@@ -67,7 +67,9 @@ export function createPgListener(url: string): { listen: Listen; close: () => Pr
   const connect = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString: url });
+      // pg is loaded only by sites on PostgreSQL (docs/decisions/14f-server-memory.md).
+      const { default: postgres } = await import("pg");
+      const next = new postgres.Client({ connectionString: url });
       next.on("error", (error) => lost(next, error));
       next.on("end", () => lost(next));
       next.on("notification", dispatch);

@@ -1,0 +1,41 @@
+import v8 from "node:v8";
+import vm from "node:vm";
+
+let collect: (() => void) | undefined;
+let last = 0;
+let trailing: NodeJS.Timeout | undefined;
+
+/** At most one forced collection per this many ms; a later request is run at the end of the window. */
+const MIN_INTERVAL_MS = 500;
+
+function fullCollection(): void {
+  if (!collect) {
+    // The only way to a full collection without a launcher flag: the flag applies to contexts made
+    // after it is set, so a fresh context hands over its gc function.
+    v8.setFlagsFromString("--expose-gc");
+    const gc: unknown = vm.runInNewContext("gc");
+    collect = typeof gc === "function" ? () => void gc() : () => undefined;
+  }
+  last = Date.now();
+  collect();
+}
+
+/**
+ * Asks for a full garbage collection soon, after work that left native memory V8 does not know about
+ * behind small JS objects (resvg's pixmaps: 3 MB per share image, freed only when their wrapper is
+ * collected, which a quiet old generation may not do for a long time; docs/decisions/14f-server-memory.md).
+ * Throttled, so a burst of such work costs a few collections, not one each.
+ */
+export function releaseNativeMemorySoon(): void {
+  if (trailing) return;
+  const wait = last + MIN_INTERVAL_MS - Date.now();
+  if (wait <= 0) {
+    fullCollection();
+    return;
+  }
+  trailing = setTimeout(() => {
+    trailing = undefined;
+    fullCollection();
+  }, wait);
+  trailing.unref();
+}
