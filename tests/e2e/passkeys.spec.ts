@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
-import { createStaffAccount, loginAs, signInWithPassword, signOut } from "./helpers/auth";
+import { createStaffAccount, loginAs, signInWithPassword, signInWithRecoveryCode, signOut } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
 
 /** Chromium's virtual authenticator (CDP WebAuthn domain): a platform passkey that verifies its user. */
@@ -72,13 +72,7 @@ test("passkeys: add one on /admin/account (recovery codes shown once), sign in w
   await expect(toastWith(page, "Welcome back!")).toBeVisible();
 
   // The passkey device lost: a recovery code is the second factor instead, once.
-  await signOut(page);
-  await signInWithPassword(page, account);
-  await page.getByLabel("Authentication code").fill(recoveryCodes[0] ?? "");
-  await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  await page.goto("/admin/account");
-  await expect(page.getByText("9 of 10 recovery codes left.")).toBeVisible();
+  await signInWithRecoveryCode(page, account, recoveryCodes[0] ?? "");
 
   // The audit log has the three passkey events (the admin reads it).
   await page.context().clearCookies();

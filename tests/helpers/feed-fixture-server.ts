@@ -1,5 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
+import { settingsFormValues } from "~/features/site/settings-schema";
+import type { Db } from "~/server/db/client.server";
 
 /** A real local HTTP server standing in for the external feeds (newsletter, blog, knowledge base). */
 export interface FeedFixtureServer {
@@ -206,4 +209,14 @@ export async function startFeedFixtureServer(): Promise<FeedFixtureServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Points the site's three feed settings at the fixtures: newsletter RSS, the blog at `blogPath`, knowledge base Atom. */
+export async function pointFeedsAtFixtures(db: Db, fixtures: FeedFixtureServer, blogPath: string): Promise<void> {
+  const settings = settingsFormValues(await readSiteSettings(db));
+  await saveSiteSettings(
+    db,
+    { id: "test-admin", role: "admin" },
+    { ...settings, substackUrl: `${fixtures.url}/`, tspBlogUrl: `${fixtures.url}${blogPath}`, tspKbUrl: `${fixtures.url}/atom` },
+  );
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
-import { settingsFormValues } from "~/features/site/settings-schema";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
-import { GATED_TITLE, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
+import { GATED_TITLE, pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -33,17 +31,7 @@ describeEachDatabase("home page streaming", (ctx) => {
   beforeAll(async () => {
     await makePost(ctx.db, { title: "Streamed Featured Post", slug: "streamed-featured", category: "Finance", featured: true });
     await makeProject(ctx.db, { title: "Streamed Web", featured: true });
-    const settings = settingsFormValues(await readSiteSettings(ctx.db));
-    await saveSiteSettings(
-      ctx.db,
-      { id: "test-admin", role: "admin" },
-      {
-        ...settings,
-        substackUrl: `${fixtures.url}/`,
-        tspBlogUrl: `${fixtures.url}/gated?gate=stream-${ctx.kind}`,
-        tspKbUrl: `${fixtures.url}/atom`,
-      },
-    );
+    await pointFeedsAtFixtures(ctx.db, fixtures, `/gated?gate=stream-${ctx.kind}`);
     server = await startTestServer();
   });
   afterAll(() => server.close());

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
 import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
-import { settingsFormValues } from "~/features/site/settings-schema";
 import { seedDemoPageContent } from "~/features/site/page-content.server";
 import { seedDemoPositions } from "~/features/site/positions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
-import { GATED_TITLE, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
+import { GATED_TITLE, pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
@@ -66,17 +64,7 @@ describeEachDatabase("public site", (ctx) => {
     await seedDemoPageContent(ctx.db, true);
     // A hanging feed address of this run's own: the process keeps what it learnt about a feed (a
     // failed one is answered at once afterwards), so each database run must meet the hang afresh.
-    const settings = settingsFormValues(await readSiteSettings(ctx.db));
-    await saveSiteSettings(
-      ctx.db,
-      { id: "test-admin", role: "admin" },
-      {
-        ...settings,
-        substackUrl: `${fixtures.url}/`,
-        tspBlogUrl: `${fixtures.url}/gated?gate=hang-${ctx.kind}`,
-        tspKbUrl: `${fixtures.url}/atom`,
-      },
-    );
+    await pointFeedsAtFixtures(ctx.db, fixtures, `/gated?gate=hang-${ctx.kind}`);
     server = await startTestServer();
     // Warm the server (first render loads modules).
     await (await server.fetch("/about")).text();
