@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
-import { createStaffAccount, loginAs, signInWithPassword, signOut } from "./helpers/auth";
+import { createStaffAccount, loginAs, signInWithPassword, signInWithRecoveryCode, signOut } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
 
 /** Chromium's virtual authenticator (CDP WebAuthn domain): a platform passkey that verifies its user. */
@@ -22,7 +22,7 @@ async function addVirtualAuthenticator(page: Page) {
   };
 }
 
-test("passkeys: add one on /admin/account, sign out, sign in with it without a password, then use it as the second factor", async ({
+test("passkeys: add one on /admin/account (recovery codes shown once), sign in with it without a password, use it or a recovery code as the second factor", async ({
   page,
 }) => {
   test.slow();
@@ -39,12 +39,19 @@ test("passkeys: add one on /admin/account, sign out, sign in with it without a p
   await page.getByLabel("Passkey name").fill("Test laptop");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByRole("status").filter({ hasText: 'Passkey "Test laptop" added.' })).toBeVisible();
+  // The first passkey brings recovery codes, shown this once as the authenticator app's are: losing the device must not lock the account.
+  const recoveryCodes = await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents();
+  expect(recoveryCodes).toHaveLength(10);
+  await expect(page.getByRole("link", { name: "Download" })).toBeVisible();
   await expect(page.getByTestId("passkey-row")).toHaveCount(1);
   await expect(page.getByTestId("passkey-row")).toContainText("never used");
   const stored = await authenticator.credentials();
   expect(stored).toHaveLength(1);
   expect(stored[0]?.isResidentCredential).toBe(true);
   await expectNoSeriousAxeViolations(page);
+  await page.reload();
+  await expect(page.getByText("10 of 10 recovery codes left.")).toBeVisible();
+  await expect(page.getByTestId("recovery-codes")).toHaveCount(0);
 
   // Passwordless: no email, no password, no verification widget.
   await signOut(page);
@@ -64,11 +71,15 @@ test("passkeys: add one on /admin/account, sign out, sign in with it without a p
   await expect(page).toHaveURL(/\/admin$/);
   await expect(toastWith(page, "Welcome back!")).toBeVisible();
 
+  // The passkey device lost: a recovery code is the second factor instead, once.
+  await signInWithRecoveryCode(page, account, recoveryCodes[0] ?? "");
+
   // The audit log has the three passkey events (the admin reads it).
   await page.context().clearCookies();
   await loginAs(page, E2E_ADMIN);
   await page.goto(`/admin/audit?actor=${encodeURIComponent(account.email)}`);
-  await expect(page.getByText('passkey "Test laptop" added').first()).toBeVisible();
+  await expect(page.getByText('passkey "Test laptop" added; 10 recovery codes issued').first()).toBeVisible();
+  await expect(page.getByText("password and recovery code").first()).toBeVisible();
   await expect(page.getByText('password and passkey "Test laptop"').first()).toBeVisible();
   await expect(page.getByText(/^passkey "Test laptop"$/).first()).toBeVisible();
 
@@ -81,6 +92,9 @@ test("passkeys: add one on /admin/account, sign out, sign in with it without a p
   await page.getByRole("button", { name: "Remove Test laptop" }).click();
   await expect(page.getByRole("status").filter({ hasText: 'Passkey "Test laptop" removed.' })).toBeVisible();
   await expect(page.getByText("No passkeys yet.")).toBeVisible();
+  // The last second factor gone, the recovery codes went with it.
+  await expect(page.getByText(/^Off\. Add an authenticator app/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "New recovery codes" })).toHaveCount(0);
   await page.context().clearCookies();
   await loginAs(page, account);
   await page.goto("/admin/account");

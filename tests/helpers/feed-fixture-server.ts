@@ -1,5 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
+import { settingsFormValues } from "~/features/site/settings-schema";
+import type { Db } from "~/server/db/client.server";
 
 /** A real local HTTP server standing in for the external feeds (newsletter, blog, knowledge base). */
 export interface FeedFixtureServer {
@@ -8,7 +11,60 @@ export interface FeedFixtureServer {
   hits: Map<string, number>;
   /** Replaces the body served at /mutable. */
   setMutable(body: string): void;
+  /** The gate of `/gated?gate=<name>` (made on first use): its requests wait until the test opens it. */
+  gate(name: string): FeedGate;
   close(): Promise<void>;
+}
+
+/**
+ * A feed that answers when the test says so: ordering assertions ("the page's content came before the
+ * feed") instead of wall-clock thresholds that a loaded machine breaks.
+ */
+export interface FeedGate {
+  /** Requests held now. */
+  readonly waiting: number;
+  /** Held requests whose client gave up (closed the connection) before the gate opened. */
+  readonly abandoned: number;
+  /** Resolves once a request is held. */
+  reached(): Promise<void>;
+  /** Answers the held requests, and later ones at once, with a feed whose item is GATED_TITLE. */
+  open(): void;
+}
+
+export const GATED_TITLE = "Released From The Gate";
+
+interface GateState extends FeedGate {
+  hold(res: http.ServerResponse): void;
+}
+
+function createGate(): GateState {
+  const held = new Set<http.ServerResponse>();
+  const arrivals: Array<() => void> = [];
+  let isOpen = false;
+  let abandoned = 0;
+  const answer = (res: http.ServerResponse) => send(res, 200, "application/rss+xml", rssWithTitle(GATED_TITLE));
+  return {
+    get waiting() {
+      return held.size;
+    },
+    get abandoned() {
+      return abandoned;
+    },
+    reached: () => (held.size > 0 ? Promise.resolve() : new Promise<void>((resolve) => arrivals.push(resolve))),
+    open() {
+      isOpen = true;
+      for (const res of held) answer(res);
+      held.clear();
+    },
+    hold(res) {
+      if (isOpen) return answer(res);
+      held.add(res);
+      res.on("close", () => {
+        if (held.delete(res)) abandoned += 1;
+      });
+      for (const resolve of arrivals.splice(0)) resolve();
+    },
+  };
 }
 
 export const RSS = `<?xml version="1.0" encoding="UTF-8"?>
@@ -49,7 +105,12 @@ export const OG_HTML = `<!doctype html><html><head>
 <meta property="og:url" content="https://blog.example.test/playbooks">
 </head><body><h1>Playbooks</h1></body></html>`;
 
-const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse, server: { mutable: string }) => void> = {
+interface FixtureState {
+  mutable: string;
+  gate(name: string): GateState;
+}
+
+const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse, server: FixtureState) => void> = {
   "/rss": (_req, res) => send(res, 200, "application/rss+xml", RSS),
   "/feed": (_req, res) => send(res, 200, "application/rss+xml", RSS),
   "/atom": (_req, res) => send(res, 200, "application/atom+xml", ATOM),
@@ -105,6 +166,7 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     res.end();
   },
   "/mutable": (_req, res, server) => send(res, 200, "application/rss+xml", server.mutable),
+  "/gated": (req, res, server) => server.gate(new URL(req.url ?? "/", "http://localhost").searchParams.get("gate") ?? "").hold(res),
 };
 
 function send(res: http.ServerResponse, status: number, type: string, body: string) {
@@ -118,7 +180,13 @@ export function rssWithTitle(title: string): string {
 
 export async function startFeedFixtureServer(): Promise<FeedFixtureServer> {
   const hits = new Map<string, number>();
-  const state = { mutable: rssWithTitle("First version") };
+  const gates = new Map<string, GateState>();
+  const gate = (name: string): GateState => {
+    const found = gates.get(name) ?? createGate();
+    gates.set(name, found);
+    return found;
+  };
+  const state: FixtureState = { mutable: rssWithTitle("First version"), gate };
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -134,10 +202,21 @@ export async function startFeedFixtureServer(): Promise<FeedFixtureServer> {
     setMutable: (body) => {
       state.mutable = body;
     },
+    gate,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** Points the site's three feed settings at the fixtures: newsletter RSS, the blog at `blogPath`, knowledge base Atom. */
+export async function pointFeedsAtFixtures(db: Db, fixtures: FeedFixtureServer, blogPath: string): Promise<void> {
+  const settings = settingsFormValues(await readSiteSettings(db));
+  await saveSiteSettings(
+    db,
+    { id: "test-admin", role: "admin" },
+    { ...settings, substackUrl: `${fixtures.url}/`, tspBlogUrl: `${fixtures.url}${blogPath}`, tspKbUrl: `${fixtures.url}/atom` },
+  );
 }

@@ -8,6 +8,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
+import { softwarePasskey } from "../helpers/software-passkey";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -148,6 +149,56 @@ describeEachDatabase("two-factor authentication over HTTP", (ctx) => {
     expect(await json.json()).toMatchObject({ ok: false, twoFactorRequired: true });
     expect(setCookies(json).has("sid")).toBe(false);
     expect(setCookies(json).has("2fa")).toBe(true);
+  });
+
+  it("passkeys only: the first passkey shows 10 recovery codes once; a code or the passkey is the second factor; the last passkey takes the codes", async () => {
+    const staff = await signedInAs(ctx.db, "moderator");
+    const options = await (await post("/api/passkeys/options", { purpose: "register" }, staff.cookie)).json();
+    expect(options.rp.id).toBe(new URL(server.url).hostname);
+    const key = softwarePasskey({ id: options.rp.id, origin: server.url }, staff.id);
+    const added = await post(
+      "/admin/account",
+      { intent: "passkey-add", name: "Phone", credential: JSON.stringify(key.register(options.challenge)) },
+      staff.cookie,
+    );
+    expect(added.status).toBe(200);
+    const html = await added.text();
+    expect(html).toContain("Passkey &quot;Phone&quot; added.");
+    const codes = html.match(/data-testid="recovery-codes"[^>]*>(.*?)<\/ul>/)?.[1]?.match(/[a-z2-9]{5}-[a-z2-9]{5}/g) ?? [];
+    expect(codes).toHaveLength(10);
+    const page = await (await get("/admin/account", staff.cookie)).text();
+    expect(page).toContain("10 of 10 recovery codes left.");
+    expect(page).not.toContain('data-testid="recovery-codes"');
+
+    // A recovery code instead of the passkey, once.
+    const pending = await passwordStep(staff.email, staff.password);
+    expect(await (await get("/auth", pending)).text()).toContain("Use a passkey");
+    const recovered = await post("/auth", { intent: "2fa", code: codes[0] ?? "" }, pending);
+    expect(recovered.status).toBe(302);
+    expect(recovered.headers.get("location")).toBe("/admin");
+    expect(setCookies(recovered).has("sid")).toBe(true);
+    expect((await post("/auth", { intent: "2fa", code: codes[0] ?? "" }, await passwordStep(staff.email, staff.password))).status).toBe(
+      401,
+    );
+
+    // The passkey itself as the second factor.
+    const again = await passwordStep(staff.email, staff.password);
+    const assertion = await (await post("/api/passkeys/options", { purpose: "second-factor" }, again)).json();
+    const signedIn = await post("/auth", { intent: "2fa-passkey", credential: JSON.stringify(key.assert(assertion.challenge)) }, again);
+    expect(signedIn.status).toBe(302);
+    expect(setCookies(signedIn).has("sid")).toBe(true);
+
+    // Removing the last passkey removes the codes: the password alone signs in again.
+    expect((await post("/admin/account", { intent: "passkey-remove", passkeyId: key.id }, staff.cookie)).status).toBe(200);
+    expect(await (await get("/admin/account", staff.cookie)).text()).not.toContain("recovery codes left");
+    const plain = await post("/auth", {
+      intent: "login",
+      email: staff.email,
+      password: staff.password,
+      verificationToken: await easyVerificationToken(ctx.db),
+    });
+    expect(plain.status).toBe(302);
+    expect(setCookies(plain).has("sid")).toBe(true);
   });
 
   it("'Require two-factor authentication' sends staff without it to /admin/account, for every admin page and form", async () => {

@@ -8,6 +8,7 @@ import {
   relyingParty,
   type PasskeySummary,
 } from "~/features/auth/passkeys.server";
+import { dropRecoveryCodesWithoutSecondFactor, issueRecoveryCodesIfNone } from "~/features/auth/two-factor.server";
 import { canEdit } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
@@ -30,37 +31,49 @@ export async function startPasskeyRegistration(db: Db, actor: SessionUser | null
   return registrationOptions(db, actor, await relyingParty(request));
 }
 
-/** 'Add a passkey', second half: the authenticator's answer, checked against the stored challenge, kept under its name. */
-export async function addPasskey(db: Db, actor: SessionUser | null, raw: unknown, request: Request): Promise<void> {
+/**
+ * 'Add a passkey', second half: the authenticator's answer, checked against the stored challenge, kept under
+ * its name. A user without recovery codes gets 10 with it (shown once, like enabling the authenticator app
+ * shows them): losing the only passkey device must not lock the account. Returns them, or null.
+ */
+export async function addPasskey(
+  db: Db,
+  actor: SessionUser | null,
+  raw: unknown,
+  request: Request,
+): Promise<{ recoveryCodes: string[] | null }> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const { name, credential } = parseOrThrow(passkeyAddSchema, raw);
   const rp = await relyingParty(request);
   const outcome = await db.transaction(async (tx) => {
     const registered = await registerPasskey(tx, actor.id, name, credential, rp);
-    if ("id" in registered) {
-      await recordAudit(tx, {
-        actor,
-        action: "account.passkey.add",
-        target: { type: "passkey", id: registered.id },
-        summary: `passkey "${name}" added`,
-      });
-    }
-    return registered;
+    if ("refused" in registered) return registered;
+    const recoveryCodes = await issueRecoveryCodesIfNone(tx, actor.id);
+    await recordAudit(tx, {
+      actor,
+      action: "account.passkey.add",
+      target: { type: "passkey", id: registered.id },
+      summary: recoveryCodes ? `passkey "${name}" added; 10 recovery codes issued` : `passkey "${name}" added`,
+    });
+    return { recoveryCodes };
   });
   if ("refused" in outcome) throw new ValidationError(outcome.refused);
+  return outcome;
 }
 
+/** 'Remove': the last second factor takes the recovery codes with it (see dropRecoveryCodesWithoutSecondFactor). */
 export async function removePasskey(db: Db, actor: SessionUser | null, raw: unknown): Promise<string> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const { passkeyId } = parseOrThrow(passkeyIdSchema, raw);
   return db.transaction(async (tx) => {
     const name = await deletePasskey(tx, actor.id, passkeyId);
     if (name === null) throw new NotFoundError("That passkey no longer exists.");
+    const { dropped } = await dropRecoveryCodesWithoutSecondFactor(tx, actor.id);
     await recordAudit(tx, {
       actor,
       action: "account.passkey.remove",
       target: { type: "passkey", id: passkeyId },
-      summary: `passkey "${name}" removed`,
+      summary: dropped > 0 ? `passkey "${name}" removed with the recovery codes` : `passkey "${name}" removed`,
     });
     return name;
   });

@@ -2,9 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { SessionUser } from "~/features/auth/session.server";
 import { INVALID_CODE, totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
 import {
+  hasTwoFactor,
   readSecret,
   readTwoFactorState,
-  removeSecondFactors,
+  removeAuthenticatorApp,
   replaceRecoveryCodes,
   storePendingSecret,
   verifySecondFactor,
@@ -25,6 +26,7 @@ import { ACCOUNT_FORBIDDEN } from "./account.server";
 
 const ALREADY_ON = "Two-factor authentication is already on.";
 const NO_SETUP = "Start the setup again: 'Set up authenticator app'.";
+const NOT_ON = "Two-factor authentication is not on.";
 const WRONG_CREDENTIAL = "That is neither your current password nor a valid code.";
 
 /** Guessing codes or the password through these forms is as limited as through the sign-in form. */
@@ -49,7 +51,7 @@ export async function startTotpSetup(db: Db, actor: SessionUser | null): Promise
 export async function cancelTotpSetup(db: Db, actor: SessionUser | null): Promise<void> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const [enabled] = await db.select({ enabledAt: twoFactor.enabledAt }).from(twoFactor).where(eq(twoFactor.userId, actor.id));
-  if (enabled && !enabled.enabledAt) await removeSecondFactors(db, actor.id);
+  if (enabled && !enabled.enabledAt) await db.transaction((tx) => removeAuthenticatorApp(tx, actor.id));
 }
 
 /** The first valid code turns 2FA on; returns the 10 recovery codes, shown this once. */
@@ -91,24 +93,26 @@ export async function disableTwoFactor(db: Db, actor: SessionUser | null, raw: u
   await limitGuesses(db, actor);
   await db.transaction(async (tx) => {
     if (!(await provesIdentity(tx, actor, credential))) throw new ValidationError(WRONG_CREDENTIAL, { credential: [WRONG_CREDENTIAL] });
-    const { removed } = await removeSecondFactors(tx, actor.id);
-    if (!removed) throw new ValidationError("Two-factor authentication is not on.");
+    const { removed, codesKept } = await removeAuthenticatorApp(tx, actor.id);
+    if (!removed) throw new ValidationError(NOT_ON);
     await recordAudit(tx, {
       actor,
       action: "account.2fa.disable",
       target: { type: "user", id: actor.id },
-      summary: "authenticator app and recovery codes removed",
+      summary: codesKept
+        ? "authenticator app removed; recovery codes kept for the passkeys"
+        : "authenticator app and recovery codes removed",
     });
   });
 }
 
-/** New recovery codes (the old ones stop working); the current password or a code is required. */
+/** New recovery codes (the old ones stop working) for an account with an app or a passkey; the current password or a code is required. */
 export async function regenerateRecoveryCodes(db: Db, actor: SessionUser | null, raw: unknown): Promise<string[]> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const { credential } = parseOrThrow(twoFactorDisableSchema, raw);
   await limitGuesses(db, actor);
   return db.transaction(async (tx) => {
-    if (!(await readTwoFactorState(tx, actor)).enabled) throw new ValidationError("Two-factor authentication is not on.");
+    if (!(await hasTwoFactor(tx, actor.id))) throw new ValidationError(NOT_ON);
     if (!(await provesIdentity(tx, actor, credential))) throw new ValidationError(WRONG_CREDENTIAL, { credential: [WRONG_CREDENTIAL] });
     const codes = await replaceRecoveryCodes(tx, actor.id);
     await recordAudit(tx, {

@@ -10,7 +10,10 @@ import type { SubmissionResult } from "~/lib/forms";
 
 /** What the account page's loader says about the user's second factor (nothing secret but a pending setup's own key). */
 export interface TwoFactorView {
+  /** The authenticator app is on. */
   enabled: boolean;
+  /** The app or a passkey: recovery codes are counted and can be renewed. */
+  secondFactor: boolean;
   pending: { secret: string; qrDataUrl: string } | null;
   recoveryCodesLeft: number;
   /** The site requires 2FA for this user's role and it is not on yet. */
@@ -25,6 +28,7 @@ function grouped(secret: string): string {
 /**
  * Two-factor authentication on /admin/account: set up an authenticator app (QR code or the key typed
  * in), confirm with a first code, keep the recovery codes, turn it off with the password or a code.
+ * With passkeys only, the recovery codes are theirs: counted here and renewed here too.
  */
 export function TwoFactorCard({
   view,
@@ -47,7 +51,9 @@ export function TwoFactorCard({
         <CardDescription>
           {view.enabled
             ? `On. Signing in asks for a code from your authenticator app. ${view.recoveryCodesLeft} of 10 recovery codes left.`
-            : "Off. Add an authenticator app so a stolen password alone cannot sign in to your account."}
+            : view.secondFactor
+              ? `On with your passkeys. Signing in with your password asks for one. ${view.recoveryCodesLeft} of 10 recovery codes left.`
+              : "Off. Add an authenticator app so a stolen password alone cannot sign in to your account."}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
@@ -58,21 +64,13 @@ export function TwoFactorCard({
         ) : null}
         {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : null}
         {view.enabled ? (
-          <>
-            <CredentialForm
-              intent="2fa-disable"
-              submitLabel="Turn off two-factor authentication"
-              pendingLabel="Turning off…"
-              destructive
-              lastResult={lastResult?.intent === "2fa-disable" ? lastResult.result : undefined}
-            />
-            <CredentialForm
-              intent="2fa-recovery-codes"
-              submitLabel="New recovery codes"
-              pendingLabel="Creating…"
-              lastResult={lastResult?.intent === "2fa-recovery-codes" ? lastResult.result : undefined}
-            />
-          </>
+          <CredentialForm
+            intent="2fa-disable"
+            submitLabel="Turn off two-factor authentication"
+            pendingLabel="Turning off…"
+            destructive
+            lastResult={lastResult?.intent === "2fa-disable" ? lastResult.result : undefined}
+          />
         ) : view.pending ? (
           <PendingSetup pending={view.pending} lastResult={lastResult?.intent === "2fa-confirm" ? lastResult.result : undefined} />
         ) : (
@@ -83,6 +81,14 @@ export function TwoFactorCard({
             </SubmitButton>
           </Form>
         )}
+        {view.secondFactor ? (
+          <CredentialForm
+            intent="2fa-recovery-codes"
+            submitLabel="New recovery codes"
+            pendingLabel="Creating…"
+            lastResult={lastResult?.intent === "2fa-recovery-codes" ? lastResult.result : undefined}
+          />
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import { auditLog, twoFactor } from "~/server/db/schema.server";
+import { auditLog, recoveryCodes, twoFactor } from "~/server/db/schema.server";
 import { getSessionUser, type SessionUser } from "~/features/auth/session.server";
 import {
   cancelTotpSetup,
@@ -11,11 +11,14 @@ import {
   regenerateRecoveryCodes,
   startTotpSetup,
 } from "~/features/account/two-factor-account.server";
+import { addPasskey, listOwnPasskeys, removePasskey, startPasskeyRegistration } from "~/features/account/passkeys-account.server";
 import { resetTwoFactor } from "~/features/users/users.server";
 import type { Db } from "~/server/db/client.server";
 import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { signedInAs } from "../../../tests/helpers/factories";
+import { softwarePasskey, type SoftwarePasskey } from "../../../tests/helpers/software-passkey";
+import { relyingParty } from "./passkeys.server";
 import { generateRecoveryCodes, hashCode, verifySecondFactor, verifyTotp } from "./two-factor.server";
 import { looksLikeTotp, normalizeCode } from "./two-factor-schema";
 
@@ -83,7 +86,7 @@ describeEachDatabase("two-factor authentication of one's own account", (ctx) => 
   it("setup: a QR code and key, a wrong first code refused, the right one turns it on with 10 recovery codes; audited", async () => {
     const me = await signedInAs(ctx.db, "admin");
     const actor = await actorOf(ctx.db, me.cookie);
-    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, recoveryCodesLeft: 0 });
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: false, recoveryCodesLeft: 0 });
     await startTotpSetup(ctx.db, actor);
     const pending = (await getOwnTwoFactor(ctx.db, actor)).pending;
     expect(pending?.qrDataUrl).toMatch(/^data:image\/svg\+xml;base64,/);
@@ -92,7 +95,7 @@ describeEachDatabase("two-factor authentication of one's own account", (ctx) => 
     await expect(confirmTotpSetup(ctx.db, actor, { code: "12" })).rejects.toMatchObject({ status: 400 });
     const codes = await confirmTotpSetup(ctx.db, actor, { code: await generate({ secret: pending?.secret ?? "" }) });
     expect(codes).toHaveLength(10);
-    expect(await getOwnTwoFactor(ctx.db, actor)).toMatchObject({ enabled: true, pending: null, recoveryCodesLeft: 10 });
+    expect(await getOwnTwoFactor(ctx.db, actor)).toMatchObject({ enabled: true, pending: null, secondFactor: true, recoveryCodesLeft: 10 });
     await expect(startTotpSetup(ctx.db, actor)).rejects.toMatchObject({ status: 409 });
     const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.actorId, me.id));
     expect(audit.map((r) => r.action)).toEqual(["account.2fa.enable"]);
@@ -123,7 +126,7 @@ describeEachDatabase("two-factor authentication of one's own account", (ctx) => 
     // An old code is no longer a credential; a new one is.
     await expect(disableTwoFactor(ctx.db, actor, { credential: codes[0] })).rejects.toMatchObject({ status: 400 });
     await disableTwoFactor(ctx.db, actor, { credential: fresh[0] });
-    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, recoveryCodesLeft: 0 });
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: false, recoveryCodesLeft: 0 });
     const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.actorId, me.id)).orderBy(auditLog.id);
     expect(audit.map((r) => r.action)).toEqual(["account.2fa.enable", "account.2fa.recovery-codes", "account.2fa.disable"]);
   });
@@ -147,5 +150,86 @@ describeEachDatabase("two-factor authentication of one's own account", (ctx) => 
     const plain = await signedInAs(ctx.db, "user");
     await expect(startTotpSetup(ctx.db, await actorOf(ctx.db, plain.cookie))).rejects.toMatchObject({ status: 403 });
     await expect(startTotpSetup(ctx.db, null)).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+const accountPage = new Request("http://localhost/admin/account");
+
+/** Adds a passkey the way /admin/account does (options, then the authenticator's answer); returns what addPasskey returns. */
+async function addSoftwarePasskey(db: Db, actor: SessionUser, key: SoftwarePasskey, name: string) {
+  const options = await startPasskeyRegistration(db, actor, accountPage);
+  return addPasskey(db, actor, { name, credential: JSON.stringify(key.register(options.challenge)) }, accountPage);
+}
+
+async function codesStored(db: Db, userId: string): Promise<number> {
+  return (await db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId))).length;
+}
+
+describeEachDatabase("recovery codes of an account with passkeys only", (ctx) => {
+  it("the first passkey brings 10 codes (shown once); they sign in, are renewed, outlive the app, and go with the last passkey", async () => {
+    const me = await signedInAs(ctx.db, "moderator");
+    const actor = await actorOf(ctx.db, me.cookie);
+    const rp = await relyingParty(accountPage);
+    const phone = softwarePasskey(rp, me.id);
+    const laptop = softwarePasskey(rp, me.id);
+
+    const first = await addSoftwarePasskey(ctx.db, actor, phone, "Phone");
+    expect(first.recoveryCodes).toHaveLength(10);
+    expect(new Set(first.recoveryCodes).size).toBe(10);
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: true, recoveryCodesLeft: 10 });
+    // A second passkey leaves the codes the user already keeps alone.
+    expect(await addSoftwarePasskey(ctx.db, actor, laptop, "Laptop")).toEqual({ recoveryCodes: null });
+    const [code = "", other = ""] = first.recoveryCodes ?? [];
+    expect(await verifySecondFactor(ctx.db, me.id, code)).toBe("recovery code");
+    expect(await verifySecondFactor(ctx.db, me.id, code)).toBeNull();
+    expect((await getOwnTwoFactor(ctx.db, actor)).recoveryCodesLeft).toBe(9);
+
+    // New codes without an authenticator app: the old ones stop working.
+    const fresh = await regenerateRecoveryCodes(ctx.db, actor, { credential: other });
+    expect(fresh).toHaveLength(10);
+    expect(await verifySecondFactor(ctx.db, me.id, first.recoveryCodes?.[2] ?? "")).toBeNull();
+
+    // Cancelling an app setup, or turning the app off, keeps the passkeys' codes.
+    await startTotpSetup(ctx.db, actor);
+    expect((await getOwnTwoFactor(ctx.db, actor)).recoveryCodesLeft).toBe(10);
+    await cancelTotpSetup(ctx.db, actor);
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: true, recoveryCodesLeft: 10 });
+    await startTotpSetup(ctx.db, actor);
+    const pending = (await getOwnTwoFactor(ctx.db, actor)).pending;
+    const withApp = await confirmTotpSetup(ctx.db, actor, { code: await generate({ secret: pending?.secret ?? "" }) });
+    await disableTwoFactor(ctx.db, actor, { credential: me.password });
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: true, recoveryCodesLeft: 10 });
+    expect(await verifySecondFactor(ctx.db, me.id, withApp[0] ?? "")).toBe("recovery code");
+
+    // The last passkey (the app off) takes the codes with it.
+    const [phoneRow, laptopRow] = await listOwnPasskeys(ctx.db, actor);
+    await removePasskey(ctx.db, actor, { passkeyId: phoneRow?.id });
+    expect(await codesStored(ctx.db, me.id)).toBe(10);
+    await removePasskey(ctx.db, actor, { passkeyId: laptopRow?.id });
+    expect(await codesStored(ctx.db, me.id)).toBe(0);
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: false, recoveryCodesLeft: 0 });
+    expect(await verifySecondFactor(ctx.db, me.id, withApp[1] ?? "")).toBeNull();
+    await expect(regenerateRecoveryCodes(ctx.db, actor, { credential: me.password })).rejects.toMatchObject({ status: 400 });
+
+    const audit = await ctx.db.select().from(auditLog).where(eq(auditLog.actorId, me.id)).orderBy(auditLog.id);
+    expect(audit.map((r) => r.summary)).toEqual([
+      'passkey "Phone" added; 10 recovery codes issued',
+      'passkey "Laptop" added',
+      "10 new recovery codes issued",
+      "authenticator app added; 10 recovery codes issued",
+      "authenticator app removed; recovery codes kept for the passkeys",
+      'passkey "Phone" removed',
+      'passkey "Laptop" removed with the recovery codes',
+    ]);
+  });
+
+  it("the CLI reset removes the passkeys and their codes", async () => {
+    const me = await signedInAs(ctx.db, "admin");
+    const actor = await actorOf(ctx.db, me.cookie);
+    await addSoftwarePasskey(ctx.db, actor, softwarePasskey(await relyingParty(accountPage), me.id), "Key");
+    expect(await codesStored(ctx.db, me.id)).toBe(10);
+    expect(await resetTwoFactor(ctx.db, me.email)).toEqual({ email: me.email, removed: true });
+    expect(await codesStored(ctx.db, me.id)).toBe(0);
+    expect(await getOwnTwoFactor(ctx.db, actor)).toEqual({ enabled: false, pending: null, secondFactor: false, recoveryCodesLeft: 0 });
   });
 });

@@ -69,27 +69,30 @@ async function describeSetup(secret: string, email: string): Promise<TotpSetup> 
 }
 
 export interface TwoFactorState {
+  /** The authenticator app is on. */
   enabled: boolean;
   /** A setup waiting for its first code. */
   pending: TotpSetup | null;
+  /** An authenticator app that is on, or a passkey: the account has recovery codes to count and renew. */
+  secondFactor: boolean;
   recoveryCodesLeft: number;
 }
 
 export async function readTwoFactorState(db: Db, user: { id: string; email: string }): Promise<TwoFactorState> {
   const [row] = await db.select().from(twoFactor).where(eq(twoFactor.userId, user.id));
-  if (!row) return { enabled: false, pending: null, recoveryCodesLeft: 0 };
-  if (!row.enabledAt) {
-    return {
-      enabled: false,
-      pending: await describeSetup(await openWithAppSecret(db, SEAL_PURPOSE, row.secretEncrypted), user.email),
-      recoveryCodesLeft: 0,
-    };
-  }
+  const enabled = Boolean(row?.enabledAt);
+  const pending =
+    row && !row.enabledAt ? await describeSetup(await openWithAppSecret(db, SEAL_PURPOSE, row.secretEncrypted), user.email) : null;
+  const secondFactor = enabled || (await hasPasskey(db, user.id));
+  return { enabled, pending, secondFactor, recoveryCodesLeft: secondFactor ? await countRecoveryCodesLeft(db, user.id) : 0 };
+}
+
+async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
   const [left] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(recoveryCodes)
-    .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)));
-  return { enabled: true, pending: null, recoveryCodesLeft: left?.n ?? 0 };
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  return left?.n ?? 0;
 }
 
 /** An authenticator app that is on, or a passkey: either makes the password alone not enough to sign in. */
@@ -172,12 +175,44 @@ export async function verifySecondFactor(tx: Db, userId: string, code: string): 
   return (await consumeRecoveryCode(tx, userId, code)) ? "recovery code" : null;
 }
 
-/** Removes every second factor of a user (turning 2FA off, or the CLI's account recovery). */
-export async function removeSecondFactors(tx: Db, userId: string): Promise<{ removed: boolean }> {
+/**
+ * Recovery codes exist while a second factor does: they are the way back in for whoever loses the
+ * authenticator app or the passkey device. A user without unused codes gets 10 (returned: the only time
+ * they exist in clear); null when the user still has some, which keep working.
+ */
+export async function issueRecoveryCodesIfNone(tx: Db, userId: string): Promise<string[] | null> {
+  return (await countRecoveryCodesLeft(tx, userId)) > 0 ? null : replaceRecoveryCodes(tx, userId);
+}
+
+/**
+ * After a second factor is removed: the recovery codes go too when none is left (app off and no passkey).
+ * Returns whether one is left and how many codes (used or not) were deleted.
+ */
+export async function dropRecoveryCodesWithoutSecondFactor(
+  tx: Db,
+  userId: string,
+): Promise<{ secondFactorLeft: boolean; dropped: number }> {
+  if (await hasTwoFactor(tx, userId)) return { secondFactorLeft: true, dropped: 0 };
+  const rows = await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).returning({ id: recoveryCodes.id });
+  return { secondFactorLeft: false, dropped: rows.length };
+}
+
+/**
+ * Removes the authenticator app (on or waiting for its first code) and pending sign-ins; the recovery
+ * codes stay while the user has a passkey. `removed`: an app that was on; `codesKept`: a passkey keeps them.
+ */
+export async function removeAuthenticatorApp(tx: Db, userId: string): Promise<{ removed: boolean; codesKept: boolean }> {
   const rows = await tx.delete(twoFactor).where(eq(twoFactor.userId, userId)).returning({ enabledAt: twoFactor.enabledAt });
-  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   await tx.delete(signInChallenges).where(eq(signInChallenges.userId, userId));
-  return { removed: rows.some((r) => r.enabledAt !== null) };
+  const { secondFactorLeft } = await dropRecoveryCodesWithoutSecondFactor(tx, userId);
+  return { removed: rows.some((r) => r.enabledAt !== null), codesKept: secondFactorLeft };
+}
+
+/** The CLI's account recovery: the authenticator app, every recovery code and pending sign-in (passkeys: deleteAllPasskeys). */
+export async function removeSecondFactors(tx: Db, userId: string): Promise<{ removed: boolean }> {
+  const { removed } = await removeAuthenticatorApp(tx, userId);
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  return { removed };
 }
 
 // ---- The pending sign-in: a right password waiting for its second factor ----

@@ -52,6 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: actor.email,
     twoFactor: {
       enabled: twoFactor.enabled,
+      secondFactor: twoFactor.secondFactor,
       pending: twoFactor.pending ? { secret: twoFactor.pending.secret, qrDataUrl: twoFactor.pending.qrDataUrl } : null,
       recoveryCodesLeft: twoFactor.recoveryCodesLeft,
       required,
@@ -119,8 +120,10 @@ export async function action({ request }: Route.ActionArgs) {
     "passkey-add": async ({ actor, db, form, parse }) => {
       const parsed = parse(passkeyNameSchema);
       if (parsed.status !== "success") return invalidSubmission(parsed);
-      await addPasskey(db, actor, form, request);
-      return ok(`Passkey "${parsed.value.name}" added.`);
+      const { recoveryCodes } = await addPasskey(db, actor, form, request);
+      return recoveryCodes
+        ? ok(`Passkey "${parsed.value.name}" added. Keep the recovery codes below somewhere safe.`, recoveryCodes)
+        : ok(`Passkey "${parsed.value.name}" added.`);
     },
     "passkey-remove": async ({ actor, db, form }) => {
       const name = await removePasskey(db, actor, form);

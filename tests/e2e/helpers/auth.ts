@@ -71,6 +71,17 @@ export async function signInWithPassword(page: Page, account: { email: string; p
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
 }
 
+/** Signs out, then in with the password and a recovery code as the second step; checks one code is used up. */
+export async function signInWithRecoveryCode(page: Page, account: { email: string; password: string }, code: string) {
+  await signOut(page);
+  await signInWithPassword(page, account);
+  await page.getByLabel("Authentication code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await page.goto("/admin/account");
+  await expect(page.getByText("9 of 10 recovery codes left.")).toBeVisible();
+}
+
 export async function signOut(page: Page) {
   await (await adminSidebar(page)).getByRole("button", { name: "Logout" }).click();
   await expect(page).not.toHaveURL(/\/admin/);
