@@ -78,28 +78,28 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // last): then all posts are the window.
     // It also reads the query as PostgreSQL parsed it, for the word pairs its phrases need.
     const known = window === null ? undefined : windowStarts.get(db)?.get(window);
-    const reread = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS) ? window : null;
+    const rereadWindow = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS) ? window : null;
     const [first] = await tx
       .select({
         settings: sql`concat(set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), set_config('cpu_tuple_cost', '10', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true))`,
         // As text, passed back as it is: the timestamp makes no round trip through a JavaScript Date.
         publishedAt:
-          reread === null
+          rereadWindow === null
             ? sql<null>`null`
             : sql<string | null>`(${tx
                 .select({ publishedAt: blogPosts.publishedAt })
                 .from(blogPosts)
                 .where(eq(blogPosts.published, true))
                 .orderBy(newestPublishedFirst())
-                .offset(reread - 1)
+                .offset(rereadWindow - 1)
                 .limit(1)})::text`,
         parsed: sql<string>`${tsquery}::text`,
       })
       .from(sql`(select) as one`);
-    const startText = reread === null ? (known?.start ?? null) : (first?.publishedAt ?? null);
-    if (reread !== null) {
+    const startText = rereadWindow === null ? (known?.start ?? null) : (first?.publishedAt ?? null);
+    if (rereadWindow !== null) {
       const starts = windowStarts.get(db) ?? new Map<number, { start: string | null; readAt: number }>();
-      windowStarts.set(db, starts.set(reread, { start: startText, readAt: Date.now() }));
+      windowStarts.set(db, starts.set(rereadWindow, { start: startText, readAt: Date.now() }));
     }
     // A phrase is first narrowed to the posts holding its words and its word pairs, two exact GIN
     // bitmaps (drizzle/0022_18-phrase-pairs.sql), and only those posts have their vector read to
