@@ -4,9 +4,13 @@
 // query mix is drawn from the generated posts' document frequencies: rare words (in at most 0.2% of
 // posts), mid-frequency words (1–5%), very common words (20% and more), two words, phrases taken from
 // a post, and words no post contains. Prints figures per kind of query and over all; asserts nothing.
-// Usage: npm run bench:search [-- --posts 100000 --queries 40 --url postgres://… --pglite-dir DIR]
+// Usage: npm run bench:search [-- --posts 100000 --queries 40 --url postgres://… --pglite-dir DIR --before FILE]
 // --url or --pglite-dir benchmark that one database only, and reuse posts an earlier run left there.
+// --before FILE: a module exporting another searchPosts (e.g. main's, `git show main:…`), run
+// alternately with this one on the same queries: figures before -> after in the same run, and the
+// number of queries whose first page differs.
 import { cpus, loadavg } from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { count, like } from "drizzle-orm";
 import { searchPosts } from "~/features/search/search.server";
@@ -23,6 +27,7 @@ const POSTS = Number(arg("posts") ?? process.env.BENCH_POSTS ?? 100_000);
 const QUERIES_PER_KIND = Number(arg("queries") ?? 40);
 const URL_ARG = arg("url");
 const PGLITE_DIR = arg("pglite-dir");
+const BEFORE = arg("before");
 const BATCH = 500;
 const CONTENT_WORDS = 300;
 
@@ -111,10 +116,25 @@ async function generate(insert?: (rows: (typeof blogPosts.$inferInsert)[]) => Pr
   ];
 }
 
+type Search = typeof searchPosts;
+function isSearch(value: unknown): value is Search {
+  return typeof value === "function";
+}
+async function searchBefore(): Promise<Search | undefined> {
+  if (!BEFORE) return undefined;
+  const module: unknown = await import(path.resolve(BEFORE));
+  const found = typeof module === "object" && module !== null && "searchPosts" in module ? module.searchPosts : undefined;
+  if (!isSearch(found)) throw new Error(`${BEFORE} exports no searchPosts`);
+  return found;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 const ms = (n: number) => `${n.toFixed(1).padStart(7)} ms`;
+const figures = (times: number[]) => `p50 ${ms(percentile(times, 50))}   p95 ${ms(percentile(times, 95))}   max ${ms(times.at(-1) ?? NaN)}`;
+const sameFirstPage = (a: Awaited<ReturnType<Search>>, b: Awaited<ReturnType<Search>>) =>
+  a.total === b.total && JSON.stringify(a.hits) === JSON.stringify(b.hits);
 
 async function bench(label: string, options: DatabaseOptions): Promise<void> {
   const database: Database = await openDatabase(options);
@@ -129,27 +149,41 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
     console.log(
       `\n${label}: ${POSTS.toLocaleString("en-US")} posts ${reuse ? "already there" : "filled"} in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; ${QUERIES_PER_KIND} queries per kind, first page (count, rank, snippets)`,
     );
+    const before = await searchBefore();
+    const timed = async (search: Search, q: string, into: number[]) => {
+      const start = performance.now();
+      const result = await search(db, q, 1);
+      into.push(performance.now() - start);
+      return result;
+    };
     const all: number[] = [];
+    const allBefore: number[] = [];
+    let differences = 0;
     for (const { kind, queries } of mix) {
-      for (const q of queries.slice(0, 3)) await searchPosts(db, q, 1);
+      for (const q of queries.slice(0, 3)) {
+        await searchPosts(db, q, 1);
+        await before?.(db, q, 1);
+      }
       const times: number[] = [];
+      const timesBefore: number[] = [];
       let matched = 0;
       for (const q of queries) {
-        const start = performance.now();
-        const result = await searchPosts(db, q, 1);
-        times.push(performance.now() - start);
+        // Alternately, so both see the same load.
+        const earlier = before && (await timed(before, q, timesBefore));
+        const result = await timed(searchPosts, q, times);
+        if (earlier && !sameFirstPage(earlier, result)) differences++;
         matched += result.total;
       }
-      times.sort((a, b) => a - b);
+      for (const list of [times, timesBefore]) list.sort((a, b) => a - b);
       all.push(...times);
+      allBefore.push(...timesBefore);
       console.log(
-        `  ${kind.padEnd(30)} p50 ${ms(percentile(times, 50))}   p95 ${ms(percentile(times, 95))}   max ${ms(times.at(-1) ?? NaN)}   mean ${Math.round(matched / queries.length)} results`,
+        `  ${kind.padEnd(30)} ${before ? `${figures(timesBefore)}  ->  ` : ""}${figures(times)}   mean ${Math.round(matched / queries.length)} results`,
       );
     }
-    all.sort((a, b) => a - b);
-    console.log(
-      `  ${"all queries".padEnd(30)} p50 ${ms(percentile(all, 50))}   p95 ${ms(percentile(all, 95))}   max ${ms(all.at(-1) ?? NaN)}`,
-    );
+    for (const list of [all, allBefore]) list.sort((a, b) => a - b);
+    console.log(`  ${"all queries".padEnd(30)} ${before ? `${figures(allBefore)}  ->  ` : ""}${figures(all)}`);
+    if (before) console.log(`  first pages differing before -> after: ${differences} of ${all.length} queries`);
   } finally {
     await database.close();
   }

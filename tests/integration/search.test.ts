@@ -136,6 +136,11 @@ describeEachDatabase("search", (ctx) => {
         rare,
         absent,
         `"${common} ${frequent}"`,
+        // Phrases the word-pair index narrows (three words, words found together but never in this order), and one it must not.
+        `"${common} ${frequent} ${some}"`,
+        `"${frequent} ${common}"`,
+        `"${rare} filler"`,
+        `"${common} ${frequent}" or ${rare}`,
         `${common} -${some}`,
         `${frequent} or ${rare}`,
         `${frequent} ${some}`,

@@ -6,6 +6,7 @@ import { blogPosts } from "~/server/db/schema.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
 import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "./highlight";
+import { requiredPairs } from "./phrase-pairs";
 import { RESULTS_PER_PAGE } from "./search-schema";
 
 export interface SearchHit {
@@ -75,35 +76,54 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // window-th newest published post, from the published_at index: it was planned before the
     // settings apply. Null when there are fewer published posts (or the others are undated, listed
     // last): then all posts are the window.
+    // It also reads the query as PostgreSQL parsed it, for the word pairs its phrases need.
     const known = window === null ? undefined : windowStarts.get(db)?.get(window);
-    const reread = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS);
-    const [edge] = await tx
+    const rereadWindow = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS) ? window : null;
+    const [first] = await tx
       .select({
         settings: sql`concat(set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), set_config('cpu_tuple_cost', '10', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true))`,
         // As text, passed back as it is: the timestamp makes no round trip through a JavaScript Date.
-        publishedAt: reread
-          ? sql<string | null>`(${tx
-              .select({ publishedAt: blogPosts.publishedAt })
-              .from(blogPosts)
-              .where(eq(blogPosts.published, true))
-              .orderBy(newestPublishedFirst())
-              .offset((window ?? 1) - 1)
-              .limit(1)})::text`
-          : sql<null>`null`,
+        publishedAt:
+          rereadWindow === null
+            ? sql<null>`null`
+            : sql<string | null>`(${tx
+                .select({ publishedAt: blogPosts.publishedAt })
+                .from(blogPosts)
+                .where(eq(blogPosts.published, true))
+                .orderBy(newestPublishedFirst())
+                .offset(rereadWindow - 1)
+                .limit(1)})::text`,
+        parsed: sql<string>`${tsquery}::text`,
       })
       .from(sql`(select) as one`);
-    const startText = reread ? (edge?.publishedAt ?? null) : (known?.start ?? null);
-    if (reread && window !== null) {
+    const startText = rereadWindow === null ? (known?.start ?? null) : (first?.publishedAt ?? null);
+    if (rereadWindow !== null) {
       const starts = windowStarts.get(db) ?? new Map<number, { start: string | null; readAt: number }>();
-      windowStarts.set(db, starts.set(window, { start: startText, readAt: Date.now() }));
+      windowStarts.set(db, starts.set(rereadWindow, { start: startText, readAt: Date.now() }));
     }
+    // A phrase is first narrowed to the posts holding its words and its word pairs, two exact GIN
+    // bitmaps (drizzle/0022_18-phrase-pairs.sql), and only those posts have their vector read to
+    // check the words' positions: `ts_match_vq` (`@@` spelled as a function) takes no index, so no
+    // bitmap asks for a recheck, which would compute every candidate's pairs again (~0.5 ms each).
+    const { pairs, lexemes } = requiredPairs(first?.parsed ?? "");
+    const matches =
+      pairs.length > 0
+        ? and(
+            sql`${blogPosts.searchVector} @@ ${lexemes}::tsquery`,
+            sql`search_pair_codes(${blogPosts.searchVector}) @> array[${sql.join(
+              pairs.map((pair) => sql`search_pair_code(${pair})`),
+              sql`, `,
+            )}]`,
+            sql`ts_match_vq(${blogPosts.searchVector}, ${tsquery})`,
+          )
+        : sql`${blogPosts.searchVector} @@ ${tsquery}`;
     const start = startText ? sql`${startText}::timestamptz` : undefined;
     // `published` in a form no btree index serves: the window alone brings the published_at index in.
     const newest = (where: SQL) =>
       tx
         .select({ id: blogPosts.id, publishedAt: blogPosts.publishedAt })
         .from(blogPosts)
-        .where(and(sql`${blogPosts.searchVector} @@ ${tsquery}`, sql`coalesce(${blogPosts.published}, false)`, where))
+        .where(and(matches, sql`coalesce(${blogPosts.published}, false)`, where))
         .orderBy(newestPublishedFirst())
         .limit(SEARCH_CANDIDATES);
     const recent = tx
@@ -117,7 +137,7 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
         : sql`false`,
     );
     const candidates = unionAll(tx.select().from(recent), older)
-      .orderBy(sql`2 desc nulls last, 1 desc nulls last`)
+      .orderBy(sql`${sql.identifier("published_at")} desc nulls last, ${sql.identifier("id")} desc nulls last`)
       .limit(SEARCH_CANDIDATES)
       .as("candidates");
     // One pass: the page's ten and the number of candidates (a window count) come from the same query.
