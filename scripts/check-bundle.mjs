@@ -1,8 +1,9 @@
 // Initial JavaScript of every public page (issue 14), as an anonymous visitor loads it, gzip-compressed
 // as served. A page whose route opts out of hydration (its client module exports handle.hydrate ===
 // false, app/lib/hydration.ts) loads only the enhancement script and its static imports
-// (build/enhance-manifest.json); a hydrated page also loads, from the route manifest, the entry, the
-// manifest itself and the root + page route modules with their static imports (deduplicated).
+// (build/enhance-manifest.json), plus the chunks it loads at once on that page (LOADED_AT_ONCE); a
+// hydrated page also loads, from the route manifest, the entry, the manifest itself and the root +
+// page route modules with their static imports (deduplicated).
 // Prints a table; fails above the budget. Needs a production build. Usage: npm run check:bundle
 import fs from "node:fs";
 import path from "node:path";
@@ -41,6 +42,12 @@ if (!fs.existsSync(ENHANCE_MANIFEST)) {
 }
 const enhance = JSON.parse(fs.readFileSync(ENHANCE_MANIFEST, "utf8"));
 const enhanceFiles = [enhance.entry, ...enhance.imports];
+/**
+ * What the enhancement script loads as soon as a page without React holds the part that needs it
+ * (its chunks by name, build/enhance-manifest.json `lazy`): the contact form's behaviour and its
+ * verification widget, shown at once on /contact (elsewhere the widget loads once a form is used).
+ */
+const LOADED_AT_ONCE = { "/contact": ["contact-form-behavior", "altcha"] };
 
 /** Whether the route's client module keeps React off the page (its `handle`, read from the built module). */
 async function hydrates(route) {
@@ -65,6 +72,15 @@ for (const [page, id] of Object.entries(PUBLIC_ROUTES)) {
   }
   const react = await hydrates(route);
   const files = new Set(enhanceFiles);
+  for (const name of react ? [] : (LOADED_AT_ONCE[page] ?? [])) {
+    const chunk = enhance.lazy?.[name];
+    if (!chunk) {
+      console.error(`${page}: the enhancement script has no chunk ${name}`);
+      failed = true;
+      continue;
+    }
+    for (const file of chunk) files.add(file);
+  }
   if (react) {
     for (const file of [`/assets/${manifestFile}`, manifest.entry.module, ...manifest.entry.imports]) files.add(file);
     for (const r of [manifest.routes.root, route]) for (const file of [r.module, ...(r.imports ?? [])]) files.add(file);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fieldErrorsOf } from "~/lib/field-errors";
+import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
 import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
 
 /** SPEC §9: contact limits. */
@@ -32,15 +32,27 @@ export const contactRequestSchema = contactSchema.extend({
   [HONEYPOT_FIELD]: z.string().max(2000).optional().nullable(),
 });
 
+/** The errors of the three fields the form shows, out of field errors (a failed parse's, or the server's). */
+export function contactFieldsOf({ name, email, message }: FieldErrors): ContactFieldErrors {
+  return { ...(name ? { name } : {}), ...(email ? { email } : {}), ...(message ? { message } : {}) };
+}
+
 /** The shared field errors (fieldErrorsOf) of the three fields the form shows. */
 export function contactFieldErrors(error: z.ZodError): ContactFieldErrors {
-  const { name, email, message } = fieldErrorsOf(error);
-  return { ...(name ? { name } : {}), ...(email ? { email } : {}), ...(message ? { message } : {}) };
+  return contactFieldsOf(fieldErrorsOf(error));
 }
 
 /** The first word of the entered name, for the thank-you greeting (SPEC §4). */
 export function firstName(name: string): string {
   return name.trim().split(/\s+/)[0] ?? "";
+}
+
+/** The thank-you dialog's text (SPEC §4). */
+export const THANK_YOU_TEXT = "Your message has been sent. I'll get back to you within 24-48 hours on business days.";
+
+/** The thank-you greeting by the first word of the entered name (SPEC §4). */
+export function thankYouTitle(name: string): string {
+  return name ? `Thank you, ${name}!` : "Thank you!";
 }
 
 /** SPEC §8: what the visitor sees when a send fails. */
