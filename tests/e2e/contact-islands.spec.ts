@@ -152,6 +152,8 @@ test.describe("anonymous /contact without React", () => {
       "There was a problem sending your message. Please try again or email me directly.",
     );
     await expect(region.locator(toast)).toBeVisible();
+    // Pointed at, it stays (it goes after 4 s otherwise) while the rest is checked.
+    await toast.hover();
     await expect(field(page, "Name")).toHaveValue("Grace Hopper");
     await expect(field(page, "Message")).toHaveValue("This one will fail");
     await expect(page.getByRole("dialog")).toHaveCount(0);
