@@ -1,4 +1,4 @@
-// First: the schemas below are created when their modules load (see lib/zod-csp.ts).
+// First: the schema is created when its module loads (see lib/zod-csp.ts).
 import "~/lib/zod-csp";
 import { showPlainToast } from "~/components/plain-toast";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
@@ -6,18 +6,16 @@ import { mountVerification, verificationConfigOf } from "~/features/verification
 import { errorIdOf } from "~/lib/dom";
 import type { FieldErrors } from "~/lib/field-errors";
 import { newClientId } from "./client-id";
+import type { ContactInput } from "./contact-schema";
 import {
   CONTACT_SEND_FAILED,
-  contactFieldErrors,
   contactFieldsOf,
-  contactSchema,
   firstName,
   HONEYPOT_FIELD,
   thankYouTitle,
   type ContactField,
   type ContactFieldErrors,
-  type ContactInput,
-} from "./contact-schema";
+} from "./contact-texts";
 
 // The markup's hooks (contact-form.tsx draws them).
 /** The form's id; its controls are `contact-<field>`. */
@@ -30,6 +28,15 @@ export const CONTACT_THANKS_TITLE_ID = "contact-thanks-title";
 export const CONTACT_THANKS_CLOSE_ATTRIBUTE = "data-contact-thanks-close";
 /** The verification widget's place. */
 export const CONTACT_VERIFICATION_ATTRIBUTE = "data-contact-verification";
+
+let schemaModule: Promise<typeof import("./contact-schema")> | undefined;
+/** The shared schema, with zod: loaded on first use (issue 14: not in the page's initial JavaScript). */
+const loadSchema = () =>
+  (schemaModule ??= import("./contact-schema").catch((error: unknown) => {
+    // Tried again at the next use.
+    schemaModule = undefined;
+    throw error;
+  }));
 
 const CONTACT_FIELDS: readonly ContactField[] = ["name", "email", "message"];
 export const contactControlId = (field: ContactField) => `${CONTACT_FORM_ID}-${field}`;
@@ -106,6 +113,8 @@ export function enhanceContactForm(form: HTMLFormElement): () => void {
   const idleLabel = submit.textContent;
   let token: string | null = null;
   let sending = false;
+  // Between a submit and its check's result (the schema may still be loading).
+  let submitting = false;
   // SPEC §5: re-checked on change once checked — after a submit, or when the server sent errors back.
   let checking = form.querySelector('[aria-invalid="true"]') !== null;
   // One id per message, kept across its retries, so a retried send stores it once.
@@ -132,7 +141,8 @@ export function enhanceContactForm(form: HTMLFormElement): () => void {
   };
 
   /** Checks the form with the shared schema and shows the result; the values when valid. */
-  const check = (focusFirstError: boolean): ContactInput | null => {
+  const check = async (focusFirstError: boolean): Promise<ContactInput | null> => {
+    const { contactFieldErrors, contactSchema } = await loadSchema();
     const data = new FormData(form);
     const result = contactSchema.safeParse({ name: textOf(data, "name"), email: textOf(data, "email"), message: textOf(data, "message") });
     const errors = result.success ? {} : contactFieldErrors(result.error);
@@ -196,21 +206,35 @@ export function enhanceContactForm(form: HTMLFormElement): () => void {
     }
   };
 
-  const onSubmit = (event: SubmitEvent) => {
+  const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();
-    if (sending) return;
+    if (sending || submitting) return;
     for (const box of form.querySelectorAll<HTMLElement>(`[${CONTACT_FORM_ERROR_ATTRIBUTE}]`)) box.hidden = true;
     checking = true;
-    const values = check(true);
+    submitting = true;
+    let values: ContactInput | null;
+    try {
+      values = await check(true);
+    } catch (error) {
+      fail(error);
+      return;
+    } finally {
+      submitting = false;
+    }
     if (!values) return;
     if (!token) {
       showPlainToast("error", VERIFICATION_REQUIRED.title, VERIFICATION_REQUIRED.description);
       return;
     }
-    void send(values, token, textOf(new FormData(form), HONEYPOT_FIELD));
+    await send(values, token, textOf(new FormData(form), HONEYPOT_FIELD));
   };
+  // A failed load is reported by the next submit.
   const onInput = () => {
-    if (checking) check(false);
+    if (checking) check(false).catch(() => undefined);
+  };
+  // The schema (zod) loads once the visitor turns to the form, not with the page.
+  const onFocusIn = () => {
+    loadSchema().catch(() => undefined);
   };
   const onDialogClick = (event: MouseEvent) => {
     // A click on the backdrop reaches the <dialog> itself (its content sits in an inner box).
@@ -222,14 +246,17 @@ export function enhanceContactForm(form: HTMLFormElement): () => void {
   // visitor goes on from the first field of the emptied form instead.
   const onDialogClose = () => controlOf("name")?.focus();
 
-  form.addEventListener("submit", onSubmit);
+  const submitListener = (event: SubmitEvent) => void onSubmit(event);
+  form.addEventListener("submit", submitListener);
   form.addEventListener("input", onInput);
+  form.addEventListener("focusin", onFocusIn);
   dialog?.addEventListener("click", onDialogClick);
   dialog?.addEventListener("close", onDialogClose);
   mountWidget();
   return () => {
-    form.removeEventListener("submit", onSubmit);
+    form.removeEventListener("submit", submitListener);
     form.removeEventListener("input", onInput);
+    form.removeEventListener("focusin", onFocusIn);
     dialog?.removeEventListener("click", onDialogClick);
     dialog?.removeEventListener("close", onDialogClose);
     unmountWidget();

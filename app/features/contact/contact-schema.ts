@@ -1,6 +1,18 @@
 import { z } from "zod";
-import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
+import { fieldErrorsOf } from "~/lib/field-errors";
 import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
+import { contactFieldsOf, HONEYPOT_FIELD, type ContactField, type ContactFieldErrors } from "./contact-texts";
+
+export {
+  CONTACT_SEND_FAILED,
+  contactFieldsOf,
+  firstName,
+  HONEYPOT_FIELD,
+  THANK_YOU_TEXT,
+  thankYouTitle,
+  type ContactField,
+  type ContactFieldErrors,
+} from "./contact-texts";
 
 /** SPEC §9: contact limits. */
 export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, message: 1000 } as const;
@@ -16,11 +28,9 @@ export const contactSchema = z.object({
 });
 
 export type ContactInput = z.infer<typeof contactSchema>;
-export type ContactField = keyof ContactInput;
-export type ContactFieldErrors = Partial<Record<ContactField, string[]>>;
-
-/** Name of the hidden honeypot field: people never see or fill it, form-filling bots do. */
-export const HONEYPOT_FIELD = "website";
+// The texts module names the fields without zod: they must be the schema's.
+const SCHEMA_FIELDS = { name: true, email: true, message: true } satisfies Record<keyof ContactInput, true> & Record<ContactField, true>;
+void SCHEMA_FIELDS;
 
 /**
  * The body of POST /api/send-contact-email (SPEC §7: name, email, message, turnstileToken — the
@@ -32,31 +42,7 @@ export const contactRequestSchema = contactSchema.extend({
   [HONEYPOT_FIELD]: z.string().max(2000).optional().nullable(),
 });
 
-/** The errors of the three fields the form shows, out of field errors (a failed parse's, or the server's). */
-export function contactFieldsOf({ name, email, message }: FieldErrors): ContactFieldErrors {
-  return { ...(name ? { name } : {}), ...(email ? { email } : {}), ...(message ? { message } : {}) };
-}
-
 /** The shared field errors (fieldErrorsOf) of the three fields the form shows. */
 export function contactFieldErrors(error: z.ZodError): ContactFieldErrors {
   return contactFieldsOf(fieldErrorsOf(error));
 }
-
-/** The first word of the entered name, for the thank-you greeting (SPEC §4). */
-export function firstName(name: string): string {
-  return name.trim().split(/\s+/)[0] ?? "";
-}
-
-/** The thank-you dialog's text (SPEC §4). */
-export const THANK_YOU_TEXT = "Your message has been sent. I'll get back to you within 24-48 hours on business days.";
-
-/** The thank-you greeting by the first word of the entered name (SPEC §4). */
-export function thankYouTitle(name: string): string {
-  return name ? `Thank you, ${name}!` : "Thank you!";
-}
-
-/** SPEC §8: what the visitor sees when a send fails. */
-export const CONTACT_SEND_FAILED = {
-  title: "Error sending message",
-  description: "There was a problem sending your message. Please try again or email me directly.",
-} as const;
