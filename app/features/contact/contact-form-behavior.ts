@@ -246,19 +246,16 @@ export function enhanceContactForm(form: HTMLFormElement): () => void {
   // visitor goes on from the first field of the emptied form instead.
   const onDialogClose = () => controlOf("name")?.focus();
 
-  const submitListener = (event: SubmitEvent) => void onSubmit(event);
-  form.addEventListener("submit", submitListener);
-  form.addEventListener("input", onInput);
-  form.addEventListener("focusin", onFocusIn);
-  dialog?.addEventListener("click", onDialogClick);
-  dialog?.addEventListener("close", onDialogClose);
+  const listening = new AbortController();
+  const { signal } = listening;
+  form.addEventListener("submit", (event) => void onSubmit(event), { signal });
+  form.addEventListener("input", onInput, { signal });
+  form.addEventListener("focusin", onFocusIn, { signal });
+  dialog?.addEventListener("click", onDialogClick, { signal });
+  dialog?.addEventListener("close", onDialogClose, { signal });
   mountWidget();
   return () => {
-    form.removeEventListener("submit", submitListener);
-    form.removeEventListener("input", onInput);
-    form.removeEventListener("focusin", onFocusIn);
-    dialog?.removeEventListener("click", onDialogClick);
-    dialog?.removeEventListener("close", onDialogClose);
+    listening.abort();
     unmountWidget();
   };
 }

@@ -1,7 +1,7 @@
-import { XIcon } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import type { ControlProps } from "~/components/forms";
 import { Button } from "~/components/ui/button";
+import { CloseIconButton } from "~/components/ui/close-icon-button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
@@ -89,14 +89,7 @@ function ThankYouDialog() {
             Close
           </Button>
         </div>
-        <button
-          type="button"
-          {...close}
-          className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-        >
-          <XIcon aria-hidden className="size-4" />
-          <span className="sr-only">Close</span>
-        </button>
+        <CloseIconButton {...close} />
       </div>
     </dialog>
   );
