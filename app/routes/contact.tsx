@@ -1,16 +1,15 @@
 import { Clock, Mail } from "lucide-react";
 import { data, Link } from "react-router";
 import { ContactForm, type ContactActionData } from "~/features/contact/contact-form";
+import { contactFieldErrors, contactSchema } from "~/features/contact/contact-schema";
 import {
   CONTACT_SEND_FAILED,
-  contactFieldErrors,
   contactFieldsOf,
-  contactSchema,
   firstName,
   THANK_YOU_TEXT,
   thankYouTitle,
   type ContactFieldErrors,
-} from "~/features/contact/contact-schema";
+} from "~/features/contact/contact-texts";
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";

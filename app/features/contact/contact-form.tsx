@@ -19,7 +19,7 @@ import {
   enhanceContactForm,
 } from "./contact-form-behavior";
 import { CONTACT_FORM_ATTRIBUTE } from "./contact-form-dom";
-import { HONEYPOT_FIELD, THANK_YOU_TEXT, thankYouTitle, type ContactField, type ContactFieldErrors } from "./contact-schema";
+import { HONEYPOT_FIELD, THANK_YOU_TEXT, thankYouTitle, type ContactField, type ContactFieldErrors } from "./contact-texts";
 
 /** What the /contact action answers to a plain (no-JavaScript) form post. */
 export type ContactActionData =

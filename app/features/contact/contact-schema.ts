@@ -3,17 +3,6 @@ import { fieldErrorsOf } from "~/lib/field-errors";
 import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
 import { contactFieldsOf, HONEYPOT_FIELD, type ContactField, type ContactFieldErrors } from "./contact-texts";
 
-export {
-  CONTACT_SEND_FAILED,
-  contactFieldsOf,
-  firstName,
-  HONEYPOT_FIELD,
-  THANK_YOU_TEXT,
-  thankYouTitle,
-  type ContactField,
-  type ContactFieldErrors,
-} from "./contact-texts";
-
 /** SPEC §9: contact limits. */
 export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, message: 1000 } as const;
 
