@@ -5,6 +5,7 @@ import { useNavigation } from "react-router";
 import type { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Label } from "~/components/ui/label";
+import { errorIdOf } from "~/lib/dom";
 import { parseSubmission } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 
@@ -51,7 +52,7 @@ export interface ControlProps {
   "aria-describedby"?: string;
 }
 
-export const errorIdOf = (controlId: string) => `${controlId}-error`;
+export { errorIdOf };
 
 type AnyField = FieldMetadata<unknown>;
 

@@ -2,3 +2,6 @@
 export function elementOf(target: EventTarget | null): Element | null {
   return target instanceof Element ? target : null;
 }
+
+/** The id of the message that describes why a form control is invalid (the one error style, components/forms.tsx). */
+export const errorIdOf = (controlId: string) => `${controlId}-error`;

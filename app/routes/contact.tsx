@@ -1,18 +1,29 @@
 import { Clock, Mail } from "lucide-react";
 import { data, Link } from "react-router";
-import { CONTACT_SEND_FAILED, contactSchema, firstName } from "~/features/contact/contact-schema";
-import { ContactForm, THANK_YOU_TEXT, thankYouTitle, type ContactActionData } from "~/features/contact/contact-form";
+import { ContactForm, type ContactActionData } from "~/features/contact/contact-form";
+import { contactFieldErrors, contactSchema } from "~/features/contact/contact-schema";
+import {
+  CONTACT_SEND_FAILED,
+  contactFieldsOf,
+  firstName,
+  THANK_YOU_TEXT,
+  thankYouTitle,
+  type ContactFieldErrors,
+} from "~/features/contact/contact-texts";
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
-import { parseSubmission } from "~/lib/forms";
+import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer, withRouteErrors } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
+
+/** Issue 14: no React for anonymous visitors; the enhancement script loads the form's behaviour. */
+export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {
@@ -30,44 +41,37 @@ export async function loader() {
   };
 }
 
-/** The plain form post (no JavaScript): the same server function as /api/send-contact-email. */
+/** The plain form post (no JavaScript): the same checks and server function as /api/send-contact-email. */
 export async function action({ request }: Route.ActionArgs) {
   const form = await withRouteErrors(() => readForm(request));
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" ? value : "";
   };
-  const submission = parseSubmission(form, contactSchema);
-  if (submission.status !== "success") {
-    return data<ContactActionData>({ sent: false, result: submission.reply(), formError: null }, { status: 400 });
-  }
-  const values = submission.value;
+  // Drawn back into the form as typed when something is refused.
+  const values = { name: text("name"), email: text("email"), message: text("message") };
+  const refused = (fieldErrors: ContactFieldErrors, formError: { title: string; description: string } | null, init: ResponseInit) =>
+    data<ContactActionData>({ sent: false, values, fieldErrors, formError }, init);
+  const parsed = contactSchema.safeParse(values);
+  if (!parsed.success) return refused(contactFieldErrors(parsed.error), null, { status: 400 });
   try {
     await submitContactMessage(
       getDb(),
-      { ...values, turnstileToken: text("turnstileToken") || null, clientId: text("clientId") || null, website: text("website") },
+      { ...parsed.data, turnstileToken: text("turnstileToken") || null, clientId: text("clientId") || null, website: text("website") },
       clientIp(request),
     );
-    return data<ContactActionData>({ sent: true, firstName: firstName(values.name) });
+    return data<ContactActionData>({ sent: true, firstName: firstName(parsed.data.name) });
   } catch (error) {
     // The form comes back filled in, with the server's field errors under their fields.
     const { status, message, fieldErrors, headers } = errorAnswer(error);
-    if (status === 400) {
-      return data<ContactActionData>(
-        { sent: false, result: submission.reply({ fieldErrors: fieldErrors ?? {} }), formError: null },
-        { status, headers },
-      );
-    }
+    if (status === 400) return refused(contactFieldsOf(fieldErrors ?? {}), null, { status, headers });
     const formError =
       status === 403
         ? { ...VERIFICATION_REQUIRED }
         : status >= 500
           ? { ...CONTACT_SEND_FAILED }
           : { title: CONTACT_SEND_FAILED.title, description: message };
-    return data<ContactActionData>(
-      { sent: false, result: submission.reply({ formErrors: [formError.description] }), formError },
-      { status, headers },
-    );
+    return refused({}, formError, { status, headers });
   }
 }
 

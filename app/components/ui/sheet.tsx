@@ -1,5 +1,5 @@
-import { XIcon } from "lucide-react";
 import { useId, type ReactNode } from "react";
+import { CloseIconButton } from "./close-icon-button";
 import { SHEET_CLOSE_ATTRIBUTE, SHEET_TRIGGER_ATTRIBUTE } from "./sheet-behavior";
 
 /** The attributes of the button that opens the sheet `id`. */
@@ -34,14 +34,7 @@ export function Sheet({ id, title, description, children }: { id: string; title:
           </p>
         </div>
         {children}
-        <button
-          type="button"
-          {...{ [SHEET_CLOSE_ATTRIBUTE]: "" }}
-          className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-        >
-          <XIcon aria-hidden className="size-4" />
-          <span className="sr-only">Close</span>
-        </button>
+        <CloseIconButton {...{ [SHEET_CLOSE_ATTRIBUTE]: "" }} />
       </div>
     </dialog>
   );

@@ -1,182 +1,159 @@
-import { useEffect, useState } from "react";
-import { toast } from "~/components/toaster";
-import { FormField, SubmitButton, useSchemaForm } from "~/components/forms";
+import { useEffect, useRef, type ReactNode } from "react";
+import type { ControlProps } from "~/components/forms";
 import { Button } from "~/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { CloseIconButton } from "~/components/ui/close-icon-button";
 import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
-import { HumanVerification } from "~/features/verification/human-verification";
-import { VERIFICATION_REQUIRED, type VerificationConfig } from "~/features/verification/verification";
-import type { Submission, SubmissionResult } from "~/lib/forms";
-import { CONTACT_SEND_FAILED, contactSchema, firstName, HONEYPOT_FIELD, type ContactInput } from "./contact-schema";
-import { newClientId } from "./client-id";
+import type { VerificationConfig } from "~/features/verification/verification";
+import { HUMAN_VERIFICATION_TEST_ID, verificationAttributes } from "~/features/verification/verification-widget";
+import { errorIdOf } from "~/lib/dom";
+import {
+  CONTACT_FORM_ERROR_ATTRIBUTE,
+  CONTACT_FORM_ID,
+  CONTACT_THANKS_CLOSE_ATTRIBUTE,
+  CONTACT_THANKS_ID,
+  CONTACT_THANKS_TITLE_ID,
+  CONTACT_VERIFICATION_ATTRIBUTE,
+  contactControlId,
+  enhanceContactForm,
+} from "./contact-form-behavior";
+import { CONTACT_FORM_ATTRIBUTE } from "./contact-form-dom";
+import { HONEYPOT_FIELD, THANK_YOU_TEXT, thankYouTitle, type ContactField, type ContactFieldErrors } from "./contact-texts";
 
 /** What the /contact action answers to a plain (no-JavaScript) form post. */
 export type ContactActionData =
   | { sent: true; firstName: string }
-  | { sent: false; result: SubmissionResult<string[]>; formError: { title: string; description: string } | null };
+  | {
+      sent: false;
+      values: Record<ContactField, string>;
+      fieldErrors: ContactFieldErrors;
+      formError: { title: string; description: string } | null;
+    };
 
-export const THANK_YOU_TEXT = "Your message has been sent. I'll get back to you within 24-48 hours on business days.";
+type Reply = Extract<ContactActionData, { sent: false }>;
 
-export function thankYouTitle(name: string): string {
-  return `Thank you, ${name}!`;
+/** Label, control and its error line — always there (hidden when empty), for the behaviour to fill. */
+function ContactControl({
+  field,
+  label,
+  reply,
+  children,
+}: {
+  field: ContactField;
+  label: string;
+  reply: Reply | undefined;
+  children: (props: ControlProps) => ReactNode;
+}) {
+  const id = contactControlId(field);
+  const error = reply?.fieldErrors[field]?.[0];
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children({
+        id,
+        name: field,
+        defaultValue: reply?.values[field],
+        required: true,
+        ...(error ? { "aria-invalid": true, "aria-describedby": errorIdOf(id) } : {}),
+      })}
+      <p id={errorIdOf(id)} role="alert" hidden={!error} className="text-sm font-medium text-destructive">
+        {error}
+      </p>
+    </div>
+  );
 }
 
-/** The API's failure body: its message and, for a 400, field errors keyed like the form's fields. */
-const sendErrorBody = (value: unknown): { error?: string; fieldErrors?: Record<string, string[]> } => {
-  if (!value || typeof value !== "object") return {};
-  const error = "error" in value && typeof value.error === "string" ? value.error : undefined;
-  const fieldErrors: Record<string, string[]> = {};
-  const raw: unknown = "fieldErrors" in value ? value.fieldErrors : undefined;
-  if (raw && typeof raw === "object") {
-    for (const [field, messages] of Object.entries(raw)) {
-      if (Array.isArray(messages)) fieldErrors[field] = messages.filter((m): m is string => typeof m === "string");
-    }
-  }
-  return { error, fieldErrors };
-};
+/** The thank-you dialog (SPEC §4), on the browser's modal <dialog>; the behaviour opens it with the visitor's name. */
+function ThankYouDialog() {
+  const descriptionId = `${CONTACT_THANKS_ID}-description`;
+  const close = { [CONTACT_THANKS_CLOSE_ATTRIBUTE]: "" };
+  return (
+    <dialog
+      id={CONTACT_THANKS_ID}
+      aria-labelledby={CONTACT_THANKS_TITLE_ID}
+      aria-describedby={descriptionId}
+      className="m-auto w-full max-w-[calc(100%-2rem)] rounded-lg border bg-background p-0 text-foreground shadow-lg backdrop:bg-black/50 sm:max-w-lg"
+    >
+      <div className="relative grid gap-4 p-6">
+        <div className="flex flex-col gap-2 text-center sm:text-left">
+          <h2 id={CONTACT_THANKS_TITLE_ID} className="text-lg leading-none font-semibold">
+            {thankYouTitle("")}
+          </h2>
+          <p id={descriptionId} className="text-sm text-muted-foreground">
+            {THANK_YOU_TEXT}
+          </p>
+        </div>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button type="button" {...close}>
+            Close
+          </Button>
+        </div>
+        <CloseIconButton {...close} />
+      </div>
+    </dialog>
+  );
+}
 
 /**
- * The contact form (SPEC §2, §4, §5). With JavaScript it validates with the shared schema, posts
- * JSON to /api/send-contact-email and shows the thank-you dialog; without it, it is a plain form
- * post to the /contact action, which runs the same server function.
+ * The contact form (SPEC §2, §4, §5): only its markup. Its behaviour (contact-form-behavior.ts) is
+ * plain DOM code, run here once the form is drawn and by the enhancement script on the page without
+ * React, so it has one implementation. Without JavaScript it is a plain form post to the /contact
+ * action, which runs the same checks and server function and draws its answer here.
  */
 export function ContactForm({ verification, actionData }: { verification: VerificationConfig; actionData: ContactActionData | undefined }) {
-  const fromServer = actionData && !actionData.sent ? actionData : undefined;
-  // The server's last word: the no-JavaScript post's reply, or the API's field errors after a send.
-  const [lastResult, setLastResult] = useState<SubmissionResult<string[]> | undefined>(fromServer?.result);
-  const [token, setToken] = useState<string | null>(null);
-  const [resetKey, setResetKey] = useState(0);
-  const [sending, setSending] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
-  // One id per submission, kept across retries of it, so a retried send stores one message. Made in
-  // the browser, so the server-rendered page is the same for every visitor (and can be cached).
-  const [clientId, setClientId] = useState("");
-  const [thanksName, setThanksName] = useState<string | null>(null);
-
-  useEffect(() => {
-    setHydrated(true);
-    setClientId(newClientId());
-  }, []);
-
-  const fail = (reason: unknown, message: { title: string; description: string } = CONTACT_SEND_FAILED) => {
-    console.error("contact message could not be sent", reason);
-    toast.error(message.title, { description: message.description });
-    // Tokens are single-use: get a fresh one for the next try.
-    setToken(null);
-    setResetKey((k) => k + 1);
-  };
-
-  const send = async (submission: Submission<ContactInput>, values: ContactInput, honeypot: FormDataEntryValue | null) => {
-    if (!token) {
-      toast.error(VERIFICATION_REQUIRED.title, { description: VERIFICATION_REQUIRED.description });
-      return;
-    }
-    setSending(true);
-    try {
-      const response = await fetch("/api/send-contact-email", {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({
-          ...values,
-          turnstileToken: token,
-          clientId,
-          [HONEYPOT_FIELD]: typeof honeypot === "string" ? honeypot : "",
-        }),
-      });
-      if (!response.ok) {
-        const body = sendErrorBody(await response.json().catch(() => null));
-        if (body.fieldErrors && Object.keys(body.fieldErrors).length > 0)
-          setLastResult(submission.reply({ fieldErrors: body.fieldErrors }));
-        if (response.status === 409) setClientId(newClientId());
-        // 403: the token was refused (expired or already used) — ask for a fresh verification.
-        fail(
-          new Error(`HTTP ${response.status}: ${body.error ?? "no error message"}`),
-          response.status === 403 ? VERIFICATION_REQUIRED : CONTACT_SEND_FAILED,
-        );
-        return;
-      }
-      setThanksName(firstName(values.name));
-      form.reset();
-      setClientId(newClientId());
-      setToken(null);
-      setResetKey((k) => k + 1);
-    } catch (error) {
-      fail(error);
-    } finally {
-      setSending(false);
-    }
-  };
-
-  // SPEC §5: checked on submit, re-checked on change. With JavaScript the message goes to the JSON
-  // API (the thank-you dialog); without it, the form posts to /contact, which runs the same checks.
-  const [form, fields] = useSchemaForm({
-    id: "contact",
-    schema: contactSchema,
-    lastResult,
-    shouldValidate: "onSubmit",
-    onSubmit(event, { submission, formData }) {
-      event.preventDefault();
-      if (sending || submission?.status !== "success") return;
-      void send(submission, submission.value, formData.get(HONEYPOT_FIELD));
-    },
-  });
-
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => (ref.current ? enhanceContactForm(ref.current) : undefined), []);
+  const reply = actionData && !actionData.sent ? actionData : undefined;
   return (
     <>
       <form
+        ref={ref}
         method="post"
         action="/contact"
-        id={form.id}
-        noValidate={form.noValidate}
-        onSubmit={form.onSubmit}
+        id={CONTACT_FORM_ID}
+        noValidate
         className="space-y-5"
         aria-label="Contact form"
+        {...{ [CONTACT_FORM_ATTRIBUTE]: "" }}
+        {...verificationAttributes(verification)}
       >
-        {fromServer?.formError ? (
-          <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
-            <p className="font-semibold text-destructive">{fromServer.formError.title}</p>
-            <p>{fromServer.formError.description}</p>
+        {reply?.formError ? (
+          <div
+            role="alert"
+            {...{ [CONTACT_FORM_ERROR_ATTRIBUTE]: "" }}
+            className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm"
+          >
+            <p className="font-semibold text-destructive">{reply.formError.title}</p>
+            <p>{reply.formError.description}</p>
           </div>
         ) : null}
-        <input type="hidden" name="clientId" value={clientId} />
+        <input type="hidden" name="clientId" defaultValue="" />
         {/* Honeypot: hidden from people and assistive technology; bots that fill it are dropped. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
           <label htmlFor={`contact-${HONEYPOT_FIELD}`}>Website</label>
           <input id={`contact-${HONEYPOT_FIELD}`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <FormField field={fields.name} label="Name">
+        <ContactControl field="name" label="Name" reply={reply}>
           {(props) => <Input {...props} type="text" autoComplete="name" />}
-        </FormField>
-        <FormField field={fields.email} label="Email">
+        </ContactControl>
+        <ContactControl field="email" label="Email" reply={reply}>
           {(props) => <Input {...props} type="email" autoComplete="email" />}
-        </FormField>
-        <FormField field={fields.message} label="Message">
+        </ContactControl>
+        <ContactControl field="message" label="Message" reply={reply}>
           {(props) => <Textarea {...props} rows={6} />}
-        </FormField>
-        <HumanVerification config={verification} onToken={setToken} resetKey={resetKey} fieldName="turnstileToken" />
+        </ContactControl>
+        <div data-testid={HUMAN_VERIFICATION_TEST_ID} {...{ [CONTACT_VERIFICATION_ATTRIBUTE]: "" }} />
         <noscript>
           <p className="text-sm text-muted-foreground">
             The security check needs JavaScript. Without it, please write to me directly by email.
           </p>
         </noscript>
-        <SubmitButton size="lg" pending={sending} pendingLabel="Sending..." disabled={hydrated && !token} className="w-full sm:w-auto">
+        <Button type="submit" size="lg" className="w-full sm:w-auto">
           Send Message
-        </SubmitButton>
+        </Button>
       </form>
-      <Dialog open={thanksName !== null} onOpenChange={(open) => !open && setThanksName(null)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{thankYouTitle(thanksName ?? "")}</DialogTitle>
-            <DialogDescription>{THANK_YOU_TEXT}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button">Close</Button>
-            </DialogClose>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ThankYouDialog />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contactFieldErrors, contactSchema, firstName } from "./contact-schema";
+import { contactFieldErrors, contactSchema } from "./contact-schema";
+import { firstName } from "./contact-texts";
 import { retryDelayMs } from "./outbox.server";
 
 function errorsOf(input: { name: string; email: string; message: string }) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fieldErrorsOf } from "~/lib/field-errors";
 import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
+import { contactFieldsOf, HONEYPOT_FIELD, type ContactField, type ContactFieldErrors } from "./contact-texts";
 
 /** SPEC §9: contact limits. */
 export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, message: 1000 } as const;
@@ -16,11 +17,9 @@ export const contactSchema = z.object({
 });
 
 export type ContactInput = z.infer<typeof contactSchema>;
-export type ContactField = keyof ContactInput;
-export type ContactFieldErrors = Partial<Record<ContactField, string[]>>;
-
-/** Name of the hidden honeypot field: people never see or fill it, form-filling bots do. */
-export const HONEYPOT_FIELD = "website";
+// The texts module names the fields without zod: they must be the schema's.
+const SCHEMA_FIELDS = { name: true, email: true, message: true } satisfies Record<keyof ContactInput, true> & Record<ContactField, true>;
+void SCHEMA_FIELDS;
 
 /**
  * The body of POST /api/send-contact-email (SPEC §7: name, email, message, turnstileToken — the
@@ -34,17 +33,5 @@ export const contactRequestSchema = contactSchema.extend({
 
 /** The shared field errors (fieldErrorsOf) of the three fields the form shows. */
 export function contactFieldErrors(error: z.ZodError): ContactFieldErrors {
-  const { name, email, message } = fieldErrorsOf(error);
-  return { ...(name ? { name } : {}), ...(email ? { email } : {}), ...(message ? { message } : {}) };
+  return contactFieldsOf(fieldErrorsOf(error));
 }
-
-/** The first word of the entered name, for the thank-you greeting (SPEC §4). */
-export function firstName(name: string): string {
-  return name.trim().split(/\s+/)[0] ?? "";
-}
-
-/** SPEC §8: what the visitor sees when a send fails. */
-export const CONTACT_SEND_FAILED = {
-  title: "Error sending message",
-  description: "There was a problem sending your message. Please try again or email me directly.",
-} as const;

@@ -11,7 +11,8 @@ import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "~/se
 import { logger } from "~/server/logger.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
-import { contactRequestSchema, HONEYPOT_FIELD } from "./contact-schema";
+import { contactRequestSchema } from "./contact-schema";
+import { HONEYPOT_FIELD } from "./contact-texts";
 import { nudgeOutbox } from "./outbox.server";
 
 const CONTACT_INVALID = "Please correct the highlighted fields.";

@@ -45,6 +45,15 @@ export function prepareTemplateDataDir(): string {
   return dir;
 }
 
+/** A fresh copy of the seeded data directory (made by global setup), for a server of one's own. */
+export function copyOfSeededDataDir(prefix: string): string {
+  const template = process.env[TEMPLATE_DIR_VARIABLE];
+  if (!template) throw new Error(`${TEMPLATE_DIR_VARIABLE} is not set (see tests/e2e/global-setup.ts)`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+}
+
 export interface E2eServer {
   /** What the browser uses, http://localhost:<port>: the server's PUBLIC_URL. */
   url: string;
@@ -58,11 +67,8 @@ export interface E2eServer {
  * catcher: workers run specs side by side without seeing each other's writes or emails.
  */
 export async function startE2eServer(parallelIndex: number): Promise<E2eServer> {
-  const template = process.env[TEMPLATE_DIR_VARIABLE];
-  if (!template) throw new Error(`${TEMPLATE_DIR_VARIABLE} is not set (see tests/e2e/global-setup.ts)`);
   const port = basePort() + parallelIndex;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-data-${parallelIndex}-`));
-  fs.cpSync(template, dataDir, { recursive: true });
+  const dataDir = copyOfSeededDataDir(`e2e-data-${parallelIndex}-`);
   const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-mail-${parallelIndex}-`));
   let counter = 0;
   const smtp = await startSmtpServer({

@@ -8,9 +8,9 @@ export async function completeVerification(page: Page, submit: Locator): Promise
   await expect(submit).toBeEnabled({ timeout: 20_000 });
 }
 
-/** A toast (sonner) with this title and, optionally, this description. */
+/** A toast (sonner's, or the plain one of pages without React) with this title and, optionally, this description. */
 export function toastWith(page: Page, title: string, description?: string): Locator {
-  const toast = page.locator("[data-sonner-toast]").filter({ hasText: title });
+  const toast = page.locator("[data-sonner-toast], [data-toast]").filter({ hasText: title });
   return description ? toast.filter({ hasText: description }) : toast;
 }
 
