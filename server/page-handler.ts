@@ -20,6 +20,7 @@ import {
   type CachedPage,
   type RenderedPage,
 } from "~/server/page-cache.server";
+import { openRequestScope, REQUEST_SCOPE_HEADER } from "~/server/request-scope.server";
 import { securityHeaderFields } from "./security-headers";
 
 /**
@@ -72,10 +73,13 @@ function requestHeaders(req: Request): Headers {
  */
 function toFetchRequest(req: Request, res: Response, url: URL, { method = req.method, shared = false } = {}): globalThis.Request {
   const controller = new AbortController();
+  const scope = openRequestScope();
   res.on("close", () => {
+    scope.close();
     if (!res.writableFinished) controller.abort();
   });
   const headers = requestHeaders(req);
+  headers.set(REQUEST_SCOPE_HEADER, scope.id);
   if (shared) headers.set(NONCE_HEADER, NONCE_PLACEHOLDER);
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
