@@ -68,9 +68,34 @@ if (vite) {
   // Before the static files: the owner's favicon, when set, replaces the default /favicon.ico.
   server.get("/favicon.ico", mod.siteFavicon);
   server.use(precompressedAssets("build/client"));
-  server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  server.use(express.static("build/client", { maxAge: "1h" }));
+  server.use("/assets", onlyForFiles("build/client", express.static("build/client/assets", { immutable: true, maxAge: "1y" })));
+  server.use(onlyForFiles("build/client", express.static("build/client", { maxAge: "1h" })));
   server.use(mod.app);
+}
+
+/**
+ * The static middleware asked only where a built file or folder may answer: for every page it would
+ * otherwise stat() the disk for a file that is not there (a share of a signed-in page's CPU). The
+ * build's client folder does not change while the server runs; a name with a dot (robots.txt,
+ * /assets/x.js) or ending in "/" still goes to it, as does every folder of the build.
+ */
+function onlyForFiles(root, serve) {
+  const folders = new Set();
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const full = path.join(dir, entry.name);
+      folders.add(`/${path.relative(root, full).split(path.sep).join("/")}`);
+      walk(full);
+    }
+  };
+  if (fs.existsSync(root)) walk(root);
+  return (req, res, next) => {
+    const full = `${req.baseUrl}${req.path}`;
+    const last = full.slice(full.lastIndexOf("/") + 1);
+    if (last !== "" && !last.includes(".") && !folders.has(full)) return next();
+    serve(req, res, next);
+  };
 }
 
 /**

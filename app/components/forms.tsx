@@ -9,6 +9,17 @@ import { errorIdOf } from "~/lib/dom";
 import { parseSubmission } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 
+/** Schemas are module constants: their constraints are worked out once, not on every render. */
+const constraints = new WeakMap<z.ZodType, ReturnType<typeof getZodConstraint>>();
+function constraintOf(schema: z.ZodType): ReturnType<typeof getZodConstraint> {
+  let constraint = constraints.get(schema);
+  if (!constraint) {
+    constraint = getZodConstraint(schema);
+    constraints.set(schema, constraint);
+  }
+  return constraint;
+}
+
 /**
  * The one way a form is wired (issue 12): Conform with the shared zod schema. The browser checks a
  * field when it loses focus and re-checks it on every keystroke once checked, so an error clears as
@@ -34,7 +45,7 @@ export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, 
     id,
     lastResult,
     defaultValue,
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     shouldValidate,
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, schema),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { serialize } from "cookie";
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { roleFromStored, type Role } from "~/lib/roles";
 import { canEdit } from "~/lib/permissions";
 import { getDb, type Db } from "~/server/db/client.server";
@@ -8,6 +8,7 @@ import { session, user, userRoles } from "~/server/db/schema.server";
 import { logger } from "~/server/logger.server";
 import { readCookie } from "~/server/cookies.server";
 import { clientIp, isSecureRequest } from "~/server/request.server";
+import { requestMemo } from "~/server/request-scope.server";
 
 export const SESSION_COOKIE = "sid";
 const SESSION_DAYS = 7;
@@ -81,24 +82,29 @@ export async function lookupRole(db: Db, userId: string): Promise<Role> {
  * loaders all ask for the same request's user. Only reads (GET/HEAD) share it: an action may sign
  * in, sign out or change a role, and the loaders after it get a request of their own.
  */
-const lookups = new WeakMap<Request, { db: Db; user: Promise<SessionUser | null> }>();
+const lookups = requestMemo<{ db: Db; user: Promise<SessionUser | null> }>();
 
 /** The signed-in user of a request, or null. Never throws for a bad or expired cookie. */
 export function getSessionUser(request: Request, db: Db = getDb()): Promise<SessionUser | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return lookUpSessionUser(request, db);
-  const known = lookups.get(request);
-  if (known?.db === db) return known.user;
-  const user = lookUpSessionUser(request, db);
-  lookups.set(request, { db, user });
-  return user;
+  const known = lookups(request, () => ({ db, user: lookUpSessionUser(request, db) }));
+  return known.db === db ? known.user : lookUpSessionUser(request, db);
 }
 
 async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser | null> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token || token.length > 200) return null;
   try {
+    // One statement for the session, its user and their roles: PGlite runs statements one at a time.
     const [row] = await db
-      .select({ sessionId: session.id, id: user.id, email: user.email, name: user.name, lastSeenAt: session.lastSeenAt })
+      .select({
+        sessionId: session.id,
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        lastSeenAt: session.lastSeenAt,
+        roles: sql<string[] | null>`(select array_agg(${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${user.id})`,
+      })
       .from(session)
       .innerJoin(user, eq(user.id, session.userId))
       // A disabled user's sessions are deleted when they are disabled; this also covers a race with that.
@@ -108,7 +114,7 @@ async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser 
     if (Date.now() - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
       await db.update(session).set({ lastSeenAt: new Date() }).where(eq(session.id, row.sessionId));
     }
-    const role = await lookupRole(db, row.id);
+    const role = roleFromStored(row.roles ?? []);
     return {
       id: row.id,
       email: row.email,
