@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 /**
  * Work done once per HTTP request and shared by every loader and middleware that serves it (the
  * session's user, read by the root loader, the admin middleware, the layout's and the page's loaders).
@@ -13,12 +15,12 @@ export const REQUEST_SCOPE_HEADER = "x-app-request-scope";
 
 const openScopes = new Set<string>();
 const onClose = new Set<(id: string) => void>();
-let lastId = 0;
 
 /** Opens a scope for one request: its id goes in REQUEST_SCOPE_HEADER; `close` forgets what was memoized for it. */
 export function openRequestScope(): { id: string; close: () => void } {
-  lastId += 1;
-  const id = String(lastId);
+  // Unguessable, so a request that reaches a loader without passing the page handler (whose header a
+  // client could have set) can never join another visitor's open scope.
+  const id = randomUUID();
   openScopes.add(id);
   return {
     id,
