@@ -25,6 +25,8 @@ import { onContentVersionChange, startContentVersion, stopContentVersion } from 
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import "~/server/housekeeping.server";
+// Registers the embedded database's VACUUM of blog_posts (PGlite has no autovacuum).
+import "~/server/db/vacuum.server";
 import { scheduleBackups } from "~/server/backup/scheduled.server";
 import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";

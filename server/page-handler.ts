@@ -191,17 +191,31 @@ function routeLabel(res: Response): string {
 /** Requests already looked up by the hit path (server.js runs it before Express, and app.ts mounts it too). */
 const lookedUp = new WeakSet<IncomingMessage>();
 
+/**
+ * Each raw host + request-target's cache key (null: not cacheable), so a hit does not parse and
+ * normalize the URL again. Only GET/HEAD without a cookie get here, and for those the key depends
+ * on nothing else. Bounded: emptied when full (distinct addresses are few; a flood of made-up ones
+ * only costs the parse it would have cost anyway).
+ */
+const rawTargets = new Map<string, { key: string } | null>();
+const MAX_RAW_TARGETS = 2_000;
+
 /** The request's normalized cache key, from the raw request (host from the proxy when trusted). */
 function rawCacheTarget(req: IncomingMessage, trustProxy: boolean): { key: string } | null {
   const forwarded = trustProxy ? headerValue(req.headers["x-forwarded-host"])?.split(",")[0]?.trim() : undefined;
   const host = forwarded || req.headers.host || "localhost";
-  let url: URL;
+  const raw = `${host} ${req.url ?? "/"}`;
+  const known = rawTargets.get(raw);
+  if (known !== undefined) return known;
+  let target: { key: string } | null;
   try {
-    url = new URL(`http://${host}${req.url ?? "/"}`);
+    target = cacheTarget(req.method ?? "GET", req.headers.cookie, new URL(`http://${host}${req.url ?? "/"}`));
   } catch {
-    return null;
+    target = null;
   }
-  return cacheTarget(req.method ?? "GET", req.headers.cookie, url);
+  if (rawTargets.size >= MAX_RAW_TARGETS) rawTargets.clear();
+  rawTargets.set(raw, target && { key: target.key });
+  return target;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -225,13 +239,15 @@ export function answerFromPageCache(
   nonce?: string,
 ): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.cookie || lookedUp.has(req)) return false;
-  lookedUp.add(req);
   const started = process.hrtime.bigint();
   const version = contentVersion();
-  if (version === undefined) return false;
-  const target = rawCacheTarget(req, trustProxy());
-  const page = target && cache.get(target.key, version);
-  if (!page) return false;
+  const target = version === undefined ? null : rawCacheTarget(req, trustProxy());
+  const page = target && version !== undefined ? cache.get(target.key, version) : undefined;
+  if (!page) {
+    // Only a request that goes on is remembered (a hit is answered here and never comes back).
+    lookedUp.add(req);
+    return false;
+  }
   const id = randomUUID();
   const responseNonce = nonce ?? createNonce();
   const leading = nonce === undefined ? securityHeaderFields(responseNonce) : [];

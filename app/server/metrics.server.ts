@@ -16,6 +16,8 @@ interface Metrics {
   requests: Counter<"method" | "route" | "status">;
   duration: Histogram<"method" | "route" | "status">;
   pageCache: Counter<"result">;
+  /** Each label set's children: the page-cache hit path records every request, and hashing the labels each time showed. */
+  series: Map<string, { count: () => void; observe: (seconds: number) => void }>;
 }
 
 // On globalThis so Vite's module reloading in development keeps one registry (metric names are unique per registry).
@@ -97,7 +99,7 @@ function createMetrics(): Metrics {
       this.set({ queue: "recurring_tasks" }, Math.max(0, Number(row?.tasks ?? 0)));
     },
   });
-  return { registry, requests, duration, pageCache };
+  return { registry, requests, duration, pageCache, series: new Map() };
 }
 
 const stateCounts = z.object({ state: z.string(), count: z.coerce.number() });
@@ -119,10 +121,18 @@ function metrics(): Metrics {
 
 /** Records one answered request; `route` is the pattern ("/7fs/:category/:slug"), never the raw URL. */
 export function recordRequest(method: string, route: string, status: number, seconds: number): void {
-  const labels = { method, route, status: String(status) };
   const m = metrics();
-  m.requests.inc(labels);
-  m.duration.observe(labels, seconds);
+  const key = `${method} ${status} ${route}`;
+  let series = m.series.get(key);
+  if (!series) {
+    const labels = { method, route, status: String(status) };
+    const counter = m.requests.labels(labels);
+    const histogram = m.duration.labels(labels);
+    series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+    m.series.set(key, series);
+  }
+  series.count();
+  series.observe(seconds);
 }
 
 /** The page cache calls this on every lookup. */

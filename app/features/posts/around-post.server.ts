@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
+import { unionAll } from "drizzle-orm/pg-core";
 import { newestPublishedFirst, shownDate } from "./posts.server";
 
 export const RELATED_POSTS = 3;
@@ -42,15 +43,30 @@ export async function aroundPost(
   const here = sql`(${date.toISOString()}::timestamptz, ${post.id}::uuid)`;
   const older = sql`(${at}, ${blogPosts.id}) < ${here}`;
   const newer = sql`(${at}, ${blogPosts.id}) > ${here}`;
-  const [related, [previous], [next]] = await Promise.all([
-    db.select(linkColumns).from(blogPosts).where(sameCategory).orderBy(newestPublishedFirst()).limit(RELATED_POSTS),
-    db.select(linkColumns).from(blogPosts).where(and(sameCategory, older)).orderBy(newestPublishedFirst()).limit(1),
+  // One statement (each part in parentheses with its own ORDER BY and LIMIT): on the embedded
+  // database every statement is a round trip through its one connection.
+  const part = (name: "related" | "previous" | "next") => ({
+    ...linkColumns,
+    id: blogPosts.id,
+    part: sql<string>`${name}::text`.as("part"),
+  });
+  const rows = await unionAll(
+    db.select(part("related")).from(blogPosts).where(sameCategory).orderBy(newestPublishedFirst()).limit(RELATED_POSTS),
+    db.select(part("previous")).from(blogPosts).where(and(sameCategory, older)).orderBy(newestPublishedFirst()).limit(1),
     db
-      .select(linkColumns)
+      .select(part("next"))
       .from(blogPosts)
       .where(and(sameCategory, newer))
       .orderBy(sql`${at} asc nulls first, ${blogPosts.id} asc nulls first`)
       .limit(1),
-  ]);
-  return { related, previous: previous ?? null, next: next ?? null };
+  );
+  const link = ({ slug, title, category, publishedAt }: (typeof rows)[number]): PostLink => ({ slug, title, category, publishedAt });
+  // UNION ALL promises no order: related posts are put back in the listing's (date, then id, newest first).
+  const related = rows
+    .filter((r) => r.part === "related")
+    .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map(link);
+  const previous = rows.find((r) => r.part === "previous");
+  const next = rows.find((r) => r.part === "next");
+  return { related, previous: previous ? link(previous) : null, next: next ? link(next) : null };
 }

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
 import { postPath, type Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
@@ -9,14 +10,14 @@ import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
-import { blogMedia, blogPosts, postRedirects } from "~/server/db/schema.server";
+import { blogMedia, blogPosts, MEDIA_TYPES, postRedirects } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { pageWindow } from "~/server/pagination.server";
+import { pageOffset, pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { renderPostBody } from "./post-render.server";
-import { countPublishedPosts, postCountRows, sumCounts, type PostCountRow } from "./post-counts.server";
+import { countPublishedPosts, postCountRows, publishedCountOf, sumCounts, type PostCountRow } from "./post-counts.server";
 import { discardAutosave } from "./autosave.server";
 import { recordRevision, type RevisionKind } from "./revisions.server";
 import { syncPublishJob } from "./scheduling.server";
@@ -67,18 +68,29 @@ const cardColumns = {
   publishedAt: shownDate(),
 };
 
+/**
+ * One page of a listing's rows as a "deferred join": the OFFSET walks an index-only scan of the
+ * listing's index (ids only, no table rows), then only the page's rows are read. Reading every
+ * skipped row instead made a page deep in a 100,000-post blog cost thousands of table pages
+ * (docs/decisions/14g-db-tails.md). Join it on blogPosts.id and order the outer query the same way.
+ */
+function pageIds(db: Db, where: SQL | undefined, order: SQL, limit: number, offset: number) {
+  return db.select({ id: blogPosts.id }).from(blogPosts).where(where).orderBy(order).limit(limit).offset(offset).as("page_ids");
+}
+
 /** Published posts of one category, newest first, one page at a time (a page past the last: NotFoundError). */
 export async function listPublishedPosts(db: Db, category: Category, page: number) {
   const where = and(eq(blogPosts.category, category), eq(blogPosts.published, true));
-  const total = await countPublishedPosts(db, category);
-  const window = pageWindow(total, page, POSTS_PER_PAGE);
-  const posts = await db
-    .select(cardColumns)
+  const ids = pageIds(db, where, newestPublishedFirst(), POSTS_PER_PAGE, pageOffset(page, POSTS_PER_PAGE));
+  // The page and the total in one statement; a page past the last has no row to carry the total.
+  const rows = await db
+    .select({ ...cardColumns, total: publishedCountOf(category) })
     .from(blogPosts)
-    .where(where)
-    .orderBy(newestPublishedFirst())
-    .limit(window.limit)
-    .offset(window.offset);
+    .innerJoin(ids, eq(blogPosts.id, ids.id))
+    .orderBy(newestPublishedFirst());
+  const total = rows[0]?.total ?? (await countPublishedPosts(db, category));
+  const window = pageWindow(total, page, POSTS_PER_PAGE);
+  const posts = rows.map(({ total: _total, ...post }) => post);
   return { posts, total, page: window.page, pageCount: window.pageCount };
 }
 
@@ -109,25 +121,29 @@ export async function getPostBySlug(db: Db, slug: string) {
       scheduledAt: blogPosts.scheduledAt,
       version: blogPosts.version,
       updatedAt: blogPosts.updatedAt,
+      // The post's media in the same statement: on the embedded database every statement is a
+      // round trip through its one connection, and a post page ran five in a row.
+      media: sql<unknown>`(select coalesce(json_agg(json_build_object('id', m.id, 'mediaType', m.media_type,
+        'mediaUrl', m.media_url, 'caption', m.caption, 'alt', m.alt, 'uploadId', m.upload_id)
+        order by m.display_order, m.created_at), '[]'::json) from ${blogMedia} m where m.post_id = ${blogPosts}.id)`,
     })
     .from(blogPosts)
     .where(eq(blogPosts.slug, slug))
     .limit(1);
   if (!post) return null;
-  const media = await db
-    .select({
-      id: blogMedia.id,
-      mediaType: blogMedia.mediaType,
-      mediaUrl: blogMedia.mediaUrl,
-      caption: blogMedia.caption,
-      alt: blogMedia.alt,
-      uploadId: blogMedia.uploadId,
-    })
-    .from(blogMedia)
-    .where(eq(blogMedia.postId, post.id))
-    .orderBy(asc(blogMedia.displayOrder), asc(blogMedia.createdAt));
-  return { ...post, media };
+  return { ...post, media: postMediaSchema.parse(post.media) };
 }
+
+const postMediaSchema = z.array(
+  z.object({
+    id: z.string(),
+    mediaType: z.enum(MEDIA_TYPES),
+    mediaUrl: z.string(),
+    caption: z.string().nullable(),
+    alt: z.string().nullable(),
+    uploadId: z.string().nullable(),
+  }),
+);
 
 export type PostWithMedia = NonNullable<Awaited<ReturnType<typeof getPostBySlug>>>;
 
@@ -476,6 +492,7 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
           : undefined;
   const total = filter === "all" ? all : counts[filter];
   const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
+  const ids = pageIds(db, where, recentlyUpdatedFirst(), window.limit, window.offset);
   const posts = await db
     .select({
       id: blogPosts.id,
@@ -488,10 +505,8 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
       updatedAt: blogPosts.updatedAt,
     })
     .from(blogPosts)
-    .where(where)
-    .orderBy(recentlyUpdatedFirst())
-    .limit(window.limit)
-    .offset(window.offset);
+    .innerJoin(ids, eq(blogPosts.id, ids.id))
+    .orderBy(recentlyUpdatedFirst());
   return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
 }
 

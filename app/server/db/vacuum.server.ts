@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { queryRows } from "~/server/backup/database-info.server";
+import { defineRecurringTask } from "~/server/jobs/recurring.server";
+import { logger } from "~/server/logger.server";
+import { getDatabase, type Db } from "./client.server";
+
+/**
+ * VACUUM for the embedded database, which has no autovacuum (docs/decisions/14g-db-tails.md).
+ * Listings read a page through an index-only scan ("deferred join"): fast only where the visibility
+ * map says the table's pages are all-visible, and only VACUUM sets it. PostgreSQL's autovacuum does
+ * that on its own; PGlite runs no background worker, so this task does it for blog_posts.
+ */
+const INTERVAL_MS = 5 * 60_000;
+
+const tableState = z.object({
+  pages: z.coerce.number(),
+  allVisible: z.coerce.number(),
+  changed: z.coerce.number(),
+  live: z.coerce.number(),
+});
+
+/**
+ * Whether blog_posts needs a VACUUM: rows inserted, updated or deleted since the last one (counted
+ * from this process's start), or pages not marked all-visible when it was last measured (after a
+ * restart the counters start at zero, so an import made before it is caught by this).
+ */
+export async function listingTableNeedsVacuum(db: Db): Promise<boolean> {
+  const [state] = await queryRows(
+    db,
+    sql`select c.relpages as pages, c.relallvisible as "allVisible",
+               coalesce(s.n_dead_tup + s.n_ins_since_vacuum, 0) as changed, coalesce(s.n_live_tup, 0) as live
+          from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
+         where c.oid = 'blog_posts'::regclass`,
+    tableState,
+  );
+  if (!state) return false;
+  // A few changed rows cost a few heap reads; a VACUUM of a large table costs ~1 s on PGlite, during
+  // which the one connection answers nothing else.
+  if (state.changed >= 50 + state.live / 50) return true;
+  return state.pages > 8 && state.allVisible < state.pages * 0.9;
+}
+
+/** VACUUMs blog_posts when it needs it (see above); true when it did. */
+export async function vacuumListingTable(db: Db): Promise<boolean> {
+  if (!(await listingTableNeedsVacuum(db))) return false;
+  const started = performance.now();
+  await db.execute(sql`vacuum (analyze) blog_posts`);
+  logger.info({ ms: Math.round(performance.now() - started) }, "blog_posts vacuumed");
+  return true;
+}
+
+export const vacuumTask = defineRecurringTask(
+  "pglite.vacuum",
+  INTERVAL_MS,
+  async ({ db }) => {
+    if (getDatabase().kind === "pglite") await vacuumListingTable(db);
+  },
+  { firstRunDelayMs: 60_000 },
+);
