@@ -87,8 +87,18 @@ describe("createCachedPage", () => {
     return { encoding, text: decoded.toString() };
   };
 
-  it("keeps the page's headers but not the transfer's, and precompresses", async () => {
-    const page = await createCachedPage(200, new Headers({ "content-type": "text/html", "content-length": "5", date: "x" }), html);
+  it("keeps the page's headers but not the transfer's nor those the cache sets itself, and precompresses", async () => {
+    const page = await createCachedPage(
+      200,
+      new Headers({
+        "content-type": "text/html",
+        "content-length": "5",
+        date: "x",
+        "cache-control": "public, max-age=300",
+        vary: "Accept-Encoding",
+      }),
+      html,
+    );
     expect(page.headers).toEqual([["content-type", "text/html"]]);
     expect(page.etag).toMatch(/^"[\w-]{32}"$/);
     expect(page.segments).toHaveLength(1);

@@ -77,8 +77,22 @@ export interface CachedPage {
   renderedAt: number;
 }
 
-/** Response headers that describe one transfer, not the page. */
-const TRANSFER_HEADERS = new Set(["date", "content-length", "connection", "transfer-encoding", "keep-alive", "set-cookie", "etag"]);
+/**
+ * Response headers not stored with a page: those that describe one transfer, and those the cache
+ * sets itself on every answer (its own ETag, Cache-Control and Vary — a route's own Cache-Control,
+ * e.g. the feeds', would otherwise go out as a second, contradicting header).
+ */
+const NOT_STORED_HEADERS = new Set([
+  "date",
+  "content-length",
+  "connection",
+  "transfer-encoding",
+  "keep-alive",
+  "set-cookie",
+  "etag",
+  "cache-control",
+  "vary",
+]);
 
 /**
  * Whether a rendered response may be stored: a 200 that sets no cookie and does not mark itself
@@ -114,7 +128,7 @@ function splitAtPlaceholder(body: Buffer): Buffer[] {
 export async function createCachedPage(status: number, headers: Headers, body: Buffer, route = "unmatched"): Promise<CachedPage> {
   const kept: [string, string][] = [];
   headers.forEach((value, name) => {
-    if (!TRANSFER_HEADERS.has(name.toLowerCase())) kept.push([name, value]);
+    if (!NOT_STORED_HEADERS.has(name.toLowerCase())) kept.push([name, value]);
   });
   const segments = splitAtPlaceholder(body);
   const last = segments.length - 1;

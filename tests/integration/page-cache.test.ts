@@ -2,6 +2,7 @@ import { get as httpGet, request as httpRequest, type IncomingHttpHeaders } from
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/page-cache.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -185,6 +186,12 @@ describeEachDatabase("page cache", (ctx) => {
     for (let i = 0; i < 3; i++)
       await makePost(ctx.db, { title: `Compressed feed post ${i}`, category: "Fun", content: "Words. ".repeat(200) });
     await (await get("/rss.xml")).text();
+    // One Cache-Control, the cache's: the feed route's own would contradict it.
+    const hit = await get("/rss.xml");
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(hit.headers.get("cache-control")).toBe(PUBLIC_CACHE_CONTROL);
+    expect(hit.headers.get("vary")).toBe("Accept-Encoding");
+    await hit.text();
     const raw = await new Promise<{ encoding: string | undefined; length: number }>((resolve, reject) => {
       // fetch() decodes bodies itself; node:http shows what went over the wire.
       void import("node:http").then(({ get: httpGet }) => {
