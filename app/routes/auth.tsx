@@ -194,7 +194,7 @@ function readRecoveryFragment(): string | null {
 }
 
 export default function AuthPage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.twoFactor) return <TwoFactorStep passkey={loaderData.twoFactor.passkey} />;
+  if (loaderData.twoFactor) return <TwoFactorStep {...loaderData.twoFactor} />;
   return <AuthForms verification={loaderData.verification} />;
 }
 

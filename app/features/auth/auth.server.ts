@@ -17,7 +17,14 @@ import { PASSKEY_FAILED, passkeyAssertionSchema } from "./passkey-schema";
 import { authenticationOptions, hasPasskey, relyingParty, verifyPasskeyAssertion } from "./passkeys.server";
 import { createSession } from "./session.server";
 import { TWO_FACTOR_EXPIRED, INVALID_CODE, twoFactorCodeSchema } from "./two-factor-schema";
-import { consumeChallenge, createChallenge, findChallenge, hasTwoFactor, verifySecondFactor } from "./two-factor.server";
+import {
+  consumeChallenge,
+  createChallenge,
+  findChallenge,
+  hasAuthenticatorApp,
+  hasTwoFactor,
+  verifySecondFactor,
+} from "./two-factor.server";
 
 const INVALID_LOGIN = "Invalid login credentials";
 
@@ -144,10 +151,12 @@ async function clearChallengeCookie(db: Db, request: Request): Promise<string> {
  * The live pending sign-in this request carries (the /auth page then asks for the second factor), and
  * whether its user can answer with a passkey; null when there is none.
  */
-export async function pendingSecondFactor(db: Db, request: Request): Promise<{ passkey: boolean } | null> {
+export async function pendingSecondFactor(db: Db, request: Request): Promise<{ passkey: boolean; app: boolean } | null> {
   const token = await challengeToken(db, request);
   const pending = token ? await findChallenge(db, token) : null;
-  return pending ? { passkey: await hasPasskey(db, pending.userId) } : null;
+  if (!pending) return null;
+  const [passkey, app] = await Promise.all([hasPasskey(db, pending.userId), hasAuthenticatorApp(db, pending.userId)]);
+  return { passkey, app };
 }
 
 /**

@@ -21,7 +21,14 @@ interface StepActionData {
  * /auth after a right password on an account with two-factor authentication: a code or, for a user with
  * passkeys, a passkey; then the session.
  */
-export function TwoFactorStep({ passkey }: { passkey: boolean }) {
+/** What the step asks for: only the factors the account has (plus its recovery codes). */
+function stepDescription(passkey: boolean, app: boolean): string {
+  if (!passkey) return "Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
+  if (!app) return "Use your passkey, or enter one of your recovery codes.";
+  return "Use your passkey, or enter the 6-digit code from your authenticator app or one of your recovery codes.";
+}
+
+export function TwoFactorStep({ passkey, app }: { passkey: boolean; app: boolean }) {
   const actionData = useActionData<StepActionData>();
   const failed = actionData?.intent === "2fa" || actionData?.intent === "2fa-passkey" ? actionData : undefined;
   const verifying = useIsSubmitting({ intent: "2fa" });
@@ -42,11 +49,7 @@ export function TwoFactorStep({ passkey }: { passkey: boolean }) {
           <CardTitle>
             <h1 className="text-2xl font-bold">Two-factor authentication</h1>
           </CardTitle>
-          <CardDescription>
-            {passkey
-              ? "Use your passkey, or enter the 6-digit code from your authenticator app or one of your recovery codes."
-              : "Enter the 6-digit code from your authenticator app, or one of your recovery codes."}
-          </CardDescription>
+          <CardDescription>{stepDescription(passkey, app)}</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           {passkey ? (

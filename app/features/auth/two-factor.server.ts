@@ -95,13 +95,18 @@ async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
   return left?.n ?? 0;
 }
 
-/** An authenticator app that is on, or a passkey: either makes the password alone not enough to sign in. */
-export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
+/** The user's authenticator app is on (a setup still waiting for its first code does not count). */
+export async function hasAuthenticatorApp(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ userId: twoFactor.userId })
     .from(twoFactor)
     .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)));
-  return Boolean(row) || (await hasPasskey(db, userId));
+  return Boolean(row);
+}
+
+/** An authenticator app that is on, or a passkey: either makes the password alone not enough to sign in. */
+export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
+  return (await hasAuthenticatorApp(db, userId)) || (await hasPasskey(db, userId));
 }
 
 /** Stores a new pending secret (replacing an unfinished setup). The caller has checked 2FA is not on. */
