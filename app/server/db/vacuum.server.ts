@@ -26,6 +26,9 @@ const tableState = z.object({
  * restart the counters start at zero, so an import made before it is caught by this).
  */
 export async function listingTableNeedsVacuum(db: Db): Promise<boolean> {
+  // A backend sends its row counts to the statistics at most once a second: without this, rows
+  // written just before would be counted after the next VACUUM, as if written since it.
+  await db.execute(sql`select pg_stat_force_next_flush()`);
   const [state] = await queryRows(
     db,
     sql`select c.relpages as pages, c.relallvisible as "allVisible",
