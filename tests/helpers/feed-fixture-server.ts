@@ -211,6 +211,19 @@ export async function startFeedFixtureServer(): Promise<FeedFixtureServer> {
   };
 }
 
+/**
+ * Points the feed settings the production build reads from the environment on its first request at
+ * the fixtures: the newsletter and knowledge base answer, the blog is the gate "env"; nothing is
+ * cached, so every request fetches the feeds anew; a feed may take `timeoutMs`.
+ */
+export function pointFeedEnvAtFixtures(fixtures: FeedFixtureServer, timeoutMs: number): void {
+  process.env.SUBSTACK_URL = `${fixtures.url}/`;
+  process.env.TSP_BLOG_URL = `${fixtures.url}/gated?gate=env`;
+  process.env.TSP_KB_URL = `${fixtures.url}/atom`;
+  process.env.FEED_TIMEOUT_MS = String(timeoutMs);
+  process.env.FEED_CACHE_TTL_SECONDS = "0";
+}
+
 /** Points the site's three feed settings at the fixtures: newsletter RSS, the blog at `blogPath`, knowledge base Atom. */
 export async function pointFeedsAtFixtures(db: Db, fixtures: FeedFixtureServer, blogPath: string): Promise<void> {
   const settings = settingsFormValues(await readSiteSettings(db));

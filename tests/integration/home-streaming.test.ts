@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
-import { GATED_TITLE, pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
+import {
+  GATED_TITLE,
+  pointFeedEnvAtFixtures,
+  pointFeedsAtFixtures,
+  startFeedFixtureServer,
+  type FeedFixtureServer,
+} from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -17,12 +23,7 @@ const FALLBACK_OPEN_MS = 20_000;
 let fixtures: FeedFixtureServer;
 beforeAll(async () => {
   fixtures = await startFeedFixtureServer();
-  // Read by the production build on its first request.
-  process.env.SUBSTACK_URL = `${fixtures.url}/`;
-  process.env.TSP_BLOG_URL = `${fixtures.url}/gated?gate=env`;
-  process.env.TSP_KB_URL = `${fixtures.url}/atom`;
-  process.env.FEED_TIMEOUT_MS = "30000";
-  process.env.FEED_CACHE_TTL_SECONDS = "0";
+  pointFeedEnvAtFixtures(fixtures, 30_000);
 });
 afterAll(() => fixtures.close());
 

@@ -6,7 +6,13 @@ import { seedDemoPositions } from "~/features/site/positions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
-import { GATED_TITLE, pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
+import {
+  GATED_TITLE,
+  pointFeedEnvAtFixtures,
+  pointFeedsAtFixtures,
+  startFeedFixtureServer,
+  type FeedFixtureServer,
+} from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
@@ -15,14 +21,9 @@ const TIMEOUT_MS = 1500;
 let fixtures: FeedFixtureServer;
 beforeAll(async () => {
   fixtures = await startFeedFixtureServer();
-  // Read by the production build on its first request: newsletter and knowledge base answer, the blog
-  // hangs (a gate never opened). Streaming itself: home-streaming.test.ts.
-  process.env.SUBSTACK_URL = `${fixtures.url}/`;
-  process.env.TSP_BLOG_URL = `${fixtures.url}/gated?gate=env`;
-  process.env.TSP_KB_URL = `${fixtures.url}/atom`;
-  process.env.FEED_TIMEOUT_MS = String(TIMEOUT_MS);
-  // No caching, so the hanging feed is fetched (and abandoned) on every request of both database runs.
-  process.env.FEED_CACHE_TTL_SECONDS = "0";
+  // The blog hangs (a gate never opened) and, uncached, is fetched and abandoned on every request of
+  // both database runs. Streaming itself: home-streaming.test.ts.
+  pointFeedEnvAtFixtures(fixtures, TIMEOUT_MS);
   process.env.PUBLIC_URL = "https://portfolio.example.test";
 });
 afterAll(() => fixtures.close());
