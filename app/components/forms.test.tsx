@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import { parseSubmission, type SubmissionResult } from "~/lib/forms";
-import { FormField, useSchemaForm } from "./forms";
+import { FormField, isFormIntent, useSchemaForm } from "./forms";
 
 afterEach(cleanup);
 
@@ -84,4 +84,35 @@ it("renders the server's reply (same messages, typed values kept) and clears it 
   });
   expect(screen.queryByText("Name is required")).toBeNull();
   expect(name.getAttribute("aria-invalid")).toBeNull();
+});
+
+it("tells Conform's field checks (a field losing focus) from the person sending the form", async () => {
+  const seen: boolean[] = [];
+  function Watched() {
+    const [form, fields] = useSchemaForm({ id: "watched", schema });
+    const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+      seen.push(isFormIntent(event));
+      form.onSubmit(event);
+    };
+    return (
+      <form id={form.id} noValidate={form.noValidate} onSubmit={onSubmit}>
+        <FormField field={fields.name} label="Name">
+          {(props) => <input {...props} />}
+        </FormField>
+        <button type="submit">Save</button>
+      </form>
+    );
+  }
+  render(<Watched />);
+  const name = screen.getByLabelText("Name");
+  await act(async () => {
+    fireEvent.focus(name);
+    fireEvent.blur(name);
+  });
+  // The check on blur is a submit event too: it must not count as sending.
+  expect(seen).toEqual([true]);
+  await act(async () => {
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+  });
+  expect(seen).toEqual([true, false]);
 });

@@ -1,3 +1,4 @@
+import { INTENT } from "@conform-to/dom";
 import { useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import type * as React from "react";
@@ -51,6 +52,18 @@ export function useSchemaForm<Schema extends z.ZodType<Record<string, unknown>, 
     onValidate: ({ formData }) => parseSubmission(formData, schema),
     onSubmit,
   });
+}
+
+/**
+ * Whether a submit event is Conform at work rather than the person sending the form: it checks a
+ * field that lost focus (and changes lists) by submitting the form with its own intent button, and
+ * stops that submission itself. A form's own onSubmit steps (a missing verification, an error toast)
+ * belong to real submissions only.
+ */
+export function isFormIntent(event: React.FormEvent<HTMLFormElement>): boolean {
+  const native = event.nativeEvent;
+  const submitter = "submitter" in native && native.submitter instanceof HTMLElement ? native.submitter : null;
+  return submitter?.getAttribute("name") === INTENT;
 }
 
 /** Props every form control gets from its field: name, label link, error state and description. */

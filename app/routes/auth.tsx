@@ -2,7 +2,7 @@ import { Eye, EyeOff, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import { toast } from "~/components/toaster";
-import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { FormField, isFormIntent, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import {
@@ -213,6 +213,9 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
   const [form, fields] = useSchemaForm({
     id: "auth",
     schema,
+    // Checked when sent, not as each field loses focus: an error appearing under Password as the
+    // visitor clicks the verification checkbox below it would move the checkbox away from the click.
+    shouldValidate: "onSubmit",
     lastResult: actionData?.intent === mode ? actionData.result : undefined,
   });
 
@@ -261,6 +264,10 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
   };
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    if (isFormIntent(event)) {
+      form.onSubmit(event);
+      return;
+    }
     if (!verificationToken) {
       event.preventDefault();
       toast.error(VERIFICATION_REQUIRED.title, { description: VERIFICATION_REQUIRED.description });

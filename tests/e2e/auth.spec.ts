@@ -2,7 +2,7 @@ import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { waitForMail } from "./helpers/mailbox";
-import { adminSidebar, completeVerification, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
+import { adminSidebar, completeVerification, expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
 
 /** Sends the open Reset Password form for `email`; returns when it was sent (for waitForMail). */
 async function sendResetLink(page: Page, email: string): Promise<number> {
@@ -16,7 +16,8 @@ async function sendResetLink(page: Page, email: string): Promise<number> {
 }
 
 test("admin login: show/hide password, a failed attempt, then success through the verification widget", async ({ page }) => {
-  await page.goto("/auth");
+  // Hydrated first, so the fields lose focus (below) with the form's script running.
+  await gotoHydrated(page, "/auth");
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
   const submit = page.getByRole("button", { name: "Sign In", exact: true });
@@ -31,6 +32,10 @@ test("admin login: show/hide password, a failed attempt, then success through th
   await expect(password).toHaveAttribute("type", "password");
 
   await completeVerification(page, submit);
+  // Email and Password lost focus before the verification was done: only sending the form asks for it
+  // (Conform's field checks are submit events too).
+  // Counted at once: toHaveCount(0) would wait for such a toast to time out.
+  expect(await toastWith(page, "Verification required").count()).toBe(0);
   await submit.click();
   await expect(toastWith(page, "Error", "Invalid login credentials")).toBeVisible();
   // The token was used up: the widget starts over and the button waits for a new one.

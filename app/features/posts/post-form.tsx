@@ -2,7 +2,7 @@ import { ArrowDown, ArrowUp, Star, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useBlocker, useFetcher } from "react-router";
 import { toast } from "~/components/toaster";
-import { FieldError, FormField, SubmitButton, useSchemaForm } from "~/components/forms";
+import { FieldError, FormField, isFormIntent, SubmitButton, useSchemaForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
@@ -213,6 +213,10 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    if (isFormIntent(event)) {
+      form.onSubmit(event);
+      return;
+    }
     if (busy || uploading) {
       event.preventDefault();
       return;
