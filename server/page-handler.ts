@@ -22,6 +22,7 @@ import {
 } from "~/server/page-cache.server";
 import { openRequestScope, REQUEST_SCOPE_HEADER } from "~/server/request-scope.server";
 import { securityHeaderFields } from "./security-headers";
+import { createTurnQueue } from "./turn-queue";
 
 /**
  * React Router's request handler for Express (in place of @react-router/express), with the page
@@ -287,7 +288,10 @@ function requestHandlerFor(build: PageHandlerOptions["build"]): Promise<Handle> 
 
 export function createPageHandler(options: PageHandlerOptions): RequestHandler {
   let ready: Promise<Handle> | undefined;
+  // Rendered requests start one per event-loop turn, in arrival order (see turn-queue.ts).
+  const nextTurn = createTurnQueue();
   const handler = async (req: Request, res: Response): Promise<void> => {
+    await nextTurn();
     ready ??= requestHandlerFor(options.build).catch((error: unknown) => {
       ready = undefined;
       throw error;

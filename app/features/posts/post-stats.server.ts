@@ -1,6 +1,8 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "~/server/db/client.server";
+import { postCounts } from "~/server/db/schema.server";
 import { logger } from "~/server/logger.server";
-import { postCountRows, sumCounts, type PostCountRow } from "./post-counts.server";
 
 export interface PostStats {
   total: number;
@@ -10,17 +12,35 @@ export interface PostStats {
   scheduled: number;
 }
 
+export const NO_POST_STATS: PostStats = { total: 0, published: 0, drafts: 0, scheduled: 0 };
+
+const storedStatsSchema = z.object({ total: z.number().int(), published: z.number().int(), scheduled: z.number().int() });
+
+function toPostStats(value: unknown): PostStats {
+  const { total, published, scheduled } = storedStatsSchema.parse(typeof value === "string" ? JSON.parse(value) : value);
+  return { total, published, drafts: total - published - scheduled, scheduled };
+}
+
+/**
+ * The dashboard counters (SPEC §2) from post_counts, as a scalar subquery: a page that shows other
+ * counts too reads them all in one statement (each statement is several round trips into PGlite).
+ */
+export function postStatsOf() {
+  const n = postCounts.n;
+  return sql<PostStats>`(select json_build_object(
+    'total', coalesce(sum(${n}), 0),
+    'published', coalesce(sum(${n}) filter (where ${postCounts.published}), 0),
+    'scheduled', coalesce(sum(${n}) filter (where not ${postCounts.published} and ${postCounts.scheduled}), 0)
+  ) from ${postCounts})`.mapWith(toPostStats);
+}
+
 /** Dashboard counters (SPEC §2). A failed load is logged and shows zeros (SPEC §8 silent failures). */
 export async function getPostStats(db: Db): Promise<PostStats> {
   try {
-    const rows = await postCountRows(db);
-    const sum = (match?: (r: PostCountRow) => boolean) => sumCounts(rows, match);
-    const total = sum();
-    const published = sum((r) => r.published);
-    const scheduled = sum((r) => !r.published && r.scheduled);
-    return { total, published, drafts: total - published - scheduled, scheduled };
+    const [row] = await db.select({ stats: postStatsOf() }).from(sql`(select 1) as one`);
+    return row?.stats ?? NO_POST_STATS;
   } catch (error) {
     logger.error({ err: error }, "post stats failed to load");
-    return { total: 0, published: 0, drafts: 0, scheduled: 0 };
+    return NO_POST_STATS;
   }
 }

@@ -21,8 +21,13 @@ export async function listProjectsForAdmin(db: Db): Promise<AdminProject[]> {
   return db.select(adminColumns).from(projects).orderBy(asc(projects.displayOrder), asc(projects.createdAt));
 }
 
+/** How many projects there are, as a scalar subquery (the dashboard reads it with its other counts). */
+export function projectCountOf() {
+  return sql<number>`(select count(*)::int from ${projects})`.mapWith(Number);
+}
+
 export async function countProjects(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(projects);
+  const [row] = await db.select({ n: projectCountOf() }).from(sql`(select 1) as one`);
   return row?.n ?? 0;
 }
 

@@ -3,14 +3,12 @@ import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
-import { getPostStats } from "~/features/posts/post-stats.server";
-import { countProjects } from "~/features/projects/project-admin.server";
+import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps, type GettingStartedStep } from "~/features/site/getting-started";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { canManageProjects, canManageSettings } from "~/lib/permissions";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
-import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -19,14 +17,7 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminArea(request);
-  const db = getDb();
-  const [posts, projects] = await Promise.all([
-    getPostStats(db),
-    countProjects(db).catch((error: unknown) => {
-      logger.error({ err: error }, "project count failed to load");
-      return 0;
-    }),
-  ]);
+  const { posts, projects } = await getDashboardCounts(getDb());
   const steps = gettingStartedSteps({
     settings: await getSiteSettings(),
     publishedPosts: posts.published,

@@ -1,0 +1,24 @@
+import { sql } from "drizzle-orm";
+import { NO_POST_STATS, postStatsOf, type PostStats } from "~/features/posts/post-stats.server";
+import { projectCountOf } from "~/features/projects/project-admin.server";
+import type { Db } from "~/server/db/client.server";
+import { logger } from "~/server/logger.server";
+
+export interface DashboardCounts {
+  posts: PostStats;
+  projects: number;
+}
+
+/**
+ * The dashboard's counters (SPEC §2) in one statement: each statement costs PGlite several round
+ * trips into its WebAssembly instance. A failed load is logged and shows zeros (SPEC §8 silent failures).
+ */
+export async function getDashboardCounts(db: Db): Promise<DashboardCounts> {
+  try {
+    const [row] = await db.select({ posts: postStatsOf(), projects: projectCountOf() }).from(sql`(select 1) as one`);
+    return { posts: row?.posts ?? NO_POST_STATS, projects: row?.projects ?? 0 };
+  } catch (error) {
+    logger.error({ err: error }, "dashboard counts failed to load");
+    return { posts: NO_POST_STATS, projects: 0 };
+  }
+}
