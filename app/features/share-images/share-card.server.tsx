@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { logger } from "~/server/logger.server";
-import { rasterizeSvg } from "./rasterize.server";
 import { systemFontFinder } from "./system-fonts.server";
 
 /** Open Graph's recommended card size; every share image is exactly this. */
@@ -166,13 +165,14 @@ function Card({ card }: { card: ShareCard }) {
 
 /** Draws a card as a 1200×630 PNG (satori lays it out as SVG with the text as paths; resvg rasterizes it). */
 export async function renderShareCard(card: ShareCard): Promise<Buffer> {
-  // satori is loaded on the first card drawn, not at start-up; resvg runs in a child process.
-  const { default: satori } = await import("satori");
+  // satori and resvg (~30 MB resident together) are loaded on the first card drawn, not at start-up.
+  const [{ default: satori }, { Resvg }] = await Promise.all([import("satori"), import("@resvg/resvg-js")]);
   const svg = await satori(<Card card={card} />, {
     width: SHARE_IMAGE_WIDTH,
     height: SHARE_IMAGE_HEIGHT,
     fonts: await loadFonts(),
     loadAdditionalAsset: async (languageCode) => (languageCode === "emoji" ? [] : additionalFonts(languageCode)),
   });
-  return rasterizeSvg(svg, SHARE_IMAGE_WIDTH);
+  const png = new Resvg(svg, { fitTo: { mode: "width", value: SHARE_IMAGE_WIDTH }, font: { loadSystemFonts: false } }).render().asPng();
+  return png;
 }
