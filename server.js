@@ -14,6 +14,11 @@ if (fs.existsSync(".env")) process.loadEnvFile(".env");
 // V8 itself picks for a 512 MB heap, keeps RSS near 340 MB for 10-20% more CPU per uncached render
 // (docs/decisions/14f-server-memory.md). Read at every collection, so it applies from here on.
 v8.setFlagsFromString("--heap-growing-percent=40");
+// WebAssembly (PGlite's PostgreSQL) runs on V8's baseline compiler only: optimizing its hot functions
+// took seconds of CPU beside the first requests and left ~40-70 MB of compiler memory in malloc's
+// per-thread arenas for good, for ~30% faster queries (decision 14d). Set before PGlite compiles its
+// module; `node --no-liftoff-only server.js` keeps V8's default (a big site that wants the speed).
+if (!process.execArgv.includes("--no-liftoff-only")) v8.setFlagsFromString("--liftoff-only");
 
 const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
 // React and React Router pick their development builds (several times slower) unless told otherwise,

@@ -3,8 +3,9 @@
 // own memory log at each start-up stage (RSS before vs after the database opens = PGlite's share),
 // then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
 // an image upload, share images drawn), once as `node server.js` runs anywhere and once with the
-// glibc malloc settings the Dockerfile sets (MALLOC_SETTINGS below), each on its own copy of the
-// same data directory. Prints figures; asserts nothing. Needs a production build (`npm run build`).
+// glibc malloc settings the Dockerfile sets (MALLOC_SETTINGS below) and once with V8's default WASM
+// tiering (server.js's escape hatch), each on its own copy of the same data directory, with which
+// mappings hold the RSS. Prints figures; asserts nothing. Needs a production build (`npm run build`).
 // Usage: npm run bench:startup
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -17,6 +18,49 @@ const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-startup-"));
 /** The same as the Dockerfile's ENV line (docs/decisions/14f-server-memory.md). */
 const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
+
+/**
+ * Which mappings hold the RSS (/proc/PID/smaps). A WebAssembly memory is a read-write mapping followed
+ * by GiBs of reserved, inaccessible address space (V8's guard region; PGlite's is 128 MiB, of which
+ * only the touched pages count); glibc's per-thread malloc arenas are 64 MiB-aligned regions of at most
+ * 64 MiB; compiled code (JavaScript and WASM) is anonymous and executable; the rest of the anonymous
+ * memory is the V8 heap and malloc's own large blocks; [heap] is the main thread's malloc heap.
+ */
+function rssBreakdown(pid) {
+  let text;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps`, "utf8");
+  } catch {
+    return "n/a";
+  }
+  const ARENA = 64 * 2 ** 20;
+  const mappings = [];
+  for (const line of text.split("\n")) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      mappings.push({ start: parseInt(mapping[1], 16), end: parseInt(mapping[2], 16), perms: mapping[3], name: mapping[4], kb: 0 });
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && mappings.length > 0) mappings[mappings.length - 1].kb = Number(rss[1]);
+  }
+  const kinds = new Map();
+  let arenaEnd = 0;
+  mappings.forEach((m, i) => {
+    const next = mappings[i + 1];
+    let kind;
+    if (m.name === "[heap]") kind = "malloc main heap";
+    else if (m.name !== "") kind = "files + stack";
+    else if (next && next.start === m.end && next.perms.startsWith("---") && next.end - next.start >= 2 ** 32) kind = "WASM memories";
+    else if (m.perms.includes("x")) kind = "compiled code";
+    else if (m.start < arenaEnd || (m.start % ARENA === 0 && m.end - m.start <= ARENA)) {
+      if (m.start % ARENA === 0) arenaEnd = m.start + ARENA;
+      kind = "malloc thread arenas";
+    } else kind = "V8 heap + other";
+    kinds.set(kind, (kinds.get(kind) ?? 0) + m.kb);
+  });
+  return [...kinds].map(([name, kb]) => `${name} ${(kb / 1024).toFixed(1)}`).join(", ");
+}
 
 function rssMiB(pid) {
   try {
@@ -118,9 +162,9 @@ async function workload() {
   return requests;
 }
 
-async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}) {
+async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, nodeArgs = []) {
   const started = performance.now();
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
     env: {
       ...process.env,
       ...extraEnv,
@@ -164,7 +208,7 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}) {
     if (withWorkload) {
       const workloadStarted = performance.now();
       const requests = await workload();
-      afterWorkload = `\n  after a workload like the e2e suite's (${requests} requests, ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s): RSS ${rssMiB(child.pid)} MiB`;
+      afterWorkload = `\n  after a workload like the e2e suite's (${requests} requests, ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s): RSS ${rssMiB(child.pid)} MiB\n    (${rssBreakdown(child.pid)} MiB)`;
     }
   } finally {
     stopAt = performance.now();
@@ -187,13 +231,14 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}) {
   if (afterWorkload) console.log(afterWorkload.slice(1));
 }
 
-const copy = `${dataDir}-copy`;
+const copies = [1, 2].map((n) => `${dataDir}-copy${n}`);
 try {
   await startOnce("first start (migrate + seed)", false);
-  fs.cpSync(dataDir, copy, { recursive: true });
+  for (const copy of copies) fs.cpSync(dataDir, copy, { recursive: true });
   await startOnce("second start            ", true);
-  await startOnce("second start, Dockerfile's malloc settings", true, copy, MALLOC_SETTINGS);
+  await startOnce("second start, Dockerfile's malloc settings", true, copies[0], MALLOC_SETTINGS);
+  // The reference for server.js's WASM setting (docs/decisions/14d-pglite-memory.md): V8's default tiering.
+  await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, ["--no-liftoff-only"]);
 } finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(copy, { recursive: true, force: true });
+  for (const dir of [dataDir, ...copies]) fs.rmSync(dir, { recursive: true, force: true });
 }
