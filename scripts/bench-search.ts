@@ -8,7 +8,7 @@
 // --url or --pglite-dir benchmark that one database only, and reuse posts an earlier run left there.
 // --before FILE: a module exporting another searchPosts (e.g. main's, `git show main:…`), run
 // alternately with this one on the same queries: figures before -> after in the same run, and the
-// number of queries whose first page differs.
+// number of queries whose first page differs (posts, order, titles; and snippets apart).
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -133,8 +133,14 @@ function percentile(sorted: number[], p: number): number {
 }
 const ms = (n: number) => `${n.toFixed(1).padStart(7)} ms`;
 const figures = (times: number[]) => `p50 ${ms(percentile(times, 50))}   p95 ${ms(percentile(times, 95))}   max ${ms(times.at(-1) ?? NaN)}`;
-const sameFirstPage = (a: Awaited<ReturnType<Search>>, b: Awaited<ReturnType<Search>>) =>
-  a.total === b.total && JSON.stringify(a.hits) === JSON.stringify(b.hits);
+type Page = Awaited<ReturnType<Search>>;
+// The posts and their order must not change; a snippet may (another part of the post, equally
+// highlighted), so snippets are compared apart.
+const samePosts = (a: Page, b: Page) =>
+  a.total === b.total &&
+  JSON.stringify(a.hits.map(({ snippet: _, ...hit }) => hit)) === JSON.stringify(b.hits.map(({ snippet: _, ...hit }) => hit));
+const sameSnippets = (a: Page, b: Page) =>
+  JSON.stringify(a.hits.map((hit) => hit.snippet)) === JSON.stringify(b.hits.map((hit) => hit.snippet));
 
 async function bench(label: string, options: DatabaseOptions): Promise<void> {
   const database: Database = await openDatabase(options);
@@ -159,6 +165,7 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
     const all: number[] = [];
     const allBefore: number[] = [];
     let differences = 0;
+    let snippetDifferences = 0;
     for (const { kind, queries } of mix) {
       for (const q of queries.slice(0, 3)) {
         await searchPosts(db, q, 1);
@@ -171,7 +178,8 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
         // Alternately, so both see the same load.
         const earlier = before && (await timed(before, q, timesBefore));
         const result = await timed(searchPosts, q, times);
-        if (earlier && !sameFirstPage(earlier, result)) differences++;
+        if (earlier && !samePosts(earlier, result)) differences++;
+        if (earlier && !sameSnippets(earlier, result)) snippetDifferences++;
         matched += result.total;
       }
       for (const list of [times, timesBefore]) list.sort((a, b) => a - b);
@@ -183,7 +191,10 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
     }
     for (const list of [all, allBefore]) list.sort((a, b) => a - b);
     console.log(`  ${"all queries".padEnd(30)} ${before ? `${figures(allBefore)}  ->  ` : ""}${figures(all)}`);
-    if (before) console.log(`  first pages differing before -> after: ${differences} of ${all.length} queries`);
+    if (before)
+      console.log(
+        `  first pages differing before -> after: ${differences} of ${all.length} queries (posts, order, titles); snippets differing: ${snippetDifferences}`,
+      );
   } finally {
     await database.close();
   }

@@ -6,7 +6,7 @@ import { blogPosts } from "~/server/db/schema.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
 import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "./highlight";
-import { requiredPairs } from "./phrase-pairs";
+import { queryLexemes, requiredPairs } from "./phrase-pairs";
 import { RESULTS_PER_PAGE } from "./search-schema";
 
 export interface SearchHit {
@@ -29,6 +29,42 @@ export interface SearchResults {
 
 const HEADLINE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`;
 const TITLE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, HighlightAll=true`;
+
+/**
+ * A snippet is drawn from the part of a post around the first occurrence of each of the query's
+ * words: from this many characters before the first found to this many after the last found, at
+ * most SNIPPET_SPAN apart. ts_headline parses (and stems) all the text it is given, a cost growing
+ * with the post, while its snippet (two fragments of at most 35 words, ~250 characters each, around
+ * the matches) lies near the matches; finding them is one regular expression per word.
+ */
+const SNIPPET_BEFORE = 200;
+const SNIPPET_AFTER = 500;
+const SNIPPET_SPAN = 1_500;
+
+/** The `\m` (start of a word) regular expression of a lexeme, any other character taken literally. */
+function wordStartPattern(lexeme: string): string {
+  return `\\m${lexeme.replace(/[^\p{L}\p{N}]/gu, "\\$&")}`;
+}
+
+/**
+ * The highlighted snippet of a post (its excerpt, then its content) for `tsquery`, whose lexemes
+ * are `lexemes`. A lexeme is a stem, found at the start of a word in the text ("run" in "Running")
+ * or not at all ("happi" of "happy"), or at the start of another word ("run" in "runway"): the
+ * part read is only where to look. When it holds no match (or no lexeme is found), the whole text
+ * is read, as ts_headline alone would. The part starts and ends at whole words.
+ */
+function snippetOf(lexemes: string[], tsquery: SQL): SQL<string> {
+  const patterns = sql`array[${sql.join(
+    lexemes.map((lexeme) => sql`${wordStartPattern(lexeme)}`),
+    sql`, `,
+  )}]::text[]`;
+  const headline = (text: SQL) => sql`ts_headline('english', ${text}, ${tsquery}, ${HEADLINE_OPTIONS})`;
+  const part = sql`regexp_replace(regexp_replace(substr(source.text, found.first - ${SNIPPET_BEFORE}, least(found.last, found.first + ${SNIPPET_SPAN}) - found.first + ${SNIPPET_BEFORE + SNIPPET_AFTER}), case when found.first > ${SNIPPET_BEFORE + 1} then ${"^\\S*\\s+"} else '^' end, ''), case when least(found.last, found.first + ${SNIPPET_SPAN}) + ${SNIPPET_AFTER} <= length(source.text) then ${"\\s+\\S*$"} else '$' end, '')`;
+  return sql<string>`(select case when found.first is null or strpos(near.headline, ${HIGHLIGHT_START}) > 0 then near.headline else ${headline(sql`source.text`)} end
+    from (select concat_ws(' ', ${blogPosts.excerpt}, ${blogPosts.content}) as text) as source
+    cross join lateral (select min(at) as first, max(at) as last from unnest(${patterns}) as pattern, regexp_instr(source.text, pattern, 1, 1, 0, 'i') as at where at > 0) as found
+    cross join lateral (select ${headline(sql`case when found.first is null then source.text else ${part} end`)} as headline) as near)`;
+}
 
 /**
  * At most this many matches are ranked and paged: the newest ones. Ranking reads each candidate's
@@ -162,7 +198,7 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
         category: blogPosts.category,
         title: blogPosts.title,
         titleHighlight: sql<string>`ts_headline('english', ${blogPosts.title}, ${tsquery}, ${TITLE_OPTIONS})`,
-        snippet: sql<string>`ts_headline('english', concat_ws(' ', ${blogPosts.excerpt}, ${blogPosts.content}), ${tsquery}, ${HEADLINE_OPTIONS})`,
+        snippet: snippetOf(queryLexemes(first?.parsed ?? ""), tsquery),
         createdAt: blogPosts.createdAt,
         total: ranked.total,
       })
