@@ -9,10 +9,11 @@
 // --before FILE: a module exporting another searchPosts (e.g. main's, `git show main:…`), run
 // alternately with this one on the same queries: figures before -> after in the same run, and the
 // number of queries whose first page differs (posts, order, titles; and snippets apart).
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { count, like } from "drizzle-orm";
+import { count, like, sql } from "drizzle-orm";
 import { searchPosts } from "~/features/search/search.server";
 import { CATEGORIES } from "~/lib/categories";
 import { migrateDatabase, openDatabase, type Database, type DatabaseOptions } from "~/server/db/client.server";
@@ -142,6 +143,39 @@ const samePosts = (a: Page, b: Page) =>
 const sameSnippets = (a: Page, b: Page) =>
   JSON.stringify(a.hits.map((hit) => hit.snippet)) === JSON.stringify(b.hits.map((hit) => hit.snippet));
 
+const meanMs = (list: number[]) => `${(list.reduce((sum, n) => sum + n, 0) / Math.max(1, list.length)).toFixed(1)} ms`;
+
+/**
+ * CPU milliseconds spent so far by this process (PGlite runs in it) and by the PostgreSQL server
+ * processes serving its connections, when they run on this machine (read from /proc; ticks of
+ * 10 ms, so only a mean over many queries means much). Unlike latency, it hardly depends on what
+ * else the machine runs: the figure to compare on a loaded machine.
+ */
+async function cpuMeter(database: Database): Promise<() => number> {
+  const pids =
+    database.kind === "postgres"
+      ? (
+          await database.db
+            .select({ pid: sql<number>`pid` })
+            .from(sql`pg_stat_activity`)
+            .where(sql`datname = current_database()`)
+        ).map((row) => row.pid)
+      : [];
+  const serverTicks = () =>
+    pids.reduce((sum, pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+        return sum + Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+      } catch {
+        return sum;
+      }
+    }, 0);
+  return () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000 + serverTicks() * 10;
+  };
+}
+
 async function bench(label: string, options: DatabaseOptions): Promise<void> {
   const database: Database = await openDatabase(options);
   try {
@@ -156,10 +190,12 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
       `\n${label}: ${POSTS.toLocaleString("en-US")} posts ${reuse ? "already there" : "filled"} in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; ${QUERIES_PER_KIND} queries per kind, first page (count, rank, snippets)`,
     );
     const before = await searchBefore();
-    const timed = async (search: Search, q: string, into: number[]) => {
-      const start = performance.now();
+    const cpu = await cpuMeter(database);
+    const timed = async (search: Search, q: string, into: number[], cpuInto: number[]) => {
+      const [start, startCpu] = [performance.now(), cpu()];
       const result = await search(db, q, 1);
       into.push(performance.now() - start);
+      cpuInto.push(cpu() - startCpu);
       return result;
     };
     const all: number[] = [];
@@ -173,11 +209,13 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
       }
       const times: number[] = [];
       const timesBefore: number[] = [];
+      const cpuTimes: number[] = [];
+      const cpuTimesBefore: number[] = [];
       let matched = 0;
       for (const q of queries) {
         // Alternately, so both see the same load.
-        const earlier = before && (await timed(before, q, timesBefore));
-        const result = await timed(searchPosts, q, times);
+        const earlier = before && (await timed(before, q, timesBefore, cpuTimesBefore));
+        const result = await timed(searchPosts, q, times, cpuTimes);
         if (earlier && !samePosts(earlier, result)) differences++;
         if (earlier && !sameSnippets(earlier, result)) snippetDifferences++;
         matched += result.total;
@@ -186,7 +224,7 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
       all.push(...times);
       allBefore.push(...timesBefore);
       console.log(
-        `  ${kind.padEnd(30)} ${before ? `${figures(timesBefore)}  ->  ` : ""}${figures(times)}   mean ${Math.round(matched / queries.length)} results`,
+        `  ${kind.padEnd(30)} ${before ? `${figures(timesBefore)}  ->  ` : ""}${figures(times)}   cpu ${before ? `${meanMs(cpuTimesBefore)} -> ` : ""}${meanMs(cpuTimes)}   mean ${Math.round(matched / queries.length)} results`,
       );
     }
     for (const list of [all, allBefore]) list.sort((a, b) => a - b);

@@ -35,15 +35,6 @@ export function requiredPairs(tsquery: string): RequiredPairs {
   };
 }
 
-/**
- * The distinct lexemes of a tsquery's text, negated ones included (a snippet may show them too):
- * what the snippet looks for in a post's text (search.server.ts).
- */
-export function queryLexemes(tsquery: string): string[] {
-  const lexemes = (tokenize(tsquery) ?? []).flatMap((token) => (token.kind === "lexeme" ? [token.text] : []));
-  return [...new Set(lexemes)];
-}
-
 type Token = { kind: "lexeme"; text: string } | { kind: "phrase"; distance: number } | { kind: "&" | "|" | "!" | "(" | ")" | "other" };
 
 /** A plain phrase: lexeme, then (distance, lexeme) repeated; its pairs are the lexemes one apart. */

@@ -6,7 +6,7 @@ import { blogPosts } from "~/server/db/schema.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
 import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "./highlight";
-import { queryLexemes, requiredPairs } from "./phrase-pairs";
+import { requiredPairs } from "./phrase-pairs";
 import { RESULTS_PER_PAGE } from "./search-schema";
 
 export interface SearchHit {
@@ -29,42 +29,6 @@ export interface SearchResults {
 
 const HEADLINE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`;
 const TITLE_OPTIONS = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}, HighlightAll=true`;
-
-/**
- * A snippet is drawn from the part of a post around the first occurrence of each of the query's
- * words: from this many characters before the first found to this many after the last found, at
- * most SNIPPET_SPAN apart. ts_headline parses (and stems) all the text it is given, a cost growing
- * with the post, while its snippet (two fragments of at most 35 words, ~250 characters each, around
- * the matches) lies near the matches; finding them is one regular expression per word.
- */
-const SNIPPET_BEFORE = 200;
-const SNIPPET_AFTER = 500;
-const SNIPPET_SPAN = 1_500;
-
-/** The `\m` (start of a word) regular expression of a lexeme, any other character taken literally. */
-function wordStartPattern(lexeme: string): string {
-  return `\\m${lexeme.replace(/[^\p{L}\p{N}]/gu, "\\$&")}`;
-}
-
-/**
- * The highlighted snippet of a post (its excerpt, then its content) for `tsquery`, whose lexemes
- * are `lexemes`. A lexeme is a stem, found at the start of a word in the text ("run" in "Running")
- * or not at all ("happi" of "happy"), or at the start of another word ("run" in "runway"): the
- * part read is only where to look. When it holds no match (or no lexeme is found), the whole text
- * is read, as ts_headline alone would. The part starts and ends at whole words.
- */
-function snippetOf(lexemes: string[], tsquery: SQL): SQL<string> {
-  const patterns = sql`array[${sql.join(
-    lexemes.map((lexeme) => sql`${wordStartPattern(lexeme)}`),
-    sql`, `,
-  )}]::text[]`;
-  const headline = (text: SQL) => sql`ts_headline('english', ${text}, ${tsquery}, ${HEADLINE_OPTIONS})`;
-  const part = sql`regexp_replace(regexp_replace(substr(source.text, found.first - ${SNIPPET_BEFORE}, least(found.last, found.first + ${SNIPPET_SPAN}) - found.first + ${SNIPPET_BEFORE + SNIPPET_AFTER}), case when found.first > ${SNIPPET_BEFORE + 1} then ${"^\\S*\\s+"} else '^' end, ''), case when least(found.last, found.first + ${SNIPPET_SPAN}) + ${SNIPPET_AFTER} <= length(source.text) then ${"\\s+\\S*$"} else '$' end, '')`;
-  return sql<string>`(select case when found.first is null or strpos(near.headline, ${HIGHLIGHT_START}) > 0 then near.headline else ${headline(sql`source.text`)} end
-    from (select concat_ws(' ', ${blogPosts.excerpt}, ${blogPosts.content}) as text) as source
-    cross join lateral (select min(at) as first, max(at) as last from unnest(${patterns}) as pattern, regexp_instr(source.text, pattern, 1, 1, 0, 'i') as at where at > 0) as found
-    cross join lateral (select ${headline(sql`case when found.first is null then source.text else ${part} end`)} as headline) as near)`;
-}
 
 /**
  * At most this many matches are ranked and paged: the newest ones. Ranking reads each candidate's
@@ -157,7 +121,17 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // `published` in a form no btree index serves: the window alone brings the published_at index in.
     const newest = (where: SQL) =>
       tx
-        .select({ id: blogPosts.id, publishedAt: blogPosts.publishedAt })
+        .select({
+          id: blogPosts.id,
+          publishedAt: blogPosts.publishedAt,
+          slug: blogPosts.slug,
+          category: blogPosts.category,
+          title: blogPosts.title,
+          excerpt: blogPosts.excerpt,
+          content: blogPosts.content,
+          createdAt: blogPosts.createdAt,
+          searchVector: blogPosts.searchVector,
+        })
         .from(blogPosts)
         .where(and(matches, sql`coalesce(${blogPosts.published}, false)`, where))
         .orderBy(newestPublishedFirst())
@@ -177,15 +151,22 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
       .limit(SEARCH_CANDIDATES)
       .as("candidates");
     // One pass: the page's ten and the number of candidates (a window count) come from the same query.
+    // The candidates carry the columns the page shows (long texts and vectors as pointers to their
+    // out-of-line values, read only for the ranks and the ten snippets), so no post is looked up again.
     const ranked = tx
       .select({
         id: candidates.id,
-        rank: sql<number>`ts_rank_cd(${blogPosts.searchVector}, ${tsquery})`.as("rank"),
         publishedAt: candidates.publishedAt,
+        slug: candidates.slug,
+        category: candidates.category,
+        title: candidates.title,
+        excerpt: candidates.excerpt,
+        content: candidates.content,
+        createdAt: candidates.createdAt,
+        rank: sql<number>`ts_rank_cd(${candidates.searchVector}, ${tsquery})`.as("rank"),
         total: sql<number>`count(*) over ()`.mapWith(Number).as("total"),
       })
       .from(candidates)
-      .innerJoin(blogPosts, eq(blogPosts.id, candidates.id))
       .orderBy(desc(sql`rank`), sql`${candidates.publishedAt} desc nulls last`, desc(candidates.id))
       .limit(RESULTS_PER_PAGE)
       .offset(offset)
@@ -193,18 +174,17 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     const rows = await tx
       .with(recent)
       .select({
-        id: blogPosts.id,
-        slug: blogPosts.slug,
-        category: blogPosts.category,
-        title: blogPosts.title,
-        titleHighlight: sql<string>`ts_headline('english', ${blogPosts.title}, ${tsquery}, ${TITLE_OPTIONS})`,
-        snippet: snippetOf(queryLexemes(first?.parsed ?? ""), tsquery),
-        createdAt: blogPosts.createdAt,
+        id: ranked.id,
+        slug: ranked.slug,
+        category: ranked.category,
+        title: ranked.title,
+        titleHighlight: sql<string>`ts_headline('english', ${ranked.title}, ${tsquery}, ${TITLE_OPTIONS})`,
+        snippet: sql<string>`ts_headline('english', concat_ws(' ', ${ranked.excerpt}, ${ranked.content}), ${tsquery}, ${HEADLINE_OPTIONS})`,
+        createdAt: ranked.createdAt,
         total: ranked.total,
       })
       .from(ranked)
-      .innerJoin(blogPosts, eq(blogPosts.id, ranked.id))
-      .orderBy(desc(ranked.rank), sql`${ranked.publishedAt} desc nulls last`, desc(blogPosts.id));
+      .orderBy(desc(ranked.rank), sql`${ranked.publishedAt} desc nulls last`, desc(ranked.id));
     // A page past the last has no rows to carry the count: count once more to answer it (404 or empty).
     const total = rows[0]?.total ?? (page === 1 ? 0 : ((await tx.with(recent).select({ n: count() }).from(candidates))[0]?.n ?? 0));
     const pages = pageWindow(total, page, RESULTS_PER_PAGE);
