@@ -147,8 +147,8 @@ const meanMs = (list: number[]) => `${(list.reduce((sum, n) => sum + n, 0) / Mat
 
 /**
  * CPU milliseconds spent so far by this process (PGlite runs in it) and by the PostgreSQL server
- * processes serving its connections, when they run on this machine (read from /proc; ticks of
- * 10 ms, so only a mean over many queries means much). Unlike latency, it hardly depends on what
+ * processes serving its connections, when they run on this machine (their time on a CPU in
+ * /proc/<pid>/schedstat, in nanoseconds). Unlike latency, it hardly depends on what
  * else the machine runs: the figure to compare on a loaded machine.
  */
 async function cpuMeter(database: Database): Promise<() => number> {
@@ -161,18 +161,17 @@ async function cpuMeter(database: Database): Promise<() => number> {
             .where(sql`datname = current_database()`)
         ).map((row) => row.pid)
       : [];
-  const serverTicks = () =>
+  const serverMs = () =>
     pids.reduce((sum, pid) => {
       try {
-        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-        return sum + Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+        return sum + Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0] ?? 0) / 1e6;
       } catch {
         return sum;
       }
     }, 0);
   return () => {
     const { user, system } = process.cpuUsage();
-    return (user + system) / 1000 + serverTicks() * 10;
+    return (user + system) / 1000 + serverMs();
   };
 }
 
