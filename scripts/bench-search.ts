@@ -8,11 +8,12 @@
 // --url or --pglite-dir benchmark that one database only, and reuse posts an earlier run left there.
 // --before FILE: a module exporting another searchPosts (e.g. main's, `git show main:…`), run
 // alternately with this one on the same queries: figures before -> after in the same run, and the
-// number of queries whose first page differs.
+// number of queries whose first page differs (posts, order, titles; and snippets apart).
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { count, like } from "drizzle-orm";
+import { count, like, sql } from "drizzle-orm";
 import { searchPosts } from "~/features/search/search.server";
 import { CATEGORIES } from "~/lib/categories";
 import { migrateDatabase, openDatabase, type Database, type DatabaseOptions } from "~/server/db/client.server";
@@ -133,8 +134,46 @@ function percentile(sorted: number[], p: number): number {
 }
 const ms = (n: number) => `${n.toFixed(1).padStart(7)} ms`;
 const figures = (times: number[]) => `p50 ${ms(percentile(times, 50))}   p95 ${ms(percentile(times, 95))}   max ${ms(times.at(-1) ?? NaN)}`;
-const sameFirstPage = (a: Awaited<ReturnType<Search>>, b: Awaited<ReturnType<Search>>) =>
-  a.total === b.total && JSON.stringify(a.hits) === JSON.stringify(b.hits);
+type Page = Awaited<ReturnType<Search>>;
+// The posts and their order must not change; a snippet may (another part of the post, equally
+// highlighted), so snippets are compared apart.
+const samePosts = (a: Page, b: Page) =>
+  a.total === b.total &&
+  JSON.stringify(a.hits.map(({ snippet: _, ...hit }) => hit)) === JSON.stringify(b.hits.map(({ snippet: _, ...hit }) => hit));
+const sameSnippets = (a: Page, b: Page) =>
+  JSON.stringify(a.hits.map((hit) => hit.snippet)) === JSON.stringify(b.hits.map((hit) => hit.snippet));
+
+const meanMs = (list: number[]) => `${(list.reduce((sum, n) => sum + n, 0) / Math.max(1, list.length)).toFixed(1)} ms`;
+
+/**
+ * CPU milliseconds spent so far by this process (PGlite runs in it) and by the PostgreSQL server
+ * processes serving its connections, when they run on this machine (their time on a CPU in
+ * /proc/<pid>/schedstat, in nanoseconds). Unlike latency, it hardly depends on what
+ * else the machine runs: the figure to compare on a loaded machine.
+ */
+async function cpuMeter(database: Database): Promise<() => number> {
+  const pids =
+    database.kind === "postgres"
+      ? (
+          await database.db
+            .select({ pid: sql<number>`pid` })
+            .from(sql`pg_stat_activity`)
+            .where(sql`datname = current_database()`)
+        ).map((row) => row.pid)
+      : [];
+  const serverMs = () =>
+    pids.reduce((sum, pid) => {
+      try {
+        return sum + Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0] ?? 0) / 1e6;
+      } catch {
+        return sum;
+      }
+    }, 0);
+  return () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000 + serverMs();
+  };
+}
 
 async function bench(label: string, options: DatabaseOptions): Promise<void> {
   const database: Database = await openDatabase(options);
@@ -150,15 +189,18 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
       `\n${label}: ${POSTS.toLocaleString("en-US")} posts ${reuse ? "already there" : "filled"} in ${((performance.now() - fillStart) / 1000).toFixed(1)} s; ${QUERIES_PER_KIND} queries per kind, first page (count, rank, snippets)`,
     );
     const before = await searchBefore();
-    const timed = async (search: Search, q: string, into: number[]) => {
-      const start = performance.now();
+    const cpu = await cpuMeter(database);
+    const timed = async (search: Search, q: string, into: number[], cpuInto: number[]) => {
+      const [start, startCpu] = [performance.now(), cpu()];
       const result = await search(db, q, 1);
       into.push(performance.now() - start);
+      cpuInto.push(cpu() - startCpu);
       return result;
     };
     const all: number[] = [];
     const allBefore: number[] = [];
     let differences = 0;
+    let snippetDifferences = 0;
     for (const { kind, queries } of mix) {
       for (const q of queries.slice(0, 3)) {
         await searchPosts(db, q, 1);
@@ -166,24 +208,34 @@ async function bench(label: string, options: DatabaseOptions): Promise<void> {
       }
       const times: number[] = [];
       const timesBefore: number[] = [];
+      const cpuTimes: number[] = [];
+      const cpuTimesBefore: number[] = [];
       let matched = 0;
-      for (const q of queries) {
-        // Alternately, so both see the same load.
-        const earlier = before && (await timed(before, q, timesBefore));
-        const result = await timed(searchPosts, q, times);
-        if (earlier && !sameFirstPage(earlier, result)) differences++;
+      for (const [i, q] of queries.entries()) {
+        // Alternately, so both see the same load; each runs first on every other query, so neither
+        // always finds the pages the other just read in the database's cache.
+        const beforeFirst = i % 2 === 0;
+        const earlier = before && beforeFirst ? await timed(before, q, timesBefore, cpuTimesBefore) : undefined;
+        const result = await timed(searchPosts, q, times, cpuTimes);
+        const later = before && !beforeFirst ? await timed(before, q, timesBefore, cpuTimesBefore) : undefined;
+        const other = earlier ?? later;
+        if (other && !samePosts(other, result)) differences++;
+        if (other && !sameSnippets(other, result)) snippetDifferences++;
         matched += result.total;
       }
       for (const list of [times, timesBefore]) list.sort((a, b) => a - b);
       all.push(...times);
       allBefore.push(...timesBefore);
       console.log(
-        `  ${kind.padEnd(30)} ${before ? `${figures(timesBefore)}  ->  ` : ""}${figures(times)}   mean ${Math.round(matched / queries.length)} results`,
+        `  ${kind.padEnd(30)} ${before ? `${figures(timesBefore)}  ->  ` : ""}${figures(times)}   cpu ${before ? `${meanMs(cpuTimesBefore)} -> ` : ""}${meanMs(cpuTimes)}   mean ${Math.round(matched / queries.length)} results`,
       );
     }
     for (const list of [all, allBefore]) list.sort((a, b) => a - b);
     console.log(`  ${"all queries".padEnd(30)} ${before ? `${figures(allBefore)}  ->  ` : ""}${figures(all)}`);
-    if (before) console.log(`  first pages differing before -> after: ${differences} of ${all.length} queries`);
+    if (before)
+      console.log(
+        `  first pages differing before -> after: ${differences} of ${all.length} queries (posts, order, titles); snippets differing: ${snippetDifferences}`,
+      );
   } finally {
     await database.close();
   }

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "~/features/search/highlight";
-import { SEARCH_CANDIDATES, searchPosts } from "~/features/search/search.server";
+import { SEARCH_CANDIDATES, SEARCH_WINDOW_GROWTH, searchPosts } from "~/features/search/search.server";
 import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
@@ -103,15 +103,34 @@ describeEachDatabase("search", (ctx) => {
         };
       });
       await ctx.db.insert(blogPosts).values(posts);
+      // Older posts without the words, so that a window of 80 has a wider one (800 published posts).
+      const older = Array.from({ length: 300 }, (_, i) => ({
+        title: `Older window test ${i}`,
+        slug: `window-test-older-${i}-${common}`,
+        content: "Nothing to find here",
+        category: "Fun" as const,
+        published: true,
+        publishedAt: new Date(Date.UTC(2089, 0, 1) + i * 3_600_000),
+      }));
+      await ctx.db.insert(blogPosts).values(older);
       const window = 250;
       // The seeded posts put the window on both sides of SEARCH_CANDIDATES.
       const newestFirst = posts
         .filter((p) => p.published)
         .sort((a, b) => (b.publishedAt?.getTime() ?? -Infinity) - (a.publishedAt?.getTime() ?? -Infinity));
-      const inWindow = (w: string) => newestFirst.slice(0, window).filter((p) => p.content.includes(w)).length;
+      const inWindow = (w: string, size = window) => newestFirst.slice(0, size).filter((p) => p.content.includes(w)).length;
       expect(inWindow(common)).toBeGreaterThanOrEqual(SEARCH_CANDIDATES);
       expect(inWindow(frequent)).toBeLessThan(SEARCH_CANDIDATES);
       expect(newestFirst.filter((p) => p.content.includes(frequent)).length).toBeGreaterThan(SEARCH_CANDIDATES);
+      // A window of 25 holds too few of `common` but enough for the wider one (ten times as wide) to
+      // be searched, which holds them all; a window of 80 holds enough of `some` for the wider one,
+      // which holds too few: then the older posts are searched too.
+      const wide = SEARCH_WINDOW_GROWTH;
+      expect(inWindow(common, 25)).toBeGreaterThanOrEqual(SEARCH_CANDIDATES / wide);
+      expect(inWindow(common, 25)).toBeLessThan(SEARCH_CANDIDATES);
+      expect(inWindow(common, 25 * wide)).toBeGreaterThanOrEqual(SEARCH_CANDIDATES);
+      expect(inWindow(some, 80)).toBeGreaterThanOrEqual(SEARCH_CANDIDATES / wide);
+      expect(inWindow(some, 80 * wide)).toBeLessThan(SEARCH_CANDIDATES);
 
       // The rule in one plain statement: the newest SEARCH_CANDIDATES published matches, best rank first.
       const rule = async (q: string) => {
@@ -147,7 +166,7 @@ describeEachDatabase("search", (ctx) => {
       ];
       for (const q of queries) {
         const expected = await rule(q);
-        for (const size of [window, 1, 100_000, null]) {
+        for (const size of [window, 1, 25, 80, 100_000, null]) {
           const first = await searchPosts(ctx.db, q, 1, size);
           const ids = [...first.hits.map((h) => h.id)];
           for (let page = 2; page <= first.pageCount; page++) ids.push(...(await searchPosts(ctx.db, q, page, size)).hits.map((h) => h.id));

@@ -47,10 +47,20 @@ export const SEARCH_CANDIDATES = 200;
 export const SEARCH_WINDOW = 2_000;
 
 /**
- * Where each database's window started when last read. Any start gives the same answers (the window
- * is still the newest posts, only more or fewer of them), so it is read again once a minute at most.
+ * A window holding fewer than SEARCH_CANDIDATES matches but at least a SEARCH_WINDOW_GROWTH-th of
+ * them is followed by one this many times as wide (the posts between the two starts), which
+ * probably holds the rest: a word in 3% of 100,000 posts then has ~540 of its posts read instead
+ * of all ~2,900. A window with fewer matches goes straight to all older posts (a rare word's wider
+ * window would hold too few as well). Any windows give the same answer.
  */
-const windowStarts = new WeakMap<Db, Map<number, { start: string | null; readAt: number }>>();
+export const SEARCH_WINDOW_GROWTH = 10;
+
+/**
+ * Where each database's windows (a window and the wider one) started when last read. Any starts give
+ * the same answers (the windows are still the newest posts, only more or fewer of them), so they are
+ * read again once a minute at most.
+ */
+const windowStarts = new WeakMap<Db, Map<number, { starts: (string | null)[]; readAt: number }>>();
 const WINDOW_START_MAX_AGE_MS = 60_000;
 
 /**
@@ -72,34 +82,36 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // no plain index or table scan for the next queries, and each row fetched from the table costed
     // as the vector read it may be, so the plan fetching the fewest rows (the BitmapAnd) wins; those
     // costs would set off JIT compilation and parallel workers, which cost more than a search: off.
-    // The same statement reads where the window starts (when not known from an earlier search), the
-    // window-th newest published post, from the published_at index: it was planned before the
-    // settings apply. Null when there are fewer published posts (or the others are undated, listed
-    // last): then all posts are the window.
+    // The same statement reads where the windows start (when not known from an earlier search), the
+    // window-th newest published post and the (window × SEARCH_WINDOW_GROWTH)-th, from the
+    // published_at index: it was planned before the settings apply. Null when there are fewer
+    // published posts (or the others are undated, listed last): then all posts are the window, or
+    // there is no wider one.
     // It also reads the query as PostgreSQL parsed it, for the word pairs its phrases need.
     const known = window === null ? undefined : windowStarts.get(db)?.get(window);
     const rereadWindow = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS) ? window : null;
+    const startOf = (size: number) =>
+      sql<string | null>`(${tx
+        .select({ publishedAt: blogPosts.publishedAt })
+        .from(blogPosts)
+        .where(eq(blogPosts.published, true))
+        .orderBy(newestPublishedFirst())
+        .offset(size - 1)
+        .limit(1)})::text`;
     const [first] = await tx
       .select({
         settings: sql`concat(set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), set_config('cpu_tuple_cost', '10', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true))`,
         // As text, passed back as it is: the timestamp makes no round trip through a JavaScript Date.
-        publishedAt:
-          rereadWindow === null
-            ? sql<null>`null`
-            : sql<string | null>`(${tx
-                .select({ publishedAt: blogPosts.publishedAt })
-                .from(blogPosts)
-                .where(eq(blogPosts.published, true))
-                .orderBy(newestPublishedFirst())
-                .offset(rereadWindow - 1)
-                .limit(1)})::text`,
+        start: rereadWindow === null ? sql<null>`null` : startOf(rereadWindow),
+        widerStart: rereadWindow === null ? sql<null>`null` : startOf(rereadWindow * SEARCH_WINDOW_GROWTH),
         parsed: sql<string>`${tsquery}::text`,
       })
       .from(sql`(select) as one`);
-    const startText = rereadWindow === null ? (known?.start ?? null) : (first?.publishedAt ?? null);
+    const [startText = null, widerStartText = null] =
+      rereadWindow === null ? (known?.starts ?? []) : [first?.start ?? null, first?.widerStart ?? null];
     if (rereadWindow !== null) {
-      const starts = windowStarts.get(db) ?? new Map<number, { start: string | null; readAt: number }>();
-      windowStarts.set(db, starts.set(rereadWindow, { start: startText, readAt: Date.now() }));
+      const starts = windowStarts.get(db) ?? new Map<number, { starts: (string | null)[]; readAt: number }>();
+      windowStarts.set(db, starts.set(rereadWindow, { starts: [startText, widerStartText], readAt: Date.now() }));
     }
     // A phrase is first narrowed to the posts holding its words and its word pairs, two exact GIN
     // bitmaps (drizzle/0022_18-phrase-pairs.sql), and only those posts have their vector read to
@@ -118,10 +130,21 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
           )
         : sql`${blogPosts.searchVector} @@ ${tsquery}`;
     const start = startText ? sql`${startText}::timestamptz` : undefined;
+    const widerStart = startText && widerStartText ? sql`${widerStartText}::timestamptz` : undefined;
     // `published` in a form no btree index serves: the window alone brings the published_at index in.
     const newest = (where: SQL) =>
       tx
-        .select({ id: blogPosts.id, publishedAt: blogPosts.publishedAt })
+        .select({
+          id: blogPosts.id,
+          publishedAt: blogPosts.publishedAt,
+          slug: blogPosts.slug,
+          category: blogPosts.category,
+          title: blogPosts.title,
+          excerpt: blogPosts.excerpt,
+          content: blogPosts.content,
+          createdAt: blogPosts.createdAt,
+          searchVector: blogPosts.searchVector,
+        })
         .from(blogPosts)
         .where(and(matches, sql`coalesce(${blogPosts.published}, false)`, where))
         .orderBy(newestPublishedFirst())
@@ -129,48 +152,71 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     const recent = tx
       .$with("recent")
       .as(newest(start ? (and(eq(blogPosts.published, true), sql`${blogPosts.publishedAt} >= ${start}`) ?? sql`true`) : sql`true`));
-    // The older posts are searched only when the window holds fewer than SEARCH_CANDIDATES matches
-    // (a one-time filter: the scan never starts otherwise).
+    // The wider window and the older posts are searched only when the windows before hold fewer than
+    // SEARCH_CANDIDATES matches (one-time filters: a scan that is not needed never starts).
+    const inWindow = sql`(select count(*) from ${recent})`;
+    const widerRuns = sql`${inWindow} between ${SEARCH_CANDIDATES / SEARCH_WINDOW_GROWTH} and ${SEARCH_CANDIDATES - 1}`;
+    const wider = tx
+      .$with("wider")
+      .as(
+        newest(
+          start && widerStart
+            ? (and(
+                eq(blogPosts.published, true),
+                sql`${blogPosts.publishedAt} >= ${widerStart}`,
+                sql`${blogPosts.publishedAt} < ${start}`,
+                widerRuns,
+              ) ?? sql`false`)
+            : sql`false`,
+        ),
+      );
+    const olderThan = start && widerStart ? sql`case when ${widerRuns} then ${widerStart} else ${start} end` : start;
     const older = newest(
-      start
-        ? sql`coalesce(${blogPosts.publishedAt} < ${start}, true) and (select count(*) from ${recent}) < ${SEARCH_CANDIDATES}`
+      olderThan
+        ? sql`coalesce(${blogPosts.publishedAt} < ${olderThan}, true) and ${inWindow} + (select count(*) from ${wider}) < ${SEARCH_CANDIDATES}`
         : sql`false`,
     );
-    const candidates = unionAll(tx.select().from(recent), older)
+    const candidates = unionAll(tx.select().from(recent), tx.select().from(wider), older)
       .orderBy(sql`${sql.identifier("published_at")} desc nulls last, ${sql.identifier("id")} desc nulls last`)
       .limit(SEARCH_CANDIDATES)
       .as("candidates");
     // One pass: the page's ten and the number of candidates (a window count) come from the same query.
+    // The candidates carry the columns the page shows (long texts and vectors as pointers to their
+    // out-of-line values, read only for the ranks and the ten snippets), so no post is looked up again.
     const ranked = tx
       .select({
         id: candidates.id,
-        rank: sql<number>`ts_rank_cd(${blogPosts.searchVector}, ${tsquery})`.as("rank"),
         publishedAt: candidates.publishedAt,
+        slug: candidates.slug,
+        category: candidates.category,
+        title: candidates.title,
+        excerpt: candidates.excerpt,
+        content: candidates.content,
+        createdAt: candidates.createdAt,
+        rank: sql<number>`ts_rank_cd(${candidates.searchVector}, ${tsquery})`.as("rank"),
         total: sql<number>`count(*) over ()`.mapWith(Number).as("total"),
       })
       .from(candidates)
-      .innerJoin(blogPosts, eq(blogPosts.id, candidates.id))
       .orderBy(desc(sql`rank`), sql`${candidates.publishedAt} desc nulls last`, desc(candidates.id))
       .limit(RESULTS_PER_PAGE)
       .offset(offset)
       .as("ranked");
     const rows = await tx
-      .with(recent)
+      .with(recent, wider)
       .select({
-        id: blogPosts.id,
-        slug: blogPosts.slug,
-        category: blogPosts.category,
-        title: blogPosts.title,
-        titleHighlight: sql<string>`ts_headline('english', ${blogPosts.title}, ${tsquery}, ${TITLE_OPTIONS})`,
-        snippet: sql<string>`ts_headline('english', concat_ws(' ', ${blogPosts.excerpt}, ${blogPosts.content}), ${tsquery}, ${HEADLINE_OPTIONS})`,
-        createdAt: blogPosts.createdAt,
+        id: ranked.id,
+        slug: ranked.slug,
+        category: ranked.category,
+        title: ranked.title,
+        titleHighlight: sql<string>`ts_headline('english', ${ranked.title}, ${tsquery}, ${TITLE_OPTIONS})`,
+        snippet: sql<string>`ts_headline('english', concat_ws(' ', ${ranked.excerpt}, ${ranked.content}), ${tsquery}, ${HEADLINE_OPTIONS})`,
+        createdAt: ranked.createdAt,
         total: ranked.total,
       })
       .from(ranked)
-      .innerJoin(blogPosts, eq(blogPosts.id, ranked.id))
-      .orderBy(desc(ranked.rank), sql`${ranked.publishedAt} desc nulls last`, desc(blogPosts.id));
+      .orderBy(desc(ranked.rank), sql`${ranked.publishedAt} desc nulls last`, desc(ranked.id));
     // A page past the last has no rows to carry the count: count once more to answer it (404 or empty).
-    const total = rows[0]?.total ?? (page === 1 ? 0 : ((await tx.with(recent).select({ n: count() }).from(candidates))[0]?.n ?? 0));
+    const total = rows[0]?.total ?? (page === 1 ? 0 : ((await tx.with(recent, wider).select({ n: count() }).from(candidates))[0]?.n ?? 0));
     const pages = pageWindow(total, page, RESULTS_PER_PAGE);
     const hits = rows.map(({ total: _total, ...hit }) => hit);
     return { hits, total, page: pages.page, pageCount: pages.pageCount };
