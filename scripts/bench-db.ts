@@ -86,28 +86,46 @@ const cpuProfileSchema = z.object({
   timeDeltas: z.array(z.number()).default([]),
 });
 
-/** Where a query's CPU went: the functions with the most self time, as shares of the profile. */
-function busiestFunctions(profile: z.infer<typeof cpuProfileSchema>, top = 6): string {
-  const nameOf = new Map(
-    profile.nodes.map((n) => {
-      const { functionName, url, lineNumber } = n.callFrame;
-      const file = url.replace(/^.*\/node_modules\//, "").replace(/^file:\/\/.*?\/(app|scripts)\//, "$1/");
-      return [n.id, `${functionName || "(anonymous)"} ${file ? `${file}:${lineNumber + 1}` : ""}`.trim()];
-    }),
-  );
-  const self = new Map<string, number>();
+/** Whose code a profile node runs: the database (PGlite's WebAssembly), a package, ours, Node's or V8's. */
+function ownerOf(url: string, functionName: string): string {
+  if (url.startsWith("wasm://")) return "postgres (wasm)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg) return pkg;
+  if (/\/(app|scripts)\//.test(url)) return "ours";
+  if (url.startsWith("node:")) return "node";
+  return functionName || "(native)";
+}
+
+/**
+ * Where a query's CPU went: shares by owner (postgres itself, PGlite's JS protocol parsing, drizzle,
+ * our code, GC), then the functions with the most self time.
+ */
+function busiestFunctions(profile: z.infer<typeof cpuProfileSchema>, top = 5): string {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
   let total = 0;
+  const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
+  // The first sample's delta is the time since the profiler started, not a sample's.
   profile.samples.forEach((id, i) => {
+    const frame = frames.get(id);
     const us = profile.timeDeltas[i] ?? 0;
-    const name = nameOf.get(id) ?? "?";
-    self.set(name, (self.get(name) ?? 0) + us);
+    if (i === 0 || !frame || frame.functionName === "(idle)") return;
+    const file = frame.url.replace(/^.*\/node_modules\//, "").replace(/^file:\/\/.*?\/(app|scripts)\//, "$1/");
+    add(byOwner, ownerOf(frame.url, frame.functionName), us);
+    add(byFunction, `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim(), us);
     total += us;
   });
-  return [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
+  const share = (us: number) => `${((100 * us) / Math.max(total, 1)).toFixed(0)} %`;
+  const sorted = (map: Map<string, number>) => [...map.entries()].sort((x, y) => y[1] - x[1]);
+  const owners = sorted(byOwner)
+    .slice(0, 7)
+    .map(([owner, us]) => `${owner} ${share(us)}`)
+    .join(", ");
+  const functions = sorted(byFunction)
     .slice(0, top)
-    .map(([name, us]) => `      ${((100 * us) / Math.max(total, 1)).toFixed(0).padStart(3)} %  ${name}`)
-    .join("\n");
+    .map(([name, us]) => `      ${share(us).padStart(5)}  ${name}`);
+  return [`      by owner: ${owners}`, ...functions].join("\n");
 }
 
 const ms = (micros: number) => micros / 1000;
@@ -131,7 +149,7 @@ async function time(prefix: string, label: string, fn: (run: number) => Promise<
   let profileLines = "";
   if (inspector && PROFILE_DIR) {
     const { profile } = await inspector.post("Profiler.stop");
-    const file = path.join(PROFILE_DIR, `${prefix}-${label.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.cpuprofile`);
+    const file = path.join(PROFILE_DIR, `${`${prefix} ${label}`.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
     profileLines = `\n${busiestFunctions(cpuProfileSchema.parse(profile))}`;
   }
