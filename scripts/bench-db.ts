@@ -1,8 +1,19 @@
 // Database benchmark (issue 14): seeds 100,000 posts into a scratch PGlite and a scratch PostgreSQL
 // (tests/helpers/postgres-cluster.ts; skipped without binaries) and prints p50/p95 of what each page's
 // loader reads, through the same domain functions the routes call. Prints figures; asserts nothing.
-// Usage: npm run bench:db   Env: BENCH_POSTS (100000), BENCH_RUNS (50), BENCH_DB (both | pglite | postgres).
+// Usage: npm run bench:db   Env: BENCH_POSTS (100000), BENCH_RUNS (50), BENCH_DB (both | pglite | postgres),
+// BENCH_PROFILE (a directory: one CPU profile per query, and its busiest functions printed).
+//
+// Besides wall-clock p50/p95, each line prints the CPU time this process spent per run and the load
+// average while it ran: on a shared machine a p95 far above its CPU time is time spent waiting for a
+// CPU, not work. On PGlite the database runs in this process, so its CPU time is the query's whole
+// cost; on PostgreSQL it is the client's share only (sending, parsing, mapping rows).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import os, { loadavg } from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { aroundPost } from "~/features/posts/around-post.server";
 import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
 import { postBodyOf } from "~/features/posts/post-render.server";
@@ -61,17 +72,96 @@ async function seed(database: Database): Promise<void> {
   if (!(await vacuumListingTable(db))) throw new Error("blog_posts was not vacuumed after the seed");
 }
 
-async function time(label: string, fn: (run: number) => Promise<unknown>): Promise<string> {
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+const inspector = PROFILE_DIR ? new Session() : null;
+
+const cpuProfileSchema = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.number(),
+      callFrame: z.object({ functionName: z.string(), url: z.string(), lineNumber: z.number() }),
+    }),
+  ),
+  samples: z.array(z.number()).default([]),
+  timeDeltas: z.array(z.number()).default([]),
+});
+
+/** Whose code a profile node runs: the database (PGlite's WebAssembly), a package, ours, Node's or V8's. */
+function ownerOf(url: string, functionName: string): string {
+  if (url.startsWith("wasm://")) return "postgres (wasm)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg) return pkg;
+  if (/\/(app|scripts)\//.test(url)) return "ours";
+  if (url.startsWith("node:")) return "node";
+  return functionName || "(native)";
+}
+
+/**
+ * Where a query's CPU went: shares by owner (postgres itself, PGlite's JS protocol parsing, drizzle,
+ * our code, GC), then the functions with the most self time.
+ */
+function busiestFunctions(profile: z.infer<typeof cpuProfileSchema>, top = 5): string {
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
+  // The first sample's delta is the time since the profiler started, not a sample's.
+  profile.samples.forEach((id, i) => {
+    const frame = frames.get(id);
+    const us = profile.timeDeltas[i] ?? 0;
+    if (i === 0 || !frame || frame.functionName === "(idle)") return;
+    const file = frame.url.replace(/^.*\/node_modules\//, "").replace(/^file:\/\/.*?\/(app|scripts)\//, "$1/");
+    add(byOwner, ownerOf(frame.url, frame.functionName), us);
+    add(byFunction, `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim(), us);
+    total += us;
+  });
+  const share = (us: number) => `${((100 * us) / Math.max(total, 1)).toFixed(0)} %`;
+  const sorted = (map: Map<string, number>) => [...map.entries()].sort((x, y) => y[1] - x[1]);
+  const owners = sorted(byOwner)
+    .slice(0, 7)
+    .map(([owner, us]) => `${owner} ${share(us)}`)
+    .join(", ");
+  const functions = sorted(byFunction)
+    .slice(0, top)
+    .map(([name, us]) => `      ${share(us).padStart(5)}  ${name}`);
+  return [`      by owner: ${owners}`, ...functions].join("\n");
+}
+
+const ms = (micros: number) => micros / 1000;
+
+/** Times one query kind: `prefix` names its profile file (one per database). */
+async function time(prefix: string, label: string, fn: (run: number) => Promise<unknown>): Promise<string> {
   await fn(0);
-  const samples: number[] = [];
+  if (inspector) await inspector.post("Profiler.start");
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const loads: number[] = [];
   for (let i = 1; i <= RUNS; i++) {
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     await fn(i);
-    samples.push(performance.now() - started);
+    wall.push(performance.now() - started);
+    const used = process.cpuUsage(cpuBefore);
+    cpu.push(ms(used.user + used.system));
+    loads.push(loadavg()[0] ?? 0);
   }
-  samples.sort((a, b) => a - b);
-  const pct = (p: number) => (samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? 0).toFixed(1);
-  return `  ${label.padEnd(40)} p50 ${pct(50).padStart(8)} ms   p95 ${pct(95).padStart(8)} ms`;
+  let profileLines = "";
+  if (inspector && PROFILE_DIR) {
+    const { profile } = await inspector.post("Profiler.stop");
+    const file = path.join(PROFILE_DIR, `${`${prefix} ${label}`.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    profileLines = `\n${busiestFunctions(cpuProfileSchema.parse(profile))}`;
+  }
+  const pct = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(1);
+  };
+  const load = `${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`;
+  return (
+    `  ${label.padEnd(40)} p50 ${pct(wall, 50).padStart(7)} ms  p95 ${pct(wall, 95).padStart(7)} ms` +
+    `   cpu p50 ${pct(cpu, 50).padStart(7)} ms  p95 ${pct(cpu, 95).padStart(7)} ms   load ${load}${profileLines}`
+  );
 }
 
 /** A published post's slug, a different one every run (published: i % 10 <> 0). */
@@ -110,35 +200,46 @@ async function bench(kind: string, database: Database): Promise<void> {
   const seeded = performance.now();
   await seed(database);
   console.log(
-    `\n${kind}: ${POSTS.toLocaleString("en-US")} posts seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s, ${RUNS} runs per query`,
+    `\n${kind}: ${POSTS.toLocaleString("en-US")} posts seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s, ${RUNS} runs per query` +
+      `, ${os.availableParallelism()} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}` +
+      (kind.startsWith("PGlite") ? " (cpu: the query's whole cost, in this process)" : " (cpu: this client's share only)"),
   );
   const db = database.db;
   // A page halfway down the listing (page ~500 at 100,000 posts): a fixed number 404s on a smaller seed.
   const { pageCount } = await listPublishedPosts(db, "Faith", 1);
   const deepPage = Math.ceil(pageCount / 2);
   const lines = [
-    await time("category page (first)", (run) => categoryPage(db, CATEGORIES[run % CATEGORIES.length] ?? "Faith", 1)),
-    await time("category page (page 2)", () => categoryPage(db, "Faith", 2)),
-    await time(`category page (page ${deepPage} of ${pageCount})`, () => categoryPage(db, "Faith", deepPage)),
-    await time("a post (post, related, prev/next, TOC)", (run) => postPage(db, publishedSlug(run))),
-    await time("a moved post's old address", () => findMovedPost(db, "Faith", "old-post-500", null)),
-    await time("blog management, first page", () => listAdminPosts(db, "all", 1)),
-    await time("blog management, drafts", () => listAdminPosts(db, "drafts", 1)),
-    await time("blog management, scheduled", () => listAdminPosts(db, "scheduled", 1)),
-    await time("blog management, published page 20", () => listAdminPosts(db, "published", 20)),
-    await time("dashboard counts", () => Promise.all([getPostStats(db), countProjects(db)])),
-    await time("sitemap index", async () => {
+    await time(kind, "category page (first)", (run) => categoryPage(db, CATEGORIES[run % CATEGORIES.length] ?? "Faith", 1)),
+    await time(kind, "category page (page 2)", () => categoryPage(db, "Faith", 2)),
+    await time(kind, `category page (page ${deepPage} of ${pageCount})`, () => categoryPage(db, "Faith", deepPage)),
+    await time(kind, "a post (post, related, prev/next, TOC)", (run) => postPage(db, publishedSlug(run))),
+    await time(kind, "a moved post's old address", () => findMovedPost(db, "Faith", "old-post-500", null)),
+    await time(kind, "blog management, first page", () => listAdminPosts(db, "all", 1)),
+    await time(kind, "blog management, drafts", () => listAdminPosts(db, "drafts", 1)),
+    await time(kind, "blog management, scheduled", () => listAdminPosts(db, "scheduled", 1)),
+    await time(kind, "blog management, published page 20", () => listAdminPosts(db, "published", 20)),
+    await time(kind, "dashboard counts", () => Promise.all([getPostStats(db), countProjects(db)])),
+    await time(kind, "sitemap index", async () => {
       const dates = await getSitemapDates(db);
       return buildSitemapIndex(SITE, dates.count, dates.newest);
     }),
-    await time("sitemap pages.xml", async () => buildPagesSitemap(SITE, await getSitemapDates(db))),
-    await time("sitemap posts-1.xml (query only)", () => listPublishedPostsForSitemap(db, 1, SITEMAP_MAX_URLS)),
-    await time("sitemap posts-1.xml (50,000 URLs, built)", () => sitemapPostsFile(db, 1)),
-    await time("sitemap posts-1.xml at 10,000 per file", () => listPublishedPostsForSitemap(db, 1, 10_000)),
-    await time("RSS (newest 20)", async () => buildRss(SITE, null, await listFeedPosts(db, null), "Bench")),
-    await time("category RSS (newest 20)", async () => buildRss(SITE, "Fun", await listFeedPosts(db, "Fun"), "Bench")),
+    await time(kind, "sitemap pages.xml", async () => buildPagesSitemap(SITE, await getSitemapDates(db))),
+    await time(kind, "sitemap posts-1.xml (query only)", () => listPublishedPostsForSitemap(db, 1, SITEMAP_MAX_URLS)),
+    await time(kind, "sitemap posts-1.xml (50,000 URLs, built)", () => sitemapPostsFile(db, 1)),
+    await time(kind, "sitemap posts-1.xml at 10,000 per file", () => listPublishedPostsForSitemap(db, 1, 10_000)),
+    await time(kind, "RSS (newest 20)", async () => buildRss(SITE, null, await listFeedPosts(db, null), "Bench")),
+    await time(kind, "category RSS (newest 20)", async () => buildRss(SITE, "Fun", await listFeedPosts(db, "Fun"), "Bench")),
   ];
   for (const line of lines) console.log(line);
+}
+
+if (PROFILE_DIR && inspector) {
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  inspector.connect();
+  await inspector.post("Profiler.enable");
+  await inspector.post("Profiler.setSamplingInterval", { interval: 200 });
 }
 
 if (WHICH !== "postgres") {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { escapeXml } from "~/lib/xml";
 import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, sitemapPaths } from "./sitemap";
 
 describe("sitemaps", () => {
@@ -32,5 +33,34 @@ describe("sitemaps", () => {
       { slug: "a&b", category: "Faith", updatedAt: new Date("2024-01-01T00:00:00Z") },
     ]);
     expect(posts).toContain("<url><loc>https://site.example/7fs/Faith/a&amp;b</loc><lastmod>2024-01-01T00:00:00.000Z</lastmod></url>");
+  });
+});
+
+describe("sitemap URLs", () => {
+  it("writes every path as the URL parser would, whatever the site's address and the path", () => {
+    const sites = ["https://site.example", "https://site.example:8443", "http://a&b.example", "https://site.example/blog"];
+    const slugs = [
+      "plain-slug-1",
+      "a&b",
+      "caf\u00e9",
+      "with space",
+      "..",
+      ".hidden",
+      "a..b",
+      "x/../y",
+      "q?x=1#f",
+      "Ünïcode",
+      "under_score~",
+    ];
+    for (const site of sites) {
+      const xml = buildPostsSitemap(
+        site,
+        slugs.map((slug) => ({ slug, category: "Faith", updatedAt: new Date("2024-01-01T00:00:00Z") })),
+      );
+      for (const slug of slugs) {
+        const expected = escapeXml(new URL(`/7fs/Faith/${slug}`, `${site}/`).toString());
+        expect(xml).toContain(`<url><loc>${expected}</loc>`);
+      }
+    }
   });
 });
