@@ -17,6 +17,8 @@ import path from "node:path";
 const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-startup-"));
 /** The same as the Dockerfile's ENV line (docs/decisions/14f-server-memory.md). */
+/** How long the server is left idle after the workload before RSS is read again. */
+const IDLE_MS = 11_000;
 const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
 
 /**
@@ -209,6 +211,9 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, node
       const workloadStarted = performance.now();
       const requests = await workload();
       afterWorkload = `\n  after a workload like the e2e suite's (${requests} requests, ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s): RSS ${rssMiB(child.pid)} MiB\n    (${rssBreakdown(child.pid)} MiB)`;
+      // The server hands malloc's free pages back every 10 s (app/server/glibc-malloc.server.ts).
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      afterWorkload += `\n  ${IDLE_MS / 1000} s later, idle: RSS ${rssMiB(child.pid)} MiB\n    (${rssBreakdown(child.pid)} MiB)`;
     }
   } finally {
     stopAt = performance.now();

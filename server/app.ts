@@ -24,6 +24,7 @@ import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { startMallocTrimming, stopMallocTrimming, tuneMalloc } from "~/server/glibc-malloc.server";
 import "~/server/housekeeping.server";
 // Registers the embedded database's VACUUM of blog_posts (PGlite has no autovacuum).
 import "~/server/db/vacuum.server";
@@ -94,6 +95,9 @@ export async function startup(): Promise<void> {
   const env = getEnv();
   for (const warning of env.warnings) logger.warn(warning);
   const started = Date.now();
+  // Before PGlite compiles its module and before any image work: arenas made earlier stay.
+  if (tuneMalloc()) logger.info("malloc tuned: 2 arenas, blocks over 128 KiB mapped on their own");
+  startMallocTrimming();
   logStartupMemory("before the database");
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
@@ -127,6 +131,7 @@ export async function startup(): Promise<void> {
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
 export async function shutdown(): Promise<void> {
+  stopMallocTrimming();
   await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;

@@ -1,5 +1,6 @@
 import v8 from "node:v8";
 import vm from "node:vm";
+import { trimMalloc } from "./glibc-malloc.server";
 
 let collect: (() => void) | undefined;
 let last = 0;
@@ -18,6 +19,8 @@ function fullCollection(): void {
   }
   last = Date.now();
   collect();
+  // What the collection freed natively stays in malloc's arenas until handed back.
+  trimMalloc();
 }
 
 /**
