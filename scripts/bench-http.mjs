@@ -2,13 +2,15 @@
 // directory with the demo content), side by side in the same run with a bare Node http server (its
 // own process) answering the same bytes from memory, so the ratio holds on a noisy machine.
 // Prints figures; asserts nothing. Needs a production build. Usage: npm run bench:http
-// Env: BENCH_PORT (3830), BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_URL (use a running server instead).
+// Env: BENCH_PORT (3830), BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_URL (use a running server instead),
+// BENCH_NODE_ARGS (node flags for the site's server instead of those `npm start` uses, to compare settings).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { solveChallenge } from "altcha-lib";
 import autocannon from "autocannon";
+import { serverNodeArgs } from "./server-node-args.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3830);
 const BARE_PORT = PORT + 1;
@@ -47,7 +49,8 @@ function start(args, env) {
 
 async function startApp() {
   if (process.env.BENCH_URL) return process.env.BENCH_URL;
-  start(["server.js"], {
+  const nodeArgs = process.env.BENCH_NODE_ARGS === undefined ? serverNodeArgs() : process.env.BENCH_NODE_ARGS.split(" ").filter(Boolean);
+  start([...nodeArgs, "server.js"], {
     PORT: String(PORT),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,

@@ -2,24 +2,23 @@
 // (empty data directory: migrations + seeding) and a second start (existing data), with the server's
 // own memory log at each start-up stage (RSS before vs after the database opens = PGlite's share),
 // then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
-// an image upload, share images drawn), once as `node server.js` runs anywhere and once with the
-// glibc malloc settings the Dockerfile sets (MALLOC_SETTINGS below) and once with V8's default WASM
-// tiering (server.js's escape hatch), each on its own copy of the same data directory, with which
+// an image upload, share images drawn) and again after 11 s idle: as `npm start` runs the server
+// (package.json's flags, scripts/server-node-args.mjs), as a plain `node server.js`, and with V8's
+// default WASM tiering (server.js's escape hatch), each on its own copy of the same data directory, with which
 // mappings hold the RSS. Prints figures; asserts nothing. Needs a production build (`npm run build`).
 // Usage: npm run bench:startup
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { solveChallenge } from "altcha-lib";
+import { serverNodeArgs } from "./server-node-args.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-startup-"));
-/** The same as the Dockerfile's ENV line (docs/decisions/14f-server-memory.md). */
 /** How long the server is left idle after the workload before RSS is read again. */
 const IDLE_MS = 11_000;
-const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
 
 /**
  * Which mappings hold the RSS (/proc/PID/smaps). A WebAssembly memory is a read-write mapping followed
@@ -164,7 +163,7 @@ async function workload() {
   return requests;
 }
 
-async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, nodeArgs = []) {
+async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, nodeArgs = serverNodeArgs()) {
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
     env: {
@@ -241,9 +240,10 @@ try {
   await startOnce("first start (migrate + seed)", false);
   for (const copy of copies) fs.cpSync(dataDir, copy, { recursive: true });
   await startOnce("second start            ", true);
-  await startOnce("second start, Dockerfile's malloc settings", true, copies[0], MALLOC_SETTINGS);
+  // Without the young-generation flag of `npm start` (docs/decisions/14f-server-memory.md).
+  await startOnce("second start, plain node server.js", true, copies[0], {}, []);
   // The reference for server.js's WASM setting (docs/decisions/14d-pglite-memory.md): V8's default tiering.
-  await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, ["--no-liftoff-only"]);
+  await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, [...serverNodeArgs(), "--no-liftoff-only"]);
 } finally {
   for (const dir of [dataDir, ...copies]) fs.rmSync(dir, { recursive: true, force: true });
 }
