@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { serverNodeArgs } from "../../scripts/server-node-args.mjs";
 import { waitFor } from "./contact";
 import { freePort } from "./postgres-cluster";
 
-/** A production server (`node server.js` on the build) running as a child process of the test. */
+/** A production server (`node server.js` on the build, with `npm start`'s flags) running as a child process of the test. */
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -20,7 +21,7 @@ export interface ServerProcess {
  */
 export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), "server.js"], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
