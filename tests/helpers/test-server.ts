@@ -11,6 +11,9 @@ import { signedInAs } from "./factories";
 
 const BUILD = path.resolve("build/server/index.js");
 
+/** A browser's User-Agent: React Router streams pages to browsers and renders them whole for bots. */
+export const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
+
 export interface TestServer {
   url: string;
   /** fetch against the server; relative paths are resolved against its URL. */

@@ -8,7 +8,7 @@ import {
   startFeedFixtureServer,
   type FeedFixtureServer,
 } from "../helpers/feed-fixture-server";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * The home page streams: what the database has is sent before an external feed answers, and the feed's
@@ -16,7 +16,6 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
  * allowed, so the order is all that is checked, never how long anything took (public-site.test.ts checks
  * the timeout).
  */
-const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 /** Only when the page does not stream: the gate is then opened by this fallback, so the test fails on its assertion rather than its timeout. */
 const FALLBACK_OPEN_MS = 20_000;
 

@@ -9,7 +9,7 @@ import { blogMedia } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { makeContactMessage, makePost, makeProject, signedInAs } from "../helpers/factories";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-server";
 import { FIXED_PAGES } from "../helpers/pages";
 
 /**
@@ -17,7 +17,6 @@ import { FIXED_PAGES } from "../helpers/pages";
  * checked by the Nu HTML Checker (npm vnu-jar, needs `java` on the PATH). One JVM run for all pages.
  */
 const VNU_JAR = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
-const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 
 const vnuReport = z.object({
   messages: z.array(

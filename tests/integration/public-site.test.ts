@@ -13,9 +13,8 @@ import {
   startFeedFixtureServer,
   type FeedFixtureServer,
 } from "../helpers/feed-fixture-server";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-server";
 
-const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 const TIMEOUT_MS = 1500;
 
 let fixtures: FeedFixtureServer;

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
 import { NO_POST_STATS, postStatsOf, type PostStats } from "~/features/posts/post-stats.server";
 import { projectCountOf } from "~/features/projects/project-admin.server";
-import type { Db } from "~/server/db/client.server";
+import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 
 export interface DashboardCounts {
@@ -15,7 +14,7 @@ export interface DashboardCounts {
  */
 export async function getDashboardCounts(db: Db): Promise<DashboardCounts> {
   try {
-    const [row] = await db.select({ posts: postStatsOf(), projects: projectCountOf() }).from(sql`(select 1) as one`);
+    const [row] = await db.select({ posts: postStatsOf(), projects: projectCountOf() }).from(ONE_ROW);
     return { posts: row?.posts ?? NO_POST_STATS, projects: row?.projects ?? 0 };
   } catch (error) {
     logger.error({ err: error }, "dashboard counts failed to load");

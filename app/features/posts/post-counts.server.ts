@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
-import type { Db } from "~/server/db/client.server";
+import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { postCounts } from "~/server/db/schema.server";
 
 export interface PostCountRow {
@@ -35,6 +35,6 @@ export function publishedCountOf(category: Category) {
 
 /** Published posts of one category. */
 export async function countPublishedPosts(db: Db, category: Category): Promise<number> {
-  const [row] = await db.select({ n: publishedCountOf(category) }).from(sql`(select 1) as one`);
+  const [row] = await db.select({ n: publishedCountOf(category) }).from(ONE_ROW);
   return row?.n ?? 0;
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "~/server/db/client.server";
+import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { postCounts } from "~/server/db/schema.server";
 import { logger } from "~/server/logger.server";
 
@@ -37,7 +37,7 @@ export function postStatsOf() {
 /** Dashboard counters (SPEC §2). A failed load is logged and shows zeros (SPEC §8 silent failures). */
 export async function getPostStats(db: Db): Promise<PostStats> {
   try {
-    const [row] = await db.select({ stats: postStatsOf() }).from(sql`(select 1) as one`);
+    const [row] = await db.select({ stats: postStatsOf() }).from(ONE_ROW);
     return row?.stats ?? NO_POST_STATS;
   } catch (error) {
     logger.error({ err: error }, "post stats failed to load");

@@ -3,7 +3,7 @@ import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { canManageProjects, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
-import type { Db } from "~/server/db/client.server";
+import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
 import { NotFoundError, parseOrThrow as parse } from "~/server/errors.server";
 import { moveDirectionSchema, projectIdSchema, projectInputSchema, PROJECTS_FORBIDDEN } from "./project-schema";
@@ -27,7 +27,7 @@ export function projectCountOf() {
 }
 
 export async function countProjects(db: Db): Promise<number> {
-  const [row] = await db.select({ n: projectCountOf() }).from(sql`(select 1) as one`);
+  const [row] = await db.select({ n: projectCountOf() }).from(ONE_ROW);
   return row?.n ?? 0;
 }
 

@@ -12,6 +12,12 @@ import { createPgListener, type Listen } from "./notify.server";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * The FROM of a select made only of scalar subqueries: several counts read in one statement (each
+ * statement is several round trips into PGlite), e.g. `db.select({ n: countOf() }).from(ONE_ROW)`.
+ */
+export const ONE_ROW = sql`(select 1) as one`;
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
