@@ -283,7 +283,8 @@ export function createS3Storage(options: S3Options): Storage {
       // A wrong length must abort the request, or it would wait forever for the missing bytes.
       const checked = exactLength(size);
       const abort = new AbortController();
-      await Promise.all([
+      // Both settle before this returns, so no request is still in flight when the caller cleans up after a failure.
+      const [read, sent] = await Promise.allSettled([
         pipeline(body, checked).catch((error: unknown) => {
           abort.abort();
           throw error;
@@ -300,6 +301,8 @@ export function createS3Storage(options: S3Options): Storage {
           { abortSignal: abort.signal },
         ),
       ]);
+      if (read.status === "rejected") throw read.reason;
+      if (sent.status === "rejected") throw sent.reason;
     },
     async ping() {
       const { sdk, client } = await s3();
