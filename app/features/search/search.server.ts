@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
-import type { Db } from "~/server/db/client.server";
+import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { unionAll } from "drizzle-orm/pg-core";
 import { blogPosts } from "~/server/db/schema.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
@@ -60,7 +60,15 @@ export const SEARCH_WINDOW_GROWTH = 10;
  * the same answers (the windows are still the newest posts, only more or fewer of them), so they are
  * read again once a minute at most.
  */
-const windowStarts = new WeakMap<Db, Map<number, { starts: (string | null)[]; readAt: number }>>();
+interface WindowStarts {
+  /** Where the window and the wider one start (timestamps as text), null when there are fewer posts. */
+  start: string | null;
+  widerStart: string | null;
+  /** The search index's day codes covering each window's days (`search_era_range`, int[] as text). */
+  codes: string | null;
+  widerCodes: string | null;
+}
+const windowStarts = new WeakMap<Db, Map<number, WindowStarts & { readAt: number }>>();
 const WINDOW_START_MAX_AGE_MS = 60_000;
 
 /**
@@ -89,32 +97,46 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // window-th newest published post and the (window × SEARCH_WINDOW_GROWTH)-th, from the
     // published_at index: it was planned before the settings apply. Null when there are fewer
     // published posts (or the others are undated, listed last): then all posts are the window, or
-    // there is no wider one.
+    // there is no wider one. With them, the day codes covering each window: computing them costs
+    // ~1 ms (a SQL function planned at each call), so they are computed with the starts, not in
+    // every search.
     // It also reads the query as PostgreSQL parsed it, for the word pairs its phrases need.
     const known = window === null ? undefined : windowStarts.get(db)?.get(window);
     const rereadWindow = window !== null && !(known && Date.now() - known.readAt < WINDOW_START_MAX_AGE_MS) ? window : null;
     const startOf = (size: number) =>
-      sql<string | null>`(${tx
+      tx
         .select({ publishedAt: blogPosts.publishedAt })
         .from(blogPosts)
         .where(eq(blogPosts.published, true))
         .orderBy(newestPublishedFirst())
         .offset(size - 1)
-        .limit(1)})::text`;
+        .limit(1);
+    const reread = (column: SQL) => (rereadWindow === null ? sql<null>`null` : sql<string | null>`${column}::text`);
     const [first] = await tx
       .select({
         settings: sql`concat(set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), set_config('cpu_tuple_cost', '10', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true))`,
-        // As text, passed back as it is: the timestamp makes no round trip through a JavaScript Date.
-        start: rereadWindow === null ? sql<null>`null` : startOf(rereadWindow),
-        widerStart: rereadWindow === null ? sql<null>`null` : startOf(rereadWindow * SEARCH_WINDOW_GROWTH),
+        // As text, passed back as they are: the timestamps make no round trip through a JavaScript Date.
+        start: reread(sql`starts.start`),
+        widerStart: reread(sql`starts.wider_start`),
+        codes: reread(sql`search_era_range(starts.start, 'infinity')`),
+        widerCodes: reread(sql`search_era_range(starts.wider_start, starts.start)`),
         parsed: sql<string>`${tsquery}::text`,
       })
-      .from(sql`(select) as one`);
-    const [startText = null, widerStartText = null] =
-      rereadWindow === null ? (known?.starts ?? []) : [first?.start ?? null, first?.widerStart ?? null];
+      .from(
+        rereadWindow === null
+          ? ONE_ROW
+          : sql`(select (${startOf(rereadWindow)}) as start, (${startOf(rereadWindow * SEARCH_WINDOW_GROWTH)}) as wider_start) as starts`,
+      );
+    const read: WindowStarts = {
+      start: first?.start ?? null,
+      widerStart: first?.widerStart ?? null,
+      codes: first?.codes ?? null,
+      widerCodes: first?.widerCodes ?? null,
+    };
+    const windows = rereadWindow === null ? known : read;
     if (rereadWindow !== null) {
-      const starts = windowStarts.get(db) ?? new Map<number, { starts: (string | null)[]; readAt: number }>();
-      windowStarts.set(db, starts.set(rereadWindow, { starts: [startText, widerStartText], readAt: Date.now() }));
+      const starts = windowStarts.get(db) ?? new Map<number, WindowStarts & { readAt: number }>();
+      windowStarts.set(db, starts.set(rereadWindow, { ...read, readAt: Date.now() }));
     }
     // A phrase is first narrowed to the posts holding its words and its word pairs, two exact GIN
     // bitmaps (drizzle/0022_18-phrase-pairs.sql), and only those posts have their vector read to
@@ -132,14 +154,14 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
             sql`ts_match_vq(${blogPosts.searchVector}, ${tsquery})`,
           )
         : sql`${blogPosts.searchVector} @@ ${tsquery}`;
-    const start = startText ? sql`${startText}::timestamptz` : undefined;
-    const widerStart = startText && widerStartText ? sql`${widerStartText}::timestamptz` : undefined;
+    const start = windows?.start ? sql`${windows.start}::timestamptz` : undefined;
+    const widerStart = windows?.start && windows.widerStart ? sql`${windows.widerStart}::timestamptz` : undefined;
     // `published`, and a window's exact start, in forms no btree index serves: the window's days come
     // from the search index itself (its codes tile them; the start's day may hold older posts, which
     // the exact start leaves out).
-    const windowFrom = (from: SQL, until: SQL) =>
+    const windowFrom = (from: SQL, codes: string | null | undefined) =>
       and(
-        sql`search_era(${blogPosts.publishedAt}) && search_era_range(${from}, ${until})`,
+        sql`search_era(${blogPosts.publishedAt}) && ${codes ?? "{}"}::integer[]`,
         sql`coalesce(${blogPosts.publishedAt} >= ${from}, false)`,
       );
     const newest = (where: SQL) =>
@@ -159,7 +181,7 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
         .where(and(matches, sql`coalesce(${blogPosts.published}, false)`, where))
         .orderBy(newestPublishedFirst())
         .limit(SEARCH_CANDIDATES);
-    const recent = tx.$with("recent").as(newest((start && windowFrom(start, sql`'infinity'::timestamptz`)) ?? sql`true`));
+    const recent = tx.$with("recent").as(newest((start && windowFrom(start, windows?.codes)) ?? sql`true`));
     // The wider window and the older posts are searched only when the windows before hold fewer than
     // SEARCH_CANDIDATES matches (one-time filters: a scan that is not needed never starts).
     const inWindow = sql`(select count(*) from ${recent})`;
@@ -169,7 +191,8 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
       .as(
         newest(
           start && widerStart
-            ? (and(windowFrom(widerStart, start), sql`coalesce(${blogPosts.publishedAt} < ${start}, false)`, widerRuns) ?? sql`false`)
+            ? (and(windowFrom(widerStart, windows?.widerCodes), sql`coalesce(${blogPosts.publishedAt} < ${start}, false)`, widerRuns) ??
+                sql`false`)
             : sql`false`,
         ),
       );
