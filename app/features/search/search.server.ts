@@ -91,8 +91,8 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // vector (~25 µs), which it costs as one cheap operator: at 100,000 posts a common word then took
     // ~120 ms and a phrase up to 2 s. Hence no plain index or table scan for the next queries, and
     // each row fetched from the table costed as the vector read it may be, so the plan fetching the
-    // fewest rows wins; those
-    // costs would set off JIT compilation and parallel workers, which cost more than a search: off.
+    // fewest rows wins; those costs would set off JIT compilation and parallel workers, which cost
+    // more than a search: off.
     // The same statement reads where the windows start (when not known from an earlier search), the
     // window-th newest published post and the (window × SEARCH_WINDOW_GROWTH)-th, from the
     // published_at index: it was planned before the settings apply. Null when there are fewer
@@ -154,16 +154,18 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
             sql`ts_match_vq(${blogPosts.searchVector}, ${tsquery})`,
           )
         : sql`${blogPosts.searchVector} @@ ${tsquery}`;
-    const start = windows?.start ? sql`${windows.start}::timestamptz` : undefined;
-    const widerStart = windows?.start && windows.widerStart ? sql`${windows.widerStart}::timestamptz` : undefined;
+    // A window needs its start and its codes (without them all posts are searched: the same answer).
+    const windowAt = (at: string | null | undefined, codes: string | null | undefined) =>
+      at && codes ? { from: sql`${at}::timestamptz`, codes } : undefined;
+    const newestWindow = windowAt(windows?.start, windows?.codes);
+    const widerWindow = newestWindow && windowAt(windows?.widerStart, windows?.widerCodes);
+    const start = newestWindow?.from;
+    const widerStart = widerWindow?.from;
     // `published`, and a window's exact start, in forms no btree index serves: the window's days come
     // from the search index itself (its codes tile them; the start's day may hold older posts, which
     // the exact start leaves out).
-    const windowFrom = (from: SQL, codes: string | null | undefined) =>
-      and(
-        sql`search_era(${blogPosts.publishedAt}) && ${codes ?? "{}"}::integer[]`,
-        sql`coalesce(${blogPosts.publishedAt} >= ${from}, false)`,
-      );
+    const windowFrom = ({ from, codes }: { from: SQL; codes: string }) =>
+      and(sql`search_era(${blogPosts.publishedAt}) && ${codes}::integer[]`, sql`coalesce(${blogPosts.publishedAt} >= ${from}, false)`);
     const newest = (where: SQL) =>
       tx
         .select({
@@ -181,7 +183,7 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
         .where(and(matches, sql`coalesce(${blogPosts.published}, false)`, where))
         .orderBy(newestPublishedFirst())
         .limit(SEARCH_CANDIDATES);
-    const recent = tx.$with("recent").as(newest((start && windowFrom(start, windows?.codes)) ?? sql`true`));
+    const recent = tx.$with("recent").as(newest((newestWindow && windowFrom(newestWindow)) ?? sql`true`));
     // The wider window and the older posts are searched only when the windows before hold fewer than
     // SEARCH_CANDIDATES matches (one-time filters: a scan that is not needed never starts).
     const inWindow = sql`(select count(*) from ${recent})`;
@@ -190,9 +192,8 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
       .$with("wider")
       .as(
         newest(
-          start && widerStart
-            ? (and(windowFrom(widerStart, windows?.widerCodes), sql`coalesce(${blogPosts.publishedAt} < ${start}, false)`, widerRuns) ??
-                sql`false`)
+          start && widerWindow
+            ? (and(windowFrom(widerWindow), sql`coalesce(${blogPosts.publishedAt} < ${start}, false)`, widerRuns) ?? sql`false`)
             : sql`false`,
         ),
       );
