@@ -85,8 +85,10 @@ describeEachDatabase("search", (ctx) => {
     it("answers with a window of the newest posts exactly what the rule says: the newest SEARCH_CANDIDATES matches, ranked", async () => {
       const [common, frequent, some, rare, absent] = [word(), word(), word(), word(), word()];
       // 600 posts newer than any other test's; three share each publication time, a few published
-      // ones have none (listed last), one in seven is a draft, and creation runs the other way.
-      const at = (i: number) => (i % 97 === 5 ? null : new Date(Date.UTC(2090, 0, 1) + Math.floor(i / 3) * 3_600_000));
+      // ones have none (listed last), one in seven is a draft, and creation runs the other way. The
+      // gaps grow (hours apart, then weeks), so that the windows' days span blocks of every size up to
+      // 512 days of the search index's day codes (search_era).
+      const at = (i: number) => (i % 97 === 5 ? null : new Date(Date.UTC(2090, 0, 1) + Math.floor(i / 3) ** 2 * 3_600_000));
       const posts = Array.from({ length: 600 }, (_, i) => {
         const words = [i % 10 !== 0 ? common : "", i % 5 < 3 ? frequent : "", i % 4 === 0 ? some : "", i % 40 === 0 ? rare : ""].filter(
           Boolean,
@@ -176,6 +178,40 @@ describeEachDatabase("search", (ctx) => {
         }
       }
     });
+  });
+
+  it("tiles a range of days exactly with search_era_range's codes: a post's search_era codes share one with it only when its day is inside", async () => {
+    const DAY = 86_400_000;
+    // Instants from 1900 to 2200 at any time of day, ranges from one day to decades; each range's
+    // ends, the days just outside them, and infinity as the end and as a post's date.
+    const instant = () => Date.UTC(1900, 0, 1) + randomInt(110_000) * DAY + randomInt(DAY);
+    const cases: { post: string; from: string; until: string; inside: boolean }[] = [];
+    const day = (ms: number) => Math.floor(ms / DAY);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    for (let i = 0; i < 300; i++) {
+      const from = instant();
+      const until = from + randomInt(10 ** randomInt(1, 5)) * DAY + randomInt(DAY);
+      const open = i % 10 === 0;
+      const posts = [instant(), from, until, from - DAY, until + DAY, day(from) * DAY, day(until) * DAY + DAY - 1, day(until) * DAY + DAY];
+      for (const post of posts)
+        cases.push({
+          post: iso(post),
+          from: iso(from),
+          until: open ? "infinity" : iso(until),
+          inside: day(post) >= day(from) && (open || day(post) <= day(until)),
+        });
+      cases.push({ post: "infinity", from: iso(from), until: open ? "infinity" : iso(until), inside: open });
+    }
+    const [result] = await ctx.db
+      .select({
+        wrong: sql<
+          string[] | null
+        >`array_agg(c.post || ' in ' || c."from" || ' – ' || c.until || ': ' || c.inside) filter (where (search_era(c.post::timestamptz) && search_era_range(c."from"::timestamptz, c.until::timestamptz)) <> c.inside)`,
+        inside: sql<number>`count(*) filter (where c.inside)`.mapWith(Number),
+      })
+      .from(sql`jsonb_to_recordset(${JSON.stringify(cases)}::jsonb) as c(post text, "from" text, until text, inside boolean)`);
+    expect(result?.wrong ?? []).toEqual([]);
+    expect(result?.inside).toBeGreaterThan(cases.length / 3);
   });
 
   describe("GET /search", () => {

@@ -263,7 +263,11 @@ export const blogPosts = pgTable(
     // Search's GIN indexes take each write directly: with fastupdate (the default) writes wait in a
     // pending list of up to 4 MB that every search reads whole until a vacuum merges it, and PGlite
     // has no autovacuum (at 100,000 posts: ~420 pages read for a word in 139 posts).
-    index("blog_posts_search_idx").using("gin", t.searchVector).with({ fastupdate: false }),
+    // With each post's publication day as codes (drizzle/0025_18-era-sql.sql), so that a search of the
+    // newest posts reads only their part of a common word's posting list.
+    index("blog_posts_search_idx")
+      .using("gin", t.searchVector, sql`search_era(${t.publishedAt})`)
+      .with({ fastupdate: false }),
     // Phrase search: each post's adjacent pairs of words, as codes (drizzle/0022_18-phrase-pairs.sql).
     index("blog_posts_search_pairs_idx")
       .using("gin", sql`search_pair_codes(${t.searchVector})`)
