@@ -4,6 +4,7 @@ import { postsFileCount, postsFileIds } from "~/features/site/sitemap";
 import { blogPosts } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makePost } from "../../../tests/helpers/factories";
+import { postIdsOnFileEdges } from "../../../tests/helpers/sitemap";
 import { getSitemapDates, listPublishedPostsForSitemap } from "./home-posts.server";
 
 const publishedById = (ctx: { db: Parameters<typeof listPublishedPostsForSitemap>[0] }) =>
@@ -31,14 +32,7 @@ describeEachDatabase("sitemap files' rows", (ctx) => {
 
   it("hold every published post in exactly one file, posts on the files' edges included", async () => {
     const files = 16;
-    // Each file's first id and the id just before it, the first and last possible ids, some drafts.
-    const edges = Array.from({ length: files }, (_, i) => postsFileIds(i + 1, files).from);
-    const justBefore = edges.slice(1).map((id) => (BigInt(`0x${id.replaceAll("-", "")}`) - 1n).toString(16).padStart(32, "0"));
-    const ids = [
-      ...edges,
-      ...justBefore.map((hex) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`),
-      "ffffffff-ffff-ffff-ffff-ffffffffffff",
-    ];
+    const ids = postIdsOnFileEdges(files);
     for (const [i, id] of ids.entries()) await makePost(ctx.db, { id, published: i % 5 !== 3 });
     for (let i = 0; i < 20; i++) await makePost(ctx.db, { published: i % 4 !== 0 });
     const expected = await publishedById(ctx);

@@ -66,7 +66,8 @@ export interface PostsFileIds {
 
 const ID_BITS = 128n;
 
-function uuidOf(value: bigint): string {
+/** A uuid as PostgreSQL writes it, from its 128 bits. */
+export function uuidOf(value: bigint): string {
   const hex = value.toString(16).padStart(32, "0");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
