@@ -135,6 +135,8 @@ function precompressedAssets(root) {
 // Page-cache hits go out first, already compressed, from node:http's own request before Express
 // wraps it (docs/decisions/14b-cache-hit-path.md); everything else goes to the Express app.
 const listener = http.createServer((req, res) => {
+  // The server collects garbage once it has been quiet for a moment (app/server/gc.server.ts).
+  mod.noteRequest();
   if (!vite && mod.answerPageCacheHit(req, res)) return;
   server(req, res);
 });

@@ -25,6 +25,7 @@ import { onContentVersionChange, startContentVersion, stopContentVersion } from 
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { startMallocTrimming, stopMallocTrimming, tuneMalloc } from "~/server/glibc-malloc.server";
+import { noteRequest, startIdleCollection, stopIdleCollection } from "~/server/gc.server";
 import "~/server/housekeeping.server";
 // Registers the embedded database's VACUUM of blog_posts (PGlite has no autovacuum).
 import "~/server/db/vacuum.server";
@@ -65,7 +66,7 @@ export const pageCacheFront = createPageCacheFront(pageCache, trustProxy);
 export const answerPageCacheHit = (req: IncomingMessage, res: ServerResponse): boolean =>
   answerFromPageCache(pageCache, trustProxy, req, res);
 
-export { getEnv, logger, securityHeaders };
+export { getEnv, logger, noteRequest, securityHeaders };
 
 let database: Database | undefined;
 /** Start-up rendering work that runs beside the first requests; shutdown waits for it. */
@@ -98,6 +99,7 @@ export async function startup(): Promise<void> {
   // Before PGlite compiles its module and before any image work: arenas made earlier stay.
   if (tuneMalloc()) logger.info("malloc tuned: 2 arenas, blocks over 128 KiB mapped on their own");
   startMallocTrimming();
+  startIdleCollection();
   logStartupMemory("before the database");
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
@@ -132,6 +134,7 @@ export async function startup(): Promise<void> {
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */
 export async function shutdown(): Promise<void> {
   stopMallocTrimming();
+  stopIdleCollection();
   await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;

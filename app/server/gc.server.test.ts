@@ -1,6 +1,6 @@
 import { setImmediate as tick } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { releaseNativeMemorySoon } from "./gc.server";
+import { noteRequest, releaseNativeMemorySoon, startIdleCollection, stopIdleCollection } from "./gc.server";
 
 /** A WeakRef to an object nothing else holds (WeakRefs keep their target until the current job ends). */
 async function garbage(): Promise<WeakRef<object>> {
@@ -10,6 +10,7 @@ async function garbage(): Promise<WeakRef<object>> {
 }
 
 afterEach(() => {
+  stopIdleCollection();
   vi.useRealTimers();
 });
 
@@ -29,5 +30,32 @@ describe("releaseNativeMemorySoon", () => {
     await tick();
     vi.advanceTimersByTime(500);
     expect(second.deref()).toBeUndefined();
+  });
+});
+
+describe("idle collection", () => {
+  it("collects once after a second without requests, not while requests keep coming, and not again while idle", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    startIdleCollection();
+    const busy = await garbage();
+    await tick();
+    for (let i = 0; i < 6; i++) {
+      noteRequest();
+      vi.advanceTimersByTime(400);
+    }
+    expect(busy.deref()).toBeDefined();
+    await tick();
+    vi.advanceTimersByTime(1_000);
+    expect(busy.deref()).toBeUndefined();
+
+    // Quiet since: nothing to hand back, no collection.
+    const idle = await garbage();
+    await tick();
+    vi.advanceTimersByTime(5_000);
+    expect(idle.deref()).toBeDefined();
+    await tick();
+    noteRequest();
+    vi.advanceTimersByTime(1_500);
+    expect(idle.deref()).toBeUndefined();
   });
 });

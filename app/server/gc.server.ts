@@ -42,3 +42,35 @@ export function releaseNativeMemorySoon(): void {
   }, wait);
   trailing.unref();
 }
+
+/**
+ * How long the server must have had no request before it collects once: a burst of rendering leaves
+ * garbage and freed malloc pages that V8's own heuristics hand back only much later, if the process
+ * stays quiet (RSS 264 MiB right after the e2e-like workload, 252 MiB 11 s on).
+ */
+const IDLE_COLLECT_MS = 1_000;
+let lastRequest = 0;
+let requestsSinceCollection = false;
+let idleCheck: NodeJS.Timeout | undefined;
+
+/** Called for every request the server receives (cheap: two assignments). */
+export function noteRequest(): void {
+  lastRequest = Date.now();
+  requestsSinceCollection = true;
+}
+
+/** One full collection (and malloc trim) each time the server goes quiet after serving requests. */
+export function startIdleCollection(): void {
+  if (idleCheck) return;
+  idleCheck = setInterval(() => {
+    if (!requestsSinceCollection || Date.now() - lastRequest < IDLE_COLLECT_MS) return;
+    requestsSinceCollection = false;
+    fullCollection();
+  }, IDLE_COLLECT_MS / 2);
+  idleCheck.unref();
+}
+
+export function stopIdleCollection(): void {
+  clearInterval(idleCheck);
+  idleCheck = undefined;
+}

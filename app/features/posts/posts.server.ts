@@ -9,7 +9,7 @@ import { bumpContentVersion } from "~/server/content-version.server";
 import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { readSiteSettings } from "~/features/site/settings.server";
-import type { Db } from "~/server/db/client.server";
+import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { blogMedia, blogPosts, MEDIA_TYPES, postRedirects } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
@@ -17,7 +17,8 @@ import { pageOffset, pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { renderPostBody } from "./post-render.server";
-import { countPublishedPosts, postCountRows, publishedCountOf, sumCounts, type PostCountRow } from "./post-counts.server";
+import { countPublishedPosts, publishedCountOf } from "./post-counts.server";
+import { NO_POST_STATS, postStatsOf } from "./post-stats.server";
 import { discardAutosave } from "./autosave.server";
 import { recordRevision, type RevisionKind } from "./revisions.server";
 import { syncPublishJob } from "./scheduling.server";
@@ -474,14 +475,8 @@ export const ADMIN_POSTS_PER_PAGE = 50;
 /** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
   const scheduled = isNotNull(blogPosts.scheduledAt);
-  const rows = await postCountRows(db);
-  const sum = (match: (r: PostCountRow) => boolean) => sumCounts(rows, match);
-  const counts = {
-    published: sum((r) => r.published),
-    drafts: sum((r) => !r.published && !r.scheduled),
-    scheduled: sum((r) => !r.published && r.scheduled),
-  };
-  const all = counts.published + counts.drafts + counts.scheduled;
+  const [row] = await db.select({ stats: postStatsOf() }).from(ONE_ROW);
+  const { total: all, ...counts } = row?.stats ?? NO_POST_STATS;
   const where =
     filter === "published"
       ? eq(blogPosts.published, true)
