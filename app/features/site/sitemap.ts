@@ -3,9 +3,6 @@ import { escapeXml } from "~/lib/xml";
 
 const PUBLIC_PAGES = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/contact"] as const;
 
-/** The sitemaps protocol's limit of URLs per file. */
-export const SITEMAP_MAX_URLS = 50_000;
-
 export interface SitemapPost {
   slug: string;
   category: Category;
@@ -49,7 +46,9 @@ function urlSet(publicUrl: string, entries: Entry[]): string {
 
 /**
  * How many posts' files there are: the fewest, as a power of two, that hold `perFile` posts or fewer
- * on average (SITEMAP_POSTS_PER_FILE). A power of two so that each file is an equal share of the ids' range (postsFileIds).
+ * on average (SITEMAP_POSTS_PER_FILE; the protocol's limit is 50,000 per file). A power of two, so
+ * that each file is an equal share of the ids' range (postsFileIds) and a file splits in two when
+ * the count doubles.
  */
 export function postsFileCount(publishedPosts: number, perFile: number): number {
   if (publishedPosts <= 0) return 0;
