@@ -2,7 +2,8 @@
 // (tests/helpers/postgres-cluster.ts; skipped without binaries) and prints p50/p95 of what each page's
 // loader reads, through the same domain functions the routes call. Prints figures; asserts nothing.
 // Usage: npm run bench:db   Env: BENCH_POSTS (100000), BENCH_RUNS (50), BENCH_DB (both | pglite | postgres),
-// BENCH_PROFILE (a directory: one CPU profile per query, and its busiest functions printed).
+// BENCH_PROFILE (a directory: one CPU profile per query, and its busiest functions printed), and the
+// app's SITEMAP_POSTS_PER_FILE (1000).
 //
 // Besides wall-clock p50/p95, each line prints the CPU time this process spent per run and the load
 // average while it ran: on a shared machine a p95 far above its CPU time is time spent waiting for a
@@ -22,11 +23,12 @@ import { findMovedPost, getReadablePost, listAdminPosts, listFeedPosts, listPubl
 import { buildRss } from "~/features/posts/rss.server";
 import { tableOfContents } from "~/features/posts/table-of-contents.server";
 import { countProjects } from "~/features/projects/project-admin.server";
-import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, SITEMAP_MAX_URLS } from "~/features/site/sitemap";
+import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, postsFileCount, postsFileIds } from "~/features/site/sitemap";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
 import { vacuumListingTable } from "~/server/db/vacuum.server";
+import { getEnv } from "~/server/env.server";
 import { startPostgresCluster } from "../tests/helpers/postgres-cluster";
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
@@ -190,10 +192,15 @@ async function postPage(db: Db, slug: string) {
   return { toc: tableOfContents(body.html), around };
 }
 
-async function sitemapPostsFile(db: Db, file: number) {
+const PER_FILE = getEnv().SITEMAP_POSTS_PER_FILE;
+
+/** What /sitemaps/posts-N.xml does (app/routes/sitemaps.ts); "last": the last file. */
+async function sitemapPostsFile(db: Db, which: number | "last") {
   const { count } = await getSitemapDates(db);
-  if (count < (file - 1) * SITEMAP_MAX_URLS) throw new Error("no such file");
-  return buildPostsSitemap(SITE, await listPublishedPostsForSitemap(db, file, SITEMAP_MAX_URLS));
+  const files = postsFileCount(count, PER_FILE);
+  const file = which === "last" ? files : which;
+  if (file > files) throw new Error("no such file");
+  return buildPostsSitemap(SITE, await listPublishedPostsForSitemap(db, postsFileIds(file, files)));
 }
 
 async function bench(kind: string, database: Database): Promise<void> {
@@ -210,6 +217,8 @@ async function bench(kind: string, database: Database): Promise<void> {
   // A page halfway down the listing (page ~500 at 100,000 posts): a fixed number 404s on a smaller seed.
   const { pageCount } = await listPublishedPosts(db, "Faith", 1);
   const deepPage = Math.ceil(pageCount / 2);
+  const files = postsFileCount((await getSitemapDates(db)).count, PER_FILE);
+  const postsFile = { files, first: (await listPublishedPostsForSitemap(db, postsFileIds(1, files))).length };
   const lines = [
     await time(kind, "category page (first)", (run) => categoryPage(db, CATEGORIES[run % CATEGORIES.length] ?? "Faith", 1)),
     await time(kind, "category page (page 2)", () => categoryPage(db, "Faith", 2)),
@@ -223,12 +232,14 @@ async function bench(kind: string, database: Database): Promise<void> {
     await time(kind, "dashboard counts", () => Promise.all([getPostStats(db), countProjects(db)])),
     await time(kind, "sitemap index", async () => {
       const dates = await getSitemapDates(db);
-      return buildSitemapIndex(SITE, dates.count, dates.newest);
+      return buildSitemapIndex(SITE, dates.count, dates.newest, PER_FILE);
     }),
     await time(kind, "sitemap pages.xml", async () => buildPagesSitemap(SITE, await getSitemapDates(db))),
-    await time(kind, "sitemap posts-1.xml (query only)", () => listPublishedPostsForSitemap(db, 1, SITEMAP_MAX_URLS)),
-    await time(kind, "sitemap posts-1.xml (50,000 URLs, built)", () => sitemapPostsFile(db, 1)),
-    await time(kind, "sitemap posts-1.xml at 10,000 per file", () => listPublishedPostsForSitemap(db, 1, 10_000)),
+    await time(kind, `sitemap posts-1.xml (query only, ${postsFile.first} URLs)`, () =>
+      listPublishedPostsForSitemap(db, postsFileIds(1, postsFile.files)),
+    ),
+    await time(kind, "sitemap posts-1.xml (first file, built)", () => sitemapPostsFile(db, 1)),
+    await time(kind, `sitemap posts-${postsFile.files}.xml (last file, built)`, () => sitemapPostsFile(db, "last")),
     await time(kind, "RSS (newest 20)", async () => buildRss(SITE, null, await listFeedPosts(db, null), "Bench")),
     await time(kind, "category RSS (newest 20)", async () => buildRss(SITE, "Fun", await listFeedPosts(db, "Fun"), "Bench")),
   ];

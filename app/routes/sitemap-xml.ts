@@ -2,10 +2,11 @@ import { getSitemapDates } from "~/features/posts/home-posts.server";
 import { buildSitemapIndex, sitemapResponse } from "~/features/site/sitemap";
 import { publicSiteUrl } from "~/features/site/site-url.server";
 import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemap-xml";
 
-/** GET /sitemap.xml — the index of the sitemaps (pages, then posts in files of at most 50,000). */
+/** GET /sitemap.xml — the index of the sitemaps (pages, then the posts' files). */
 export async function loader({ request }: Route.LoaderArgs) {
   const dates = await getSitemapDates(getDb());
-  return sitemapResponse(buildSitemapIndex(await publicSiteUrl(request), dates.count, dates.newest));
+  return sitemapResponse(buildSitemapIndex(await publicSiteUrl(request), dates.count, dates.newest, getEnv().SITEMAP_POSTS_PER_FILE));
 }

@@ -1,7 +1,8 @@
 import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
 import { publicSiteUrl } from "~/features/site/site-url.server";
-import { buildPagesSitemap, buildPostsSitemap, SITEMAP_MAX_URLS, sitemapPaths, sitemapResponse } from "~/features/site/sitemap";
+import { buildPagesSitemap, buildPostsSitemap, postsFileCount, postsFileIds, sitemapResponse } from "~/features/site/sitemap";
 import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemaps";
 
 function notFound(): Response {
@@ -16,9 +17,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const db = getDb();
   const publicUrl = await publicSiteUrl(request);
   if (params.file === "pages.xml") return sitemapResponse(buildPagesSitemap(publicUrl, await getSitemapDates(db)));
-  const file = /^posts-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1];
+  const file = Number(/^posts-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1] ?? 0);
   if (!file) return notFound();
   const { count } = await getSitemapDates(db);
-  if (!sitemapPaths(count).includes(`/sitemaps/${params.file}`)) return notFound();
-  return sitemapResponse(buildPostsSitemap(publicUrl, await listPublishedPostsForSitemap(db, Number(file), SITEMAP_MAX_URLS)));
+  const files = postsFileCount(count, getEnv().SITEMAP_POSTS_PER_FILE);
+  if (file > files) return notFound();
+  return sitemapResponse(buildPostsSitemap(publicUrl, await listPublishedPostsForSitemap(db, postsFileIds(file, files))));
 }

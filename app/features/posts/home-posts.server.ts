@@ -1,9 +1,8 @@
-import { and, asc, eq, gt, inArray, sql, type SQLWrapper } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lt, sql, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts, postCounts } from "~/server/db/schema.server";
-import { pageOffset } from "~/server/pagination.server";
 import { newestPublishedFirst, shownDate } from "./posts.server";
 
 export interface FeaturedArticle {
@@ -85,32 +84,29 @@ const sitemapColumnsSchema = z.object({
 });
 
 /**
- * One sitemap file of published posts (1-based), oldest first so that a file's content stays put.
+ * The published posts whose id is in [from, below) (below null: to the end; the defaults: all of
+ * them), ordered by id: one sitemap file (app/features/site/sitemap.ts postsFileIds).
  * The file comes as one row of three JSON arrays (a column each): on the embedded database each row
- * costs ~5 µs in PGlite's protocol parser, 50,000 of them more than the query itself, and an array
- * per post costs PostgreSQL twice as much as a value per column (docs/decisions/14g-db-tails.md).
- * Read by an index-only scan of blog_posts_published_created_id_idx, which holds every column here.
+ * costs ~5 µs in PGlite's protocol parser, more than the query itself, and an array per post costs
+ * PostgreSQL twice as much as a value per column (docs/decisions/14g-db-tails.md).
+ * Read by an index-only scan of a range of blog_posts_published_id_idx, which holds every column here.
  */
 export async function listPublishedPostsForSitemap(
   db: Db,
-  file = 1,
-  perFile = 50_000,
+  ids: { from: string; below: string | null } = { from: "00000000-0000-0000-0000-000000000000", below: null },
 ): Promise<{ category: Category; slug: string; updatedAt: Date }[]> {
   const page = db
     .select({
       category: blogPosts.category,
       slug: blogPosts.slug,
       updatedAt: blogPosts.updatedAt,
-      createdAt: blogPosts.createdAt,
       id: blogPosts.id,
     })
     .from(blogPosts)
-    .where(published)
-    .orderBy(asc(blogPosts.createdAt), asc(blogPosts.id))
-    .limit(perFile)
-    .offset(pageOffset(file, perFile))
+    .where(and(published, gte(blogPosts.id, ids.from), ids.below === null ? undefined : lt(blogPosts.id, ids.below)))
+    .orderBy(blogPosts.id)
     .as("page");
-  const inOrder = sql`order by ${page.createdAt}, ${page.id}`;
+  const inOrder = sql`order by ${page.id}`;
   const column = (value: SQLWrapper) => sql<unknown>`coalesce(json_agg(${value} ${inOrder}), '[]'::json)`;
   const [row] = await db
     .select({

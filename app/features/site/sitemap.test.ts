@@ -1,22 +1,47 @@
 import { describe, expect, it } from "vitest";
 import { escapeXml } from "~/lib/xml";
-import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, sitemapPaths } from "./sitemap";
+import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, postsFileCount, postsFileIds, sitemapPaths } from "./sitemap";
 
 describe("sitemaps", () => {
-  it("indexes the pages' sitemap and one posts' file per 50,000 posts", () => {
-    expect(sitemapPaths(0)).toEqual(["/sitemaps/pages.xml"]);
-    expect(sitemapPaths(50_000)).toEqual(["/sitemaps/pages.xml", "/sitemaps/posts-1.xml"]);
-    expect(sitemapPaths(100_001)).toEqual([
-      "/sitemaps/pages.xml",
-      "/sitemaps/posts-1.xml",
-      "/sitemaps/posts-2.xml",
-      "/sitemaps/posts-3.xml",
-    ]);
-    const index = buildSitemapIndex("https://site.example", 2, new Date("2024-03-01T00:00:00Z"));
+  it("indexes the pages' sitemap and the fewest posts' files, a power of two, that hold the posts per file on average", () => {
+    expect(sitemapPaths(0, 1000)).toEqual(["/sitemaps/pages.xml"]);
+    expect(sitemapPaths(1000, 1000)).toEqual(["/sitemaps/pages.xml", "/sitemaps/posts-1.xml"]);
+    expect(sitemapPaths(1001, 1000)).toEqual(["/sitemaps/pages.xml", "/sitemaps/posts-1.xml", "/sitemaps/posts-2.xml"]);
+    expect([1, 2, 3, 4, 5, 8, 9].map((n) => postsFileCount(n, 2))).toEqual([1, 1, 2, 2, 4, 4, 8]);
+    expect(postsFileCount(90_000, 1000)).toBe(128);
+    expect(postsFileCount(100_000, 50_000)).toBe(2);
+    const index = buildSitemapIndex("https://site.example", 2, new Date("2024-03-01T00:00:00Z"), 1000);
     expect(index).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex /);
     expect(index).toContain(
       "<sitemap><loc>https://site.example/sitemaps/posts-1.xml</loc><lastmod>2024-03-01T00:00:00.000Z</lastmod></sitemap>",
     );
+    expect(index).not.toContain("posts-2.xml");
+  });
+
+  it("gives each posts' file an equal share of the ids, edge to edge, so every id is in exactly one file", () => {
+    const ZERO = "00000000-0000-0000-0000-000000000000";
+    expect(postsFileIds(1, 1)).toEqual({ from: ZERO, below: null });
+    expect(postsFileIds(1, 2)).toEqual({ from: ZERO, below: "80000000-0000-0000-0000-000000000000" });
+    expect(postsFileIds(2, 2)).toEqual({ from: "80000000-0000-0000-0000-000000000000", below: null });
+    expect(postsFileIds(2, 128)).toEqual({ from: "02000000-0000-0000-0000-000000000000", below: "04000000-0000-0000-0000-000000000000" });
+    expect(postsFileIds(1 << 20, 1 << 20)).toEqual({ from: "fffff000-0000-0000-0000-000000000000", below: null });
+    // Ids at and around the files' edges, compared as PostgreSQL compares uuids (byte by byte: as lowercase hex).
+    const ids = [
+      ZERO,
+      "ffffffff-ffff-ffff-ffff-ffffffffffff",
+      "7fffffff-ffff-ffff-ffff-ffffffffffff",
+      "80000000-0000-0000-0000-000000000000",
+    ];
+    for (let i = 0; i < 200; i++) ids.push(crypto.randomUUID());
+    for (const files of [1, 2, 4, 128]) {
+      const ranges = Array.from({ length: files }, (_, i) => postsFileIds(i + 1, files));
+      expect(ranges[0]?.from).toBe(ZERO);
+      ranges.forEach((range, i) => expect(range.below).toBe(ranges[i + 1]?.from ?? null));
+      for (const id of ids) {
+        const holders = ranges.filter(({ from, below }) => id >= from && (below === null || id < below));
+        expect(holders, `${id} in ${files} files`).toHaveLength(1);
+      }
+    }
   });
 
   it("lists pages and categories with the newest dates, and posts with absolute, escaped URLs", () => {

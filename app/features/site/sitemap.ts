@@ -3,9 +3,6 @@ import { escapeXml } from "~/lib/xml";
 
 const PUBLIC_PAGES = ["/", "/about", "/recent-roles", "/projects", "/testimonials", "/contact"] as const;
 
-/** The sitemaps protocol's limit of URLs per file. */
-export const SITEMAP_MAX_URLS = 50_000;
-
 export interface SitemapPost {
   slug: string;
   category: Category;
@@ -47,17 +44,58 @@ function urlSet(publicUrl: string, entries: Entry[]): string {
   return `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
-/** The addresses of the sitemaps that /sitemap.xml lists: the pages, then the posts in files of at most 50,000. */
-export function sitemapPaths(publishedPosts: number): string[] {
-  const postFiles = Math.ceil(publishedPosts / SITEMAP_MAX_URLS);
+/**
+ * How many posts' files there are: the fewest, as a power of two, that hold `perFile` posts or fewer
+ * on average (SITEMAP_POSTS_PER_FILE; the protocol's limit is 50,000 per file). A power of two, so
+ * that each file is an equal share of the ids' range (postsFileIds) and a file splits in two when
+ * the count doubles.
+ */
+export function postsFileCount(publishedPosts: number, perFile: number): number {
+  if (publishedPosts <= 0) return 0;
+  let files = 1;
+  while (files * perFile < publishedPosts) files *= 2;
+  return files;
+}
+
+/** The ids of a posts' file: from `from` (included) to `below` (excluded; null: to the end). */
+export interface PostsFileIds {
+  from: string;
+  below: string | null;
+}
+
+const ID_BITS = 128n;
+
+/** A uuid as PostgreSQL writes it, from its 128 bits. */
+export function uuidOf(value: bigint): string {
+  const hex = value.toString(16).padStart(32, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Which posts file `file` (1-based) of `files` holds: the file-th equal share of the ids' range.
+ * Post ids are random (UUID v4), so each file holds its share of the posts, give or take a few
+ * percent, and a post stays in its file until the number of files doubles or halves (each file then
+ * splits in two or pairs up), whatever is published, unpublished or deleted meanwhile. Reading a file
+ * is a range of the (published, id) index: the same cost for the last file as for the first, where
+ * files in creation order would skip all the earlier posts (docs/decisions/14g-db-tails.md).
+ */
+export function postsFileIds(file: number, files: number): PostsFileIds {
+  const width = (1n << ID_BITS) / BigInt(files);
+  const from = uuidOf(BigInt(file - 1) * width);
+  return { from, below: file < files ? uuidOf(BigInt(file) * width) : null };
+}
+
+/** The addresses of the sitemaps that /sitemap.xml lists: the pages, then the posts' files. */
+export function sitemapPaths(publishedPosts: number, perFile: number): string[] {
+  const postFiles = postsFileCount(publishedPosts, perFile);
   return ["/sitemaps/pages.xml", ...Array.from({ length: postFiles }, (_, i) => `/sitemaps/posts-${i + 1}.xml`)];
 }
 
 /** /sitemap.xml: an index of the sitemaps, with the newest change as every file's lastmod. */
-export function buildSitemapIndex(publicUrl: string, publishedPosts: number, newest: Date | null): string {
+export function buildSitemapIndex(publicUrl: string, publishedPosts: number, newest: Date | null, perFile: number): string {
   const lastmod = newest ? `<lastmod>${newest.toISOString()}</lastmod>` : "";
   const absolute = absoluteUrls(publicUrl);
-  const items = sitemapPaths(publishedPosts)
+  const items = sitemapPaths(publishedPosts, perFile)
     .map((path) => `  <sitemap><loc>${absolute(path)}</loc>${lastmod}</sitemap>`)
     .join("\n");
   return `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items}\n</sitemapindex>\n`;
