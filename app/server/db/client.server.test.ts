@@ -1,6 +1,8 @@
 import { PGlite, type QueryOptions } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { queryRows } from "~/server/backup/database-info.server";
 import { createTestDatabase } from "../../../tests/helpers/databases";
 import { session } from "./schema.server";
 import { ONE_ROW, type Database } from "./client.server";
@@ -44,9 +46,8 @@ const EXPECTED = {
 
 it("drizzle's statements reach PGlite without its per-statement parsers, values parsed as drizzle asked", async () => {
   const seen = spyOnQueries();
-  const { rows } = await database.db.execute(SAMPLE);
-  expect(rows).toEqual([EXPECTED]);
-  const inTransaction = await database.db.transaction(async (tx) => (await tx.execute(SAMPLE)).rows);
+  expect(await queryRows(database.db, SAMPLE, z.unknown())).toEqual([EXPECTED]);
+  const inTransaction = await database.db.transaction((tx) => queryRows(tx, SAMPLE, z.unknown()));
   expect(inTransaction).toEqual([EXPECTED]);
   // drizzle's own column mapping still turns the text into a Date.
   const [row] = await database.db.select({ at: sql`'2024-01-02 03:04:05+00'::timestamptz`.mapWith(session.expiresAt) }).from(ONE_ROW);
