@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "~/server/db/client.server";
-import { recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
+import { ONE_ROW, type Db } from "~/server/db/client.server";
+import { passkeys, recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
 import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
 import { hasPasskey } from "./passkeys.server";
 import { looksLikeTotp, normalizeCode } from "./two-factor-schema";
@@ -104,9 +104,18 @@ export async function hasAuthenticatorApp(db: Db, userId: string): Promise<boole
   return Boolean(row);
 }
 
-/** An authenticator app that is on, or a passkey: either makes the password alone not enough to sign in. */
+/**
+ * An authenticator app that is on, or a passkey: either makes the password alone not enough to sign in.
+ * A column of the caller's statement (the admin area reads it with the other facts of every request).
+ */
+export function hasTwoFactorOf(userId: string) {
+  return sql<boolean>`(exists (select 1 from ${twoFactor} where ${twoFactor.userId} = ${userId} and ${twoFactor.enabledAt} is not null)
+    or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
+}
+
 export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
-  return (await hasAuthenticatorApp(db, userId)) || (await hasPasskey(db, userId));
+  const [row] = await db.select({ on: hasTwoFactorOf(userId) }).from(ONE_ROW);
+  return row?.on === true;
 }
 
 /** Stores a new pending secret (replacing an unfinished setup). The caller has checked 2FA is not on. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { canDeleteMessages, canReadMessages, type Actor } from "~/lib/permissions";
@@ -129,14 +129,13 @@ export async function listContactMessages(db: Db, page = 1) {
   return { messages, total, page: window.page, pageCount: window.pageCount };
 }
 
-/** The sidebar's unread count: messages nobody has marked handled yet. */
-export async function countUnreadMessages(db: Db, actor: Actor | null): Promise<number> {
+/**
+ * The sidebar's unread count (messages nobody has marked handled yet), as a column of the caller's
+ * statement: the admin shell reads it with its other facts (features/admin/two-factor-guard.server.ts).
+ */
+export function unreadMessagesCountOf(actor: Actor | null) {
   authorize(actor, canReadMessages, INBOX_FORBIDDEN);
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(contactMessages)
-    .where(isNull(contactMessages.handledAt));
-  return row?.count ?? 0;
+  return sql<number>`(select count(*)::int from ${contactMessages} where ${contactMessages.handledAt} is null)`.mapWith(Number);
 }
 
 export type InboxMessage = Awaited<ReturnType<typeof listContactMessages>>["messages"][number];

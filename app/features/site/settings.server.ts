@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
 import { enqueueCategoryShareImages } from "~/features/share-images/share-images.server";
 import { bumpContentVersion, currentContentVersion } from "~/server/content-version.server";
-import { getDb, type Db } from "~/server/db/client.server";
+import { getDb, ONE_ROW, type Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { getEnv, type Env } from "~/server/env.server";
 import { parseOrThrow } from "~/server/errors.server";
@@ -167,18 +167,28 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
 
 export const SECURITY_SETTINGS_KEY = "security_settings";
 
-/** The security settings (read on every admin request: a setting must hold from the moment it is saved, on every instance). */
-export async function readSecuritySettings(db: Db): Promise<SecuritySettings> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SECURITY_SETTINGS_KEY));
+/** The stored security settings record (JSON text, or null when never saved), as a column of the caller's statement. */
+export function securitySettingsValueOf() {
+  return sql<string | null>`(select ${appSettings.value} from ${appSettings} where ${appSettings.key} = ${SECURITY_SETTINGS_KEY})`;
+}
+
+/** The settings a stored record (securitySettingsValueOf) holds; an invalid one is logged and gives the defaults. */
+export function securitySettingsFrom(value: string | null | undefined): SecuritySettings {
   let json: unknown;
   try {
-    json = row ? JSON.parse(row.value) : {};
+    json = value ? JSON.parse(value) : {};
   } catch {
     json = undefined;
   }
   const stored = storedSecuritySettingsSchema.safeParse(json);
   if (!stored.success) logger.error({ issues: stored.error.issues }, "security settings: stored record is invalid; using the defaults");
   return { requireTwoFactor: false, ...(stored.success ? stored.data : {}) };
+}
+
+/** The security settings (read on every admin request: a setting must hold from the moment it is saved, on every instance). */
+export async function readSecuritySettings(db: Db): Promise<SecuritySettings> {
+  const [row] = await db.select({ value: securitySettingsValueOf() }).from(ONE_ROW);
+  return securitySettingsFrom(row?.value);
 }
 
 /** Admins only; audited. */

@@ -5,7 +5,7 @@ import { ErrorMessage, errorDetails } from "~/components/error-message";
 import { NotFoundMessage } from "~/components/not-found-message";
 import { Button } from "~/components/ui/button";
 import { requireAdminArea } from "~/features/admin/admin-guard.server";
-import { requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
+import { readAdminShellFacts, requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
 import { ThemeToggle } from "~/components/theme-toggle";
@@ -19,9 +19,6 @@ import {
 } from "~/components/ui/dropdown-menu";
 import { ROLE_LABELS } from "~/lib/roles";
 import { cn } from "~/lib/utils";
-import { canReadMessages } from "~/lib/permissions";
-import { countUnreadMessages } from "~/features/contact/contact.server";
-import { getDb } from "~/server/db/client.server";
 import { readCookie } from "~/server/cookies.server";
 import type { Route } from "./+types/layout";
 
@@ -39,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
-    unreadMessages: canReadMessages(actor) ? await countUnreadMessages(getDb(), actor) : 0,
+    unreadMessages: (await readAdminShellFacts(request, actor)).unreadMessages,
   };
 }
 

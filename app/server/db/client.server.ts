@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, types, type PGliteOptions, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -53,6 +53,69 @@ const PGLITE_POSTGRESQL_CONF = [
   "default_text_search_config = 'pg_catalog.english'",
 ];
 
+/**
+ * The types drizzle-orm's PGlite driver asks to get as text (it converts dates itself): timestamp,
+ * timestamptz, interval, date, and the arrays numeric[], timestamp[], timestamptz[], interval[], date[].
+ */
+export const DRIZZLE_TEXT_TYPES: readonly number[] = [
+  types.TIMESTAMP,
+  types.TIMESTAMPTZ,
+  types.INTERVAL,
+  types.DATE,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+];
+const DRIZZLE_TEXT_TYPE_KEYS = new Set(DRIZZLE_TEXT_TYPES.map(String));
+const asText = (value: string) => value;
+
+/** `options` without drizzle's parsers when they are exactly the ones the client already holds. */
+function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions | undefined {
+  const parsers = options?.parsers;
+  if (!parsers) return options;
+  const keys = Object.keys(parsers);
+  if (keys.length !== DRIZZLE_TEXT_TYPE_KEYS.size || !keys.every((key) => DRIZZLE_TEXT_TYPE_KEYS.has(key))) return options;
+  const { parsers: _held, ...rest } = options;
+  return rest;
+}
+
+/**
+ * The embedded database's client for drizzle. drizzle-orm hands PGlite its parsers with every
+ * statement, and PGlite then copies its own table of ~320 parsers into a new object per statement
+ * (`{ ...this.parsers, ...options.parsers }`): 0.1–0.3 ms each, about a tenth of a signed-in page's
+ * CPU (docs/decisions/14a-page-cache.md, addendum 3). This client holds drizzle's parsers itself
+ * (set after start-up, which registers the array types) and leaves drizzle's copy out of each query.
+ */
+class DrizzlePGlite extends PGlite {
+  static async open(options: PGliteOptions): Promise<DrizzlePGlite> {
+    const client = new DrizzlePGlite(options);
+    await client.waitReady;
+    for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = asText;
+    return client;
+  }
+
+  override query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return super.query<T>(query, params, withoutDrizzleParsers(options));
+  }
+
+  override transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    return super.transaction((tx) =>
+      callback({
+        query: (query, params, options) => tx.query(query, params, withoutDrizzleParsers(options)),
+        sql: (strings, ...params) => tx.sql(strings, ...params),
+        exec: (query, options) => tx.exec(query, options),
+        rollback: () => tx.rollback(),
+        listen: (channel, onNotify) => tx.listen(channel, onNotify),
+        get closed() {
+          return tx.closed;
+        },
+      }),
+    );
+  }
+}
+
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -83,7 +146,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // PGlite is single-process: a second process on the same directory would corrupt it.
     releaseLock = acquireDirLock(options.dataDir);
     try {
-      client = await PGlite.create({
+      client = await DrizzlePGlite.open({
         dataDir: path.join(options.dataDir, "pglite"),
         postgresqlconf: PGLITE_POSTGRESQL_CONF,
       });
@@ -93,7 +156,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
   } else {
     // loadDataDir: a dumpDataDir() tarball (tests start from a migrated one instead of running initdb each time).
-    client = await PGlite.create({ postgresqlconf: PGLITE_POSTGRESQL_CONF, loadDataDir: options.loadDataDir });
+    client = await DrizzlePGlite.open({ postgresqlconf: PGLITE_POSTGRESQL_CONF, loadDataDir: options.loadDataDir });
   }
   const db = drizzlePglite({ client, schema });
   return {

@@ -1,0 +1,51 @@
+import { expect, it } from "vitest";
+import { getSessionUser } from "~/features/auth/session.server";
+import { saveSecuritySettings } from "~/features/site/settings.server";
+import { contactMessages } from "~/server/db/schema.server";
+import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { makeContactMessage, signedInAs } from "../../../tests/helpers/factories";
+import { readAdminShellFacts, staffMustUseTwoFactor } from "./two-factor-guard.server";
+
+describeEachDatabase("admin shell facts", (ctx) => {
+  it("reads the two-factor rule and the unread count in one lookup per page request; a write request reads again", async () => {
+    await ctx.db.delete(contactMessages);
+    await makeContactMessage(ctx.db);
+    await makeContactMessage(ctx.db);
+    await makeContactMessage(ctx.db, { handledAt: new Date() });
+    const admin = await signedInAs(ctx.db, "admin");
+    const page = new Request("http://localhost/admin", { headers: { cookie: admin.cookie } });
+    const actor = await getSessionUser(page, ctx.db);
+    const first = readAdminShellFacts(page, actor, ctx.db);
+    expect(readAdminShellFacts(page, actor, ctx.db)).toBe(first);
+    expect(await first).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2 });
+
+    // Marked handled meanwhile: the same page request keeps its answer, a write request reads again.
+    await ctx.db.update(contactMessages).set({ handledAt: new Date() });
+    expect(await readAdminShellFacts(page, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2 });
+    const write = new Request("http://localhost/admin", { method: "POST", headers: { cookie: admin.cookie } });
+    expect(await readAdminShellFacts(write, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0 });
+  });
+
+  it("while the site requires two-factor, staff without it must set it up; a plain user reads no inbox", async () => {
+    await ctx.db.delete(contactMessages);
+    await makeContactMessage(ctx.db);
+    const admin = await signedInAs(ctx.db, "admin");
+    const moderator = await signedInAs(ctx.db, "moderator");
+    const plain = await signedInAs(ctx.db, "user");
+    const facts = async (cookie: string) => {
+      const request = new Request("http://localhost/admin", { headers: { cookie } });
+      return readAdminShellFacts(request, await getSessionUser(request, ctx.db), ctx.db);
+    };
+    await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "on" });
+    try {
+      expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: true, unreadMessages: 1 });
+      expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(true);
+      expect(await facts(plain.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0 });
+      expect(await staffMustUseTwoFactor(ctx.db, plain.actor)).toBe(false);
+    } finally {
+      await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "" });
+    }
+    expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 1 });
+    expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(false);
+  });
+});
