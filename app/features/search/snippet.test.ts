@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { queryRows } from "~/server/backup/database-info.server";
+import type { Database } from "~/server/db/client.server";
+import { DEMO_POSTS } from "~/server/demo-content.server";
+import { createTestDatabase } from "../../../tests/helpers/databases";
+import { HIGHLIGHT_START as S, HIGHLIGHT_STOP as E } from "./highlight";
+import { englishLexeme, highlightAll, positiveLexemes, snippetOf, SNIPPET_DELIMITER } from "./snippet";
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+const count = (text: string) => words(text.replaceAll(SNIPPET_DELIMITER, " ").replaceAll(S, "").replaceAll(E, "")).length;
+
+describe("positiveLexemes", () => {
+  // The inputs are what PostgreSQL prints for websearch_to_tsquery('english', …)::text.
+  it("takes every lexeme but the excluded ones", () => {
+    expect([...positiveLexemes(`'run' <-> 'dog' & 'cat'`)]).toEqual(["run", "dog", "cat"]);
+    expect([...positiveLexemes(`'run' & !'dog' | 'cat'`)]).toEqual(["run", "cat"]);
+    expect([...positiveLexemes(`!( 'x' <-> 'y' ) & 'z'`)]).toEqual(["z"]);
+    expect([...positiveLexemes(`'o''reilli' & ( 'a' | !'b' )`)]).toEqual(["o'reilli", "a"]);
+    expect([...positiveLexemes("")]).toEqual([]);
+  });
+});
+
+describe("highlightAll", () => {
+  it("marks every word whose English stem is a query lexeme, and keeps the text as it is", () => {
+    expect(highlightAll("Running with dogs, the runner ran.", new Set(["run", "dog"]))).toBe(
+      `${S}Running${E} with ${S}dogs${E}, the runner ran.`,
+    );
+    expect(highlightAll("  -- ", new Set(["run"]))).toBe("  -- ");
+    // Stop words are never indexed, so never highlighted; words with digits are only lower-cased.
+    expect(highlightAll("The 2FA in Vite5", new Set(["the", "2fa", "vite5"]))).toBe(`The ${S}2FA${E} in ${S}Vite5${E}`);
+  });
+});
+
+describe("snippetOf", () => {
+  const text = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
+
+  it("shows the text's first 15 words when nothing matches", () => {
+    expect(snippetOf(text, new Set(["nothing"]))).toBe(words(text).slice(0, 15).join(" "));
+    expect(snippetOf("", new Set(["x"]))).toBe("");
+  });
+
+  it("makes two fragments of at most 35 words around the matches, in the text's order", () => {
+    const body = words(text);
+    body[40] = "dogs";
+    body[150] = "dog";
+    body[152] = "barking";
+    const snippet = snippetOf(body.join(" "), new Set(["dog", "bark"]));
+    const [first, second] = snippet.split(SNIPPET_DELIMITER);
+    // The densest fragment (both words) comes second in the text but is chosen first; both are shown in order.
+    expect(first).toContain(`${S}dogs${E}`);
+    expect(second).toContain(`${S}dog${E} word151 ${S}barking${E}`);
+    expect(count(first ?? "")).toBeLessThanOrEqual(35);
+    expect(count(second ?? "")).toBeLessThanOrEqual(35);
+    expect(count(first ?? "")).toBeGreaterThanOrEqual(30);
+    // Stretched evenly: the match is in the middle of its fragment.
+    expect(first?.startsWith("word2")).toBe(true);
+  });
+
+  it("never starts or ends a fragment with a short word or a number", () => {
+    const body = words(text).map((word, i) => (i % 2 ? "ab" : "12"));
+    body[100] = "matching";
+    const snippet = snippetOf(body.join(" "), new Set(["match"]));
+    expect(snippet).toBe(`${S}matching${E}`);
+  });
+
+  it("cuts a long span holding all the words into fragments that start and end with a match", () => {
+    const body = words(text);
+    body[10] = "alpha";
+    body[100] = "omega";
+    const snippet = snippetOf(body.join(" "), new Set(["alpha", "omega"]));
+    expect(snippet.split(SNIPPET_DELIMITER)).toHaveLength(2);
+    expect(snippet).toContain(`${S}alpha${E}`);
+    expect(snippet).toContain(`${S}omega${E}`);
+  });
+});
+
+describe("the English lexemes of PostgreSQL (PGlite)", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  // The demo posts' words, the benchmark's kind of made-up words, and words the Snowball English
+  // stemmer treats specially (exceptions, -y, -ly, doubled consonants, apostrophes split apart).
+  const demoWords = DEMO_POSTS.flatMap((post) => [post.title, post.excerpt ?? "", post.content]).flatMap(
+    (text) => text.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [],
+  );
+  const special =
+    "skis skies dying lying tying news innings outings cannings howe proceed exceed succeed andes atlas cosmos bias " +
+    "generate generously gently early only singly arsenal communism commune universal university kaloriminun stafleslon " +
+    "Running RUNNING consign consigned consigning consignment knack knackeries knavish hopping hoped hoping filing " +
+    "sky skying abandoning abeyance ably abnormality tried ties cries agreed feed bleed fluently emotionally " +
+    "2024 v8 café naïve résumé Zürich 3d html5 id idly";
+  const all = [...new Set([...demoWords, ...words(special)])];
+
+  it("are the ones made here for a few hundred words", async () => {
+    expect(all.length).toBeGreaterThan(300);
+    const rows = await queryRows(
+      database.db,
+      sql`select w as word, coalesce(array_to_string(tsvector_to_array(to_tsvector('english', w)), ' '), '') as lexemes
+          from unnest(string_to_array(${all.join(" ")}, ' ')) as w`,
+      z.object({ word: z.string(), lexemes: z.string() }),
+    );
+    const differing = rows.filter(({ word, lexemes }) => (englishLexeme(word) ?? "") !== lexemes);
+    expect(differing).toEqual([]);
+    expect(rows).toHaveLength(all.length);
+  });
+
+  it("highlight a title as ts_headline with HighlightAll did", async () => {
+    const cases = DEMO_POSTS.map((post, i) => ({ title: post.title, query: words(post.title).at(i % 3) ?? "" }));
+    const rows = await queryRows(
+      database.db,
+      sql`select t.title, websearch_to_tsquery('english', t.query)::text as parsed,
+            ts_headline('english', t.title, websearch_to_tsquery('english', t.query), ${`StartSel=${S}, StopSel=${E}, HighlightAll=true`}) as headline
+          from json_to_recordset(${JSON.stringify(cases)}::json) as t(title text, query text)`,
+      z.object({ title: z.string(), parsed: z.string(), headline: z.string() }),
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    for (const { title, parsed, headline } of rows) expect(highlightAll(title, positiveLexemes(parsed))).toBe(headline);
+  });
+});
