@@ -7,7 +7,7 @@ import { pageOffset, pageWindow } from "~/server/pagination.server";
 import { newestPublishedFirst } from "~/features/posts/posts.server";
 import { requiredPairs } from "./phrase-pairs";
 import { RESULTS_PER_PAGE } from "./search-schema";
-import { highlightAll, positiveLexemes, snippetOf, type LexemeCache } from "./snippet";
+import { highlightAll, searchTerms, snippetOf, type LexemeCache } from "./snippet";
 
 export interface SearchHit {
   id: string;
@@ -243,7 +243,7 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // A page past the last has no rows to carry the count: count once more to answer it (404 or empty).
     const total = rows[0]?.total ?? (page === 1 ? 0 : ((await tx.with(recent, wider).select({ n: count() }).from(candidates))[0]?.n ?? 0));
     const pages = pageWindow(total, page, RESULTS_PER_PAGE);
-    const wanted = positiveLexemes(first?.parsed ?? "");
+    const wanted = searchTerms(first?.parsed ?? "");
     const stems: LexemeCache = new Map();
     const hits = rows.map(({ id, slug, category, title, excerpt, content, createdAt }) => ({
       id,

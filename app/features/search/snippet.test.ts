@@ -6,30 +6,33 @@ import type { Database } from "~/server/db/client.server";
 import { DEMO_POSTS } from "~/server/demo-content.server";
 import { createTestDatabase } from "../../../tests/helpers/databases";
 import { HIGHLIGHT_START as S, HIGHLIGHT_STOP as E } from "./highlight";
-import { englishLexeme, highlightAll, positiveLexemes, snippetOf, SNIPPET_DELIMITER } from "./snippet";
+import { englishLexeme, highlightAll, searchTerms, snippetOf, SNIPPET_DELIMITER } from "./snippet";
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 const count = (text: string) => words(text.replaceAll(SNIPPET_DELIMITER, " ").replaceAll(S, "").replaceAll(E, "")).length;
 
-describe("positiveLexemes", () => {
+const all = (...lexemes: string[]) => ({ lexemes: new Set(lexemes), allNeeded: true });
+const any = (...lexemes: string[]) => ({ lexemes: new Set(lexemes), allNeeded: false });
+
+describe("searchTerms", () => {
   // The inputs are what PostgreSQL prints for websearch_to_tsquery('english', …)::text.
-  it("takes every lexeme but the excluded ones", () => {
-    expect([...positiveLexemes(`'run' <-> 'dog' & 'cat'`)]).toEqual(["run", "dog", "cat"]);
-    expect([...positiveLexemes(`'run' & !'dog' | 'cat'`)]).toEqual(["run", "cat"]);
-    expect([...positiveLexemes(`!( 'x' <-> 'y' ) & 'z'`)]).toEqual(["z"]);
-    expect([...positiveLexemes(`'o''reilli' & ( 'a' | !'b' )`)]).toEqual(["o'reilli", "a"]);
-    expect([...positiveLexemes("")]).toEqual([]);
+  it("takes every lexeme but the excluded ones, and whether all are needed", () => {
+    expect(searchTerms(`'run' <-> 'dog' & 'cat'`)).toEqual(all("run", "dog", "cat"));
+    expect(searchTerms(`'run' & !'dog' | 'cat'`)).toEqual(any("run", "cat"));
+    expect(searchTerms(`!( 'x' <-> 'y' ) & 'z'`)).toEqual(all("z"));
+    expect(searchTerms(`'o''reilli' & ( 'a' | !'b' )`)).toEqual(any("o'reilli", "a"));
+    expect(searchTerms("")).toEqual(all());
   });
 });
 
 describe("highlightAll", () => {
   it("marks every word whose English stem is a query lexeme, and keeps the text as it is", () => {
-    expect(highlightAll("Running with dogs, the runner ran.", new Set(["run", "dog"]))).toBe(
+    expect(highlightAll("Running with dogs, the runner ran.", all("run", "dog"))).toBe(
       `${S}Running${E} with ${S}dogs${E}, the runner ran.`,
     );
-    expect(highlightAll("  -- ", new Set(["run"]))).toBe("  -- ");
+    expect(highlightAll("  -- ", all("run"))).toBe("  -- ");
     // Stop words are never indexed, so never highlighted; words with digits are only lower-cased.
-    expect(highlightAll("The 2FA in Vite5", new Set(["the", "2fa", "vite5"]))).toBe(`The ${S}2FA${E} in ${S}Vite5${E}`);
+    expect(highlightAll("The 2FA in Vite5", all("the", "2fa", "vite5"))).toBe(`The ${S}2FA${E} in ${S}Vite5${E}`);
   });
 });
 
@@ -37,8 +40,8 @@ describe("snippetOf", () => {
   const text = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
 
   it("shows the text's first 15 words when nothing matches", () => {
-    expect(snippetOf(text, new Set(["nothing"]))).toBe(words(text).slice(0, 15).join(" "));
-    expect(snippetOf("", new Set(["x"]))).toBe("");
+    expect(snippetOf(text, all("nothing"))).toBe(words(text).slice(0, 15).join(" "));
+    expect(snippetOf("", all("x"))).toBe("");
   });
 
   it("makes two fragments of at most 35 words around the matches, in the text's order", () => {
@@ -46,30 +49,38 @@ describe("snippetOf", () => {
     body[40] = "dogs";
     body[150] = "dog";
     body[152] = "barking";
-    const snippet = snippetOf(body.join(" "), new Set(["dog", "bark"]));
+    const snippet = snippetOf(body.join(" "), any("dog", "bark"));
     const [first, second] = snippet.split(SNIPPET_DELIMITER);
-    // The densest fragment (both words) comes second in the text but is chosen first; both are shown in order.
     expect(first).toContain(`${S}dogs${E}`);
     expect(second).toContain(`${S}dog${E} word151 ${S}barking${E}`);
-    expect(count(first ?? "")).toBeLessThanOrEqual(35);
-    expect(count(second ?? "")).toBeLessThanOrEqual(35);
-    expect(count(first ?? "")).toBeGreaterThanOrEqual(30);
+    for (const fragment of [first, second]) expect(count(fragment ?? "")).toBeGreaterThanOrEqual(30);
+    for (const fragment of [first, second]) expect(count(fragment ?? "")).toBeLessThanOrEqual(35);
     // Stretched evenly: the match is in the middle of its fragment.
-    expect(first?.startsWith("word2")).toBe(true);
+    expect(first?.startsWith("word23 ")).toBe(true);
+    // When every word is needed, the fragment holding them all is the one shown.
+    const both = snippetOf(body.join(" "), all("dog", "bark"));
+    expect(both).not.toContain(SNIPPET_DELIMITER);
+    expect(both).toContain(`${S}dog${E} word151 ${S}barking${E}`);
+    expect(both).not.toContain("dogs");
+    // A needed word the text lacks (it is in the title): the text's first words, as ts_headline.
+    expect(snippetOf(body.join(" "), all("dog", "cat"))).toBe(`${body.slice(0, 15).join(" ")}`);
   });
 
   it("never starts or ends a fragment with a short word or a number", () => {
-    const body = words(text).map((word, i) => (i % 2 ? "ab" : "12"));
+    const body = words(text).map((_, i): string => (i % 2 ? "ab" : "12"));
     body[100] = "matching";
-    const snippet = snippetOf(body.join(" "), new Set(["match"]));
+    const snippet = snippetOf(body.join(" "), all("match"));
     expect(snippet).toBe(`${S}matching${E}`);
+    // A match may, however short.
+    body[103] = "lon";
+    expect(snippetOf(body.join(" "), any("match", "lon"))).toBe(`${S}matching${E} ab 12 ${S}lon${E}`);
   });
 
   it("cuts a long span holding all the words into fragments that start and end with a match", () => {
     const body = words(text);
     body[10] = "alpha";
     body[100] = "omega";
-    const snippet = snippetOf(body.join(" "), new Set(["alpha", "omega"]));
+    const snippet = snippetOf(body.join(" "), all("alpha", "omega"));
     expect(snippet.split(SNIPPET_DELIMITER)).toHaveLength(2);
     expect(snippet).toContain(`${S}alpha${E}`);
     expect(snippet).toContain(`${S}omega${E}`);
@@ -96,19 +107,19 @@ describe("the English lexemes of PostgreSQL (PGlite)", () => {
     "Running RUNNING consign consigned consigning consignment knack knackeries knavish hopping hoped hoping filing " +
     "sky skying abandoning abeyance ably abnormality tried ties cries agreed feed bleed fluently emotionally " +
     "2024 v8 café naïve résumé Zürich 3d html5 id idly";
-  const all = [...new Set([...demoWords, ...words(special)])];
+  const vocabulary = [...new Set([...demoWords, ...words(special)])];
 
   it("are the ones made here for a few hundred words", async () => {
-    expect(all.length).toBeGreaterThan(300);
+    expect(vocabulary.length).toBeGreaterThan(300);
     const rows = await queryRows(
       database.db,
       sql`select w as word, coalesce(array_to_string(tsvector_to_array(to_tsvector('english', w)), ' '), '') as lexemes
-          from unnest(string_to_array(${all.join(" ")}, ' ')) as w`,
+          from unnest(string_to_array(${vocabulary.join(" ")}, ' ')) as w`,
       z.object({ word: z.string(), lexemes: z.string() }),
     );
     const differing = rows.filter(({ word, lexemes }) => (englishLexeme(word) ?? "") !== lexemes);
     expect(differing).toEqual([]);
-    expect(rows).toHaveLength(all.length);
+    expect(rows).toHaveLength(vocabulary.length);
   });
 
   it("highlight a title as ts_headline with HighlightAll did", async () => {
@@ -121,6 +132,6 @@ describe("the English lexemes of PostgreSQL (PGlite)", () => {
       z.object({ title: z.string(), parsed: z.string(), headline: z.string() }),
     );
     expect(rows.length).toBeGreaterThan(5);
-    for (const { title, parsed, headline } of rows) expect(highlightAll(title, positiveLexemes(parsed))).toBe(headline);
+    for (const { title, parsed, headline } of rows) expect(highlightAll(title, searchTerms(parsed))).toBe(headline);
   });
 });

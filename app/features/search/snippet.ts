@@ -46,16 +46,23 @@ export function englishLexeme(word: string): string | null {
   return stem(lower);
 }
 
-/**
- * The lexemes a search looks for, read from its tsquery's text (`websearch_to_tsquery(…)::text`):
- * every lexeme not under a `!` (a post's words matching an excluded term are not highlighted).
- */
-export function positiveLexemes(tsquery: string): Set<string> {
+/** What a search looks for in a post's text, read from its tsquery. */
+export interface SearchTerms {
+  /** Every lexeme not under a `!`: a post's words matching an excluded term are not highlighted. */
+  lexemes: ReadonlySet<string>;
+  /** No alternative (`|`): a fragment around the matches must hold every (plain) lexeme. */
+  allNeeded: boolean;
+}
+
+/** The terms of a tsquery's text (`websearch_to_tsquery(…)::text`, e.g. `'run' <-> 'dog' & !'cat'`). */
+export function searchTerms(tsquery: string): SearchTerms {
   const lexemes = new Set<string>();
   let negatedDepth: number | null = null;
   let depth = 0;
   let negateNext = false;
+  let allNeeded = true;
   for (const token of tokenize(tsquery) ?? []) {
+    if (token.kind === "|") allNeeded = false;
     if (token.kind === "!") {
       negateNext = true;
       continue;
@@ -74,7 +81,7 @@ export function positiveLexemes(tsquery: string): Set<string> {
     if (token.kind === "lexeme" && !negateNext && negatedDepth === null) lexemes.add(token.text);
     if (token.kind === "lexeme" || token.kind === "other") negateNext = false;
   }
-  return lexemes;
+  return { lexemes, allNeeded };
 }
 
 /** A word of the text, where it starts and ends, and the query lexeme it matches, if any. */
@@ -82,7 +89,7 @@ interface Word {
   start: number;
   end: number;
   match: string | null;
-  /** A fragment may start or end with it (not a short word nor a number). */
+  /** A fragment may start or end with it (a match, or neither a short word nor a number). */
   goodEnd: boolean;
 }
 
@@ -106,7 +113,8 @@ function wordsOf(text: string, lexemes: ReadonlySet<string>, cache: LexemeCache)
       start: found.index,
       end: found.index + word.length,
       match: lexeme !== null && lexemes.has(lexeme) ? lexeme : null,
-      goodEnd: !NUMBER.test(word) && (word.length > SHORT_WORD || utf8Length(word) > SHORT_WORD),
+      goodEnd:
+        (lexeme !== null && lexemes.has(lexeme)) || (!NUMBER.test(word) && (word.length > SHORT_WORD || utf8Length(word) > SHORT_WORD)),
     });
   }
   return words;
@@ -128,8 +136,8 @@ function marked(text: string, words: readonly Word[], from: number, to: number):
 }
 
 /** The whole text, every word matching a query lexeme between the highlight markers. */
-export function highlightAll(text: string, lexemes: ReadonlySet<string>, cache: LexemeCache = new Map()): string {
-  const words = wordsOf(text, lexemes, cache);
+export function highlightAll(text: string, terms: SearchTerms, cache: LexemeCache = new Map()): string {
+  const words = wordsOf(text, terms.lexemes, cache);
   if (words.length === 0) return text;
   return text.slice(0, words[0]?.start) + marked(text, words, 0, words.length - 1) + text.slice(words.at(-1)?.end);
 }
@@ -143,23 +151,32 @@ interface Fragment {
 }
 
 /**
- * The spans of words holding every query lexeme the text holds, one starting at each match (the
- * smallest from there), cut into pieces of at most SNIPPET_MAX_WORDS words that start and end with
- * a match (ts_headline's covers and get_next_fragment).
+ * ts_headline's covers, cut into pieces of at most SNIPPET_MAX_WORDS words that start and end with
+ * a match (its get_next_fragment): with alternatives, each match; otherwise the shortest spans
+ * holding every lexeme, from left to right (none when the text lacks one: a hyphenated word's
+ * whole form, which PostgreSQL also indexes, is not needed).
  */
-function covers(words: readonly Word[]): Fragment[] {
+function covers(words: readonly Word[], terms: SearchTerms): Fragment[] {
   const matchAt = words.flatMap((word, i) => (word.match === null ? [] : [i]));
-  const wanted = new Set(matchAt.map((i) => words[i]?.match));
-  const fragments: Fragment[] = [];
-  for (const [n, from] of matchAt.entries()) {
-    const seen = new Set<string | null | undefined>();
-    let to = -1;
-    for (let m = n; m < matchAt.length && to < 0; m++) {
-      const i = matchAt[m] ?? 0;
-      seen.add(words[i]?.match);
-      if (seen.size === wanted.size) to = i;
+  const spans: [number, number][] = [];
+  const needed = new Set([...terms.lexemes].filter((lexeme) => !lexeme.includes("-")));
+  if (!terms.allNeeded || needed.size <= 1) for (const i of matchAt) spans.push([i, i]);
+  else {
+    for (let from = 0; from < matchAt.length;) {
+      // Where each needed lexeme last occurs in the span so far, until all have.
+      const last = new Map<string, number>();
+      for (let k = from; k < matchAt.length && last.size < needed.size; k++) {
+        const match = words[matchAt[k] ?? 0]?.match;
+        if (match && needed.has(match)) last.set(match, k);
+      }
+      if (last.size < needed.size) break;
+      const [start, end] = [Math.min(...last.values()), Math.max(...last.values())];
+      spans.push([matchAt[start] ?? 0, matchAt[end] ?? 0]);
+      from = start + 1;
     }
-    if (to < 0) break;
+  }
+  const fragments: Fragment[] = [];
+  for (const [from, to] of spans) {
     let start = from;
     while (start <= to) {
       let end = Math.min(to, start + SNIPPET_MAX_WORDS - 1);
@@ -181,9 +198,9 @@ function covers(words: readonly Word[]): Fragment[] {
  * order with SNIPPET_DELIMITER between them; the first SNIPPET_MIN_WORDS words when no word
  * matches. As ts_headline's fragment mode (MaxWords 35, MinWords 15, MaxFragments 2) does.
  */
-export function snippetOf(text: string, lexemes: ReadonlySet<string>, cache: LexemeCache = new Map()): string {
-  const words = wordsOf(text, lexemes, cache);
-  const candidates = covers(words);
+export function snippetOf(text: string, terms: SearchTerms, cache: LexemeCache = new Map()): string {
+  const words = wordsOf(text, terms.lexemes, cache);
+  const candidates = covers(words, terms);
   const inFragment = new Uint8Array(words.length);
   const chosen: Fragment[] = [];
   const excluded = new Set<Fragment>();
