@@ -11,13 +11,13 @@ import { englishLexeme, highlightAll, searchTerms, snippetOf, SNIPPET_DELIMITER 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 const count = (text: string) => words(text.replaceAll(SNIPPET_DELIMITER, " ").replaceAll(S, "").replaceAll(E, "")).length;
 
-const all = (...lexemes: string[]) => ({ lexemes: new Set(lexemes), allNeeded: true });
-const any = (...lexemes: string[]) => ({ lexemes: new Set(lexemes), allNeeded: false });
+const all = (...lexemes: string[]) => ({ lexemes: new Set(lexemes), allNeeded: true, pairs: [] });
+const any = (...lexemes: string[]) => ({ lexemes: new Set(lexemes), allNeeded: false, pairs: [] });
 
 describe("searchTerms", () => {
   // The inputs are what PostgreSQL prints for websearch_to_tsquery('english', …)::text.
   it("takes every lexeme but the excluded ones, and whether all are needed", () => {
-    expect(searchTerms(`'run' <-> 'dog' & 'cat'`)).toEqual(all("run", "dog", "cat"));
+    expect(searchTerms(`'run' <-> 'dog' & 'cat'`)).toEqual({ ...all("run", "dog", "cat"), pairs: ["run dog"] });
     expect(searchTerms(`'run' & !'dog' | 'cat'`)).toEqual(any("run", "cat"));
     expect(searchTerms(`!( 'x' <-> 'y' ) & 'z'`)).toEqual(all("z"));
     expect(searchTerms(`'o''reilli' & ( 'a' | !'b' )`)).toEqual(any("o'reilli", "a"));
@@ -62,8 +62,15 @@ describe("snippetOf", () => {
     expect(both).not.toContain(SNIPPET_DELIMITER);
     expect(both).toContain(`${S}dog${E} word151 ${S}barking${E}`);
     expect(both).not.toContain("dogs");
+    // A phrase's words in a row: the words apart are no fragment of their own.
+    body[10] = "bark";
+    body[11] = "dogs";
+    const phrase = snippetOf(body.join(" "), { ...all("dog", "bark"), pairs: ["bark dog"] });
+    expect(phrase).not.toContain(SNIPPET_DELIMITER);
+    expect(phrase).toContain(`${S}bark${E} ${S}dogs${E}`);
+    expect(snippetOf(body.join(" "), all("dog", "bark")).split(SNIPPET_DELIMITER)).toHaveLength(2);
     // A needed word the text lacks (it is in the title): the text's first words, as ts_headline.
-    expect(snippetOf(body.join(" "), all("dog", "cat"))).toBe(`${body.slice(0, 15).join(" ")}`);
+    expect(snippetOf(body.join(" "), all("dog", "cat"))).toBe(body.slice(0, 15).join(" ").replace("dogs", `${S}dogs${E}`));
   });
 
   it("never starts or ends a fragment with a short word or a number", () => {

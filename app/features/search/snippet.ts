@@ -1,6 +1,6 @@
 import { stem } from "porter2";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "./highlight";
-import { tokenize } from "./phrase-pairs";
+import { requiredPairs, tokenize } from "./phrase-pairs";
 
 /**
  * The search page's highlighted titles and snippets, made here from the page's ten posts instead of
@@ -52,6 +52,8 @@ export interface SearchTerms {
   lexemes: ReadonlySet<string>;
   /** No alternative (`|`): a fragment around the matches must hold every (plain) lexeme. */
   allNeeded: boolean;
+  /** The word pairs of the phrases the whole query needs ("first second", from ./phrase-pairs). */
+  pairs: readonly string[];
 }
 
 /** The terms of a tsquery's text (`websearch_to_tsquery(…)::text`, e.g. `'run' <-> 'dog' & !'cat'`). */
@@ -81,7 +83,7 @@ export function searchTerms(tsquery: string): SearchTerms {
     if (token.kind === "lexeme" && !negateNext && negatedDepth === null) lexemes.add(token.text);
     if (token.kind === "lexeme" || token.kind === "other") negateNext = false;
   }
-  return { lexemes, allNeeded };
+  return { lexemes, allNeeded, pairs: requiredPairs(tsquery).pairs };
 }
 
 /** A word of the text, where it starts and ends, and the query lexeme it matches, if any. */
@@ -153,8 +155,8 @@ interface Fragment {
 /**
  * ts_headline's covers, cut into pieces of at most SNIPPET_MAX_WORDS words that start and end with
  * a match (its get_next_fragment): with alternatives, each match; otherwise the shortest spans
- * holding every lexeme, from left to right (none when the text lacks one: a hyphenated word's
- * whole form, which PostgreSQL also indexes, is not needed).
+ * holding every lexeme and every phrase's word pairs, from left to right (none when the text lacks
+ * one: a hyphenated word's whole form, which PostgreSQL also indexes, is not needed).
  */
 function covers(words: readonly Word[], terms: SearchTerms): Fragment[] {
   const matchAt = words.flatMap((word, i) => (word.match === null ? [] : [i]));
@@ -162,17 +164,29 @@ function covers(words: readonly Word[], terms: SearchTerms): Fragment[] {
   const needed = new Set([...terms.lexemes].filter((lexeme) => !lexeme.includes("-")));
   if (!terms.allNeeded || needed.size <= 1) for (const i of matchAt) spans.push([i, i]);
   else {
-    for (let from = 0; from < matchAt.length;) {
-      // Where each needed lexeme last occurs in the span so far, until all have.
+    // What a cover needs: each lexeme, and each phrase's pair as two words in a row.
+    const occurrences: { unit: string; from: number; to: number }[] = [];
+    const pairs = new Set(terms.pairs);
+    for (const i of matchAt) {
+      const match = words[i]?.match ?? "";
+      if (needed.has(match)) occurrences.push({ unit: match, from: i, to: i });
+      const pair = `${match} ${words[i + 1]?.match ?? ""}`;
+      if (pairs.has(pair)) occurrences.push({ unit: pair, from: i, to: i + 1 });
+    }
+    const units = needed.size + pairs.size;
+    for (let first = 0; first < occurrences.length;) {
+      // Where each unit last occurs from `first` on, until all have.
       const last = new Map<string, number>();
-      for (let k = from; k < matchAt.length && last.size < needed.size; k++) {
-        const match = words[matchAt[k] ?? 0]?.match;
-        if (match && needed.has(match)) last.set(match, k);
+      for (let k = first; k < occurrences.length && last.size < units; k++) {
+        const occurrence = occurrences[k];
+        if (occurrence) last.set(occurrence.unit, k);
       }
-      if (last.size < needed.size) break;
-      const [start, end] = [Math.min(...last.values()), Math.max(...last.values())];
-      spans.push([matchAt[start] ?? 0, matchAt[end] ?? 0]);
-      from = start + 1;
+      if (last.size < units) break;
+      const kept = [...last.values()].map((k) => occurrences[k] ?? { from: 0, to: 0 });
+      const start = Math.min(...kept.map((o) => o.from));
+      spans.push([start, Math.max(...kept.map((o) => o.to))]);
+      // The next cover starts after this one's first word.
+      while ((occurrences[first]?.from ?? Infinity) <= start) first++;
     }
   }
   const fragments: Fragment[] = [];
