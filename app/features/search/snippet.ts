@@ -166,7 +166,9 @@ function covers(words: readonly Word[], terms: SearchTerms): Fragment[] {
   else {
     // What a cover needs: each lexeme, and each phrase's pair as two words in a row.
     const occurrences: { unit: string; from: number; to: number }[] = [];
-    const pairs = new Set(terms.pairs);
+    const pairs = new Set(terms.pairs.filter((pair) => !pair.includes("-")));
+    // A pair holds its two lexemes: they are not needed apart as well.
+    for (const lexeme of [...pairs].flatMap((pair) => pair.split(" "))) needed.delete(lexeme);
     for (const i of matchAt) {
       const match = words[i]?.match ?? "";
       if (needed.has(match)) occurrences.push({ unit: match, from: i, to: i });
