@@ -144,4 +144,29 @@ describe("the English lexemes of PostgreSQL (PGlite)", () => {
     expect(rows.length).toBeGreaterThan(5);
     for (const { title, parsed, headline } of rows) expect(highlightAll(title, searchTerms(parsed))).toBe(headline);
   });
+
+  it("make the snippets ts_headline made of the demo posts", async () => {
+    const cases = DEMO_POSTS.flatMap((post, i) => {
+      const text = post.excerpt === null ? post.content : `${post.excerpt} ${post.content}`;
+      const long = (text.match(/[\p{L}]{5,}/gu) ?? []).filter((_, j) => j % 7 === i % 7);
+      return [
+        long[3] ?? "",
+        `${long[5] ?? ""} ${long[40] ?? ""}`,
+        `"${long[8] ?? ""} ${long[9] ?? ""}"`,
+        `${long[2] ?? ""} or ${long[60] ?? ""}`,
+      ].map((query) => ({ text, query }));
+    });
+    const rows = await queryRows(
+      database.db,
+      sql`select t.text, t.query, websearch_to_tsquery('english', t.query)::text as parsed,
+            ts_headline('english', t.text, websearch_to_tsquery('english', t.query),
+              ${`StartSel=${S}, StopSel=${E}, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`}) as headline
+          from json_to_recordset(${JSON.stringify(cases)}::json) as t(text text, query text)`,
+      z.object({ text: z.string(), query: z.string(), parsed: z.string(), headline: z.string() }),
+    );
+    const differing = rows.filter(({ text, parsed, headline }) => snippetOf(text, searchTerms(parsed)) !== headline);
+    expect(
+      differing.map(({ query, parsed, text, headline }) => ({ query, parsed, headline, mine: snippetOf(text, searchTerms(parsed)) })),
+    ).toEqual([]);
+  });
 });
