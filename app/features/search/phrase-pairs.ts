@@ -35,7 +35,8 @@ export function requiredPairs(tsquery: string): RequiredPairs {
   };
 }
 
-type Token = { kind: "lexeme"; text: string } | { kind: "phrase"; distance: number } | { kind: "&" | "|" | "!" | "(" | ")" | "other" };
+export type Token =
+  { kind: "lexeme"; text: string } | { kind: "phrase"; distance: number } | { kind: "&" | "|" | "!" | "(" | ")" | "other" };
 
 /** A plain phrase: lexeme, then (distance, lexeme) repeated; its pairs are the lexemes one apart. */
 function phrasePairs(term: Token[]): [string, string][] {
@@ -54,7 +55,7 @@ function phrasePairs(term: Token[]): [string, string][] {
 const TOKEN = /\s*(?:'((?:[^'\\]|''|\\.)*)'(:[*A-D]+)?|<(-|\d+)>|([&|!()])|(\S))/gy;
 
 /** tsqueryout's grammar: quoted lexemes ('' and \\ escaped), operators, parentheses; null when unreadable. */
-function tokenize(text: string): Token[] | null {
+export function tokenize(text: string): Token[] | null {
   const tokens: Token[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < text.trimEnd().length) {
