@@ -44,6 +44,13 @@ describe("snippetOf", () => {
     expect(snippetOf("", all("x"))).toBe("");
   });
 
+  it("leaves HTML tags out, as ts_headline did", () => {
+    const snippet = snippetOf('<p>A <a href="/x">dog</a> in the <em>garden</em></p><br/>', all("dog"));
+    expect(snippet).not.toMatch(/[<>]/);
+    expect(snippet).toContain(`${S}dog${E}`);
+    expect(snippetOf("less 3 < 4 and 5 > 2, a <3 heart", all("heart"))).toContain("3 < 4 and 5 > 2");
+  });
+
   it("makes two fragments of at most 35 words around the matches, in the text's order", () => {
     const body = words(text);
     body[40] = "dogs";

@@ -96,6 +96,7 @@ interface Word {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const HTML_TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
 const NUMBER = /^\p{N}+$/u;
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 
@@ -214,7 +215,10 @@ function covers(words: readonly Word[], terms: SearchTerms): Fragment[] {
  * order with SNIPPET_DELIMITER between them; the first SNIPPET_MIN_WORDS words when no word
  * matches. As ts_headline's fragment mode (MaxWords 35, MinWords 15, MaxFragments 2) does.
  */
-export function snippetOf(text: string, terms: SearchTerms, cache: LexemeCache = new Map()): string {
+export function snippetOf(body: string, terms: SearchTerms, cache: LexemeCache = new Map()): string {
+  // An HTML tag in a post's text (raw HTML in Markdown, imported posts) is one token to PostgreSQL's
+  // parser, and ts_headline left it out: so here.
+  const text = body.replace(HTML_TAG, " ");
   const words = wordsOf(text, terms.lexemes, cache);
   const candidates = covers(words, terms);
   const inFragment = new Uint8Array(words.length);
