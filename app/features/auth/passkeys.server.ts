@@ -4,10 +4,10 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { publicSiteUrl } from "~/features/site/site-url.server";
 import { getSiteSettings } from "~/features/site/settings.server";
-import type { Db } from "~/server/db/client.server";
+import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { passkeys, webauthnChallenges } from "~/server/db/schema.server";
 import { UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
@@ -92,9 +92,14 @@ export async function listPasskeys(db: Db, userId: string): Promise<PasskeySumma
     .orderBy(asc(passkeys.createdAt));
 }
 
+/** Whether the user has a passkey, as a column of the caller's statement. */
+export function hasPasskeyOf(userId: string) {
+  return sql<boolean>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId})`;
+}
+
 export async function hasPasskey(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
-  return Boolean(row);
+  const [row] = await db.select({ on: hasPasskeyOf(userId) }).from(ONE_ROW);
+  return row?.on === true;
 }
 
 /** Options for navigator.credentials.create(): a discoverable credential, so it can also sign in without a password. */

@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { ONE_ROW, type Db } from "~/server/db/client.server";
-import { passkeys, recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
+import { recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
 import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
-import { hasPasskey } from "./passkeys.server";
+import { hasPasskey, hasPasskeyOf } from "./passkeys.server";
 import { looksLikeTotp, normalizeCode } from "./two-factor-schema";
 
 /**
@@ -95,13 +95,17 @@ async function countRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
   return left?.n ?? 0;
 }
 
-/** The user's authenticator app is on (a setup still waiting for its first code does not count). */
+/**
+ * The user's authenticator app is on (a setup still waiting for its first code does not count), as a
+ * column of the caller's statement.
+ */
+function hasAuthenticatorAppOf(userId: string) {
+  return sql<boolean>`exists (select 1 from ${twoFactor} where ${twoFactor.userId} = ${userId} and ${twoFactor.enabledAt} is not null)`;
+}
+
 export async function hasAuthenticatorApp(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: twoFactor.userId })
-    .from(twoFactor)
-    .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)));
-  return Boolean(row);
+  const [row] = await db.select({ on: hasAuthenticatorAppOf(userId) }).from(ONE_ROW);
+  return row?.on === true;
 }
 
 /**
@@ -109,8 +113,7 @@ export async function hasAuthenticatorApp(db: Db, userId: string): Promise<boole
  * A column of the caller's statement (the admin area reads it with the other facts of every request).
  */
 export function hasTwoFactorOf(userId: string) {
-  return sql<boolean>`(exists (select 1 from ${twoFactor} where ${twoFactor.userId} = ${userId} and ${twoFactor.enabledAt} is not null)
-    or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${userId}))`;
+  return sql<boolean>`(${hasAuthenticatorAppOf(userId)} or ${hasPasskeyOf(userId)})`;
 }
 
 export async function hasTwoFactor(db: Db, userId: string): Promise<boolean> {
