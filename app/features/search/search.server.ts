@@ -243,7 +243,7 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
     // A page past the last has no rows to carry the count: count once more to answer it (404 or empty).
     const total = rows[0]?.total ?? (page === 1 ? 0 : ((await tx.with(recent, wider).select({ n: count() }).from(candidates))[0]?.n ?? 0));
     const pages = pageWindow(total, page, RESULTS_PER_PAGE);
-    const wanted = searchTerms(first?.parsed ?? "");
+    const wanted = searchTerms(first?.parsed ?? "", pairs);
     const stems: LexemeCache = new Map();
     const hits = rows.map(({ id, slug, category, title, excerpt, content, createdAt }) => ({
       id,

@@ -56,8 +56,11 @@ export interface SearchTerms {
   pairs: readonly string[];
 }
 
-/** The terms of a tsquery's text (`websearch_to_tsquery(…)::text`, e.g. `'run' <-> 'dog' & !'cat'`). */
-export function searchTerms(tsquery: string): SearchTerms {
+/**
+ * The terms of a tsquery's text (`websearch_to_tsquery(…)::text`, e.g. `'run' <-> 'dog' & !'cat'`);
+ * `pairs`: its required phrase pairs when the caller has already read them (requiredPairs).
+ */
+export function searchTerms(tsquery: string, pairs: readonly string[] = requiredPairs(tsquery).pairs): SearchTerms {
   const lexemes = new Set<string>();
   let negatedDepth: number | null = null;
   let depth = 0;
@@ -83,7 +86,7 @@ export function searchTerms(tsquery: string): SearchTerms {
     if (token.kind === "lexeme" && !negateNext && negatedDepth === null) lexemes.add(token.text);
     if (token.kind === "lexeme" || token.kind === "other") negateNext = false;
   }
-  return { lexemes, allNeeded, pairs: requiredPairs(tsquery).pairs };
+  return { lexemes, allNeeded, pairs };
 }
 
 /** A word of the text, where it starts and ends, and the query lexeme it matches, if any. */
@@ -112,12 +115,12 @@ function wordsOf(text: string, lexemes: ReadonlySet<string>, cache: LexemeCache)
       lexeme = englishLexeme(word);
       cache.set(word, lexeme);
     }
+    const match = lexeme !== null && lexemes.has(lexeme) ? lexeme : null;
     words.push({
       start: found.index,
       end: found.index + word.length,
-      match: lexeme !== null && lexemes.has(lexeme) ? lexeme : null,
-      goodEnd:
-        (lexeme !== null && lexemes.has(lexeme)) || (!NUMBER.test(word) && (word.length > SHORT_WORD || utf8Length(word) > SHORT_WORD)),
+      match,
+      goodEnd: match !== null || (!NUMBER.test(word) && (word.length > SHORT_WORD || utf8Length(word) > SHORT_WORD)),
     });
   }
   return words;
