@@ -50,21 +50,21 @@ export function releaseNativeMemorySoon(): void {
  */
 const IDLE_COLLECT_MS = 1_000;
 let lastRequest = 0;
-let requestsSinceCollection = false;
 let idleCheck: NodeJS.Timeout | undefined;
 
-/** Called for every request the server receives (cheap: two assignments). */
+/** Called for every request the server receives (cheap: one assignment). */
 export function noteRequest(): void {
   lastRequest = Date.now();
-  requestsSinceCollection = true;
 }
 
-/** One full collection (and malloc trim) each time the server goes quiet after serving requests. */
+/**
+ * One full collection (and malloc trim) each time the server goes quiet after serving requests: none
+ * again until a request comes after the last collection (this one or releaseNativeMemorySoon's).
+ */
 export function startIdleCollection(): void {
   if (idleCheck) return;
   idleCheck = setInterval(() => {
-    if (!requestsSinceCollection || Date.now() - lastRequest < IDLE_COLLECT_MS) return;
-    requestsSinceCollection = false;
+    if (lastRequest <= last || Date.now() - lastRequest < IDLE_COLLECT_MS) return;
     fullCollection();
   }, IDLE_COLLECT_MS / 2);
   idleCheck.unref();
