@@ -1,34 +1,31 @@
 import { eq, sql } from "drizzle-orm";
-import type { Category } from "~/lib/categories";
 import { canCreatePost, type Actor } from "~/lib/permissions";
-import { slugCandidate, slugify, slugProblem } from "~/lib/slug";
+import { slugify, slugProblem } from "~/lib/slug";
 import type { MediaKind } from "~/features/media/media";
-import { recordAudit } from "~/server/audit.server";
+import { recordAudit, type AuditActor } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { NotFoundError, ValidationError } from "~/server/errors.server";
-import { renderPostBody } from "./post-render.server";
-import { isReservedSlug, takeAddress } from "./posts.server";
 import { POST_MESSAGES } from "./post-schema";
-import { recordRevision } from "./revisions.server";
-import { syncPublishJob } from "./scheduling.server";
+import {
+  afterPostWrite,
+  isReservedSlug,
+  isSlugTaken,
+  renderedColumns,
+  revisionOf,
+  slugCandidates,
+  type PostFields,
+  type PostWrite,
+} from "./post-write.server";
 
 /**
  * Posts brought in from another system (the importers of app/features/imports). Unlike createPost
  * they keep the source's dates, address and author, and they send no subscriber emails: these posts
  * are old news. The caller has validated the fields with the post schema's rules.
  */
-export interface ImportedPost {
-  title: string;
-  content: string;
-  excerpt: string | null;
-  featuredImageUrl: string | null;
-  featuredImageAlt: string | null;
-  category: Category;
-  published: boolean;
-  featured: boolean;
+export interface ImportedPost extends PostFields {
   /** The address it had; kept when it is a valid slug no other post uses, else one from the title. */
   slug: string | null;
   authorId: string;
@@ -45,49 +42,37 @@ export type AfterWrite = (tx: Db, postId: string) => Promise<void>;
 const IMPORT_FORBIDDEN = "You don't have permission to import posts.";
 
 async function freeSlug(db: Db, wanted: string | null, title: string): Promise<string> {
-  if (wanted && !slugProblem(wanted) && !isReservedSlug(wanted)) {
-    const [taken] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, wanted)).limit(1);
-    if (!taken) return wanted;
-  }
+  if (wanted && !slugProblem(wanted) && !isReservedSlug(wanted) && !(await isSlugTaken(db, wanted))) return wanted;
   const base = slugify(title);
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug);
-  for (let n = 1; n <= 1000; n++) {
-    const slug = slugCandidate(base, n);
-    if (isReservedSlug(slug)) continue;
-    const [taken] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
-    if (!taken) return slug;
-  }
+  for (const slug of slugCandidates(base)) if (!(await isSlugTaken(db, slug))) return slug;
   throw new ValidationError("Could not find a free address for this title.");
 }
 
-function revisionOf(postId: string, post: ImportedPost) {
-  return {
-    postId,
-    title: post.title,
-    excerpt: post.excerpt,
-    content: post.content,
-    featuredImageUrl: post.featuredImageUrl,
-    featuredImageAlt: post.featuredImageAlt,
-    authorId: post.authorId,
-  };
+/** A published post has no schedule. */
+function scheduleOf(post: ImportedPost): Date | null {
+  return post.published ? null : post.scheduledAt;
 }
 
 async function columnsOf(db: Db, post: ImportedPost) {
-  const body = await renderPostBody(db, post.content);
-  return {
-    title: post.title,
-    content: post.content,
-    contentHtml: body.html,
-    contentText: body.text,
-    excerpt: post.excerpt,
-    featuredImageUrl: post.featuredImageUrl,
-    featuredImageAlt: post.featuredImageAlt,
-    category: post.category,
-    published: post.published,
-    featured: post.featured,
-    scheduledAt: post.published ? null : post.scheduledAt,
-    updatedAt: post.updatedAt,
-  };
+  return { ...(await renderedColumns(db, post)), scheduledAt: scheduleOf(post), updatedAt: post.updatedAt };
+}
+
+/** The step after an imported post's row write, as the audit row says it; no subscriber emails, no share card ahead. */
+function afterImport(
+  tx: Db,
+  post: ImportedPost,
+  write: Pick<PostWrite, "before" | "address"> & { postId: string; audit: AuditActor; summary: string },
+) {
+  return afterPostWrite(tx, {
+    revision: revisionOf(write.postId, post, post.authorId),
+    before: write.before,
+    after: { published: post.published, scheduledAt: scheduleOf(post), category: post.category },
+    address: write.address,
+    syncSchedule: true,
+    announce: null,
+    audit: { actor: write.audit, action: "post.import", summary: write.summary },
+  });
 }
 
 /** Creates an imported post (and whatever `after` writes) in one transaction. */
@@ -112,17 +97,9 @@ export async function createImportedPost(
       })
       .returning({ id: blogPosts.id, slug: blogPosts.slug });
     if (!row) throw new Error("insert returned no row");
-    await takeAddress(tx, row.id, slug);
-    await recordRevision(tx, post.published ? "publish" : columns.scheduledAt ? "schedule" : "save", revisionOf(row.id, post));
-    await syncPublishJob(tx, row.id, null, columns.scheduledAt);
     await after(tx, row.id);
-    await bumpContentVersion(tx);
-    await recordAudit(tx, {
-      actor,
-      action: "post.import",
-      target: { type: "post", id: row.id },
-      summary: `${post.title} (/7fs/${post.category}/${slug})`,
-    });
+    const summary = `${post.title} (/7fs/${post.category}/${slug})`;
+    await afterImport(tx, post, { postId: row.id, before: null, address: { slug }, audit: actor, summary });
     return row;
   });
 }
@@ -154,18 +131,8 @@ export async function updateImportedPost(
         version: sql`${blogPosts.version} + 1`,
       })
       .where(eq(blogPosts.id, postId));
-    const kind = columns.scheduledAt
-      ? "schedule"
-      : post.published === current.published
-        ? "save"
-        : post.published
-          ? "publish"
-          : "unpublish";
-    await recordRevision(tx, kind, revisionOf(postId, post));
-    await syncPublishJob(tx, postId, current.scheduledAt, columns.scheduledAt);
     await after(tx, postId);
-    await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "post.import", target: { type: "post", id: postId }, summary: `${post.title} (updated)` });
+    await afterImport(tx, post, { postId, before: current, audit: actor, summary: `${post.title} (updated)` });
   });
   return { id: postId, slug: current.slug };
 }

@@ -3,11 +3,9 @@ import { z } from "zod";
 import { postPath, type Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
-import { slugCandidate, slugify } from "~/lib/slug";
+import { slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
-import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
-import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { readSiteSettings } from "~/features/site/settings.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { blogMedia, blogPosts, MEDIA_TYPES, postRedirects } from "~/server/db/schema.server";
@@ -16,23 +14,15 @@ import { logger } from "~/server/logger.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
 import type { AdminFilter } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
-import { renderPostBody } from "./post-render.server";
 import { countPublishedPosts, publishedCountOf } from "./post-counts.server";
 import { NO_POST_STATS, postStatsOf } from "./post-stats.server";
 import { discardAutosave } from "./autosave.server";
-import { recordRevision, type RevisionKind } from "./revisions.server";
-import { syncPublishJob } from "./scheduling.server";
+import { afterPostWrite, isReservedSlug, isSlugTaken, renderedColumns, revisionOf, slugCandidates } from "./post-write.server";
 import { enqueuePostFilesCleanup } from "./post-files.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
 const DELETE_FORBIDDEN = "Only an admin or the post's author may delete it.";
-/** Slugs that would collide with our own routes under /7fs/{category}/. */
-const RESERVED_SLUGS = new Set(["new", "rss-xml"]);
-
-export function isReservedSlug(slug: string): boolean {
-  return RESERVED_SLUGS.has(slug);
-}
 /** A second identical submission by the same author within this window returns the first post. */
 const DUPLICATE_WINDOW_MS = 30_000;
 
@@ -218,13 +208,10 @@ export async function createPost(
   if (!base) throw new ValidationError(POST_MESSAGES.titleNoSlug, { title: [POST_MESSAGES.titleNoSlug] });
   const existing = await findDuplicate(db, author.id, input);
   if (existing) return { ...existing, duplicate: true };
-  const body = await renderPostBody(db, input.content);
+  const columns = await renderedColumns(db, input);
   const { siteName } = await readSiteSettings(db);
-  for (let n = 1; n <= 1000; n++) {
-    const slug = slugCandidate(base, n);
-    if (RESERVED_SLUGS.has(slug)) continue;
-    const [taken] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
-    if (taken) {
+  for (const slug of slugCandidates(base)) {
+    if (await isSlugTaken(db, slug)) {
       // A concurrent double submit may have committed between the first duplicate check and this read.
       const dup = await findDuplicate(db, author.id, input);
       if (dup) return { ...dup, duplicate: true };
@@ -235,7 +222,7 @@ export async function createPost(
         const [row] = await tx
           .insert(blogPosts)
           .values({
-            ...editableColumns(input, body),
+            ...columns,
             slug,
             publishedAt: input.published ? now : null,
             scheduledAt,
@@ -246,18 +233,15 @@ export async function createPost(
           .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
-        await takeAddress(tx, row.id, slug);
-        await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
-        await syncPublishJob(tx, row.id, null, scheduledAt);
-        if (input.published) await onPostPublished(tx, { id: row.id, category: row.category });
-        await enqueuePostShareImage(tx, row.id, siteName);
         await discardAutosave(tx, author.id, { category: input.category });
-        await bumpContentVersion(tx);
-        await recordAudit(tx, {
-          actor: author,
-          action: "post.create",
-          target: { type: "post", id: row.id },
-          summary: `${input.title} (/7fs/${input.category}/${slug})`,
+        await afterPostWrite(tx, {
+          revision: revisionOf(row.id, input, author.id),
+          before: null,
+          after: { published: input.published, scheduledAt, category: row.category },
+          address: { slug },
+          syncSchedule: true,
+          announce: { siteName },
+          audit: { actor: author, action: "post.create", summary: `${input.title} (/7fs/${input.category}/${slug})` },
         });
         return row;
       });
@@ -273,22 +257,6 @@ export async function createPost(
 }
 
 /** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
-/** The columns a save writes from the form, the same on create and update. */
-function editableColumns(input: PostInput, body: { html: string; text: string }) {
-  return {
-    title: input.title,
-    content: input.content,
-    contentHtml: body.html,
-    contentText: body.text,
-    excerpt: input.excerpt,
-    featuredImageUrl: input.featuredImageUrl,
-    featuredImageAlt: input.featuredImageAlt,
-    category: input.category,
-    published: input.published,
-    featured: input.featured,
-  };
-}
-
 function scheduleOf(input: PostInput, now: Date): Date | null {
   if (input.published || !input.publishAt) return null;
   if (input.publishAt.getTime() <= now.getTime())
@@ -296,35 +264,9 @@ function scheduleOf(input: PostInput, now: Date): Date | null {
   return input.publishAt;
 }
 
-function revisionOf(postId: string, input: PostInput, actor: Actor) {
-  return {
-    postId,
-    title: input.title,
-    excerpt: input.excerpt,
-    content: input.content,
-    featuredImageUrl: input.featuredImageUrl,
-    featuredImageAlt: input.featuredImageAlt,
-    authorId: actor.id,
-  };
-}
-
-function revisionKind(wasPublished: boolean, published: boolean, scheduledAt: Date | null): RevisionKind {
-  if (scheduledAt) return "schedule";
-  if (published !== wasPublished) return published ? "publish" : "unpublish";
-  return "save";
-}
-
-/**
- * A post now answers at `slug` (under every category, as posts are found by slug): an old address
- * another post left there is the new post's now, so its redirect goes.
- */
-export async function takeAddress(tx: Db, postId: string, slug: string) {
-  await tx.delete(postRedirects).where(and(eq(postRedirects.slug, slug), ne(postRedirects.postId, postId)));
-}
-
 /** The slug an edit asks for, checked against the reserved slugs and the other posts (400 with the field's message). */
 async function checkNewSlug(db: Db, postId: string, slug: string) {
-  if (RESERVED_SLUGS.has(slug)) throw new ValidationError(POST_MESSAGES.slugReserved, { slug: [POST_MESSAGES.slugReserved] });
+  if (isReservedSlug(slug)) throw new ValidationError(POST_MESSAGES.slugReserved, { slug: [POST_MESSAGES.slugReserved] });
   const [taken] = await db
     .select({ id: blogPosts.id })
     .from(blogPosts)
@@ -367,7 +309,7 @@ export async function updatePost(
   const newSlug = input.slug ?? slug;
   const moved = newSlug !== slug || input.category !== post.category;
   if (newSlug !== slug) await checkNewSlug(db, post.id, newSlug);
-  const body = await renderPostBody(db, input.content);
+  const columns = await renderedColumns(db, input);
   if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
@@ -377,7 +319,7 @@ export async function updatePost(
       const updated = await tx
         .update(blogPosts)
         .set({
-          ...editableColumns(input, body),
+          ...columns,
           slug: newSlug,
           publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
           scheduledAt,
@@ -387,26 +329,17 @@ export async function updatePost(
         .where(and(eq(blogPosts.id, post.id), eq(blogPosts.version, post.version)))
         .returning({ id: blogPosts.id });
       if (updated.length === 0) throw new ConflictError(POST_MESSAGES.conflict);
-      if (moved) {
-        await tx
-          .insert(postRedirects)
-          .values({ category: post.category, slug, postId: post.id, createdAt: now })
-          .onConflictDoUpdate({ target: [postRedirects.slug, postRedirects.category], set: { postId: post.id } });
-        await takeAddress(tx, post.id, newSlug);
-      }
       await replaceMedia(tx, post.id, input.media);
-      await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
-      await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
-      if (input.published && !post.published) await onPostPublished(tx, { id: post.id, category: input.category });
-      await enqueuePostShareImage(tx, post.id, siteName);
       await discardAutosave(tx, actor.id, { postId: post.id });
-      await bumpContentVersion(tx);
       const address = moved ? `, moved from ${postPath(post.category, slug)} to ${postPath(input.category, newSlug)}` : "";
-      await recordAudit(tx, {
-        actor,
-        action: "post.update",
-        target: { type: "post", id: post.id },
-        summary: `${input.title} (${input.published ? "published" : "draft"}${address})`,
+      await afterPostWrite(tx, {
+        revision: revisionOf(post.id, input, actor.id),
+        before: post,
+        after: { published: input.published, scheduledAt, category: input.category },
+        address: moved ? { slug: newSlug, from: { category: post.category, slug } } : undefined,
+        syncSchedule: true,
+        announce: { siteName },
+        audit: { actor, action: "post.update", summary: `${input.title} (${input.published ? "published" : "draft"}${address})` },
       });
     });
   } catch (error) {

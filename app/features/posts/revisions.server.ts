@@ -20,6 +20,16 @@ export interface RevisionSnapshot {
 }
 
 /**
+ * The kind of a save's revision: a schedule, a publication or its withdrawal, else a plain save.
+ * `before` is null for a new post (which counts as unpublished).
+ */
+export function revisionKind(before: { published: boolean } | null, after: { published: boolean; scheduledAt: Date | null }): RevisionKind {
+  if (after.scheduledAt) return "schedule";
+  if (after.published !== (before?.published ?? false)) return after.published ? "publish" : "unpublish";
+  return "save";
+}
+
+/**
  * Stores a revision in the caller's transaction (the save, publish or unpublish it records) and drops
  * the post's revisions beyond the newest POST_REVISIONS_KEEP.
  */

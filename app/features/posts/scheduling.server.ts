@@ -1,14 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { bumpContentVersion } from "~/server/content-version.server";
-import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
-import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { cancelJob, defineJob } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
-import { recordRevision } from "./revisions.server";
+import { afterPostWrite } from "./post-write.server";
 
 /** The dedupe key of the job that publishes `postId` at `at`: one job per post and time. */
 export function publishJobKey(postId: string, at: Date): string {
@@ -46,10 +43,14 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
       });
     if (!row) return false;
     const { category, ...revision } = row;
-    await recordRevision(tx, "publish", revision);
-    await onPostPublished(tx, { id: postId, category });
-    await enqueuePostShareImage(tx, postId, siteName);
-    await bumpContentVersion(tx);
+    await afterPostWrite(tx, {
+      revision,
+      before: { published: false, scheduledAt: at },
+      after: { published: true, scheduledAt: null, category },
+      syncSchedule: false,
+      announce: { siteName },
+      audit: null,
+    });
     return true;
   });
   if (published) logger.info({ postId, at: at.toISOString() }, "scheduled post published");
