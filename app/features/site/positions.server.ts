@@ -1,15 +1,14 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
-import { recordAudit } from "~/server/audit.server";
-import { moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
-import { bumpContentVersion } from "~/server/content-version.server";
+import { appendContentRow, moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
 import type { Db } from "~/server/db/client.server";
 import { positions } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { POSITIONS } from "./content";
 import { positionInputSchema } from "./positions-schema";
-import { contentIdSchema, moveDirectionSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
+import { moveDirectionSchema } from "~/lib/reorder";
+import { contentIdSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 /** A job on the Recent Roles timeline ("role" in code means a user's permission role). */
 export interface PositionRow {
@@ -43,17 +42,12 @@ export function listPositions(db: Db): Promise<PositionRow[]> {
 export async function createPosition(db: Db, actor: Actor | null, input: unknown): Promise<PositionRow> {
   authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const values = parseOrThrow(positionInputSchema, input);
-  return db.transaction(async (tx) => {
-    const [max] = await tx.select({ n: sql<number>`coalesce(max(${positions.displayOrder}), -1)::int` }).from(positions);
-    const [created] = await tx
+  return appendContentRow(db, positions, { actor, action: "position.create", targetType: "position" }, label, (tx, displayOrder) =>
+    tx
       .insert(positions)
-      .values({ ...values, displayOrder: (max?.n ?? -1) + 1 })
-      .returning(columns);
-    if (!created) throw new Error("position insert returned no row");
-    await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "position.create", target: { type: "position", id: created.id }, summary: label(created) });
-    return created;
-  });
+      .values({ ...values, displayOrder })
+      .returning(columns),
+  );
 }
 
 export async function updatePosition(db: Db, actor: Actor | null, id: unknown, input: unknown): Promise<PositionRow> {

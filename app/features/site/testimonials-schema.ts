@@ -13,5 +13,4 @@ export const testimonialInputSchema = z.object({
 });
 
 export const contentIdSchema = z.uuid("This entry no longer exists.");
-export const moveDirectionSchema = z.enum(["up", "down"], { message: "Direction must be up or down" });
 export const hiddenSchema = z.enum(["true", "false"], { message: "Hidden must be true or false" }).transform((v) => v === "true");

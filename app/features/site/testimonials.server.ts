@@ -1,14 +1,14 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
-import { recordAudit, type AuditEntry } from "~/server/audit.server";
-import { moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
-import { bumpContentVersion } from "~/server/content-version.server";
+import type { AuditEntry } from "~/server/audit.server";
+import { appendContentRow, moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
 import type { Db } from "~/server/db/client.server";
 import { testimonials } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { TESTIMONIALS } from "./content";
-import { contentIdSchema, hiddenSchema, moveDirectionSchema, testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
+import { moveDirectionSchema } from "~/lib/reorder";
+import { contentIdSchema, hiddenSchema, testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 export interface TestimonialRow {
   id: string;
@@ -56,18 +56,17 @@ function values(input: unknown) {
 export async function createTestimonial(db: Db, actor: Actor | null, input: unknown): Promise<TestimonialRow> {
   authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const row = values(input);
-  const [created] = await db.transaction(async (tx) => {
-    const [max] = await tx.select({ n: sql<number>`coalesce(max(${testimonials.displayOrder}), -1)::int` }).from(testimonials);
-    const rows = await tx
-      .insert(testimonials)
-      .values({ ...row, displayOrder: (max?.n ?? -1) + 1 })
-      .returning(columns);
-    await bumpContentVersion(tx);
-    await recordAudit(tx, { actor, action: "testimonial.create", target: { type: "testimonial", id: rows[0]?.id }, summary: row.name });
-    return rows;
-  });
-  if (!created) throw new Error("testimonial insert returned no row");
-  return created;
+  return appendContentRow(
+    db,
+    testimonials,
+    { actor, action: "testimonial.create", targetType: "testimonial" },
+    (r) => r.name,
+    (tx, displayOrder) =>
+      tx
+        .insert(testimonials)
+        .values({ ...row, displayOrder })
+        .returning(columns),
+  );
 }
 
 const GONE = "This testimonial no longer exists.";
