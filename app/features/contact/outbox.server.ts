@@ -4,7 +4,7 @@ import type { Db } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
 
 /**
  * A contact message's email to the owner, delivered by the mail outbox (server/mail-outbox.server.ts):
