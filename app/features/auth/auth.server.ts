@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createCookie, type Cookie } from "react-router";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { recordAudit } from "~/server/audit.server";
 import { ForbiddenError, parseOrThrow, RateLimitError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
-import { getAppSecret } from "~/server/secret.server";
+import { signedCookie } from "~/server/cookies.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, hitRateLimit, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp, isSecureRequest } from "~/server/request.server";
@@ -122,13 +121,8 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
 
 // ---- The second step (issue 15): the pending sign-in's cookie, then a code ----
 
-let challenge: Cookie | undefined;
-
 /** Signed with the app secret and httpOnly; the token it carries is stored (hashed) in sign_in_challenges. */
-async function challengeCookie(db: Db): Promise<Cookie> {
-  challenge ??= createCookie("2fa", { path: "/", httpOnly: true, sameSite: "lax", secrets: [await getAppSecret(db)] });
-  return challenge;
-}
+const challengeCookie = signedCookie("2fa", { path: "/", httpOnly: true, sameSite: "lax" });
 
 /** The pending sign-in's token from the request, if its cookie is there and genuine. */
 async function challengeToken(db: Db, request: Request): Promise<string | null> {
