@@ -27,41 +27,23 @@ export function ResponsiveImage({
   className?: string;
   onError?: () => void;
 }) {
-  const loading = priority ? "eager" : "lazy";
-  const fetchPriority = priority ? "high" : "auto";
-  if (!widths || widths.length === 0) {
-    return (
-      <img
-        src={src}
-        alt={alt}
-        width={width}
-        height={height}
-        loading={loading}
-        decoding="async"
-        fetchPriority={fetchPriority}
-        onError={onError}
-        className={className}
-      />
-    );
-  }
+  // What every rendering's <img> carries: the size keeps the layout stable, priority sets the loading.
+  const common = {
+    alt,
+    width,
+    height,
+    loading: priority ? "eager" : "lazy",
+    decoding: "async",
+    fetchPriority: priority ? "high" : "auto",
+    onError,
+  } as const;
+  if (!widths || widths.length === 0) return <img src={src} {...common} className={className} />;
   const set = (ext: string) => widths.map((w) => `${src}-${w}.${ext} ${w}w`).join(", ");
   const largest = widths[widths.length - 1];
   return (
     <picture>
       <source type="image/avif" srcSet={set("avif")} sizes={sizes} />
-      <img
-        src={`${src}-${largest}.webp`}
-        srcSet={set("webp")}
-        sizes={sizes}
-        alt={alt}
-        width={width}
-        height={height}
-        loading={loading}
-        decoding="async"
-        fetchPriority={fetchPriority}
-        onError={onError}
-        className={cn("h-auto", className)}
-      />
+      <img src={`${src}-${largest}.webp`} srcSet={set("webp")} sizes={sizes} {...common} className={cn("h-auto", className)} />
     </picture>
   );
 }
