@@ -8,18 +8,18 @@ import { matchRoutes, type RouteObject } from "react-router";
 import "~/features/auth/password-reset.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
-import { backfillRenderedPosts } from "~/features/posts/post-render.server";
+import { backfillRenderedPosts } from "~/features/posts/content/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
-import "~/features/posts/scheduling.server";
-import "~/features/posts/post-files.server";
+import "~/features/posts/write/scheduling.server";
+import "~/features/posts/write/post-files.server";
 import "~/features/uploads/orphans.server";
 import "~/features/share-images/share-images.server";
 // Defines the subscription email kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
-import { seedDemoTestimonials } from "~/features/site/testimonials.server";
-import { seedDemoPageContent } from "~/features/site/page-content.server";
-import { seedDemoPositions } from "~/features/site/positions.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { seedDemoTestimonials } from "~/features/pages/testimonials.server";
+import { seedDemoPageContent } from "~/features/pages/page-content.server";
+import { seedDemoPositions } from "~/features/pages/positions.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";

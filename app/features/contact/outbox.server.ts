@@ -5,7 +5,7 @@ import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 import { errorSummary, retryDelayMs } from "~/server/jobs/jobs.server";
 import { Poller } from "~/server/jobs/poller.server";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { sendMail } from "~/server/mail.server";
 
 /**

@@ -1,7 +1,7 @@
 import { eq, like } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPost, updatePost } from "~/features/posts/posts.server";
-import { publishScheduledPost } from "~/features/posts/scheduling.server";
+import { createPost, updatePost } from "~/features/posts/write/posts.server";
+import { publishScheduledPost } from "~/features/posts/write/scheduling.server";
 import type { Category } from "~/lib/categories";
 import { auditLog, blogPosts, jobs, newsletterSends, subscribers } from "~/server/db/schema.server";
 import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts, postCounts } from "~/server/db/schema.server";
-import { newestPublishedFirst, shownDate } from "./posts.server";
+import { newestPublishedFirst, shownDate } from "../write/posts.server";
 
 export interface FeaturedArticle {
   id: string;
@@ -85,7 +85,7 @@ const sitemapColumnsSchema = z.object({
 
 /**
  * The published posts whose id is in [from, below) (below null: to the end; the defaults: all of
- * them), ordered by id: one sitemap file (app/features/site/sitemap.ts postsFileIds).
+ * them), ordered by id: one sitemap file (app/features/pages/sitemap.ts postsFileIds).
  * The file comes as one row of three JSON arrays (a column each): on the embedded database each row
  * costs ~5 µs in PGlite's protocol parser, more than the query itself, and an array per post costs
  * PostgreSQL twice as much as a value per column (docs/decisions/14g-db-tails.md).

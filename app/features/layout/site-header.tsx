@@ -8,7 +8,7 @@ import { AccountLinks } from "./account-links";
 import { PAGE_LOADING_ATTRIBUTE } from "./page-loading-behavior";
 import { MobileMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
 import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
-import { useSite } from "./use-site";
+import { useSite } from "../settings/use-site";
 
 // The menus are in the page's first JavaScript on purpose: as lazy chunks a tap made before their code
 // arrived was lost, and they are the site's navigation on a phone.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { gettingStartedSteps } from "./getting-started";
-import type { SiteSettings } from "./settings-schema";
-import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-links";
+import type { SiteSettings } from "../settings/settings-schema";
+import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "../settings/site-defaults";
 
 const empty: SiteSettings = {
   ...DEMO_SITE_SETTINGS,

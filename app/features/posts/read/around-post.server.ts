@@ -3,7 +3,7 @@ import type { Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { unionAll } from "drizzle-orm/pg-core";
-import { newestPublishedFirst, shownDate } from "./posts.server";
+import { newestPublishedFirst, shownDate } from "../write/posts.server";
 
 export const RELATED_POSTS = 3;
 

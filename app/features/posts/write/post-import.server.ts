@@ -9,7 +9,7 @@ import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { NotFoundError, ValidationError } from "~/server/errors.server";
-import { renderPostBody } from "./post-render.server";
+import { renderPostBody } from "../content/post-render.server";
 import { isReservedSlug, takeAddress } from "./posts.server";
 import { POST_MESSAGES } from "./post-schema";
 import { recordRevision } from "./revisions.server";

@@ -9,7 +9,7 @@ import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
 import { ExternalLinkItems } from "./external-link-items";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
-import { useSite } from "./use-site";
+import { useSite } from "../settings/use-site";
 
 /** The header's menus: Services and 7Fs (desktop) and the mobile sheet. */
 export function ServicesMenu() {

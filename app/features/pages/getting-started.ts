@@ -1,5 +1,5 @@
-import type { SiteSettings } from "./settings-schema";
-import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-links";
+import type { SiteSettings } from "../settings/settings-schema";
+import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "../settings/site-defaults";
 
 export interface GettingStartedStep {
   id: "site-name" | "portrait" | "about" | "first-post" | "contact-email";

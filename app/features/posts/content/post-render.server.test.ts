@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { blogPosts, uploads } from "~/server/db/schema.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { makePost, makeUser } from "../../../tests/helpers/factories";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { makePost, makeUser } from "../../../../tests/helpers/factories";
 import { backfillRenderedPosts, postBodyOf } from "./post-render.server";
-import { createPost, getPostBySlug, listFeedPosts, updatePost } from "./posts.server";
+import { createPost, getPostBySlug, listFeedPosts, updatePost } from "../write/posts.server";
 
 const MARKDOWN = "## Why bother\n\nA **crisis** averted.\nSee ![Run](/uploads/blog-images/u/run.jpg)";
 

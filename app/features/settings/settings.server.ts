@@ -21,7 +21,7 @@ import {
   type SiteSettingsInput,
 } from "./settings-schema";
 import { storeLogoMark, storeSiteIcons } from "~/features/uploads/site-icons.server";
-import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-links";
+import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-defaults";
 
 /** The app_settings row holding the record as JSON. */
 export const SITE_SETTINGS_KEY = "site_settings";

@@ -1,10 +1,10 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { postsFileCount, postsFileIds } from "~/features/site/sitemap";
+import { postsFileCount, postsFileIds } from "~/features/pages/sitemap";
 import { blogPosts } from "~/server/db/schema.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { makePost } from "../../../tests/helpers/factories";
-import { postIdsOnFileEdges } from "../../../tests/helpers/sitemap";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { makePost } from "../../../../tests/helpers/factories";
+import { postIdsOnFileEdges } from "../../../../tests/helpers/sitemap";
 import { getSitemapDates, listPublishedPostsForSitemap } from "./home-posts.server";
 
 const publishedById = (ctx: { db: Parameters<typeof listPublishedPostsForSitemap>[0] }) =>

@@ -10,18 +10,18 @@ import {
   updatePost,
   deletePost,
 } from "./posts.server";
-import { getPostStats } from "./post-stats.server";
+import { getPostStats } from "../read/post-stats.server";
 import { listRevisions } from "./revisions.server";
 import { publishJobKey, publishPostJob } from "./scheduling.server";
-import { getFeaturedArticle, listPublishedPostsForSitemap } from "./home-posts.server";
+import { getFeaturedArticle, listPublishedPostsForSitemap } from "../read/home-posts.server";
 import { POST_MESSAGES } from "./post-schema";
 import { readContentVersion } from "~/server/content-version.server";
 import { blogPosts, jobs, postRevisions } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { JobRunner } from "~/server/jobs/runner.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { makeUser } from "../../../tests/helpers/factories";
-import { useSecondHandle } from "../../../tests/helpers/second-handle";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { makeUser } from "../../../../tests/helpers/factories";
+import { useSecondHandle } from "../../../../tests/helpers/second-handle";
 
 const base = { content: "Body.", category: "Fitness" as const, published: false };
 let n = 0;

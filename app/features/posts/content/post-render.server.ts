@@ -10,7 +10,7 @@ import { logger } from "~/server/logger.server";
 import { warmUpHighlighter } from "./code-highlight.server";
 import { knownImagesFromUploads } from "./markdown-images.server";
 import { renderMarkdown, renderMarkdownCached, uploadImageUrlsIn, type RenderedMarkdown } from "./markdown.server";
-import { CONTENT_MAX, POST_MESSAGES } from "./post-schema";
+import { CONTENT_MAX, POST_MESSAGES } from "../write/post-schema";
 
 const UPLOADS_PREFIX = "/uploads/";
 

@@ -12,17 +12,17 @@ import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/m
 import { categoryPath, parseCategory, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
-import { AddressFields } from "./editor/address-fields";
-import { ContentEditor } from "./editor/content-editor";
-import { uploadImageFiles } from "./editor/upload-images";
-import { AutosaveRestore } from "./editor/autosave-restore";
-import { AutosaveStatusText } from "./editor/autosave-status";
-import { LeaveConfirmation } from "./editor/leave-confirmation";
-import { RevisionsDialog } from "./editor/revisions-dialog";
-import { useAutosave, type AutosaveFields } from "./editor/use-autosave";
-import { ScheduleField } from "./editor/schedule-field";
-import type { AutosaveDetails } from "./autosave-details";
-import { postFormSchema } from "./post-schema";
+import { AddressFields } from "./address-fields";
+import { ContentEditor } from "./content-editor";
+import { uploadImageFiles } from "./upload-images";
+import { AutosaveRestore } from "./autosave-restore";
+import { AutosaveStatusText } from "./autosave-status";
+import { LeaveConfirmation } from "./leave-confirmation";
+import { RevisionsDialog } from "./revisions-dialog";
+import { useAutosave, type AutosaveFields } from "./use-autosave";
+import { ScheduleField } from "./schedule-field";
+import type { AutosaveDetails } from "../write/autosave-details";
+import { postFormSchema } from "../write/post-schema";
 
 export interface EditableMedia {
   mediaType: MediaKind;

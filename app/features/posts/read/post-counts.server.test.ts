@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { blogPosts, postCounts } from "~/server/db/schema.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { makePost } from "../../../tests/helpers/factories";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { makePost } from "../../../../tests/helpers/factories";
 import { countPublishedPosts } from "./post-counts.server";
 import { getPostStats } from "./post-stats.server";
 

@@ -4,8 +4,8 @@ import { createUser } from "~/features/users/users.server";
 import type { Actor } from "~/lib/permissions";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { getFeaturedArticle } from "./home-posts.server";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { getFeaturedArticle } from "../read/home-posts.server";
 import {
   createPost,
   deletePost,

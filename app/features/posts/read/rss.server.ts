@@ -1,6 +1,6 @@
 import { CATEGORY_DESCRIPTIONS, postPath, type Category } from "~/lib/categories";
 import { escapeXml } from "~/lib/xml";
-import { postSummary } from "./summary";
+import { postSummary } from "../content/summary";
 
 export interface FeedPost {
   id: string;

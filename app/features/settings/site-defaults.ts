@@ -1,4 +1,3 @@
-import { CATEGORIES, categoryPath } from "~/lib/categories";
 import type { SiteSettings } from "./settings-schema";
 
 /**
@@ -38,16 +37,3 @@ export const DEMO_SITE_SETTINGS: SiteSettings = {
   tspBlogUrl: "",
   tspKbUrl: "",
 };
-
-export const NAV_LINKS = [
-  { to: "/", label: "Home" },
-  { to: "/about", label: "About Me" },
-  { to: "/recent-roles", label: "Recent Roles" },
-  { to: "/projects", label: "My Projects" },
-  { to: "/testimonials", label: "Testimonials" },
-] as const;
-
-export const NEWSLETTER_LABEL = "Newsletter";
-export const CONTACT_LINK = { to: "/contact", label: "Contact Me" } as const;
-
-export const CATEGORY_LINKS = CATEGORIES.map((category) => ({ to: categoryPath(category), label: category }));

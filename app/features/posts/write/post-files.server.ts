@@ -5,7 +5,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts, postAutosaves, postRevisions } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { defineJob } from "~/server/jobs/jobs.server";
-import { sitePath } from "./content-urls";
+import { sitePath } from "../content/content-urls";
 import { markdownImages } from "./image-alt";
 
 const MAX_URLS = 5_000;

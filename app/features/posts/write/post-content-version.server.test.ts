@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { createUser } from "~/features/users/users.server";
 import { readContentVersion } from "~/server/content-version.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
 import { createPost, deletePost, updatePost } from "./posts.server";
 
 describeEachDatabase("post writes bump the content version", (ctx) => {

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "react-router";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
-import { useSite } from "./use-site";
+import { useSite } from "../settings/use-site";
 import { useOptionalUser } from "~/lib/use-user";
 import { ExternalLinkItems } from "./external-link-items";
 

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { postAutosaves } from "~/server/db/schema.server";
-import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { makeUser } from "../../../tests/helpers/factories";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { makeUser } from "../../../../tests/helpers/factories";
 import { autosaveToOffer, discardOwnAutosave, getAutosave, saveAutosave } from "./autosave.server";
 import { createPost, getPostBySlug, updatePost } from "./posts.server";
 

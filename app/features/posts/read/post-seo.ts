@@ -1,5 +1,5 @@
 import { postPath, type Category } from "~/lib/categories";
-import { postSummary } from "./summary";
+import { postSummary } from "../content/summary";
 
 export interface JsonLdPost {
   title: string;
