@@ -4,9 +4,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
-// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
+// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/0020-jobs.md).
 import "~/features/auth/password-reset.server";
-import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+// Modules that define mail kinds (server/mail-outbox.server.ts), so every instance can send them.
+import "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
 import { backfillRenderedPosts } from "~/features/posts/content/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
@@ -14,7 +15,7 @@ import "~/features/posts/write/scheduling.server";
 import "~/features/posts/write/post-files.server";
 import "~/features/uploads/orphans.server";
 import "~/features/share-images/share-images.server";
-// Defines the subscription email kinds (confirmation, new post to subscribers).
+// Defines the subscription mail kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/pages/testimonials.server";
 import { seedDemoPageContent } from "~/features/pages/page-content.server";
@@ -32,6 +33,7 @@ import "~/server/db/vacuum.server";
 import { scheduleBackups } from "~/server/backup/scheduled.server";
 import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
+import { startMailOutbox, stopMailOutbox } from "~/server/mail-outbox.server";
 // Registers the audit.prune recurring task with the runner.
 import "~/server/audit.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
@@ -55,7 +57,7 @@ export const pageCache = new PageCache({ maxBytes: 16 * 1024 * 1024, maxEntries:
 onContentVersionChange((version) => pageCache.useVersion(version));
 
 /**
- * Page-cache hits, answered before any other middleware (docs/decisions/14b-cache-hit-path.md):
+ * Page-cache hits, answered before any other middleware (docs/decisions/0031-cache-hit-path.md):
  * server.js runs it from its 'request' listener before Express, and this app mounts it right after
  * the security headers (test servers mount the app alone); a request already looked up is not
  * looked up again.
@@ -118,7 +120,7 @@ export async function startup(): Promise<void> {
     logger.warn(LOCAL_FILES_WARNING);
   }
   await startContentVersion();
-  startOutbox();
+  await startMailOutbox();
   scheduleBackups(env);
   await startJobRunner();
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
@@ -135,7 +137,7 @@ export async function startup(): Promise<void> {
 export async function shutdown(): Promise<void> {
   stopMallocTrimming();
   stopIdleCollection();
-  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
+  await Promise.all([stopMailOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;
   setDatabase(undefined);
@@ -214,7 +216,7 @@ app.use((req, res, next) => {
   next();
 });
 
-// ---- Operations (docs/decisions/17-ops.md): liveness, readiness and Prometheus metrics.
+// ---- Operations (docs/decisions/0023-operations-endpoints.md): liveness, readiness and Prometheus metrics.
 
 /** The matched route's pattern ("/7fs/:category/:slug"): metrics are labelled by route, never by raw URL. */
 function routePatternOf(table: RouteTable, pathname: string): string {
@@ -287,7 +289,7 @@ app.get("/metrics", async (req, res, next) => {
   }
 });
 
-// ---- Robustness for raw HTTP (docs/decisions/107c-http-robustness.md): bad input gets a 4xx with a
+// ---- Robustness for raw HTTP (docs/decisions/0014-http-robustness.md): bad input gets a 4xx with a
 // message a person can act on — JSON under /api — before it can reach a route and become a 500.
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];

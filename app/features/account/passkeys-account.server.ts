@@ -17,7 +17,7 @@ import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.se
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { ACCOUNT_FORBIDDEN } from "./account.server";
 
-/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/15d-passkeys.md). */
+/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/0035-passkeys.md). */
 
 export async function listOwnPasskeys(db: Db, actor: SessionUser | null): Promise<PasskeySummary[]> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
