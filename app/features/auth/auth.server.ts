@@ -120,7 +120,7 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   return { userId: row.id, twoFactor: false, setCookie: await createSession(db, row.id, request) };
 }
 
-// ---- The second step (issue 15): the pending sign-in's cookie, then a code ----
+// ---- The second step (two-factor authentication): the pending sign-in's cookie, then a code ----
 
 let challenge: Cookie | undefined;
 
