@@ -123,6 +123,25 @@ async function freshVisitor(db: Db) {
 const postRow = async (db: Db, id: string) =>
   (await db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts).where(eq(blogPosts.id, id)))[0];
 
+/** An inbox action on a message whose delivery failed. */
+function inboxAction(
+  name: string,
+  allowed: readonly Actor[],
+  intent: string,
+  verify: (db: Db, id: string) => Promise<void>,
+): WriteEndpoint {
+  return {
+    name,
+    route: "/admin/messages",
+    allowed,
+    okStatus: 200,
+    prepare: async (db) => {
+      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
+      return { path: "/admin/messages", body: new URLSearchParams({ intent, id }), verify: (db) => verify(db, id) };
+    },
+  };
+}
+
 const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "post create",
@@ -323,20 +342,9 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  {
-    name: "inbox: mark handled",
-    route: "/admin/messages",
-    allowed: STAFF,
-    okStatus: 200,
-    prepare: async (db) => {
-      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
-      return {
-        path: "/admin/messages",
-        body: new URLSearchParams({ intent: "handled", id }),
-        verify: async (db) => expect((await messageRow(db, id))?.handledAt).toBeInstanceOf(Date),
-      };
-    },
-  },
+  inboxAction("inbox: mark handled", STAFF, "handled", async (db, id) =>
+    expect((await messageRow(db, id))?.handledAt).toBeInstanceOf(Date),
+  ),
   {
     name: "inbox: mark not handled",
     route: "/admin/messages",
@@ -352,34 +360,10 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  {
-    name: "inbox: retry delivery",
-    route: "/admin/messages",
-    allowed: STAFF,
-    okStatus: 200,
-    prepare: async (db) => {
-      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
-      return {
-        path: "/admin/messages",
-        body: new URLSearchParams({ intent: "retry", id }),
-        verify: async (db) => expect(await deliveryOf(db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null }),
-      };
-    },
-  },
-  {
-    name: "inbox: delete message",
-    route: "/admin/messages",
-    allowed: ["admin"],
-    okStatus: 200,
-    prepare: async (db) => {
-      const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
-      return {
-        path: "/admin/messages",
-        body: new URLSearchParams({ intent: "delete", id }),
-        verify: async (db) => expect(await messageRow(db, id)).toBeUndefined(),
-      };
-    },
-  },
+  inboxAction("inbox: retry delivery", STAFF, "retry", async (db, id) =>
+    expect(await deliveryOf(db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null }),
+  ),
+  inboxAction("inbox: delete message", ["admin"], "delete", async (db, id) => expect(await messageRow(db, id)).toBeUndefined()),
   {
     name: "logout",
     route: "/logout",
