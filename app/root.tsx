@@ -103,7 +103,7 @@ function SiteIconLinks({ icons }: { icons: SiteIcons | null }) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
-  // Issue 14: a page whose routes all opt out (lib/hydration.ts) ships no React to an anonymous
+  // A page whose routes all opt out (lib/hydration.ts) ships no React to an anonymous
   // visitor without a toast — the same HTML for every such visitor, so the page cache can share it.
   const hydrate = !rootData || Boolean(rootData.user) || Boolean(rootData.toast) || !pageOptsOutOfHydration(matches);
   return (

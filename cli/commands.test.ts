@@ -1,5 +1,8 @@
+import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
+import { userRoles } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../tests/helpers/databases";
+import { makeUser } from "../tests/helpers/factories";
 import { runCli } from "./commands";
 
 describeEachDatabase("cli", (ctx) => {
@@ -24,14 +27,19 @@ describeEachDatabase("cli", (ctx) => {
     expect(await run("reset-2fa", "MOD@example.com")).toBe("mod@example.com had no two-factor authentication; nothing to remove.");
   });
 
+  // Each test makes the accounts it needs: they pass in any order (vitest --sequence.shuffle).
   it("gives clear errors", async () => {
+    const user = await makeUser(ctx.db);
+    // The only administrator: every other one is demoted first.
+    await ctx.db.delete(userRoles).where(eq(userRoles.role, "admin"));
+    const onlyAdmin = await makeUser(ctx.db, { role: "admin" });
     await expect(run("create-user", "bad-email")).rejects.toThrow(/Invalid email address/);
     await expect(run("set-password", "nobody@example.com", "--password", "long enough pass")).rejects.toThrow(
       /No user with email nobody@example.com/,
     );
-    await expect(run("set-password", "mod@example.com", "--password", "weak")).rejects.toThrow(/at least 10 characters/);
-    await expect(run("grant", "mod@example.com", "superuser")).rejects.toThrow(/Unknown role/);
-    await expect(run("revoke", "boss@example.com", "admin")).rejects.toThrow(/last administrator/);
+    await expect(run("set-password", user.email, "--password", "weak")).rejects.toThrow(/at least 10 characters/);
+    await expect(run("grant", user.email, "superuser")).rejects.toThrow(/Unknown role/);
+    await expect(run("revoke", onlyAdmin.email, "admin")).rejects.toThrow(/last administrator/);
     await expect(run("reset-2fa")).rejects.toThrow(/Missing email/);
     await expect(run("reset-2fa", "nobody@example.com")).rejects.toThrow(/No user with email nobody@example.com/);
     await expect(run("frobnicate")).rejects.toThrow(/Unknown command/);

@@ -1,4 +1,4 @@
-// Database benchmark (issue 14): seeds 100,000 posts into a scratch PGlite and a scratch PostgreSQL
+// Database benchmark: seeds 100,000 posts into a scratch PGlite and a scratch PostgreSQL
 // (tests/helpers/postgres-cluster.ts; skipped without binaries) and prints p50/p95 of what each page's
 // loader reads, through the same domain functions the routes call. Prints figures; asserts nothing.
 // Usage: npm run bench:db   Env: BENCH_POSTS (100000), BENCH_RUNS (50), BENCH_DB (both | pglite | postgres),

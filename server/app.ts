@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
-// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
+// Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/0020-jobs.md).
 import "~/features/auth/password-reset.server";
 // Modules that define mail kinds (server/mail-outbox.server.ts), so every instance can send them.
 import "~/features/contact/outbox.server";
@@ -57,7 +57,7 @@ export const pageCache = new PageCache({ maxBytes: 16 * 1024 * 1024, maxEntries:
 onContentVersionChange((version) => pageCache.useVersion(version));
 
 /**
- * Page-cache hits, answered before any other middleware (docs/decisions/14b-cache-hit-path.md):
+ * Page-cache hits, answered before any other middleware (docs/decisions/0031-cache-hit-path.md):
  * server.js runs it from its 'request' listener before Express, and this app mounts it right after
  * the security headers (test servers mount the app alone); a request already looked up is not
  * looked up again.
@@ -216,7 +216,7 @@ app.use((req, res, next) => {
   next();
 });
 
-// ---- Operations (docs/decisions/17-ops.md): liveness, readiness and Prometheus metrics.
+// ---- Operations (docs/decisions/0023-operations-endpoints.md): liveness, readiness and Prometheus metrics.
 
 /** The matched route's pattern ("/7fs/:category/:slug"): metrics are labelled by route, never by raw URL. */
 function routePatternOf(table: RouteTable, pathname: string): string {
@@ -289,7 +289,7 @@ app.get("/metrics", async (req, res, next) => {
   }
 });
 
-// ---- Robustness for raw HTTP (docs/decisions/107c-http-robustness.md): bad input gets a 4xx with a
+// ---- Robustness for raw HTTP (docs/decisions/0014-http-robustness.md): bad input gets a 4xx with a
 // message a person can act on — JSON under /api — before it can reach a route and become a 500.
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];

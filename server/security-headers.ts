@@ -27,7 +27,7 @@ function originOf(url: string): string | undefined {
 }
 
 /**
- * The Content-Security-Policy (docs/decisions/15a-security-headers.md). Scripts run
+ * The Content-Security-Policy (docs/decisions/0024-security-headers.md). Scripts run
  * only from this origin or with this response's nonce; frames only for what pages embed.
  *
  * Styles allow 'unsafe-inline': Radix and our components set style attributes, and the ALTCHA widget and

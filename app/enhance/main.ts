@@ -1,5 +1,5 @@
 /**
- * The page's enhancement script (issue 14), on every page: a small vanilla module bundled apart
+ * The page's enhancement script, on every page (public pages ship no React, so their behaviour lives here): a small vanilla module bundled apart
  * from React (scripts/build-enhance.mjs). Public pages that opted out of hydration (lib/hydration.ts)
  * get their interactive parts from it alone; on React pages it drives the same header controls,
  * whose components draw only markup, so each behaviour has one implementation.

@@ -2,7 +2,7 @@ import type { Role } from "./roles";
 
 /**
  * Who may do what — one module, used by the UI (to show or hide) and the server (to allow or refuse).
- * Our reading of SPEC §6 is recorded in docs/decisions/004-permissions.md.
+ * Our reading of SPEC §6 is recorded in docs/decisions/0004-permissions.md.
  */
 export interface Actor {
   id: string;

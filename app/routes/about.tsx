@@ -9,7 +9,7 @@ import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/about";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {

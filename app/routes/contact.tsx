@@ -22,7 +22,7 @@ import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
 
-/** Issue 14: no React for anonymous visitors; the enhancement script loads the form's behaviour. */
+/** No React for anonymous visitors; the enhancement script loads the form's behaviour. */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {

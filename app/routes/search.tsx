@@ -14,7 +14,7 @@ import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/search";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {

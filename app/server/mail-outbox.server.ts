@@ -13,7 +13,7 @@ import { getMailConfig, type MailConfig } from "./mail-settings.server";
 import { describeSmtpError, sendWithConfig, type MailMessage } from "./mail.server";
 
 /**
- * The one outbox every email goes through (docs/decisions/27-mail.md). A mail is a `mail_outbox`
+ * The one outbox every email goes through (docs/decisions/0043-mail-outbox.md). A mail is a `mail_outbox`
  * row, enqueued in the caller's transaction, with a registered kind that renders it when it is
  * sent (so no secret is ever stored: a reset link's token is made at send time). Every instance
  * delivers: a claim is one UPDATE over rows picked with FOR UPDATE SKIP LOCKED under a lease, so two

@@ -7,7 +7,7 @@ import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 
 /**
- * Prometheus metrics (GET /metrics, docs/decisions/17-ops.md). Per-process counters (requests,
+ * Prometheus metrics (GET /metrics, docs/decisions/0023-operations-endpoints.md). Per-process counters (requests,
  * page cache) live in memory; shared state (jobs, outbox, scheduler lag) is read from the database
  * at scrape time, so every instance reports the same queue and a scrape of any one is enough.
  */

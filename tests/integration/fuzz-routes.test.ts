@@ -11,7 +11,7 @@ import { makePost, makeUser } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Property-based fuzzing of the production server (issue 15): every route of app/routes.ts × every method,
+ * Property-based fuzzing of the production server: every route of app/routes.ts × every method,
  * with random path parameters, query strings, headers, cookies and bodies, anonymous and as a plain user.
  * Whatever is sent: never a 5xx, never a stack trace in the body, and never a write to staff data (the
  * content version and a fingerprint of every staff-owned table are the same after each route's runs).

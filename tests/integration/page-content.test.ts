@@ -9,7 +9,7 @@ import { useSignedInServer } from "../helpers/test-server";
 const LISTS = { intro: "", education: "", certifications: "", skills: "", tools: "", expertise: "" };
 
 /**
- * Issue 16 through the production server, as a browser without JavaScript posts the forms: a
+ * Page content through the production server, as a browser without JavaScript posts the forms: a
  * moderator edits the Recent Roles timeline and the About and home lists, the public pages follow,
  * and an empty list leaves no empty box behind.
  */

@@ -37,7 +37,7 @@ function metaContent(html: string, attribute: "property" | "name", key: string):
   return match?.[1] ?? null;
 }
 
-/** Generated share images (issue 18) through the production server: tags, bytes, caching, renames. */
+/** Generated share images through the production server: tags, bytes, caching, renames. */
 describeEachDatabase("share images", (ctx) => {
   const server = useSignedInServer(ctx, "admin");
   let admin: { id: string; role: "admin" } | undefined;

@@ -12,7 +12,7 @@ import { softwarePasskey } from "../helpers/software-passkey";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Two-factor authentication through the production server (issue 15): setting it up on
+ * Two-factor authentication through the production server: setting it up on
  * /admin/account, the second sign-in step on /auth, and the setting that requires it of staff.
  */
 const saved = { ...process.env };

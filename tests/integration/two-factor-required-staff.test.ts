@@ -8,7 +8,7 @@ import { makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * 'Require two-factor authentication' covers every staff write, not only /admin/* (issue 15): the post
+ * 'Require two-factor authentication' covers every staff write, not only /admin/*: the post
  * editor's pages and the post page's delete send a staff member without 2FA to set it up; the staff
  * APIs (/api/uploads, /api/posts/*) answer 403 with the reason. A passkey counts as 2FA.
  */

@@ -18,7 +18,7 @@ import { enforceRateLimits } from "~/server/rate-limit.server";
 import { ACCOUNT_FORBIDDEN } from "./account.server";
 import { CODES_ISSUED, issueRecoveryCodes } from "./two-factor-account.server";
 
-/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/15d-passkeys.md). */
+/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/0035-passkeys.md). */
 
 export async function listOwnPasskeys(db: Db, actor: SessionUser | null): Promise<PasskeySummary[]> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);

@@ -28,7 +28,7 @@ import {
 const INVALID_LOGIN = "Invalid login credentials";
 
 /*
- * Limits that stop guessing without letting anyone lock the owner out (docs/decisions/15b-login-limits.md):
+ * Limits that stop guessing without letting anyone lock the owner out (docs/decisions/0025-client-ip-and-login-limits.md):
  * - per IP: LOGIN_RATE_LIMIT_PER_IP attempts (default 10) in 15 minutes, whatever the account;
  * - per (account, IP): 5 attempts in 15 minutes, cleared by a successful sign-in from that address;
  * - per account, from everywhere: past LOGIN_ACCOUNT_SLOWDOWN_AFTER attempts (default 20) in an hour,
@@ -119,7 +119,7 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   return { userId: row.id, twoFactor: false, setCookie: await createSession(db, row.id, request) };
 }
 
-// ---- The second step (issue 15): the pending sign-in's cookie, then a code ----
+// ---- The second step (two-factor authentication): the pending sign-in's cookie, then a code ----
 
 /** Signed with the app secret and httpOnly; the token it carries is stored (hashed) in sign_in_challenges. */
 const challengeCookie = signedCookie("2fa", { path: "/", httpOnly: true, sameSite: "lax" });
@@ -235,7 +235,7 @@ async function refusedAsNull<T>(work: Promise<T | null>): Promise<T | null> {
   }
 }
 
-// ---- Passkeys (docs/decisions/15d-passkeys.md) ----
+// ---- Passkeys (docs/decisions/0035-passkeys.md) ----
 
 /** Options are cheap to ask for but each one is a stored row: limited per address. */
 const PASSKEY_OPTIONS_PER_IP = 60;

@@ -1,3 +1,4 @@
+/** The header's menus: Services and 7Fs (desktop) and the mobile sheet. */
 import { ExternalLink, Menu } from "lucide-react";
 import { useId } from "react";
 import { Link, NavLink } from "react-router";
@@ -11,7 +12,7 @@ import { ExternalLinkItems } from "./external-link-items";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "../settings/use-site";
 
-/** The header's menus: Services and 7Fs (desktop) and the mobile sheet. */
+/** The desktop Services menu: the owner's service links, opened in a new tab; none configured, no menu. */
 export function ServicesMenu() {
   const { serviceLinks } = useSite();
   if (serviceLinks.length === 0) return null;

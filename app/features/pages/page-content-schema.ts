@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The About page's introduction and lists and the home page's lists (issue 16, /admin/about). The form edits each list as a
+ * The About page's introduction and lists and the home page's lists (/admin/about). The form edits each list as a
  * textarea, one item a line in display order (moving a line moves the item); items with several
  * parts are written "Part | Part". The stored record is the form schema's output.
  */

@@ -77,7 +77,7 @@ export function uuidOf(value: bigint): string {
  * percent, and a post stays in its file until the number of files doubles or halves (each file then
  * splits in two or pairs up), whatever is published, unpublished or deleted meanwhile. Reading a file
  * is a range of the (published, id) index: the same cost for the last file as for the first, where
- * files in creation order would skip all the earlier posts (docs/decisions/14g-db-tails.md).
+ * files in creation order would skip all the earlier posts (docs/decisions/0042-db-tails.md).
  */
 export function postsFileIds(file: number, files: number): PostsFileIds {
   const width = (1n << ID_BITS) / BigInt(files);

@@ -4,7 +4,7 @@ import { formCheckbox } from "~/lib/forms";
 import { logoMarkSchema, siteIconsSchema, type LogoMark, type SiteIcons } from "~/features/uploads/site-icons";
 
 /**
- * The site's identity and addresses (issue 16, /admin/settings): one typed record. The form schema
+ * The site's identity and addresses (/admin/settings): one typed record. The form schema
  * reads the posted strings (links as "Label | https://…" lines); the stored record is its output.
  */
 
@@ -169,7 +169,7 @@ export function settingsFormValues({
   return { ...settings, socialLinks: linksToText(settings.socialLinks), serviceLinks: linksToText(settings.serviceLinks) };
 }
 
-/** Security settings (issue 15): kept apart from the public record, which every page's loader sends to the browser. */
+/** Security settings: kept apart from the public record, which every page's loader sends to the browser. */
 export const REQUIRE_TWO_FACTOR_LABEL = "Require two-factor authentication for admins and moderators";
 export const SECURITY_SAVED = "Security settings saved";
 

@@ -51,7 +51,7 @@ async function requireUser(db: Db, email: string) {
 
 // createUser, setPassword, grantRole and revokeRole take no actor: they are the operator's (the CLI
 // at the server's shell, the first-run seed). The admin screen goes through addUser and
-// changeUserRole, which take the actor and decide (docs/decisions/004-permissions.md).
+// changeUserRole, which take the actor and decide (docs/decisions/0004-permissions.md).
 
 /** Creates a user who signs in with email and password (better-auth's 'credential' account). */
 export async function createUser(
@@ -237,7 +237,7 @@ export async function setUserDisabled(db: Db, actor: Actor | null, raw: unknown,
 
 /**
  * Deletes a user for good: their sign-in, sessions, roles and unsaved drafts go; their posts, revisions
- * and uploads stay, with no author (docs/decisions/16c-disable-delete-users.md). Admins only; not
+ * and uploads stay, with no author (docs/decisions/0028-disable-delete-users.md). Admins only; not
  * oneself, and never the last enabled administrator.
  */
 export async function deleteUser(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string }> {

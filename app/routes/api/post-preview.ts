@@ -7,7 +7,7 @@ import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/post-preview";
 import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
 
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+// While the site requires 2FA of staff, a staff member without it is refused here too.
 export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 /**

@@ -6,7 +6,7 @@ import type { Route } from "./+types/post-revisions";
 import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
 
 /** GET /api/posts/:postId/revisions — the post's revisions, newest first (staff; listRevisions decides). */
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+// While the site requires 2FA of staff, a staff member without it is refused here too.
 export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 export async function loader({ request, params }: Route.LoaderArgs) {

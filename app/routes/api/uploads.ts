@@ -9,7 +9,7 @@ import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.s
 
 const TOO_LARGE = `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.`;
 
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
+// While the site requires 2FA of staff, a staff member without it is refused here too.
 export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 /**

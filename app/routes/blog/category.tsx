@@ -18,7 +18,7 @@ import type { Route } from "./+types/category";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -24,7 +24,7 @@ function slugOf(params: { slug?: string }): string | null {
   return params.slug && params.slug !== "new" ? params.slug : null;
 }
 
-// While the site requires 2FA of staff, the editor sends a staff member without it to set it up (issue 15).
+// While the site requires 2FA of staff, the editor sends a staff member without it to set it up.
 export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffPage(request)];
 
 export async function loader({ request, params }: Route.LoaderArgs) {

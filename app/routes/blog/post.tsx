@@ -37,14 +37,14 @@ import { STATIC_PAGE } from "~/lib/hydration";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-// Reading stays open to everyone; deleting (the action) needs 2FA while the site requires it of staff (issue 15).
+// Reading stays open to everyone; deleting (the action) needs 2FA while the site requires it of staff.
 export const middleware: Route.MiddlewareFunction[] = [
   ({ request }) => (request.method === "GET" || request.method === "HEAD" ? undefined : requireTwoFactorForStaffPage(request)),
 ];
@@ -169,7 +169,7 @@ interface PostLinkView {
   publishedAt: string;
 }
 
-/** Issue 18 "Around a post": previous/next in the category, then up to three related posts. */
+/** "Around a post": previous/next in the category, then up to three related posts. */
 function AroundThePost({
   category,
   related,

@@ -8,7 +8,7 @@ import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/confirm";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta() {

@@ -11,7 +11,7 @@ import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/subscribe";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -224,7 +224,7 @@ export const blogPosts = pgTable(
     version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-    // Search (issue 18): stored, so ranking reads it instead of parsing every matching post again.
+    // Search: stored, so ranking reads it instead of parsing every matching post again.
     // Title weighs most (A), then excerpt (B), then the body (C); English stemming.
     searchVector: tsvector("search_vector")
       .notNull()
@@ -515,7 +515,7 @@ export const contactMessages = pgTable(
   (t) => [index("contact_messages_created_idx").on(t.createdAt.desc()), index("contact_messages_mail_idx").on(t.mailId)],
 );
 
-// ---- Email subscriptions (app/features/subscriptions; issue 18) ----
+// ---- Email subscriptions (app/features/subscriptions) ----
 
 export const SUBSCRIBER_STATES = ["pending", "confirmed", "unsubscribed"] as const;
 
@@ -591,7 +591,7 @@ export const appSettings = pgTable("app_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-// ---- Background work (app/server/jobs; docs/decisions/core-a-jobs.md) ----
+// ---- Background work (app/server/jobs; docs/decisions/0020-jobs.md) ----
 
 export const JOB_STATES = ["pending", "running", "done", "failed"] as const;
 
@@ -656,7 +656,7 @@ export const contentVersion = pgTable(
   (t) => [check("content_version_single_row", sql`${t.id} = 1`)],
 );
 
-// ---- Page content edited in the admin (issue 16) ----
+// ---- Page content edited in the admin (app/features/pages) ----
 
 /** The Testimonials page's cards, in display order; hidden ones stay in the admin only. */
 export const testimonials = pgTable(
@@ -698,7 +698,7 @@ export const positions = pgTable(
   (t) => [index("positions_display_order_idx").on(t.displayOrder)],
 );
 
-// ---- Audit log (app/server/audit.server.ts; docs/decisions/015-audit-log.md) ----
+// ---- Audit log (app/server/audit.server.ts; docs/decisions/0027-audit-log.md) ----
 
 /**
  * One row per staff write, sign-in outcome and account-security change. The actor's email is copied

@@ -6,7 +6,7 @@ import { logger } from "~/server/logger.server";
 import { getDatabase, type Db } from "./client.server";
 
 /**
- * VACUUM for the embedded database, which has no autovacuum (docs/decisions/14g-db-tails.md).
+ * VACUUM for the embedded database, which has no autovacuum (docs/decisions/0042-db-tails.md).
  * Listings read a page through an index-only scan ("deferred join"): fast only where the visibility
  * map says the table's pages are all-visible, and only VACUUM sets it. PostgreSQL's autovacuum does
  * that on its own; PGlite runs no background worker, so this task does it for blog_posts.

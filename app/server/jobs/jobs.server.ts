@@ -5,7 +5,7 @@ import { notifySql } from "~/server/db/notify.server";
 import { jobPacing, jobs } from "~/server/db/schema.server";
 
 /**
- * Background jobs (docs/decisions/core-a-jobs.md): a job is a row in `jobs`, enqueued in the
+ * Background jobs (docs/decisions/0020-jobs.md): a job is a row in `jobs`, enqueued in the
  * caller's transaction, run by the job runner (runner.server.ts) of any instance. Define each kind
  * once, at module level, in a module that server/app.ts imports (so every instance knows it):
  *

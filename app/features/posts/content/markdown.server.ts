@@ -207,7 +207,7 @@ const PLAIN_CODE: CodeHighlighter = {
 
 /**
  * The highlighter only when some fence names a language, with the grammars those fences name: the
- * highlighter costs ~20 MB resident and each grammar up to ~15 MB once compiled (docs/decisions/14f),
+ * highlighter costs ~20 MB resident and each grammar up to ~15 MB once compiled (docs/decisions/0040-server-memory.md),
  * which a process that renders no code (most of them) never pays.
  */
 async function highlighterFor(tree: MdastRoot): Promise<CodeHighlighter> {

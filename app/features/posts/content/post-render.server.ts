@@ -90,7 +90,7 @@ export async function backfillRenderedPosts(db: Db): Promise<number> {
  * Loads the highlighter in the background when an editor opens, so neither its first preview nor its
  * first save of code waits for it. Not at start-up: it costs ~20 MB resident, which a process that
  * only serves pages never needs. Its grammars are loaded and compiled when a post first names them
- * (docs/decisions/14f-server-memory.md).
+ * (docs/decisions/0040-server-memory.md).
  */
 export function warmRenderer(): void {
   warmUpHighlighter().catch((error: unknown) => logger.warn({ err: error }, "loading the code highlighter failed"));

@@ -3,7 +3,7 @@ import { fromHtml } from "hast-util-from-html";
 import { toString } from "hast-util-to-string";
 import { SKIP, visit } from "unist-util-visit";
 
-/** Issue 18: a post gets a table of contents from this many headings on. */
+/** A post gets a table of contents from this many headings on. */
 export const TOC_MIN_HEADINGS = 3;
 
 export interface TocEntry {

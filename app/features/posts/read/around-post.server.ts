@@ -26,7 +26,7 @@ export interface AroundPost {
 }
 
 /**
- * What a reader sees around a post (issue 18): published posts only, in the category listing's order
+ * What a reader sees around a post: published posts only, in the category listing's order
  * (published_at, then id, so posts published at the same time still have one order). Published rows
  * always have a published_at, so the column itself is compared (the listing's index covers it).
  */

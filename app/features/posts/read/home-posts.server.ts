@@ -88,7 +88,7 @@ const sitemapColumnsSchema = z.object({
  * them), ordered by id: one sitemap file (app/features/pages/sitemap.ts postsFileIds).
  * The file comes as one row of three JSON arrays (a column each): on the embedded database each row
  * costs ~5 µs in PGlite's protocol parser, more than the query itself, and an array per post costs
- * PostgreSQL twice as much as a value per column (docs/decisions/14g-db-tails.md).
+ * PostgreSQL twice as much as a value per column (docs/decisions/0042-db-tails.md).
  * Read by an index-only scan of a range of blog_posts_published_id_idx, which holds every column here.
  */
 export async function listPublishedPostsForSitemap(

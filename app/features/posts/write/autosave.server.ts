@@ -11,7 +11,7 @@ import { ALT_MAX } from "~/features/media/media";
 import { CONTENT_MAX, EXCERPT_MAX, TITLE_MAX } from "./post-schema";
 
 /**
- * Autosave (docs/decisions/13-autosave.md): the editor's unsaved text, kept per author and post
+ * Autosave (docs/decisions/0026-autosave-revisions-scheduling.md): the editor's unsaved text, kept per author and post
  * (edit mode) or per author and category (create mode). It never touches the post itself: the live
  * text changes only on Create/Update Post, which also clears the author's autosave.
  */

@@ -63,7 +63,7 @@ const cardColumns = {
  * One page of a listing's rows as a "deferred join": the OFFSET walks an index-only scan of the
  * listing's index (ids only, no table rows), then only the page's rows are read. Reading every
  * skipped row instead made a page deep in a 100,000-post blog cost thousands of table pages
- * (docs/decisions/14g-db-tails.md). Join it on blogPosts.id and order the outer query the same way.
+ * (docs/decisions/0042-db-tails.md). Join it on blogPosts.id and order the outer query the same way.
  */
 function pageIds(db: Db, where: SQL | undefined, order: SQL, limit: number, offset: number) {
   return db.select({ id: blogPosts.id }).from(blogPosts).where(where).orderBy(order).limit(limit).offset(offset).as("page_ids");
