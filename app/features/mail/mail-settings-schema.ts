@@ -10,6 +10,8 @@ export const MAIL_NOT_SET_UP = "Email isn't set up: subscriptions, password rese
 export const MAIL_LAST_SEND_FAILED = "The last email could not be sent";
 export const MAIL_ENV_WINS =
   "SMTP_URL is set in the server's environment: it is used instead of the server settings below (the sender fields still apply).";
+/** Emails the mail log lists. */
+export const MAIL_LOG_SIZE = 100;
 export const PASSWORD_KEEP_HINT = "Write-only: leave empty to keep the saved password.";
 export const TEST_EMAIL_NEEDS_SETUP = "Save the SMTP settings first: there is nothing to send the test email with yet.";
 

@@ -157,8 +157,6 @@ export async function readMailStatus(db: Db, actor: Actor | null): Promise<MailS
 
 // ---- Mail log (administrators) ----
 
-export const MAIL_LOG_SIZE = 100;
-
 /** The last emails, newest first, with their state and (for a failure) the reason and next attempt. */
 export async function listMailLog(db: Db, actor: Actor | null, limit = MAIL_LOG_SIZE) {
   authorize(actor, canManageSettings, MAIL_FORBIDDEN);
