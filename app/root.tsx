@@ -2,6 +2,7 @@ import "./lib/zod-csp";
 import { useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
+import { isMailConfigured, subscriptionOffer } from "~/server/mail-settings.server";
 import stylesheetUrl from "./app.css?url";
 import { ErrorMessage, errorDetails, errorStack } from "./components/error-message";
 import { NotFoundMessage } from "./components/not-found-message";
@@ -45,6 +46,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       publicUrl,
       site,
+      // Whether public pages offer the Subscribe form (only while email can be sent).
+      subscriptionOffer: await subscriptionOffer(),
+      // The password reset form is offered only while email can be sent.
+      mailConfigured: await isMailConfigured(),
       // The subscribe form in the footer (and on blog pages) shows the active verifier.
       verification: getVerificationConfig(),
       nonce: requestNonce(request),

@@ -1,6 +1,10 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { userRoles } from "~/server/db/schema.server";
+import { signIn } from "~/features/auth/auth.server";
+import { emailChangedMail } from "~/features/users/users.server";
+import { mailOutbox, userRoles } from "~/server/db/schema.server";
+import { getAppSecret } from "~/server/secret.server";
+import { easyAltchaToken } from "../tests/helpers/altcha";
 import { describeEachDatabase } from "../tests/helpers/databases";
 import { makeUser } from "../tests/helpers/factories";
 import { runCli } from "./commands";
@@ -28,6 +32,37 @@ describeEachDatabase("cli", (ctx) => {
   });
 
   // Each test makes the accounts it needs: they pass in any order (vitest --sequence.shuffle).
+  it("changes a sign-in email: the new address signs in, the old one does not, and it gets a notice", async () => {
+    await run("create-user", "old-address@example.com", "--password", "moving pass phrase");
+    expect(await run("set-email", "OLD-address@example.com", " New-Address@example.com ")).toBe(
+      "Sign-in email changed to new-address@example.com.",
+    );
+    const request = (ip: string) => new Request("http://localhost/auth", { method: "POST", headers: { "x-app-client-ip": ip } });
+    const token = easyAltchaToken(await getAppSecret(ctx.db));
+    await expect(
+      signIn(
+        ctx.db,
+        { email: "old-address@example.com", password: "moving pass phrase", verificationToken: await token },
+        request("10.44.0.1"),
+      ),
+    ).rejects.toThrow();
+    const signedIn = await signIn(
+      ctx.db,
+      {
+        email: "new-address@example.com",
+        password: "moving pass phrase",
+        verificationToken: await easyAltchaToken(await getAppSecret(ctx.db)),
+      },
+      request("10.44.0.2"),
+    );
+    expect(signedIn.userId).toBeTruthy();
+    const [notice] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.kind, emailChangedMail.kind));
+    expect(notice).toMatchObject({ recipient: "old-address@example.com", payload: { newEmail: "new-address@example.com" } });
+    await run("create-user", "taken-address@example.com", "--password", "another pass phrase");
+    await expect(run("set-email", "new-address@example.com", "taken-address@example.com")).rejects.toThrow(/already exists/);
+    await expect(run("set-email", "new-address@example.com", "not-an-address")).rejects.toThrow(/Invalid email address/);
+  });
+
   it("gives clear errors", async () => {
     const user = await makeUser(ctx.db);
     // The only administrator: every other one is demoted first.

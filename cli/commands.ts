@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { createUser, grantRole, listUsers, resetTwoFactor, revokeRole, setPassword } from "~/features/users/users.server";
+import { createUser, grantRole, listUsers, resetTwoFactor, revokeRole, setEmail, setPassword } from "~/features/users/users.server";
 import { isStoredRole, ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
 import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
@@ -21,6 +21,8 @@ Commands:
                                  Take a role away (the last administrator keeps theirs).
   set-password <email> [--password PASSWORD | --password-stdin]
                                  Set a user's password and end their sessions.
+  set-email <old email> <new email>
+                                 Change a user's sign-in email (the old address gets a notice).
   reset-2fa <email>              Account recovery: remove a user's two-factor authentication
                                  (authenticator app and recovery codes); the password alone signs in.
 ${BACKUP_USAGE}
@@ -93,6 +95,11 @@ export async function runCli(argv: string[], db: Db, io: CliIo): Promise<void> {
       const role = parseRole(rest[1]);
       await revokeRole(db, email, role);
       io.out(`Revoked ${role} from ${email.trim().toLowerCase()}.`);
+      return;
+    }
+    case "set-email": {
+      const { email } = await setEmail(db, requireArg(rest[0], "old email"), requireArg(rest[1], "new email"));
+      io.out(`Sign-in email changed to ${email}.`);
       return;
     }
     case "set-password": {

@@ -1,6 +1,6 @@
 import { Eye, EyeOff, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, redirect, useActionData, useLocation } from "react-router";
+import { data, Form, redirect, useActionData, useLocation, useRouteLoaderData } from "react-router";
 import { toast } from "~/components/toaster";
 import { FormField, isFormIntent, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -16,7 +16,14 @@ import {
 import { PasskeyButton } from "~/features/auth/passkey-button";
 import { TwoFactorStep } from "~/features/auth/two-factor-step";
 import { AUTH_SCHEMAS, type AuthMode as Mode } from "~/features/auth/auth-schema";
-import { PASSWORD_UPDATED, PASSWORDS_DIFFER, RESET_EMAIL_SENT, SIGNED_IN_WITHOUT_ADMIN, WELCOME_BACK } from "~/features/auth/auth-messages";
+import {
+  PASSWORD_UPDATED,
+  PASSWORDS_DIFFER,
+  RESET_EMAIL_SENT,
+  RESET_UNAVAILABLE,
+  SIGNED_IN_WITHOUT_ADMIN,
+  WELCOME_BACK,
+} from "~/features/auth/auth-messages";
 import { requestPasswordReset, updatePasswordWithToken } from "~/features/auth/password-reset.server";
 import { clearSessionCookie, getSessionUser, lookupRole } from "~/features/auth/session.server";
 import { ENTER_CODE, twoFactorCodeSchema } from "~/features/auth/two-factor-schema";
@@ -203,6 +210,7 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
   const firstLocation = useRef(location.key);
   const [formKey, setFormKey] = useState(0);
   const [mode, setMode] = useState<Mode>("login");
+  const mailConfigured = (useRouteLoaderData("root") as { mailConfigured?: boolean } | undefined)?.mailConfigured ?? true;
   const [recoveryToken, setRecoveryToken] = useState("");
   const [verificationToken, setVerificationToken] = useState<string | null>(null);
   const [resetKey, setResetKey] = useState(0);
@@ -290,7 +298,9 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
     mode === "login"
       ? "Sign in to manage your content."
       : mode === "forgot"
-        ? "Enter your email and we'll send you a link to reset your password."
+        ? mailConfigured
+          ? "Enter your email and we'll send you a link to reset your password."
+          : RESET_UNAVAILABLE
         : "Choose a new password for your account.";
   const submitLabel = mode === "login" ? "Sign In" : mode === "forgot" ? "Send Reset Link" : "Update Password";
 
@@ -304,65 +314,67 @@ function AuthForms({ verification }: { verification: VerificationConfig }) {
           <CardDescription>{description}</CardDescription>
         </CardHeader>
         <CardContent>
-          <Form method="post" key={formKey} id={form.id} noValidate={form.noValidate} className="flex flex-col gap-4" onSubmit={onSubmit}>
-            <input type="hidden" name="intent" value={mode} />
-            {mode !== "update" ? (
-              <FormField field={fields.email} id="email" label="Email">
-                {(props) => <Input {...props} type="email" autoComplete="email" />}
-              </FormField>
-            ) : (
-              <input type="hidden" name="token" value={recoveryToken} />
-            )}
-            {mode !== "forgot" ? (
-              <FormField
-                field={fields.password}
-                id="password"
-                label={mode === "update" ? "New Password" : "Password"}
-                hint={
-                  mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null
+          {mode === "forgot" && !mailConfigured ? null : (
+            <Form method="post" key={formKey} id={form.id} noValidate={form.noValidate} className="flex flex-col gap-4" onSubmit={onSubmit}>
+              <input type="hidden" name="intent" value={mode} />
+              {mode !== "update" ? (
+                <FormField field={fields.email} id="email" label="Email">
+                  {(props) => <Input {...props} type="email" autoComplete="email" />}
+                </FormField>
+              ) : (
+                <input type="hidden" name="token" value={recoveryToken} />
+              )}
+              {mode !== "forgot" ? (
+                <FormField
+                  field={fields.password}
+                  id="password"
+                  label={mode === "update" ? "New Password" : "Password"}
+                  hint={
+                    mode === "update" ? <p className="text-xs text-muted-foreground">At least {PASSWORD_MIN_LENGTH} characters.</p> : null
+                  }
+                >
+                  {(props) => (
+                    <div className="relative">
+                      <Input
+                        {...props}
+                        type={showPassword ? "text" : "password"}
+                        autoComplete={mode === "update" ? "new-password" : "current-password"}
+                        className="pr-10"
+                      />
+                      <button
+                        type="button"
+                        onClick={() => setShowPassword((v) => !v)}
+                        aria-label={showPassword ? "Hide password" : "Show password"}
+                        aria-pressed={showPassword}
+                        aria-controls="password"
+                        className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+                      >
+                        {showPassword ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
+                      </button>
+                    </div>
+                  )}
+                </FormField>
+              ) : null}
+              {mode === "update" ? (
+                <FormField field={fields.confirmPassword} id="confirmPassword" label="Confirm Password">
+                  {(props) => <Input {...props} type={showPassword ? "text" : "password"} autoComplete="new-password" />}
+                </FormField>
+              ) : null}
+              <HumanVerification config={verification} onToken={setVerificationToken} resetKey={resetKey} />
+              <SubmitButton
+                pending={loading}
+                disabled={!verificationToken}
+                pendingLabel={
+                  <>
+                    <Loader2 className="animate-spin" aria-hidden />
+                    Loading...
+                  </>
                 }
               >
-                {(props) => (
-                  <div className="relative">
-                    <Input
-                      {...props}
-                      type={showPassword ? "text" : "password"}
-                      autoComplete={mode === "update" ? "new-password" : "current-password"}
-                      className="pr-10"
-                    />
-                    <button
-                      type="button"
-                      onClick={() => setShowPassword((v) => !v)}
-                      aria-label={showPassword ? "Hide password" : "Show password"}
-                      aria-pressed={showPassword}
-                      aria-controls="password"
-                      className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-                    >
-                      {showPassword ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
-                    </button>
-                  </div>
-                )}
-              </FormField>
-            ) : null}
-            {mode === "update" ? (
-              <FormField field={fields.confirmPassword} id="confirmPassword" label="Confirm Password">
-                {(props) => <Input {...props} type={showPassword ? "text" : "password"} autoComplete="new-password" />}
-              </FormField>
-            ) : null}
-            <HumanVerification config={verification} onToken={setVerificationToken} resetKey={resetKey} />
-            <SubmitButton
-              pending={loading}
-              disabled={!verificationToken}
-              pendingLabel={
-                <>
-                  <Loader2 className="animate-spin" aria-hidden />
-                  Loading...
-                </>
-              }
-            >
-              {submitLabel}
-            </SubmitButton>
-          </Form>
+                {submitLabel}
+              </SubmitButton>
+            </Form>
+          )}
           <div className="mt-4 text-center text-sm">
             {mode === "login" ? (
               <button type="button" className="text-primary underline-offset-4 hover:underline" onClick={() => switchMode("forgot")}>

@@ -92,37 +92,60 @@ export async function readMailConfig(db: Db): Promise<MailConfig | null> {
   return { source: "settings", ...stored, password, ...sender };
 }
 
-let cache: { version: number; config: Promise<MailConfig | null> } | undefined;
+interface MailState {
+  config: MailConfig | null;
+  subscriptionsEnabled: boolean;
+}
+
+async function readMailState(db: Db): Promise<MailState> {
+  const [config, stored] = await Promise.all([readMailConfig(db), readStoredMailSettings(db)]);
+  return { config, subscriptionsEnabled: stored?.subscriptionsEnabled ?? true };
+}
+
+let cache: { version: number; state: Promise<MailState> } | undefined;
 
 /**
- * The mail config every send reads: kept in memory per content version (saving the settings bumps
- * it), so a save on any instance applies everywhere without a restart.
+ * The mail state every send and public page reads: kept in memory per content version (saving the
+ * settings bumps it), so a save on any instance applies everywhere without a restart.
  */
-export function getMailConfig(db: Db = getDb()): Promise<MailConfig | null> {
+function getMailState(db: Db): Promise<MailState> {
   let version: number;
   try {
     version = currentContentVersion();
   } catch {
     // Scripts and unit tests follow no version: read every time.
-    return readMailConfig(db);
+    return readMailState(db);
   }
   if (cache?.version !== version) {
-    const config = readMailConfig(db);
-    cache = { version, config };
-    config.catch(() => {
-      if (cache?.config === config) cache = undefined;
+    const state = readMailState(db);
+    cache = { version, state };
+    state.catch(() => {
+      if (cache?.state === state) cache = undefined;
     });
   }
-  return cache.config;
+  return cache.state;
 }
 
-/** Whether anything can be emailed now (public pages decide what they offer with this). */
+/** The config to send with (the settings', or SMTP_URL's), or null while mail is not set up. */
+export async function getMailConfig(db: Db = getDb()): Promise<MailConfig | null> {
+  return (await getMailState(db)).config;
+}
+
+/** Whether anything can be emailed now. */
 export async function isMailConfigured(db: Db = getDb()): Promise<boolean> {
   return (await getMailConfig(db)) !== null;
 }
 
+/** What public pages offer in place of the Subscribe form: the form, "not available yet", or nothing (turned off). */
+export type SubscriptionOffer = "form" | "unavailable" | "off";
+
+export async function subscriptionOffer(db: Db = getDb()): Promise<SubscriptionOffer> {
+  const state = await getMailState(db);
+  if (!state.subscriptionsEnabled) return "off";
+  return state.config ? "form" : "unavailable";
+}
+
 /** Whether the Subscribe form is offered: mail works and the owner did not turn subscriptions off. */
 export async function subscriptionsAvailable(db: Db = getDb()): Promise<boolean> {
-  if (!(await isMailConfigured(db))) return false;
-  return (await readStoredMailSettings(db))?.subscriptionsEnabled ?? true;
+  return (await subscriptionOffer(db)) === "form";
 }

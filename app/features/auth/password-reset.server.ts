@@ -4,7 +4,9 @@ import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
-import { parseOrThrow, ValidationError } from "~/server/errors.server";
+import { ConflictError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { isMailConfigured } from "~/server/mail-settings.server";
+import { RESET_UNAVAILABLE } from "./auth-messages";
 import { defineMailKind } from "~/server/mail-outbox.server";
 import { logger } from "~/server/logger.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
@@ -18,6 +20,8 @@ import { USER_MESSAGES, USERS_FORBIDDEN } from "~/features/users/user-schema";
 import { canManageUsers, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
+
+const RESET_LINK_NEEDS_MAIL = "Email isn't set up, so no reset link can be sent. Set it up in Settings → Email first.";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
@@ -39,6 +43,8 @@ function resetLink(siteUrl: string, token: string): string {
  */
 export async function requestPasswordReset(db: Db, input: unknown, request: Request): Promise<void> {
   const { email, verificationToken } = parseOrThrow(resetRequestSchema, input);
+  // Never claim a link was sent when none can be.
+  if (!(await isMailConfigured(db))) throw new ConflictError(RESET_UNAVAILABLE);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [
@@ -67,6 +73,7 @@ export async function sendPasswordResetFor(db: Db, actor: Actor | null, raw: unk
   authorize(actor, canManageUsers, USERS_FORBIDDEN);
   const found = await userForAdminAction(db, raw);
   if (found.disabledAt) throw new ValidationError(USER_MESSAGES.resetDisabled);
+  if (!(await isMailConfigured(db))) throw new ConflictError(RESET_LINK_NEEDS_MAIL);
   await db.transaction(async (tx) => {
     await passwordResetMail.enqueue(tx, { to: found.email, payload: { userId: found.id } });
     await recordAudit(tx, { actor, action: "user.password.reset-link", target: { type: "user", id: found.id }, summary: found.email });

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router";
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
+import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "../settings/use-site";
 import { useOptionalUser } from "~/lib/use-user";
@@ -93,7 +93,7 @@ export function SiteFooter() {
       </nav>
       {OWN_FORM_PAGES.test(pathname) ? null : (
         <div className="mx-auto max-w-7xl px-4 pb-10">
-          <SubscribeForm id="subscribe-footer" className="max-w-2xl" />
+          <SubscribeOffer id="subscribe-footer" className="max-w-2xl" />
         </div>
       )}
       <div className="border-t">

@@ -1,16 +1,17 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, arrayContains, count, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
+import { and, arrayContains, count, desc, eq, gt, isNotNull, ne, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORIES, postPath, type Category } from "~/lib/categories";
 import { canManageSubscribers, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts, newsletterSends, SUBSCRIBER_STATES, subscribers } from "~/server/db/schema.server";
+import { blogPosts, mailOutbox, newsletterSends, SUBSCRIBER_STATES, subscribers } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
+import { isMailConfigured, subscriptionsAvailable } from "~/server/mail-settings.server";
 import { mailFromAddress } from "~/server/mail.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
@@ -64,6 +65,8 @@ export async function subscriptionLinks(db: Db, id: string) {
  */
 export async function subscribe(db: Db, body: unknown, ip: string): Promise<void> {
   const { email, categories, verificationToken } = parseOrThrow(subscribeRequestSchema, body);
+  // Nothing public may claim an email was sent when none can be.
+  if (!(await subscriptionsAvailable(db))) throw new ConflictError(SUBSCRIBE_TEXT.unavailable);
   if (!verificationToken) throw new ForbiddenError(VERIFICATION_REQUIRED.description);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(
@@ -379,6 +382,44 @@ export async function deleteSubscriber(db: Db, actor: Actor | null, rawId: unkno
     if (deleted.length === 0) throw new NotFoundError("That subscriber no longer exists.");
     await recordAudit(tx, { actor, action: "subscriber.delete", target: { type: "subscriber", id }, summary: "Deleted a subscriber" });
   });
+}
+
+/**
+ * Re-sends the confirmation email to every pending subscriber (once mail works): one button,
+ * rate-limited, and each address at most once per 24 hours (a confirmation that was not sent
+ * because mail was not set up does not count). Returns how many were queued.
+ */
+export async function resendPendingConfirmations(db: Db, actor: Actor | null): Promise<number> {
+  authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
+  if (!(await isMailConfigured(db))) throw new ConflictError(SUBSCRIBE_TEXT.resendNeedsMail);
+  await enforceRateLimits(
+    db,
+    [{ key: "subscriptions:resend-confirmations", limit: 3, windowSeconds: 3600 }],
+    SUBSCRIBE_TEXT.resendRateLimited,
+  );
+  const recent = db
+    .select({ one: sql`1` })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.kind, subscriptionMail.kind),
+        eq(mailOutbox.recipient, subscribers.email),
+        ne(mailOutbox.state, "skipped"),
+        gt(mailOutbox.createdAt, sql`now() - interval '24 hours'`),
+      ),
+    );
+  const due = await db
+    .select({ id: subscribers.id, email: subscribers.email })
+    .from(subscribers)
+    .where(and(eq(subscribers.state, "pending"), notExists(recent)));
+  const day = Math.floor(Date.now() / 86_400_000);
+  await db.transaction(async (tx) => {
+    for (const { id, email } of due) {
+      await subscriptionMail.enqueue(tx, { to: email, payload: { subscriberId: id } }, { key: `confirm-resend:${id}:${day}` });
+    }
+    await recordAudit(tx, { actor, action: "subscriber.resend-confirmations", summary: `Re-sent ${due.length} confirmation emails` });
+  });
+  return due.length;
 }
 
 /** How many emails about a post went out (tests and the admin). */

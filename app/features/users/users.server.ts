@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { z } from "zod";
 import { deleteAllPasskeys } from "~/features/auth/passkeys.server";
 import { removeSecondFactors } from "~/features/auth/two-factor.server";
 import { accountEmailSchema } from "~/lib/email";
@@ -11,6 +12,7 @@ import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { defineMailKind } from "~/server/mail-outbox.server";
 import { generatePassword, hashPassword } from "~/server/password.server";
 import { createUserSchema, roleChangeSchema, USER_MESSAGES, USERS_FORBIDDEN, userTargetSchema } from "./user-schema";
 
@@ -52,6 +54,44 @@ async function requireUser(db: Db, email: string) {
 // createUser, setPassword, grantRole and revokeRole take no actor: they are the operator's (the CLI
 // at the server's shell, the first-run seed). The admin screen goes through addUser and
 // changeUserRole, which take the actor and decide (docs/decisions/0004-permissions.md).
+
+/** The notice to the old address after a sign-in email changed (so a takeover does not go unnoticed). */
+export const emailChangedMail = defineMailKind("account.email-changed", {
+  label: "Sign-in email changed",
+  schema: z.object({ newEmail: z.string() }),
+  async render({ newEmail }) {
+    return {
+      subject: "Your sign-in email was changed",
+      text: [
+        `The sign-in email of your account was changed to ${newEmail}. This address no longer signs in.`,
+        "",
+        "If you did not do this, contact the site owner at once.",
+      ].join("\n"),
+    };
+  },
+});
+
+/**
+ * Changes a user's sign-in email (the CLI's set-email: the operator at the server's shell). The new
+ * address must be free; the old one gets a notice through the outbox; audited. Sessions stay.
+ */
+export async function setEmail(db: Db, oldInput: string, newInput: string, by: AuditActor | null = null): Promise<{ email: string }> {
+  const found = await requireUser(db, oldInput);
+  const email = parseEmail(newInput);
+  if (email === found.email) return { email };
+  if (await findUserByEmail(db, email)) throw new ConflictError(`A user with email ${email} already exists`);
+  await db.transaction(async (tx) => {
+    await tx.update(user).set({ email, updatedAt: new Date() }).where(eq(user.id, found.id));
+    await emailChangedMail.enqueue(tx, { to: found.email, payload: { newEmail: email } });
+    await recordAudit(tx, {
+      actor: by,
+      action: "user.email.set",
+      target: { type: "user", id: found.id },
+      summary: `${found.email} → ${email}`,
+    });
+  });
+  return { email };
+}
 
 /** Creates a user who signs in with email and password (better-auth's 'credential' account). */
 export async function createUser(

@@ -6,6 +6,7 @@ import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps, type GettingStartedStep } from "~/features/pages/getting-started";
 import { getSiteSettings } from "~/features/settings/settings.server";
+import { readMailStatus } from "~/features/mail/mail-settings.server";
 import { canManageProjects, canManageSettings } from "~/lib/permissions";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
@@ -23,7 +24,19 @@ export async function loader({ request }: Route.LoaderArgs) {
     publishedPosts: posts.published,
     canManageSettings: canManageSettings(actor),
   });
-  return { posts, projects, steps, canManageProjects: canManageProjects(actor) };
+  const mail = await readMailStatus(getDb(), actor);
+  return {
+    posts,
+    projects,
+    steps,
+    canManageProjects: canManageProjects(actor),
+    mailStatus: !mail.configured
+      ? "Email isn't set up."
+      : mail.lastFailure
+        ? "Email is set up, but the last send failed."
+        : "Email is working.",
+    canManageMail: canManageSettings(actor),
+  };
 }
 
 function Counter({ label, value, icon: Icon, loading }: { label: string; value: number; icon: LucideIcon; loading: boolean }) {
@@ -81,6 +94,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
+        <p className="mt-1 text-sm" data-testid="mail-status">
+          {loaderData.mailStatus}{" "}
+          {loaderData.canManageMail ? (
+            <Link to="/admin/email" className="text-primary underline underline-offset-4">
+              Email settings
+            </Link>
+          ) : null}
+        </p>
       </div>
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
         <Counter label="Total Posts" value={posts.total} icon={FileText} loading={loading} />

@@ -8,6 +8,9 @@ import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { readAdminShellFacts, requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
 import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
 import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
+import { MailBanner } from "~/features/mail/mail-banner";
+import { readMailStatus } from "~/features/mail/mail-settings.server";
+import { getDb } from "~/server/db/client.server";
 import { ThemeToggle } from "~/components/theme-toggle";
 import {
   DropdownMenu,
@@ -37,7 +40,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
     unreadMessages: (await readAdminShellFacts(request, actor)).unreadMessages,
+    mail: await mailBannerState(actor),
   };
+}
+
+async function mailBannerState(actor: Awaited<ReturnType<typeof requireAdminArea>>) {
+  const status = await readMailStatus(getDb(), actor);
+  return { configured: status.configured, lastFailureReason: status.lastFailure?.reason ?? null };
 }
 
 const MESSAGES_PATH = "/admin/messages";
@@ -143,7 +152,7 @@ function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; role
 // SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
 // The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, nav, unreadMessages } = loaderData;
+  const { user, nav, unreadMessages, mail } = loaderData;
   const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
   const navigation = useNavigation();
   const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
@@ -271,6 +280,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
         <AdminTopBar email={user.email} roleLabel={user.roleLabel} canOpenAccount={nav.includes("/admin/account")} />
+        <MailBanner mail={mail} canFix={nav.includes("/admin/email")} />
         <main id="main" className="relative flex-1 p-4 md:p-8">
           {loadingAdminPage ? (
             <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">

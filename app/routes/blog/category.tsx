@@ -15,7 +15,7 @@ import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/category";
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
+import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
 import { STATIC_PAGE } from "~/lib/hydration";
 
 /** No React for anonymous visitors (lib/hydration.ts). */
@@ -149,7 +149,7 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
           ) : null}
         </nav>
       ) : null}
-      <SubscribeForm id="subscribe-category" className="mt-12 max-w-2xl" />
+      <SubscribeOffer id="subscribe-category" className="mt-12 max-w-2xl" />
     </section>
   );
 }

@@ -31,7 +31,7 @@ import type { Route } from "./+types/post";
 
 // Editors only: the confirmation dialog's code (Radix) stays out of the page's initial JavaScript.
 const DeletePostButton = deferred(() => import("~/features/posts/editor/delete-post-button").then((module) => module.DeletePostButton));
-import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
+import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
 import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
 import { STATIC_PAGE } from "~/lib/hydration";
 
@@ -295,7 +295,7 @@ export default function PostDetail({ loaderData, actionData }: Route.ComponentPr
       </div>
       <MediaList items={post.media} title={post.title} />
       <AroundThePost category={category} related={related} previous={previous} next={next} />
-      {post.published ? <SubscribeForm id="subscribe-post" className="mt-12" /> : null}
+      {post.published ? <SubscribeOffer id="subscribe-post" className="mt-12" /> : null}
     </article>
   );
 }

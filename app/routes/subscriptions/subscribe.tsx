@@ -1,5 +1,6 @@
 import { SubscribeForm, type SubscribeActionData } from "~/features/subscriptions/subscribe-form";
 import { subscribeSchema } from "~/features/subscriptions/subscription-schema";
+import { SubscribeOffer, useSubscriptionOffer } from "~/features/subscriptions/subscribe-offer";
 import { subscribe } from "~/features/subscriptions/subscriptions.server";
 import { parseSubmission } from "~/lib/forms";
 import { seoContext, seoMeta } from "~/lib/seo";
@@ -37,6 +38,14 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Subscribe({ actionData }: Route.ComponentProps) {
+  const offer = useSubscriptionOffer();
+  if (offer !== "form" && !actionData) {
+    return (
+      <div className="mx-auto max-w-2xl px-4 py-16">
+        <SubscribeOffer id="subscribe-page" page />
+      </div>
+    );
+  }
   return (
     <div className="mx-auto max-w-2xl px-4 py-16">
       <SubscribeForm id="subscribe-page" heading="Subscribe" headingLevel="h1" actionData={actionData} />
