@@ -1,13 +1,19 @@
 import { expect, it } from "vitest";
-import { describeEachDatabase } from "../tests/helpers/databases";
+import { describeEachDatabase, type DatabaseContext } from "../tests/helpers/databases";
 import { runCli } from "./commands";
 
-describeEachDatabase("cli", (ctx) => {
-  const run = async (...argv: string[]) => {
+/** Runs a command against the suite's database and returns what it printed. */
+function runner(ctx: DatabaseContext) {
+  return async (...argv: string[]) => {
     const lines: string[] = [];
-    await runCli(argv, ctx.db, { out: (l) => lines.push(l), readStdin: async () => "from stdin pass\n" });
+    await runCli(argv, { database: ctx.database, io: { out: (l) => lines.push(l), readStdin: async () => "from stdin pass\n" } });
     return lines.join("\n");
   };
+}
+
+// Each suite has its own database, so the tests pass in any order.
+describeEachDatabase("cli", (ctx) => {
+  const run = runner(ctx);
 
   it("creates, lists, grants, revokes and sets passwords", async () => {
     expect(await run("create-user", "boss@example.com", "--role", "admin", "--password", "leader pass phrase")).toMatch(
@@ -23,8 +29,14 @@ describeEachDatabase("cli", (ctx) => {
     // Without 2FA there is nothing to remove (the removal itself is tested with the 2FA functions).
     expect(await run("reset-2fa", "MOD@example.com")).toBe("mod@example.com had no two-factor authentication; nothing to remove.");
   });
+});
+
+describeEachDatabase("cli refusals", (ctx) => {
+  const run = runner(ctx);
 
   it("gives clear errors", async () => {
+    await run("create-user", "boss@example.com", "--role", "admin", "--password", "leader pass phrase");
+    await run("create-user", "mod@example.com");
     await expect(run("create-user", "bad-email")).rejects.toThrow(/Invalid email address/);
     await expect(run("set-password", "nobody@example.com", "--password", "long enough pass")).rejects.toThrow(
       /No user with email nobody@example.com/,
@@ -35,5 +47,6 @@ describeEachDatabase("cli", (ctx) => {
     await expect(run("reset-2fa")).rejects.toThrow(/Missing email/);
     await expect(run("reset-2fa", "nobody@example.com")).rejects.toThrow(/No user with email nobody@example.com/);
     await expect(run("frobnicate")).rejects.toThrow(/Unknown command/);
+    expect(await run("help")).toContain("  restore <file> [--force]");
   });
 });
