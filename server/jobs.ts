@@ -1,9 +1,10 @@
-import { passwordResetEmailJob } from "~/features/auth/password-reset.server";
+import { passwordResetMail } from "~/features/auth/password-reset.server";
+import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
 import { publishPostJob } from "~/features/posts/write/scheduling.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { shareImageJob, sweepStaleShareImages } from "~/features/share-images/share-images.server";
-import { newsletterEmailJob, subscriptionEmailJob } from "~/features/subscriptions/subscriptions.server";
+import { newsletterMail, subscriptionMail } from "~/features/subscriptions/subscriptions.server";
 import { sweepOrphanedUploads } from "~/features/uploads/uploads.server";
 import { pruneAuditTask } from "~/server/audit.server";
 import { getDatabase } from "~/server/db/client.server";
@@ -37,18 +38,14 @@ export const vacuumTask = defineRecurringTask(
 );
 
 /**
- * Every job kind and recurring task the server runs (docs/decisions/core-a-jobs.md). Each instance's
- * runner must know every kind any instance may enqueue, so this one list is what the server imports:
+ * Every job kind, mail kind and recurring task the server runs (docs/decisions/core-a-jobs.md). Each instance's
+ * runner and outbox must know every kind any instance may enqueue, so this one list is what the server imports:
  * a new job is added here. (Scheduled backups are defined at start-up from the configuration:
  * scheduleBackups.)
  */
-export const JOBS = [
-  passwordResetEmailJob,
-  publishPostJob,
-  deletePostFilesJob,
-  shareImageJob,
-  subscriptionEmailJob,
-  newsletterEmailJob,
-] as const;
+export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob] as const;
+
+/** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
+export const MAIL_KINDS = [passwordResetMail, contactMail, subscriptionMail, newsletterMail] as const;
 
 export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask] as const;

@@ -1,4 +1,3 @@
-import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
 import { seedDemoPageContent } from "~/features/pages/page-content.server";
 import { seedDemoPositions } from "~/features/pages/positions.server";
@@ -12,8 +11,9 @@ import { startIdleCollection, stopIdleCollection } from "~/server/gc.server";
 import { startMallocTrimming, stopMallocTrimming, tuneMalloc } from "~/server/glibc-malloc.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
 import { logger } from "~/server/logger.server";
+import { startMailOutbox, stopMailOutbox } from "~/server/mail-outbox.server";
 import { seedIfEmpty } from "~/server/seed.server";
-import { JOBS, RECURRING_TASKS } from "./jobs";
+import { JOBS, MAIL_KINDS, RECURRING_TASKS } from "./jobs";
 
 let database: Database | undefined;
 /** Start-up rendering work that runs beside the first requests; shutdown waits for it. */
@@ -65,9 +65,12 @@ export async function startup(): Promise<void> {
     logger.warn(LOCAL_FILES_WARNING);
   }
   await startContentVersion();
-  startOutbox();
+  await startMailOutbox();
   scheduleBackups(env);
-  logger.debug({ jobs: JOBS.map((job) => job.kind), tasks: RECURRING_TASKS.map((task) => task.name) }, "job kinds and tasks");
+  logger.debug(
+    { jobs: JOBS.map((job) => job.kind), mail: MAIL_KINDS.map((mail) => mail.kind), tasks: RECURRING_TASKS.map((task) => task.name) },
+    "job kinds, mail kinds and tasks",
+  );
   await startJobRunner();
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
   warmFeeds();
@@ -83,7 +86,7 @@ export async function startup(): Promise<void> {
 export async function shutdown(): Promise<void> {
   stopMallocTrimming();
   stopIdleCollection();
-  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
+  await Promise.all([stopMailOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;
   setDatabase(undefined);
