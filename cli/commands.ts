@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { resetTwoFactor } from "~/features/auth/account-recovery.server";
 import { createUser, grantRole, listUsers, revokeRole, setPassword } from "~/features/users/users.server";
 import { isStoredRole, ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
+import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { generatePassword } from "~/server/password.server";
 import { runBackupCommand } from "./backup-commands";
@@ -53,6 +54,27 @@ async function passwordFrom(values: { password?: string; "password-stdin"?: bool
   return { password: generatePassword(), generated: true };
 }
 
+/** grant and revoke: `<email> <role>`, then one line saying what changed. */
+function roleCommand(
+  name: string,
+  usage: string,
+  change: (db: Db, email: string, role: StoredRole) => Promise<unknown>,
+  done: (role: StoredRole, email: string) => string,
+): CliCommand {
+  return {
+    name,
+    usage,
+    migrates: true,
+    async run(argv, { database, io }) {
+      const { positionals } = accountArgs(argv);
+      const email = requireArg(positionals[1], "email");
+      const role = parseRole(positionals[2]);
+      await change(database.db, email, role);
+      io.out(done(role, email.trim().toLowerCase()));
+    },
+  };
+}
+
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   {
@@ -84,32 +106,20 @@ export const COMMANDS: readonly CliCommand[] = [
       for (const u of users) io.out(`${u.email}\t${ROLE_LABELS[u.role]}\t${u.createdAt.toISOString()}`);
     },
   },
-  {
-    name: "grant",
-    usage: `  grant <email> <${STORED_ROLE_CHOICES}>
+  roleCommand(
+    "grant",
+    `  grant <email> <${STORED_ROLE_CHOICES}>
                                  Give a user a role.`,
-    migrates: true,
-    async run(argv, { database, io }) {
-      const { positionals } = accountArgs(argv);
-      const email = requireArg(positionals[1], "email");
-      const role = parseRole(positionals[2]);
-      await grantRole(database.db, email, role);
-      io.out(`Granted ${role} to ${email.trim().toLowerCase()}.`);
-    },
-  },
-  {
-    name: "revoke",
-    usage: `  revoke <email> <${STORED_ROLE_CHOICES}>
+    grantRole,
+    (role, email) => `Granted ${role} to ${email}.`,
+  ),
+  roleCommand(
+    "revoke",
+    `  revoke <email> <${STORED_ROLE_CHOICES}>
                                  Take a role away (the last administrator keeps theirs).`,
-    migrates: true,
-    async run(argv, { database, io }) {
-      const { positionals } = accountArgs(argv);
-      const email = requireArg(positionals[1], "email");
-      const role = parseRole(positionals[2]);
-      await revokeRole(database.db, email, role);
-      io.out(`Revoked ${role} from ${email.trim().toLowerCase()}.`);
-    },
-  },
+    revokeRole,
+    (role, email) => `Revoked ${role} from ${email}.`,
+  ),
   {
     name: "set-password",
     usage: `  set-password <email> [--password PASSWORD | --password-stdin]
