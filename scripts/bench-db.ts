@@ -18,7 +18,7 @@ import { z } from "zod";
 import { aroundPost } from "~/features/posts/read/around-post.server";
 import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/read/home-posts.server";
 import { postBodyOf } from "~/features/posts/content/post-render.server";
-import { getPostStats } from "~/features/posts/read/post-stats.server";
+import { getPostStats } from "~/features/posts/read/post-counts.server";
 import { findMovedPost, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts } from "~/features/posts/write/posts.server";
 import { buildRss } from "~/features/posts/read/rss.server";
 import { tableOfContents } from "~/features/posts/content/table-of-contents.server";

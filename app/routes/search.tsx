@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
-import { shortDate } from "~/features/posts/read/dates";
+import { shortDate } from "~/lib/dates";
 import { highlightSegments, type HighlightSegment } from "~/features/search/highlight";
 import { SEARCH_PATH, SearchForm } from "~/features/search/search-form";
 import { parseSearchQuery } from "~/features/search/search-schema";

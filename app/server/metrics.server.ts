@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { z } from "zod";
-import { queryRows } from "~/server/backup/database-info.server";
+import { queryRows } from "~/server/db/query-rows.server";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 

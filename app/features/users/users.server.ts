@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { deleteAllPasskeys } from "~/features/auth/passkeys.server";
-import { removeSecondFactors } from "~/features/auth/two-factor.server";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { canManageUsers, type Actor } from "~/lib/permissions";
@@ -45,7 +43,8 @@ export async function findUserByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-async function requireUser(db: Db, email: string) {
+/** The user with this email, or a 404 naming the address. */
+export async function requireUser(db: Db, email: string) {
   const found = await findUserByEmail(db, email);
   if (!found) throw new NotFoundError(`No user with email ${parseEmail(email)}`);
   return found;
@@ -145,25 +144,6 @@ export async function setPassword(
     // A new password ends every existing session of that user.
     await tx.delete(session).where(eq(session.userId, found.id));
     await recordAudit(tx, { actor: by, action, target: { type: "user", id: found.id }, summary: found.email });
-  });
-}
-
-/**
- * Account recovery by the operator (`npm run cli -- reset-2fa <email>`): removes the user's authenticator
- * app, recovery codes, passkeys and pending sign-ins, so the password alone signs in again. Audited.
- */
-export async function resetTwoFactor(db: Db, emailInput: string): Promise<{ email: string; removed: boolean }> {
-  const found = await requireUser(db, emailInput);
-  return db.transaction(async (tx) => {
-    const { removed } = await removeSecondFactors(tx, found.id);
-    const passkeysRemoved = await deleteAllPasskeys(tx, found.id);
-    await recordAudit(tx, {
-      actor: null,
-      action: "user.2fa.reset",
-      target: { type: "user", id: found.id },
-      summary: `${found.email}: second factors removed by the operator (CLI)`,
-    });
-    return { email: found.email, removed: removed || passkeysRemoved > 0 };
   });
 }
 

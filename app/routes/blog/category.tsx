@@ -2,7 +2,7 @@ import { data, Link, redirect } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
-import { shortDate } from "~/features/posts/read/dates";
+import { shortDate } from "~/lib/dates";
 import { listPublishedPosts } from "~/features/posts/write/posts.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { isSafeImageUrl } from "~/features/media/media-urls";

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
 import { MediaList } from "~/features/media/media-view";
 import { isSafeImageUrl } from "~/features/media/media-urls";
-import { longDate, shortDate } from "~/features/posts/read/dates";
+import { longDate, shortDate } from "~/lib/dates";
 import { PostBody } from "~/features/posts/read/post-body";
 import { postBodyOf } from "~/features/posts/content/post-render.server";
 import { aroundPost, type PostLink } from "~/features/posts/read/around-post.server";

@@ -30,7 +30,8 @@ import {
 import { createLocalStorage, type Storage } from "../storage.server";
 import { readArchive } from "./archive.server";
 import { createBackup } from "./backup.server";
-import { applyMigrations, listTables, loadMigrations, queryRows } from "./database-info.server";
+import { queryRows } from "../db/query-rows.server";
+import { applyMigrations, listTables, loadMigrations } from "./database-info.server";
 import { restoreBackup } from "./restore.server";
 
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));

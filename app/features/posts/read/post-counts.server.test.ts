@@ -3,8 +3,7 @@ import { expect, it } from "vitest";
 import { blogPosts, postCounts } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../../../../tests/helpers/databases";
 import { makePost } from "../../../../tests/helpers/factories";
-import { countPublishedPosts } from "./post-counts.server";
-import { getPostStats } from "./post-stats.server";
+import { countPublishedPosts, getPostStats } from "./post-counts.server";
 
 describeEachDatabase("post counts", (ctx) => {
   /** The counts post_counts holds must be those of counting the posts themselves. */

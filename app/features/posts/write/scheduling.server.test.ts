@@ -10,7 +10,7 @@ import {
   updatePost,
   deletePost,
 } from "./posts.server";
-import { getPostStats } from "../read/post-stats.server";
+import { getPostStats } from "../read/post-counts.server";
 import { listRevisions } from "./revisions.server";
 import { publishJobKey, publishPostJob } from "./scheduling.server";
 import { getFeaturedArticle, listPublishedPostsForSitemap } from "../read/home-posts.server";
