@@ -21,6 +21,7 @@ import { sealWithAppSecret } from "~/server/secret.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import {
   MAIL_FORBIDDEN,
+  MAIL_LOG_SIZE,
   mailSettingsFormSchema,
   TEST_EMAIL_NEEDS_SETUP,
   testEmailSchema,
