@@ -69,7 +69,7 @@ async function markUsed(db: Db, identity: string): Promise<boolean> {
 // The ALTCHA token is base64 JSON; what identifies the solved challenge is its server-issued salt (random and
 // signed), not the token's text, which can be re-encoded (spacing, key order, extra keys) without breaking it.
 const altchaPayload = z.object({
-  algorithm: z.string().max(20),
+  algorithm: z.enum(["SHA-1", "SHA-256", "SHA-512"]),
   challenge: z.string().max(200),
   number: z.number().int().nonnegative(),
   salt: z.string().min(1).max(300),
