@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SITE_SETTINGS_KEY } from "~/features/site/settings.server";
+import { SITE_SETTINGS_KEY } from "~/features/settings/settings.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { appSettings } from "~/server/db/schema.server";
 import { waitFor } from "../helpers/contact";
