@@ -75,6 +75,19 @@ export interface ErrorAnswer {
 }
 
 export const UNEXPECTED_ERROR = "Something went wrong on our side. Please try again.";
+export const TEXT_NUL_REFUSED = "Text cannot contain NUL characters (\\0). Remove them and try again.";
+
+// PostgreSQL's refusals of text it cannot store (a NUL byte, an invalid escape): the input's fault, so
+// a 400 wherever such text slipped past the form readers (a path segment, a header).
+const UNSTORABLE_TEXT_CODES = new Set(["22021", "22P05"]);
+
+function isUnstorableText(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNSTORABLE_TEXT_CODES.has(code)) return true;
+  }
+  return false;
+}
 
 /**
  * THE mapping from an error to an answer; every adapter below and every route that renders its own
@@ -88,6 +101,10 @@ export function errorAnswer(error: unknown): ErrorAnswer {
       ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
       headers: error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {},
     };
+  }
+  if (isUnstorableText(error)) {
+    logger.warn("refused text the database cannot store");
+    return { status: 400, message: TEXT_NUL_REFUSED, headers: {} };
   }
   logger.error({ err: error }, "unexpected error");
   return { status: 500, message: UNEXPECTED_ERROR, headers: {} };

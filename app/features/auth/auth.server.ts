@@ -196,16 +196,26 @@ async function completeSecondFactor(
   const [who] = await db.select({ email: user.email }).from(user).where(eq(user.id, pending.userId));
   const actor = { id: pending.userId, email: who?.email, ip };
   const env = getEnv();
+  // Like the password step: refused per account and address, so whoever knows the password cannot lock
+  // the owner out from another client; across addresses the tries are counted and only slowed down.
+  const accountIpKey = `login:2fa:${pending.userId}|${ip}`;
   try {
     await enforceRateLimits(db, [
       { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
-      { key: `login:2fa:${pending.userId}`, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
+      { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
     ]);
   } catch (error) {
     if (error instanceof RateLimitError)
       await recordAudit(db, { actor, action: "auth.sign-in.locked", summary: `second factor: ${error.message}` });
     throw error;
   }
+  const onAccount = await hitRateLimit(db, {
+    key: `login:2fa-account:${pending.userId}`,
+    limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
+    windowSeconds: ACCOUNT_WINDOW_SECONDS,
+  });
+  const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
+  if (delay > 0) await sleep(delay);
   const method = await refusedAsNull(
     db.transaction(async (tx) => {
       const proven = await prove(tx, pending.userId);
@@ -218,7 +228,8 @@ async function completeSecondFactor(
     await recordAudit(db, { actor, action: "auth.sign-in.2fa-failed", summary: failureSummary });
     throw new UnauthorizedError(refusal);
   }
-  await resetRateLimit(db, `login:2fa:${pending.userId}`);
+  await resetRateLimit(db, accountIpKey);
+  await resetRateLimit(db, `login:2fa-account:${pending.userId}`);
   return {
     userId: pending.userId,
     setCookies: [await createSession(db, pending.userId, request), await clearChallengeCookie(db, request)],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
 import { formCheckbox } from "~/lib/forms";
+import { webOriginOf } from "~/lib/web-origin";
 import { logoMarkSchema, siteIconsSchema, type LogoMark, type SiteIcons } from "~/features/uploads/site-icons";
 
 /**
@@ -24,9 +25,9 @@ export const SETTINGS_LIMITS = {
 
 const HTTP_URL_MESSAGE = "must be a web address starting with http:// or https://";
 
+// The host must be a plain host name: these addresses reach links, feeds and the CSP header.
 function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  return URL.canParse(value);
+  return webOriginOf(value) !== undefined;
 }
 
 /** A site path (/images/…, /uploads/…) or an http(s) address: where images and the resume may live. */

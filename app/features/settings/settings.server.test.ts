@@ -49,6 +49,17 @@ describeEachDatabase("site settings", (ctx) => {
         "schedulingUrl",
         "Scheduling widget URL must be a web address starting with http:// or https://",
       ],
+      // Its origin goes into the Content-Security-Policy header, which ";" and "," would break.
+      [
+        { schedulingUrl: "https://cal;x.example/jo" },
+        "schedulingUrl",
+        "Scheduling widget URL must be a web address starting with http:// or https://",
+      ],
+      [
+        { newsletterUrl: "https://news,x.example" },
+        "newsletterUrl",
+        "Newsletter URL must be a web address starting with http:// or https://",
+      ],
       [{ contactEmail: "not-an-address" }, "contactEmail", "Contact email must be a valid email address"],
       [
         { portraitUrl: "//evil.example/x.png" },

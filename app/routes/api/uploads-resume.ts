@@ -5,6 +5,10 @@ import { AppError, toResponse, ValidationError } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
 import { parseMultipart } from "~/server/multipart.server";
 import type { Route } from "./+types/uploads-resume";
+import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+
+// While the site requires 2FA of staff, a staff member without it is refused here too, like every staff write.
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
 
 const REQUEST_BYTES = LIMITS.document + LIMITS.uploadOverhead;
 const tooLarge = () => new AppError(`The file is too large: at most ${formatBytes(LIMITS.document)}.`, 413);

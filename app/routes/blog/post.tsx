@@ -44,7 +44,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-// Reading stays open to everyone; deleting (the action) needs 2FA while the site requires it of staff.
+// Reading published posts stays open to everyone; deleting (the action) and reading a draft need 2FA
+// while the site requires it of staff.
 export const middleware: Route.MiddlewareFunction[] = [
   ({ request }) => (request.method === "GET" || request.method === "HEAD" ? undefined : requireTwoFactorForStaffPage(request)),
 ];
@@ -60,6 +61,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (moved) throw redirect(postPath(moved.category, moved.slug), 301);
     return data({ found: false as const, category }, { status: 404, headers: NOT_PUBLIC });
   }
+  if (!post.published) await requireTwoFactorForStaffPage(request);
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
   const [srcSets, body, around, { siteName }] = await Promise.all([
     srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),

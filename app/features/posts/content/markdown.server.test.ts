@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readingTimeMinutes } from "~/lib/reading-time";
 import { codeHighlightCss, contrastRatio, CODE_BACKGROUND } from "./code-highlight.server";
 import { clearMarkdownCache, renderMarkdown, renderMarkdownCached, uploadImageUrlsIn, type KnownImage } from "./markdown.server";
+import { parseMarkdown } from "./markdown-parse.server";
 
 const SITE = "https://site.example";
 const render = (markdown: string, images?: ReadonlyMap<string, KnownImage>) => renderMarkdown(markdown, { siteUrl: SITE, images });
@@ -141,10 +142,12 @@ describe("renderMarkdown: images", () => {
     expect(html).toBe('<p><img src="/uploads/small.png" alt="x" loading="lazy" decoding="async" width="200" height="100"></p>');
   });
 
-  it("lists the uploads a post shows, for the caller to look up", () => {
+  it("lists the uploads a post shows, for the caller to look up", async () => {
     expect(
       uploadImageUrlsIn(
-        `![a](${UPLOAD}) ![b](https://cdn.example/x.png) ![c][ref] ![d](${SITE}/uploads/b.png)\n\n[ref]: /uploads/c.webp`,
+        await parseMarkdown(
+          `![a](${UPLOAD}) ![b](https://cdn.example/x.png) ![c][ref] ![d](${SITE}/uploads/b.png)\n\n[ref]: /uploads/c.webp`,
+        ),
         SITE,
       ),
     ).toEqual([UPLOAD, "/uploads/b.png", "/uploads/c.webp"]);

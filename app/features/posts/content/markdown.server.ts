@@ -8,7 +8,6 @@ import rehypeSanitize from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
 import remarkBreaks from "remark-breaks";
 import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { SKIP, visit } from "unist-util-visit";
@@ -17,6 +16,7 @@ import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { LruCache } from "~/lib/lru-cache";
 import { loadCodeHighlighter, plainCodeBlock, type CodeHighlighter } from "./code-highlight.server";
 import { classifyLink, safeImageSrc, sitePath } from "./content-urls";
+import { parseMarkdown } from "./markdown-parse.server";
 import { MARKDOWN_SANITIZE_SCHEMA } from "./markdown-schema.server";
 
 /** One of our uploads, as the caller knows it from the database (the renderer never queries it). */
@@ -227,17 +227,23 @@ async function highlighterFor(tree: MdastRoot): Promise<CodeHighlighter> {
 
 /**
  * Markdown (CommonMark + GFM, a single newline kept as a line break) → safe HTML, its visible text
- * and its headings. Runs on the server only; call it once per save and store the result.
+ * and its headings. Runs on the server only; call it once per save and store the result. Parsed off
+ * the event loop with a time limit (markdown-parse.server.ts): throws MarkdownTooComplexError (422).
  */
 export async function renderMarkdown(source: string, options: RenderMarkdownOptions): Promise<RenderedMarkdown> {
+  return renderMarkdownTree(await parseMarkdown(source), options);
+}
+
+/** renderMarkdown for a tree parseMarkdown gave (callers that also read the tree parse once). */
+export async function renderMarkdownTree(parsed: MdastRoot, options: RenderMarkdownOptions): Promise<RenderedMarkdown> {
   const ctx: TransformContext = {
     siteUrl: new URL(options.siteUrl),
     images: options.images ?? new Map(),
     imageSizes: options.imageSizes ?? DEFAULT_IMAGE_SIZES,
     code: PLAIN_CODE,
   };
+  // The tree comes from parseMarkdown (the same parser and GFM extensions); these run its transforms.
   const processor = unified()
-    .use(remarkParse)
     .use(remarkGfm)
     .use(remarkRawHtmlAsText)
     .use(remarkBreaks)
@@ -246,7 +252,6 @@ export async function renderMarkdown(source: string, options: RenderMarkdownOpti
     .use(rehypeContent, ctx)
     .use(rehypeSanitize, MARKDOWN_SANITIZE_SCHEMA)
     .use(rehypeStringify);
-  const parsed = processor.parse(source);
   ctx.code = await highlighterFor(parsed);
   const tree = await processor.run(parsed);
   const headings = addHeadingIds(tree);
@@ -281,12 +286,12 @@ function cacheKey(source: string, options: RenderMarkdownOptions): string {
   return hash.digest("base64url");
 }
 
-/** renderMarkdown behind an in-memory LRU keyed by a hash of the content and options (the editor's preview path). */
-export async function renderMarkdownCached(source: string, options: RenderMarkdownOptions): Promise<RenderedMarkdown> {
+/** renderMarkdownTree behind an in-memory LRU keyed by a hash of the content and options (the editor's preview path). */
+export async function renderMarkdownCached(source: string, options: RenderMarkdownOptions, parsed?: MdastRoot): Promise<RenderedMarkdown> {
   const key = cacheKey(source, options);
   const hit = cache.get(key);
   if (hit) return hit;
-  const rendered = await renderMarkdown(source, options);
+  const rendered = await renderMarkdownTree(parsed ?? (await parseMarkdown(source)), options);
   cache.set(key, rendered);
   return rendered;
 }
@@ -295,10 +300,9 @@ export function clearMarkdownCache(): void {
   cache.clear();
 }
 
-/** The site paths of our uploads a post shows, for the caller to look up before rendering. */
-export function uploadImageUrlsIn(source: string, siteUrl: string): string[] {
+/** The site paths of our uploads a post (its parsed tree) shows, for the caller to look up before rendering. */
+export function uploadImageUrlsIn(tree: MdastRoot, siteUrl: string): string[] {
   const site = new URL(siteUrl);
-  const tree = unified().use(remarkParse).use(remarkGfm).parse(source);
   const urls = new Set<string>();
   visit(tree, (node) => {
     if (node.type !== "image" && node.type !== "definition") return;

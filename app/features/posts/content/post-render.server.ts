@@ -9,7 +9,9 @@ import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { warmUpHighlighter } from "./code-highlight.server";
 import { knownImagesFromUploads } from "./markdown-images.server";
-import { renderMarkdown, renderMarkdownCached, uploadImageUrlsIn, type RenderedMarkdown } from "./markdown.server";
+import type { Root as MdastRoot } from "mdast";
+import { parseMarkdown } from "./markdown-parse.server";
+import { renderMarkdownCached, renderMarkdownTree, uploadImageUrlsIn, type RenderedMarkdown } from "./markdown.server";
 import { CONTENT_MAX, POST_MESSAGES } from "../write/post-schema";
 
 const UPLOADS_PREFIX = "/uploads/";
@@ -20,8 +22,8 @@ export interface PostBody {
 }
 
 /** Our uploads a Markdown source shows, as the renderer's size/srcset lookup. */
-async function knownImagesIn(db: Db, content: string, siteUrl: string) {
-  const keys = uploadImageUrlsIn(content, siteUrl).map((url) => url.slice(UPLOADS_PREFIX.length));
+async function knownImagesIn(db: Db, tree: MdastRoot, siteUrl: string) {
+  const keys = uploadImageUrlsIn(tree, siteUrl).map((url) => url.slice(UPLOADS_PREFIX.length));
   if (keys.length === 0) return new Map();
   const rows = await db
     .select({ storageKey: uploads.storageKey, width: uploads.width, height: uploads.height, variants: uploads.variants })
@@ -36,8 +38,9 @@ async function knownImagesIn(db: Db, content: string, siteUrl: string) {
  */
 export async function renderPostBody(db: Db, content: string, { cached = false } = {}): Promise<RenderedMarkdown> {
   const siteUrl = getEnv().publicUrl;
-  const options = { siteUrl, images: await knownImagesIn(db, content, siteUrl) };
-  return cached ? renderMarkdownCached(content, options) : renderMarkdown(content, options);
+  const tree = await parseMarkdown(content);
+  const options = { siteUrl, images: await knownImagesIn(db, tree, siteUrl) };
+  return cached ? renderMarkdownCached(content, options, tree) : renderMarkdownTree(tree, options);
 }
 
 const previewSchema = z.object({ content: z.string().max(CONTENT_MAX, POST_MESSAGES.contentTooLong) });
