@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { Pager } from "~/components/pager";
 import { Badge } from "~/components/ui/badge";
 import { shortDate } from "~/features/posts/dates";
 import { highlightSegments, type HighlightSegment } from "~/features/search/highlight";
@@ -9,7 +10,7 @@ import { CATEGORY_LINKS } from "~/features/site/site-links";
 import { postPath } from "~/lib/categories";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/search";
 import { STATIC_PAGE } from "~/lib/hydration";
@@ -23,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // What the reader typed, shown back in the empty state (capped: a 1,000-character query is not echoed whole).
   const shown = (raw ?? "").trim().slice(0, 100);
   if (!query) return { shown, query: "", hits: [], page: 1, pageCount: 1 };
-  const results = await withRouteErrors(() => searchPosts(getDb(), query, pageParam(request)));
+  const results = await withPageFailures(() => searchPosts(getDb(), query, pageParam(request)));
   return {
     shown,
     query,
@@ -119,21 +120,15 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           </ol>
         )}
       </div>
-      {pageCount > 1 ? (
-        <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
-          {page > 1 ? (
-            <Link rel="prev" to={pageHref(query, page - 1)} className="text-primary underline">
-              Previous results
-            </Link>
-          ) : null}
-          <span className="text-sm text-muted-foreground">{`Page ${page} of ${pageCount}`}</span>
-          {page < pageCount ? (
-            <Link rel="next" to={pageHref(query, page + 1)} className="text-primary underline">
-              More results
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pagination"
+        page={page}
+        pageCount={pageCount}
+        href={(n) => pageHref(query, n)}
+        prevLabel="Previous results"
+        nextLabel="More results"
+        variant="public"
+      />
     </section>
   );
 }

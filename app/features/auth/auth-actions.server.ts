@@ -16,7 +16,7 @@ import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { firstMessage, parseSubmission, type Submission } from "~/lib/forms";
 import { canEdit } from "~/lib/permissions";
 import { getDb, type Db } from "~/server/db/client.server";
-import { failureReply, replyWithoutSecrets } from "~/server/form-reply.server";
+import { failureReply, replyWithoutSecrets } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** The /auth form's steps: each reads what it needs from the posted form and answers the page. */

@@ -4,13 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { passwordChangeSchema } from "~/features/account/account-schema";
-import {
-  ACCOUNT_FORBIDDEN,
-  changeOwnPassword,
-  listOwnSessions,
-  revokeOtherSessions,
-  revokeOwnSession,
-} from "~/features/account/account.server";
+import { changeOwnPassword, listOwnSessions, revokeOtherSessions, revokeOwnSession } from "~/features/account/account.server";
 import { addPasskey, listOwnPasskeys, removePasskey } from "~/features/account/passkeys-account.server";
 import { PasskeysCard } from "~/features/account/passkeys-card";
 import { TwoFactorCard } from "~/features/account/two-factor-card";
@@ -22,16 +16,16 @@ import {
   regenerateRecoveryCodes,
   startTotpSetup,
 } from "~/features/account/two-factor-account.server";
-import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
+import { requireArea } from "~/features/auth/guards.server";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
 import { passkeyNameSchema } from "~/features/auth/passkey-schema";
 import { totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
 import type { FormFailure, SubmissionResult } from "~/lib/forms";
-import { canEdit } from "~/lib/permissions";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
-import { invalidSubmission } from "~/server/form-reply.server";
+import { withPageFailures } from "~/server/failure-reply.server";
+import { invalidSubmission } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/account";
 
@@ -40,12 +34,12 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canEdit, ACCOUNT_FORBIDDEN);
+  const actor = await requireArea(request, "account");
   const db = getDb();
   const [sessions, twoFactor, passkeys, required] = await Promise.all([
-    withRouteErrors(() => listOwnSessions(db, actor)),
-    withRouteErrors(() => getOwnTwoFactor(db, actor)),
-    withRouteErrors(() => listOwnPasskeys(db, actor)),
+    withPageFailures(() => listOwnSessions(db, actor)),
+    withPageFailures(() => getOwnTwoFactor(db, actor)),
+    withPageFailures(() => listOwnPasskeys(db, actor)),
     staffMustUseTwoFactor(db, actor),
   ]);
   return {
@@ -73,7 +67,7 @@ const ok = (message: string, recoveryCodes?: string[]) =>
   data<AccountActionData>(recoveryCodes ? { ok: true, message, recoveryCodes } : { ok: true, message });
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "account", {
     password: async ({ actor, db, form, parse }) => {
       const parsed = parse(passwordChangeSchema);
       if (parsed.status !== "success") return invalidSubmission(parsed);

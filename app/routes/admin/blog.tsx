@@ -1,8 +1,9 @@
 import { formatDistanceToNow } from "date-fns";
+import { Pager } from "~/components/pager";
 import { Link, useNavigation } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { requireStaffPage } from "~/features/posts/page-guards.server";
+import { requireStaff } from "~/features/auth/guards.server";
 import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/admin-filters";
 import { listAdminPosts } from "~/features/posts/posts.server";
 import { CATEGORIES, categoryPath, postPath } from "~/lib/categories";
@@ -10,14 +11,14 @@ import { cn } from "~/lib/utils";
 import { formatInZone } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaffPage(request);
+  await requireStaff(request);
   const filter = adminFilterFrom(new URL(request.url));
-  const result = await withRouteErrors(() => listAdminPosts(getDb(), filter, pageParam(request)));
+  const result = await withPageFailures(() => listAdminPosts(getDb(), filter, pageParam(request)));
   const now = new Date();
   const timeZone = getEnv().SITE_TIME_ZONE;
   return {
@@ -133,15 +134,16 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {pageCount > 1 ? (
-        <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-4">
-          {page > 1 ? <Link to={hrefFor(filter, page - 1)}>Previous</Link> : null}
-          <span className="text-sm text-muted-foreground">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? <Link to={hrefFor(filter, page + 1)}>Next</Link> : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pagination"
+        page={page}
+        pageCount={pageCount}
+        href={(n) => hrefFor(filter, n)}
+        prevLabel="Previous"
+        nextLabel="Next"
+        variant="public"
+        className="mt-6"
+      />
     </section>
   );
 }

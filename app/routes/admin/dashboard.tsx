@@ -2,7 +2,7 @@ import { CalendarClock, CheckCircle2, Circle, FileText, FolderKanban, PenLine, t
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { requireAdminShell } from "~/features/auth/guards.server";
 import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps, type GettingStartedStep } from "~/features/site/getting-started";
 import { getSiteSettings } from "~/features/site/settings.server";
@@ -16,7 +16,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireAdminArea(request);
+  const actor = await requireAdminShell(request);
   const { posts, projects } = await getDashboardCounts(getDb());
   const steps = gettingStartedSteps({
     settings: await getSiteSettings(),

@@ -1,16 +1,13 @@
-import { Link } from "react-router";
+import { Pager } from "~/components/pager";
 import { DeleteConfirm, useFailureToast } from "~/components/admin-list";
+import { Timestamp } from "~/components/timestamp";
 import { Button } from "~/components/ui/button";
-import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
-import {
-  deleteSubscriber,
-  listSubscribers,
-  SUBSCRIBERS_FORBIDDEN,
-  type SubscriberRow,
-} from "~/features/subscriptions/subscriptions.server";
-import { canManageSubscribers } from "~/lib/permissions";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { requireArea } from "~/features/auth/guards.server";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
+import { deleteSubscriber, listSubscribers, type SubscriberRow } from "~/features/subscriptions/subscriptions.server";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/subscribers";
@@ -20,13 +17,13 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
-  const found = await withRouteErrors(() => listSubscribers(getDb(), actor, pageParam(request)));
+  const actor = await requireArea(request, "subscribers");
+  const found = await withPageFailures(() => listSubscribers(getDb(), actor, pageParam(request)));
   return { ...found, rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "subscribers", {
     delete: async ({ actor, db, form }) => {
       await deleteSubscriber(db, actor, form.id);
       const page = pageParam(request);
@@ -65,91 +62,67 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
           </a>
         </Button>
       </div>
-      <table className="mt-6 text-left text-sm">
-        <caption className="mb-2 text-left font-semibold">Confirmed subscribers by category</caption>
-        <thead>
-          <tr className="border-b">
-            <th scope="col" className="py-1 pr-6">
-              Category
-            </th>
-            <th scope="col" className="py-1">
-              Subscribers
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table containerClassName="mt-6" className="w-auto">
+        <TableCaption className="mb-2 text-left font-semibold">Confirmed subscribers by category</TableCaption>
+        <TableHeader>
+          <TableRow>
+            <TableHead className="py-1 pr-6">Category</TableHead>
+            <TableHead className="py-1">Subscribers</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {byCategory.map((c) => (
-            <tr key={c.category} className="border-b">
-              <td className="py-1 pr-6">{c.category}</td>
-              <td className="py-1">{c.confirmed}</td>
-            </tr>
+            <TableRow key={c.category}>
+              <TableCell className="py-1 pr-6">{c.category}</TableCell>
+              <TableCell className="py-1">{c.confirmed}</TableCell>
+            </TableRow>
           ))}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
       {rows.length > 0 ? (
-        <div className="mt-8 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Subscribers, newest first</caption>
-            <thead>
-              <tr className="border-b">
-                <th scope="col" className="py-2 pr-4">
-                  Email
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  State
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Categories
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Since
-                </th>
-                <th scope="col" className="py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} className="border-b align-top" data-testid="subscriber-row">
-                  <td className="py-2 pr-4 break-all">{r.email}</td>
-                  <td className="py-2 pr-4">{STATE_LABEL[r.state]}</td>
-                  <td className="py-2 pr-4">{r.categories.join(", ")}</td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <time dateTime={r.createdAt}>{r.createdAt.slice(0, 10)}</time>
-                  </td>
-                  <td className="py-2">
-                    <DeleteConfirm
-                      id={r.id}
-                      name={r.email}
-                      title="Delete this subscriber?"
-                      description={`${r.email} will be removed for good, with its subscription history. This cannot be undone.`}
-                      confirmLabel="Delete subscriber"
-                    />
-                  </td>
-                </tr>
+        <Table containerClassName="mt-8">
+          <TableCaption className="sr-only">Subscribers, newest first</TableCaption>
+          <TableHeader>
+            <TableRow>
+              {["Email", "State", "Categories", "Since"].map((column) => (
+                <TableHead key={column}>{column}</TableHead>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.id} className="align-top" data-testid="subscriber-row">
+                <TableCell className="break-all">{r.email}</TableCell>
+                <TableCell>{STATE_LABEL[r.state]}</TableCell>
+                <TableCell>{r.categories.join(", ")}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  <Timestamp iso={r.createdAt} format="date" />
+                </TableCell>
+                <TableCell>
+                  <DeleteConfirm
+                    id={r.id}
+                    name={r.email}
+                    title="Delete this subscriber?"
+                    description={`${r.email} will be removed for good, with its subscription history. This cannot be undone.`}
+                    confirmLabel="Delete subscriber"
+                  />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       ) : null}
-      {pageCount > 1 ? (
-        <nav aria-label="Subscriber pages" className="mt-6 flex items-center gap-4 text-sm">
-          {page > 1 ? (
-            <Link to={pageHref(page - 1)} className="underline">
-              Newer subscribers
-            </Link>
-          ) : null}
-          <span>
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={pageHref(page + 1)} className="underline">
-              Older subscribers
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Subscriber pages"
+        page={page}
+        pageCount={pageCount}
+        href={pageHref}
+        prevLabel="Newer subscribers"
+        nextLabel="Older subscribers"
+      />
     </section>
   );
 }

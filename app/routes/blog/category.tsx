@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { Pager } from "~/components/pager";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { getSessionUser } from "~/features/auth/session.server";
@@ -12,7 +13,7 @@ import { CATEGORY_DESCRIPTIONS, categoryPath, parseCategory, postPath } from "~/
 import { canCreatePost } from "~/lib/permissions";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/category";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
@@ -30,7 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const [user, listing, { siteName }] = await Promise.all([
     getSessionUser(request),
-    withRouteErrors(() => listPublishedPosts(db, category, page)),
+    withPageFailures(() => listPublishedPosts(db, category, page)),
     getSiteSettings(),
   ]);
   const srcSets = await srcSetsFor(
@@ -130,25 +131,15 @@ export default function CategoryListing({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {pageCount > 1 ? (
-        <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
-          {page > 1 ? (
-            <Link
-              rel="prev"
-              to={page === 2 ? categoryPath(category) : `${categoryPath(category)}?page=${page - 1}`}
-              className="text-primary underline"
-            >
-              Newer posts
-            </Link>
-          ) : null}
-          <span className="text-sm text-muted-foreground">{`Page ${page} of ${pageCount}`}</span>
-          {page < pageCount ? (
-            <Link rel="next" to={`${categoryPath(category)}?page=${page + 1}`} className="text-primary underline">
-              Older posts
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pagination"
+        page={page}
+        pageCount={pageCount}
+        href={(n) => (n > 1 ? `${categoryPath(category)}?page=${n}` : categoryPath(category))}
+        prevLabel="Newer posts"
+        nextLabel="Older posts"
+        variant="public"
+      />
       <SubscribeForm id="subscribe-category" className="mt-12 max-w-2xl" />
     </section>
   );

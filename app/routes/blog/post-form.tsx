@@ -3,7 +3,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
 import { PostForm } from "~/features/posts/post-form";
 import { warmRenderer } from "~/features/posts/post-render.server";
-import { requireStaffPage } from "~/features/posts/page-guards.server";
+import { requireStaff, requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
 import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
@@ -13,11 +13,10 @@ import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { NotFoundError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
+import { formFailure, invalidSubmission } from "~/server/failure-reply.server";
 import { LIMITS } from "~/server/limits.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
-import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
 
 /** Create mode when the slug is 'new' or absent (SPEC §2). */
 function slugOf(params: { slug?: string }): string | null {
@@ -25,12 +24,12 @@ function slugOf(params: { slug?: string }): string | null {
 }
 
 // While the site requires 2FA of staff, the editor sends a staff member without it to set it up (issue 15).
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffPage(request)];
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "page")];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category) throw data("Oops! Page not found", { status: 404 });
-  const user = await requireStaffPage(request);
+  const user = await requireStaff(request);
   warmRenderer();
   const slug = slugOf(params);
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
+import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { ArticleNotFound, PostArticle } from "~/features/posts/read/post-article";
 import { postPageView } from "~/features/posts/read/post-page.server";
@@ -24,7 +24,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 // Reading stays open to everyone; deleting (the action) needs 2FA while the site requires it of staff.
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ request }) => (request.method === "GET" || request.method === "HEAD" ? undefined : requireTwoFactorForStaffPage(request)),
+  ({ request }) => (request.method === "GET" || request.method === "HEAD" ? undefined : requireTwoFactorForStaff(request, "page")),
 ];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
