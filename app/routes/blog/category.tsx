@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import { Pager } from "~/components/pager";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -15,6 +15,9 @@ import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
+import { throwPageFailure } from "~/server/failure-reply.server";
+import { NotFoundError } from "~/server/errors.server";
+import { PAGE_NOT_FOUND } from "~/server/pagination.server";
 import type { Route } from "./+types/category";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 import { STATIC_PAGE } from "~/lib/hydration";
@@ -24,7 +27,7 @@ export const handle = STATIC_PAGE;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
-  if (!category) throw data("Oops! Page not found", { status: 404 });
+  if (!category) throwPageFailure(new NotFoundError(PAGE_NOT_FOUND));
   const url = new URL(request.url);
   if (category !== params.category) throw redirect(`${categoryPath(category)}${url.search}`, 301);
   const page = pageParam(request);

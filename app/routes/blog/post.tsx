@@ -11,6 +11,9 @@ import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { throwPageFailure } from "~/server/failure-reply.server";
+import { NotFoundError } from "~/server/errors.server";
+import { PAGE_NOT_FOUND } from "~/server/pagination.server";
 import type { Route } from "./+types/post";
 
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
@@ -29,7 +32,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
-  if (!category) throw data("Oops! Page not found", { status: 404 });
+  if (!category) throwPageFailure(new NotFoundError(PAGE_NOT_FOUND));
   const db = getDb();
   const user = await getSessionUser(request);
   const post = await getReadablePost(db, params.slug, user);
