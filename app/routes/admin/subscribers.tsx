@@ -1,15 +1,14 @@
 import { Pager } from "~/components/pager";
-import { DeleteConfirm, useFailureToast } from "~/components/admin-list";
-import { Timestamp } from "~/components/timestamp";
+import { useFailureToast } from "~/components/admin-list";
 import { Button } from "~/components/ui/button";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { requireArea } from "~/features/auth/guards.server";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
-import { deleteSubscriber, listSubscribers, type SubscriberRow } from "~/features/subscriptions/subscriptions.server";
+import { deleteSubscriber, listSubscribers } from "~/features/subscriptions/subscriptions.server";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { SubscribersByCategory, SubscriberTable } from "~/features/subscriptions/subscriber-tables";
 import type { Route } from "./+types/subscribers";
 
 export function meta() {
@@ -34,12 +33,6 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
-const STATE_LABEL: Record<SubscriberRow["state"], string> = {
-  pending: "Pending",
-  confirmed: "Confirmed",
-  unsubscribed: "Unsubscribed",
-};
-
 export default function Subscribers({ loaderData, actionData }: Route.ComponentProps) {
   const { byState, byCategory, total, rows, page, pageCount } = loaderData;
   useFailureToast(actionData && "error" in actionData ? actionData : undefined);
@@ -62,59 +55,8 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
           </a>
         </Button>
       </div>
-      <Table containerClassName="mt-6" className="w-auto">
-        <TableCaption className="mb-2 text-left font-semibold">Confirmed subscribers by category</TableCaption>
-        <TableHeader>
-          <TableRow>
-            <TableHead className="py-1 pr-6">Category</TableHead>
-            <TableHead className="py-1">Subscribers</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {byCategory.map((c) => (
-            <TableRow key={c.category}>
-              <TableCell className="py-1 pr-6">{c.category}</TableCell>
-              <TableCell className="py-1">{c.confirmed}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-      {rows.length > 0 ? (
-        <Table containerClassName="mt-8">
-          <TableCaption className="sr-only">Subscribers, newest first</TableCaption>
-          <TableHeader>
-            <TableRow>
-              {["Email", "State", "Categories", "Since"].map((column) => (
-                <TableHead key={column}>{column}</TableHead>
-              ))}
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((r) => (
-              <TableRow key={r.id} className="align-top" data-testid="subscriber-row">
-                <TableCell className="break-all">{r.email}</TableCell>
-                <TableCell>{STATE_LABEL[r.state]}</TableCell>
-                <TableCell>{r.categories.join(", ")}</TableCell>
-                <TableCell className="whitespace-nowrap">
-                  <Timestamp iso={r.createdAt} format="date" />
-                </TableCell>
-                <TableCell>
-                  <DeleteConfirm
-                    id={r.id}
-                    name={r.email}
-                    title="Delete this subscriber?"
-                    description={`${r.email} will be removed for good, with its subscription history. This cannot be undone.`}
-                    confirmLabel="Delete subscriber"
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      ) : null}
+      <SubscribersByCategory byCategory={byCategory} />
+      <SubscriberTable rows={rows} />
       <Pager
         label="Subscriber pages"
         page={page}
