@@ -1,7 +1,7 @@
 import { CheckCircle2, Circle, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import type { GettingStartedStep } from "~/features/site/getting-started";
+import type { GettingStartedStep } from "~/features/pages/getting-started";
 import { cn } from "~/lib/utils";
 
 /** One of the dashboard's counts ('...' while the numbers load). */

@@ -5,7 +5,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { useIsSubmitting } from "~/components/forms";
 import { Timestamp } from "~/components/timestamp";
 import { Button } from "~/components/ui/button";
-import { useSite } from "~/features/site/use-site";
+import { useSite } from "~/features/settings/use-site";
 import type { InboxMessage } from "./contact.server";
 
 const STATE_LABEL: Record<InboxMessage["deliveryState"], string> = {

@@ -1,9 +1,9 @@
 import type { FeedItem } from "~/features/feeds/feed-item";
 import { getFeedService, withDeadline } from "~/features/feeds/feeds.server";
-import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/home-posts.server";
+import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/read/home-posts.server";
 import { getFeaturedWebProject } from "~/features/projects/projects.server";
-import { readPageContent } from "~/features/site/page-content.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { readPageContent } from "~/features/pages/page-content.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, postPath } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";

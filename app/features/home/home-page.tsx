@@ -5,7 +5,7 @@ import { FeaturedCard } from "~/components/featured-card";
 import { Reveal } from "~/components/reveal";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
-import { Portrait, portraitAlt } from "~/features/site/portrait";
+import { Portrait, portraitAlt } from "~/features/pages/portrait";
 import type { HomePageView } from "./home-page.server";
 
 const FEED_LABELS = { newsletter: "Newsletter", blog: "From the Blog", kb: "Knowledge Base" } as const;

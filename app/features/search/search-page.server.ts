@@ -1,4 +1,4 @@
-import { shortDate } from "~/features/posts/dates";
+import { shortDate } from "~/features/posts/read/dates";
 import { postPath } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { highlightSegments } from "./highlight";

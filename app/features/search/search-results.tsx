@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
-import { CATEGORY_LINKS } from "~/features/site/site-links";
+import { CATEGORY_LINKS } from "~/features/layout/site-links";
 import type { HighlightSegment } from "./highlight";
 import type { SearchPageView } from "./search-page.server";
 

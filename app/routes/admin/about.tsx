@@ -1,10 +1,10 @@
 import { requireArea } from "~/features/auth/guards.server";
 import { formFailure } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { PageContentForm } from "~/features/site/page-content-form";
-import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/site/page-content-schema";
-import { readPageContent, savePageContent } from "~/features/site/page-content.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { PageContentForm } from "~/features/pages/page-content-form";
+import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/pages/page-content-schema";
+import { readPageContent, savePageContent } from "~/features/pages/page-content.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { parseSubmission } from "~/lib/forms";
 import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";

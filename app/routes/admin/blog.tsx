@@ -2,14 +2,14 @@ import { Pager } from "~/components/pager";
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { requireStaff } from "~/features/auth/guards.server";
-import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/admin-filters";
+import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/write/admin-filters";
 import { CATEGORIES, categoryPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
-import { adminPostsView } from "~/features/posts/admin-posts.server";
-import { AdminPostList } from "~/features/posts/admin-post-list";
+import { adminPostsView } from "~/features/posts/write/admin-posts.server";
+import { AdminPostList } from "~/features/posts/write/admin-post-list";
 import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {

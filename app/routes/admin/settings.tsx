@@ -1,10 +1,10 @@
 import { requireArea } from "~/features/auth/guards.server";
 import { formFailure } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { SettingsForm } from "~/features/site/settings-form";
-import { SecuritySettingsForm } from "~/features/site/security-settings-form";
-import { SECURITY_SAVED, securitySettingsFormSchema, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/site/settings-schema";
-import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/site/settings.server";
+import { SettingsForm } from "~/features/settings/settings-form";
+import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
+import { SECURITY_SAVED, securitySettingsFormSchema, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/settings/settings-schema";
+import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/settings/settings.server";
 import { parseSubmission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";

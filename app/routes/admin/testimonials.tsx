@@ -2,8 +2,8 @@ import { data } from "react-router";
 import { requireArea } from "~/features/auth/guards.server";
 import { formFailure } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { TestimonialManagement, type TestimonialActionData } from "~/features/site/testimonial-management";
-import { testimonialInputSchema } from "~/features/site/testimonials-schema";
+import { TestimonialManagement, type TestimonialActionData } from "~/features/pages/testimonial-management";
+import { testimonialInputSchema } from "~/features/pages/testimonials-schema";
 import {
   createTestimonial,
   deleteTestimonial,
@@ -11,7 +11,7 @@ import {
   moveTestimonial,
   setTestimonialHidden,
   updateTestimonial,
-} from "~/features/site/testimonials.server";
+} from "~/features/pages/testimonials.server";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";

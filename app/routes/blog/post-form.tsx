@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { PostForm } from "~/features/posts/post-form";
-import { warmRenderer } from "~/features/posts/post-render.server";
+import { PostForm } from "~/features/posts/editor/post-form";
+import { warmRenderer } from "~/features/posts/content/post-render.server";
 import { requireStaff, requireTwoFactorForStaff } from "~/features/auth/guards.server";
-import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
-import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
+import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/write/posts.server";
+import { postFormSchema, postInputFromForm } from "~/features/posts/write/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";

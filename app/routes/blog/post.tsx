@@ -3,7 +3,7 @@ import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { ArticleNotFound, PostArticle } from "~/features/posts/read/post-article";
 import { postPageView } from "~/features/posts/read/post-page.server";
-import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/posts.server";
+import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/write/posts.server";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";

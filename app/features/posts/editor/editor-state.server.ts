@@ -1,6 +1,6 @@
 import type { SessionUser } from "~/features/auth/session.server";
-import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
-import type { PostWithMedia } from "~/features/posts/posts.server";
+import { autosaveToOffer, type StoredAutosave } from "~/features/posts/write/autosave.server";
+import type { PostWithMedia } from "~/features/posts/write/posts.server";
 import type { Category } from "~/lib/categories";
 import { formatInZone, utcToZonedLocal } from "~/lib/time-zone";
 import type { Db } from "~/server/db/client.server";

@@ -1,9 +1,9 @@
 import type { SessionUser } from "~/features/auth/session.server";
 import { isSafeImageUrl } from "~/features/media/media-urls";
-import { shortDate } from "~/features/posts/dates";
-import { listPublishedPosts } from "~/features/posts/posts.server";
+import { shortDate } from "~/features/posts/read/dates";
+import { listPublishedPosts } from "~/features/posts/write/posts.server";
 import { categoryShareCard, shareImageOf } from "~/features/share-images/share-images.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { CATEGORY_DESCRIPTIONS, type Category } from "~/lib/categories";
 import { canCreatePost } from "~/lib/permissions";

@@ -5,14 +5,14 @@ import { ResponsiveImage } from "~/components/responsive-image";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { MediaList } from "~/features/media/media-view";
-import { PostBody } from "~/features/posts/post-body";
-import { TableOfContents } from "~/features/posts/table-of-contents";
+import { PostBody } from "~/features/posts/read/post-body";
+import { TableOfContents } from "~/features/posts/content/table-of-contents";
 import { SubscribeForm } from "~/features/subscriptions/subscribe-form-deferred";
 import { categoryPath, postPath, type Category } from "~/lib/categories";
 import type { PostLinkView, PostPageView } from "./post-page.server";
 
 // Editors only: the confirmation dialog's code (Radix) stays out of the page's initial JavaScript.
-const DeletePostButton = deferred(() => import("~/features/posts/delete-post-button").then((module) => module.DeletePostButton));
+const DeletePostButton = deferred(() => import("~/features/posts/editor/delete-post-button").then((module) => module.DeletePostButton));
 
 /** A post address that leads nowhere (never was, or was deleted). */
 export function ArticleNotFound({ category }: { category: Category }) {
