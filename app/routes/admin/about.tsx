@@ -1,5 +1,5 @@
 import { requireArea } from "~/features/auth/guards.server";
-import { formFailure } from "~/server/failure-reply.server";
+import { formFailure, withPageFailures } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { PageContentForm } from "~/features/pages/page-content-form";
 import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/pages/page-content-schema";
@@ -8,7 +8,6 @@ import { getSiteSettings } from "~/features/settings/settings.server";
 import { parseSubmission } from "~/lib/forms";
 import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/about";

@@ -1,5 +1,5 @@
 import { requireArea } from "~/features/auth/guards.server";
-import { formFailure } from "~/server/failure-reply.server";
+import { formFailure, withPageFailures, invalidSubmission } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { SettingsForm } from "~/features/settings/settings-form";
 import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
@@ -8,9 +8,7 @@ import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteS
 import { parseSubmission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
-import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
-import { invalidSubmission } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
 

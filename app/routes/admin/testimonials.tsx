@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { requireArea } from "~/features/auth/guards.server";
-import { formFailure } from "~/server/failure-reply.server";
+import { formFailure, withPageFailures, invalidSubmission } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { TestimonialManagement, type TestimonialActionData } from "~/features/pages/testimonial-management";
 import { testimonialInputSchema } from "~/features/pages/testimonials-schema";
@@ -15,9 +15,7 @@ import {
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
-import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
-import { invalidSubmission } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/testimonials";
 

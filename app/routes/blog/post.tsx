@@ -8,11 +8,10 @@ import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
+import { errorAnswer, NotFoundError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { throwPageFailure } from "~/server/failure-reply.server";
-import { NotFoundError } from "~/server/errors.server";
 import { PAGE_NOT_FOUND } from "~/server/pagination.server";
 import type { Route } from "./+types/post";
 

@@ -6,9 +6,8 @@ import { CATEGORIES } from "~/lib/categories";
 import { parseSubmission, type FormFailure } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
-import { withPageFailures } from "~/server/failure-reply.server";
+import { withPageFailures, formFailure, invalidSubmission } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/failure-reply.server";
 import type { Route } from "./+types/manage";
 
 export function meta() {
