@@ -21,6 +21,7 @@ export function Pager({
   prevLabel,
   nextLabel,
   variant = "admin",
+  statusAsOneText = false,
   className,
   ...position
 }: PagerPosition & {
@@ -29,6 +30,8 @@ export function Pager({
   prevLabel: React.ReactNode;
   nextLabel: React.ReactNode;
   variant?: keyof typeof STYLES;
+  /** 'Page N of M' as one text node (the public listings' markup) rather than React's split text. */
+  statusAsOneText?: boolean;
   className?: string;
 }) {
   const numbered = "page" in position;
@@ -43,7 +46,17 @@ export function Pager({
           {prevLabel}
         </Link>
       ) : null}
-      {numbered ? <span className={style.status}>{`Page ${position.page} of ${position.pageCount}`}</span> : null}
+      {numbered ? (
+        <span className={style.status}>
+          {statusAsOneText ? (
+            `Page ${position.page} of ${position.pageCount}`
+          ) : (
+            <>
+              Page {position.page} of {position.pageCount}
+            </>
+          )}
+        </span>
+      ) : null}
       {nextHref ? (
         <Link rel="next" to={nextHref} className={style.link}>
           {nextLabel}

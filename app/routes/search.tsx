@@ -51,6 +51,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         prevLabel="Previous results"
         nextLabel="More results"
         variant="public"
+        statusAsOneText
       />
     </section>
   );

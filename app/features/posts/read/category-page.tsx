@@ -73,6 +73,7 @@ export function CategoryPage({ view }: { view: CategoryPageView }) {
         prevLabel="Newer posts"
         nextLabel="Older posts"
         variant="public"
+        statusAsOneText
       />
       <SubscribeForm id="subscribe-category" className="mt-12 max-w-2xl" />
     </section>
