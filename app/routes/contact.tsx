@@ -17,7 +17,8 @@ import { getVerificationConfig } from "~/features/verification/verification.serv
 import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
@@ -43,7 +44,7 @@ export async function loader() {
 
 /** The plain form post (no JavaScript): the same checks and server function as /api/send-contact-email. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" ? value : "";

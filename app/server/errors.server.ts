@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { z } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
 import { logger } from "./logger.server";
@@ -108,41 +107,4 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   }
   logger.error({ err: error }, "unexpected error");
   return { status: 500, message: UNEXPECTED_ERROR, headers: {} };
-}
-
-/** For resource routes (JSON APIs): `{ error, fieldErrors? }` with the error's status and headers. */
-export function toResponse(error: unknown): Response {
-  const { status, message, fieldErrors, headers } = errorAnswer(error);
-  return Response.json({ error: message, ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
-}
-
-/** A thrown Response (a redirect) or `data()` is already an answer and passes through untouched. */
-function isRouteAnswer(error: unknown): boolean {
-  return (
-    error instanceof Response || (typeof error === "object" && error !== null && "type" in error && error.type === "DataWithResponseInit")
-  );
-}
-
-/**
- * For page loaders and actions: throws the error as `data(message, { status })`, which the error
- * boundary shows with the real status (and a plain HTTP client reads as text).
- */
-export function throwRouteError(error: unknown): never {
-  if (isRouteAnswer(error)) throw error;
-  const { status, message, headers } = errorAnswer(error);
-  throw data(message, { status, headers });
-}
-
-/** Runs a page loader's or action's work; a typed error it throws becomes the page's status and message. */
-export async function withRouteErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throwRouteError(error);
-  }
-}
-
-/** Epic Stack's guard: unless `condition` holds, throw `data(message, init)` (status 400 by default). */
-export function invariantResponse(condition: unknown, message: string, init?: ResponseInit): asserts condition {
-  if (!condition) throw data(message, { status: 400, ...init });
 }

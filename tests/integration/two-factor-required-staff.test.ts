@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TWO_FACTOR_REQUIRED } from "~/features/admin/two-factor-guard.server";
+import { TWO_FACTOR_REQUIRED } from "~/features/auth/guards.server";
 import { saveSecuritySettings } from "~/features/settings/settings.server";
 import { blogPosts, passkeys } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";

@@ -191,3 +191,9 @@ export async function retryLoggedMail(db: Db, actor: Actor | null, rawId: unknow
   if (requeued === null) throw new NotFoundError("That email is no longer in the log.");
   if (!requeued) throw new ConflictError("This email is being sent right now. Please wait a moment.");
 }
+
+/** What the admin banner needs: whether mail is set up, and why the last send failed (if it did). */
+export async function readMailBanner(db: Db, actor: Actor | null) {
+  const status = await readMailStatus(db, actor);
+  return { configured: status.configured, lastFailureReason: status.lastFailure?.reason ?? null };
+}

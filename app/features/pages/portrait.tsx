@@ -35,16 +35,14 @@ export function Portrait({
     );
   }
   return (
-    <img
+    <ResponsiveImage
       src={url}
       srcSet={srcSet}
-      sizes={srcSet ? sizes : undefined}
+      sizes={sizes}
       alt={alt}
       width={480}
       height={600}
-      loading={priority ? "eager" : "lazy"}
-      decoding="async"
-      fetchPriority={priority ? "high" : "auto"}
+      priority={priority}
       className={cn("aspect-[4/5] object-cover", className)}
     />
   );

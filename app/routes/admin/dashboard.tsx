@@ -1,15 +1,15 @@
-import { CalendarClock, CheckCircle2, Circle, FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
+import { CalendarClock, FileText, FolderKanban, PenLine } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { requireAdminShell } from "~/features/auth/guards.server";
 import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
-import { gettingStartedSteps, type GettingStartedStep } from "~/features/pages/getting-started";
+import { gettingStartedSteps } from "~/features/pages/getting-started";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { readMailStatus } from "~/features/mail/mail-settings.server";
 import { canManageProjects, canManageSettings } from "~/lib/permissions";
-import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
+import { Counter, GettingStartedCard } from "~/features/admin/dashboard-cards";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -17,7 +17,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireAdminArea(request);
+  const actor = await requireAdminShell(request);
   const { posts, projects } = await getDashboardCounts(getDb());
   const steps = gettingStartedSteps({
     settings: await getSiteSettings(),
@@ -39,53 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-function Counter({ label, value, icon: Icon, loading }: { label: string; value: number; icon: LucideIcon; loading: boolean }) {
-  return (
-    <Card className="gap-2">
-      <CardHeader className="flex flex-row items-center justify-between">
-        <CardTitle className="text-sm font-medium">{label}</CardTitle>
-        <Icon className="size-4 text-muted-foreground" aria-hidden />
-      </CardHeader>
-      <CardContent>
-        <p className="text-2xl font-bold" data-testid={`counter-${label}`} aria-busy={loading || undefined}>
-          {loading ? "..." : value}
-        </p>
-      </CardContent>
-    </Card>
-  );
-}
-
-/** One checklist line: done or to do (said in words too), linked to the screen where it is done. */
-function GettingStartedItem({ step }: { step: GettingStartedStep }) {
-  const Icon = step.done ? CheckCircle2 : Circle;
-  const body = (
-    <>
-      <Icon aria-hidden className={cn("size-4 shrink-0", step.done ? "text-emerald-600" : "text-muted-foreground")} />
-      <span className={cn(step.done && "text-muted-foreground line-through")}>{step.label}</span>
-      <span className="sr-only">{step.done ? "(done)" : "(to do)"}</span>
-    </>
-  );
-  if (!step.to) {
-    return (
-      <div className="flex items-center gap-2 p-2">
-        {body}
-        <span className="ml-auto text-xs text-muted-foreground">An administrator sets this</span>
-      </div>
-    );
-  }
-  return (
-    <Link
-      to={step.to}
-      className="flex items-center gap-2 rounded-md p-2 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-    >
-      {body}
-    </Link>
-  );
-}
-
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { posts, projects, steps } = loaderData;
-  const remaining = steps.filter((step) => !step.done).length;
   // SPEC §2: each counter shows '...' while the numbers load (here: while the dashboard reloads).
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin";
@@ -135,25 +90,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             ) : null}
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              <h2>Getting Started</h2>
-            </CardTitle>
-            <CardDescription>
-              {remaining === 0 ? "All set: your site is ready." : `${steps.length - remaining} of ${steps.length} done.`}
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <ul className="space-y-1 text-sm" aria-label="Getting started checklist">
-              {steps.map((step) => (
-                <li key={step.id} data-testid={`step-${step.id}`} data-done={step.done}>
-                  <GettingStartedItem step={step} />
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <GettingStartedCard steps={steps} />
       </div>
     </div>
   );

@@ -1,7 +1,8 @@
 import { data, Form, Link, useActionData } from "react-router";
 import { SubmitButton, useIsSubmitting } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
+import { requireArea } from "~/features/auth/guards.server";
 import { MailSettingsForm, TestEmailForm, type TestEmailAnswer } from "~/features/mail/mail-settings-form";
 import { MAIL_FORBIDDEN, MAIL_SETTINGS_SAVED, mailSettingsFormSchema, testEmailSchema } from "~/features/mail/mail-settings-schema";
 import { readMailSettingsView, saveMailSettings, sendTestEmail } from "~/features/mail/mail-settings.server";
@@ -9,7 +10,7 @@ import { resendPendingConfirmations } from "~/features/subscriptions/subscriptio
 import type { FormFailure } from "~/lib/forms";
 import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/email";
 
@@ -18,13 +19,13 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canManageSettings, MAIL_FORBIDDEN);
-  const settings = await withRouteErrors(() => readMailSettingsView(getDb(), actor));
+  const actor = await requireArea(request, "mail");
+  const settings = await withPageFailures(() => readMailSettingsView(getDb(), actor));
   return { settings, email: actor.email };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "mail", {
     save: async ({ actor, db, form, parse }) => {
       parse(mailSettingsFormSchema);
       await saveMailSettings(db, actor, form);

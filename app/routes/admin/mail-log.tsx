@@ -1,13 +1,14 @@
 import { Form } from "react-router";
 import { useFailureToast } from "~/components/admin-list";
-import { LocalTime } from "~/components/local-time";
+import { Timestamp } from "~/components/timestamp";
 import { SubmitButton, useIsSubmitting } from "~/components/forms";
-import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
+import { requireArea } from "~/features/auth/guards.server";
 import { MAIL_FORBIDDEN, MAIL_LOG_SIZE } from "~/features/mail/mail-settings-schema";
 import { listMailLog, retryLoggedMail, type MailLogEntry } from "~/features/mail/mail-settings.server";
 import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/mail-log";
 
@@ -16,12 +17,12 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canManageSettings, MAIL_FORBIDDEN);
-  return { entries: await withRouteErrors(() => listMailLog(getDb(), actor)) };
+  const actor = await requireArea(request, "mail");
+  return { entries: await withPageFailures(() => listMailLog(getDb(), actor)) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "mail", {
     retry: async ({ actor, db, form }) => {
       await retryLoggedMail(db, actor, form.id);
       return redirectWithToast("/admin/mail-log", {
@@ -39,7 +40,7 @@ function stateText(entry: MailLogEntry): React.ReactNode {
     case "pending":
       return entry.attempts > 0 ? (
         <>
-          Retrying at <LocalTime date={entry.nextAttemptAt} />
+          Retrying at <Timestamp iso={entry.nextAttemptAt} format="local" />
         </>
       ) : (
         "Queued"
@@ -105,7 +106,7 @@ export default function MailLog({ loaderData, actionData }: Route.ComponentProps
               {entries.map((entry) => (
                 <tr key={entry.id} className="border-b align-top" data-testid="mail-log-row">
                   <td className="py-2 pr-4 whitespace-nowrap">
-                    <LocalTime date={entry.createdAt} />
+                    <Timestamp iso={entry.createdAt} format="local" />
                   </td>
                   <td className="py-2 pr-4">{entry.label}</td>
                   <td className="py-2 pr-4 [overflow-wrap:anywhere]">{entry.recipient || "—"}</td>

@@ -1,7 +1,7 @@
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse } from "~/server/errors.server";
 import { readJson } from "~/server/form.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/send-contact-email";
 
@@ -16,7 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
     const result = await submitContactMessage(getDb(), body, clientIp(request));
     return Response.json({ ok: true, id: result.id }, { status: result.created ? 201 : 200 });
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }
 

@@ -5,9 +5,8 @@ import { subscribe } from "~/features/subscriptions/subscriptions.server";
 import { parseSubmission } from "~/lib/forms";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures, formFailure, invalidSubmission } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/subscribe";
 import { STATIC_PAGE } from "~/lib/hydration";
@@ -25,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 /** Every subscribe form posts here: the fetcher gets the answer as data, a plain post gets this page. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const submission = parseSubmission(form, subscribeSchema);
   if (submission.status !== "success") return invalidSubmission(submission);
   const token = form.get("verificationToken");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseSubmission } from "~/lib/forms";
 import { ValidationError } from "./errors.server";
-import { failureReply, invalidSubmission } from "./form-reply.server";
+import { failureReply, invalidSubmission } from "./failure-reply.server";
 
 const schema = z.object({ email: z.email(), currentPassword: z.string().min(1), newPassword: z.string().min(12) });
 
