@@ -6,7 +6,8 @@ import { authorize } from "~/server/authorize.server";
 import { slugCandidate, slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
-import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
+import { emailPostIfChosen } from "~/features/subscriptions/subscriptions.server";
+import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { readSiteSettings } from "~/features/site/settings.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
@@ -220,6 +221,7 @@ export async function createPost(
   if (existing) return { ...existing, duplicate: true };
   const body = await renderPostBody(db, input.content);
   const { siteName } = await readSiteSettings(db);
+  const emailOnPublish = await emailChoice(db, input);
   for (let n = 1; n <= 1000; n++) {
     const slug = slugCandidate(base, n);
     if (RESERVED_SLUGS.has(slug)) continue;
@@ -236,6 +238,7 @@ export async function createPost(
           .insert(blogPosts)
           .values({
             ...editableColumns(input, body),
+            emailOnPublish,
             slug,
             publishedAt: input.published ? now : null,
             scheduledAt,
@@ -249,7 +252,7 @@ export async function createPost(
         await takeAddress(tx, row.id, slug);
         await recordRevision(tx, input.published ? "publish" : scheduledAt ? "schedule" : "save", revisionOf(row.id, input, author));
         await syncPublishJob(tx, row.id, null, scheduledAt);
-        if (input.published) await onPostPublished(tx, { id: row.id, category: row.category });
+        await emailPostIfChosen(tx, row.id);
         await enqueuePostShareImage(tx, row.id, siteName);
         await discardAutosave(tx, author.id, { category: input.category });
         await bumpContentVersion(tx);
@@ -272,7 +275,11 @@ export async function createPost(
   throw new ValidationError("Could not find a free address for this title; please change the title.");
 }
 
-/** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
+/** "Publish and email subscribers" as the save asks, else the newsletter settings' default. */
+async function emailChoice(db: Db, input: PostInput): Promise<boolean> {
+  return input.emailSubscribers ?? (await readNewsletterSettings(db)).emailByDefault;
+}
+
 /** The columns a save writes from the form, the same on create and update. */
 function editableColumns(input: PostInput, body: { html: string; text: string }) {
   return {
@@ -289,6 +296,7 @@ function editableColumns(input: PostInput, body: { html: string; text: string })
   };
 }
 
+/** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
 function scheduleOf(input: PostInput, now: Date): Date | null {
   if (input.published || !input.publishAt) return null;
   if (input.publishAt.getTime() <= now.getTime())
@@ -372,12 +380,14 @@ export async function updatePost(
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
   const { siteName } = await readSiteSettings(db);
+  const emailOnPublish = await emailChoice(db, input);
   try {
     await db.transaction(async (tx) => {
       const updated = await tx
         .update(blogPosts)
         .set({
           ...editableColumns(input, body),
+          emailOnPublish,
           slug: newSlug,
           publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
           scheduledAt,
@@ -397,7 +407,7 @@ export async function updatePost(
       await replaceMedia(tx, post.id, input.media);
       await recordRevision(tx, revisionKind(post.published, input.published, scheduledAt), revisionOf(post.id, input, actor));
       await syncPublishJob(tx, post.id, post.scheduledAt, scheduledAt);
-      if (input.published && !post.published) await onPostPublished(tx, { id: post.id, category: input.category });
+      await emailPostIfChosen(tx, post.id);
       await enqueuePostShareImage(tx, post.id, siteName);
       await discardAutosave(tx, actor.id, { postId: post.id });
       await bumpContentVersion(tx);

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { bumpContentVersion } from "~/server/content-version.server";
-import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
+import { emailPostIfChosen } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { readSiteSettings } from "~/features/site/settings.server";
 import type { Db } from "~/server/db/client.server";
@@ -42,12 +42,10 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
         featuredImageUrl: blogPosts.featuredImageUrl,
         featuredImageAlt: blogPosts.featuredImageAlt,
         authorId: blogPosts.authorId,
-        category: blogPosts.category,
       });
     if (!row) return false;
-    const { category, ...revision } = row;
-    await recordRevision(tx, "publish", revision);
-    await onPostPublished(tx, { id: postId, category });
+    await recordRevision(tx, "publish", row);
+    await emailPostIfChosen(tx, postId);
     await enqueuePostShareImage(tx, postId, siteName);
     await bumpContentVersion(tx);
     return true;

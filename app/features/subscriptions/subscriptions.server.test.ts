@@ -20,7 +20,7 @@ import {
   listSubscribers,
   newsletterEmailJob,
   newsletterJobKey,
-  onPostPublished,
+  emailPostIfChosen,
   sentCount,
   subscribe,
   subscriptionEmailJob,
@@ -196,7 +196,7 @@ describe("email subscriptions", () => {
       for (const reader of readers) await confirmedSubscriber(reader, ["Figurehead"]);
       const post = await publish("Figurehead");
       // A second call of the hook (as a second publish path would) queues nothing new.
-      await ctx.db.transaction((tx) => onPostPublished(tx, { id: post.id, category: "Figurehead" }));
+      expect(await ctx.db.transaction((tx) => emailPostIfChosen(tx, post.id))).toBeNull();
       const options = { pollMs: 50, tasks: [], kinds: [newsletterEmailJob.kind] };
       const a = new JobRunner({ ...options, database: () => ctx.database });
       const b = new JobRunner({ ...options, database: secondDatabase });

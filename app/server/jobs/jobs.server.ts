@@ -30,6 +30,9 @@ export interface JobContext {
   db: Db;
 }
 
+/** A kind's pacing read when the runner claims its jobs; a value that is not positive counts as 1. */
+export type JobRate = (db: Db) => Promise<number>;
+
 export interface JobKindOptions {
   /** Attempts before the job is marked failed (default 5). Stored per job at enqueue time. */
   maxAttempts?: number;
@@ -37,8 +40,11 @@ export interface JobKindOptions {
   timeoutMs?: number;
   /** First retry delay; doubles each attempt, capped at 1 hour, ±20% jitter (default 5 s). */
   retryBaseMs?: number;
-  /** At most this many starts per second across all instances (e.g. subscription emails). */
-  ratePerSecond?: number;
+  /**
+   * At most this many starts per second across all instances (e.g. subscription emails); a function
+   * reads it each round (a setting kept in the database, so every instance follows a change).
+   */
+  ratePerSecond?: number | JobRate;
 }
 
 export interface JobDefinition<S extends z.ZodType> {
@@ -48,9 +54,11 @@ export interface JobDefinition<S extends z.ZodType> {
   readonly maxAttempts: number;
   readonly timeoutMs: number;
   readonly retryBaseMs: number;
-  readonly ratePerSecond: number | undefined;
+  readonly ratePerSecond: number | JobRate | undefined;
   /** enqueueJob for this kind, with the payload typed by its schema. */
   enqueue(db: Db, payload: z.input<S>, options?: EnqueueOptions): Promise<EnqueueResult>;
+  /** Many jobs of this kind at once (enqueueJobs); returns how many were new. */
+  enqueueMany(db: Db, items: Array<{ payload: z.input<S>; key?: string; runAt?: Date }>): Promise<number>;
 }
 
 // Any job kind, for the registry and the runner (handlers are called only with parsed payloads).
@@ -97,7 +105,7 @@ export function defineJob<S extends z.ZodType>(
   options: JobKindOptions = {},
 ): JobDefinition<S> {
   if (!KIND_NAME.test(kind)) throw new Error(`Invalid job kind "${kind}": use lower-case dotted names like "posts.publish"`);
-  if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0)) throw new Error("ratePerSecond must be positive");
+  if (typeof options.ratePerSecond === "number" && !(options.ratePerSecond > 0)) throw new Error("ratePerSecond must be positive");
   const definition: JobDefinition<S> = {
     kind,
     schema,
@@ -107,6 +115,7 @@ export function defineJob<S extends z.ZodType>(
     retryBaseMs: options.retryBaseMs ?? 5_000,
     ratePerSecond: options.ratePerSecond,
     enqueue: (db, payload, enqueueOptions = {}) => enqueueJob(db, { ...enqueueOptions, kind, payload }),
+    enqueueMany: (db, items) => enqueueJobs(db, kind, items),
   };
   registry.set(kind, definition);
   return definition;
@@ -147,6 +156,32 @@ export async function enqueueJob(db: Db, input: EnqueueJobInput): Promise<Enqueu
   }
   await db.execute(notifySql(JOBS_CHANNEL, input.kind));
   return { id: row.id, created: true };
+}
+
+/** Rows per INSERT of enqueueJobs: well under PostgreSQL's 65535 bind parameters. */
+const ENQUEUE_CHUNK = 1000;
+
+/**
+ * Stores many jobs of one kind (e.g. one email per subscriber) in a few multi-row INSERTs and one
+ * NOTIFY, in the caller's transaction; a job whose dedupe key exists already is skipped. Returns
+ * how many were new.
+ */
+export async function enqueueJobs(db: Db, kind: string, items: Array<{ payload: unknown; key?: string; runAt?: Date }>): Promise<number> {
+  const definition = registry.get(kind);
+  if (!definition) throw new Error(`Unknown job kind "${kind}" (is its module imported by server/app.ts?)`);
+  const now = new Date();
+  let created = 0;
+  for (let start = 0; start < items.length; start += ENQUEUE_CHUNK) {
+    const values = items.slice(start, start + ENQUEUE_CHUNK).map((item) => {
+      const parsed = definition.schema.safeParse(item.payload);
+      if (!parsed.success) throw new Error(`Invalid payload for job "${kind}": ${parsed.error.issues[0]?.message ?? "invalid"}`);
+      return { kind, payload: item.payload, runAt: item.runAt ?? now, maxAttempts: definition.maxAttempts, dedupeKey: item.key ?? null };
+    });
+    const rows = await db.insert(jobs).values(values).onConflictDoNothing({ target: jobs.dedupeKey }).returning({ id: jobs.id });
+    created += rows.length;
+  }
+  if (created > 0) await db.execute(notifySql(JOBS_CHANNEL, kind));
+  return created;
 }
 
 /** Removes a job that has not started yet (e.g. a schedule that was changed); true if one was removed. */

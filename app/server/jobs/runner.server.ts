@@ -46,6 +46,19 @@ interface ClaimedJob {
 
 const secs = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
 const LEASE_MARGIN_MS = 30_000;
+
+/** A paced kind's starts per second now (a rate that cannot be read or is not positive: 1). */
+async function rateOf(definition: AnyJobDefinition, db: Db): Promise<number> {
+  const source = definition.ratePerSecond;
+  let rate: number;
+  try {
+    rate = typeof source === "function" ? await source(db) : (source ?? 1);
+  } catch (error) {
+    logger.error({ kind: definition.kind, err: error }, "job pacing could not be read; running at 1 per second");
+    rate = 1;
+  }
+  return Number.isFinite(rate) && rate > 0 ? rate : 1;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class JobRunner {
@@ -129,7 +142,7 @@ export class JobRunner {
         runs.push(...rows.map((job) => this.run(job, token)));
       }
       for (const definition of paced) {
-        const rate = definition.ratePerSecond ?? 1;
+        const rate = await rateOf(definition, this.db);
         // About one second's worth per round, so slots reserved ahead stay close.
         const limit = Math.max(1, Math.min(this.batchSize, Math.ceil(rate)));
         const { token, rows } = await this.claim([definition.kind], limit, definition.timeoutMs + LEASE_MARGIN_MS + (limit / rate) * 1000);
