@@ -3,7 +3,6 @@ import { Button } from "@react-email/button";
 import { Container } from "@react-email/container";
 import { Head } from "@react-email/head";
 import { Heading } from "@react-email/heading";
-import { Hr } from "@react-email/hr";
 import { Html } from "@react-email/html";
 import { Img } from "@react-email/img";
 import { Link } from "@react-email/link";

@@ -329,14 +329,18 @@ export async function sendTestPostEmail(db: Db, actor: Actor | null, postId: str
   return { to: me.email };
 }
 
-/** Whether and when a post went to its subscribers, for the editor. */
-export async function postEmailStatus(db: Db, postId: string): Promise<{ emailedAt: Date; queued: number; sent: number } | null> {
+/** The post's "email subscribers" choice, and whether and when it went to its subscribers, for the editor. */
+export async function postEmailStatus(
+  db: Db,
+  postId: string,
+): Promise<{ emailOnPublish: boolean; emailed: { at: Date; queued: number; sent: number } | null }> {
   const [post] = await db
-    .select({ emailedAt: blogPosts.emailedAt, emailedCount: blogPosts.emailedCount })
+    .select({ emailOnPublish: blogPosts.emailOnPublish, emailedAt: blogPosts.emailedAt, emailedCount: blogPosts.emailedCount })
     .from(blogPosts)
     .where(eq(blogPosts.id, postId));
-  if (!post?.emailedAt) return null;
-  return { emailedAt: post.emailedAt, queued: post.emailedCount ?? 0, sent: await sentCount(db, postId) };
+  if (!post) throw new NotFoundError("That post no longer exists.");
+  const emailed = post.emailedAt ? { at: post.emailedAt, queued: post.emailedCount ?? 0, sent: await sentCount(db, postId) } : null;
+  return { emailOnPublish: post.emailOnPublish, emailed };
 }
 
 // ---- Admin (/admin/subscribers) ----

@@ -8,6 +8,9 @@ import {
   SUBSCRIBERS_FORBIDDEN,
   type SubscriberRow,
 } from "~/features/subscriptions/subscriptions.server";
+import { NewsletterSettingsForm } from "~/features/subscriptions/newsletter-settings-form";
+import { NEWSLETTER_TEXT } from "~/features/subscriptions/newsletter-settings";
+import { readNewsletterSettings, saveNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { canManageSubscribers } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { withRouteErrors } from "~/server/errors.server";
@@ -22,11 +25,16 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireActor(request, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
   const found = await withRouteErrors(() => listSubscribers(getDb(), actor, pageParam(request)));
-  return { ...found, rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  const newsletter = await readNewsletterSettings(getDb());
+  return { ...found, newsletter, rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   return handleAdminForm(request, {
+    "newsletter-settings": async ({ actor, db, form }) => {
+      await saveNewsletterSettings(db, actor, form);
+      return redirectWithToast("/admin/subscribers", { title: NEWSLETTER_TEXT.saved, type: "success" });
+    },
     delete: async ({ actor, db, form }) => {
       await deleteSubscriber(db, actor, form.id);
       const page = pageParam(request);
@@ -44,7 +52,7 @@ const STATE_LABEL: Record<SubscriberRow["state"], string> = {
 };
 
 export default function Subscribers({ loaderData, actionData }: Route.ComponentProps) {
-  const { byState, byCategory, total, rows, page, pageCount } = loaderData;
+  const { byState, byCategory, total, rows, page, pageCount, newsletter } = loaderData;
   useFailureToast(actionData && "error" in actionData ? actionData : undefined);
   const pageHref = (n: number) => (n > 1 ? `/admin/subscribers?page=${n}` : "/admin/subscribers");
   return (
@@ -65,6 +73,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
           </a>
         </Button>
       </div>
+      <NewsletterSettingsForm settings={newsletter} lastResult={actionData && "result" in actionData ? actionData.result : undefined} />
       <table className="mt-6 text-left text-sm">
         <caption className="mb-2 text-left font-semibold">Confirmed subscribers by category</caption>
         <thead>

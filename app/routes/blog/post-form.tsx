@@ -5,6 +5,8 @@ import { PostForm } from "~/features/posts/post-form";
 import { warmRenderer } from "~/features/posts/post-render.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
 import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
+import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
+import { postEmailStatus } from "~/features/subscriptions/subscriptions.server";
 import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
@@ -48,7 +50,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           savedAtLabel: formatInZone(saved.savedAt, timeZone),
         }
       : null;
-  if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
+  const { emailByDefault } = await readNewsletterSettings(getDb());
+  if (!slug)
+    return {
+      category,
+      timeZone,
+      post: null,
+      newsletter: { emailByDefault, emailed: null },
+      autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)),
+    };
   const post = await getPostBySlug(getDb(), slug);
   if (!post) {
     const moved = await findMovedPost(getDb(), category, slug, user);
@@ -81,9 +91,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     featuredImageAlt: post.featuredImageAlt ?? "",
     updatedAt: post.updatedAt,
   };
+  const { emailOnPublish, emailed } = await postEmailStatus(getDb(), post.id);
   return {
     category,
     timeZone,
+    newsletter: {
+      // A saved post starts with its own choice (a draft saved before got the default then).
+      emailByDefault: emailOnPublish,
+      emailed: emailed ? { queued: emailed.queued, sent: emailed.sent, atLabel: formatInZone(emailed.at, timeZone) } : null,
+    },
     autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
     post: {
       ...details,
@@ -132,6 +148,7 @@ export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
       category={loaderData.category}
       post={loaderData.post}
       timeZone={loaderData.timeZone}
+      newsletter={loaderData.newsletter}
       autosave={loaderData.autosave}
     />
   );
