@@ -283,7 +283,7 @@ export const newsletterEmailJob = defineJob(
   {
     maxAttempts: 8,
     // Longer than nodemailer's timeouts together; a killed process's email is sent again once the lease (this plus a margin) runs out.
-    timeoutMs: 45_000,
+    timeoutMs: 30_000,
     ratePerSecond: async (db) => (await readNewsletterSettings(db)).ratePerSecond,
   },
 );
