@@ -6,20 +6,21 @@ import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
 // Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
 import "~/features/auth/password-reset.server";
-import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
+// Modules that define mail kinds (server/mail-outbox.server.ts), so every instance can send them.
+import "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
-import { backfillRenderedPosts } from "~/features/posts/post-render.server";
+import { backfillRenderedPosts } from "~/features/posts/content/post-render.server";
 // Defines the posts.publish job kind: every instance must know it to run scheduled publishing.
-import "~/features/posts/scheduling.server";
-import "~/features/posts/post-files.server";
+import "~/features/posts/write/scheduling.server";
+import "~/features/posts/write/post-files.server";
 import "~/features/uploads/orphans.server";
 import "~/features/share-images/share-images.server";
-// Defines the subscription email kinds (confirmation, new post to subscribers).
+// Defines the subscription mail kinds (confirmation, new post to subscribers).
 import "~/features/subscriptions/subscriptions.server";
-import { seedDemoTestimonials } from "~/features/site/testimonials.server";
-import { seedDemoPageContent } from "~/features/site/page-content.server";
-import { seedDemoPositions } from "~/features/site/positions.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { seedDemoTestimonials } from "~/features/pages/testimonials.server";
+import { seedDemoPageContent } from "~/features/pages/page-content.server";
+import { seedDemoPositions } from "~/features/pages/positions.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { getDatabase, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
@@ -32,6 +33,7 @@ import "~/server/db/vacuum.server";
 import { scheduleBackups } from "~/server/backup/scheduled.server";
 import { checkReadiness } from "~/server/health.server";
 import { startJobRunner, stopJobRunner } from "~/server/jobs/runner.server";
+import { startMailOutbox, stopMailOutbox } from "~/server/mail-outbox.server";
 // Registers the audit.prune recurring task with the runner.
 import "~/server/audit.server";
 import { UNEXPECTED_ERROR } from "~/server/errors.server";
@@ -118,7 +120,7 @@ export async function startup(): Promise<void> {
     logger.warn(LOCAL_FILES_WARNING);
   }
   await startContentVersion();
-  startOutbox();
+  await startMailOutbox();
   scheduleBackups(env);
   await startJobRunner();
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
@@ -135,7 +137,7 @@ export async function startup(): Promise<void> {
 export async function shutdown(): Promise<void> {
   stopMallocTrimming();
   stopIdleCollection();
-  await Promise.all([stopOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
+  await Promise.all([stopMailOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
   const open = database;
   database = undefined;
   setDatabase(undefined);

@@ -12,7 +12,7 @@ import { enhanceMenuButtons } from "~/components/ui/menu-button-behavior";
 import { enhanceSheets } from "~/components/ui/sheet-behavior";
 import { CONTACT_FORM_ATTRIBUTE } from "~/features/contact/contact-form-dom";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
-import { enhancePageLoading } from "~/features/site/page-loading-behavior";
+import { enhancePageLoading } from "~/features/layout/page-loading-behavior";
 import { enhanceSubscribeForms } from "~/features/subscriptions/subscribe-form-behavior";
 
 redirectRecoveryFragment();

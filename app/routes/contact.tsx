@@ -11,7 +11,7 @@ import {
   type ContactFieldErrors,
 } from "~/features/contact/contact-texts";
 import { submitContactMessage } from "~/features/contact/contact.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { STATIC_PAGE } from "~/lib/hydration";

@@ -1,8 +1,8 @@
 import { Briefcase } from "lucide-react";
 import { Reveal } from "~/components/reveal";
-import { Portrait, portraitAlt } from "~/features/site/portrait";
-import { listPositions } from "~/features/site/positions.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { Portrait, portraitAlt } from "~/features/pages/portrait";
+import { listPositions } from "~/features/pages/positions.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
 import { seoContext, seoMeta } from "~/lib/seo";

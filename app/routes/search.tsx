@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
-import { shortDate } from "~/features/posts/dates";
+import { shortDate } from "~/features/posts/read/dates";
 import { highlightSegments, type HighlightSegment } from "~/features/search/highlight";
 import { SEARCH_PATH, SearchForm } from "~/features/search/search-form";
 import { parseSearchQuery } from "~/features/search/search-schema";
 import { searchPosts } from "~/features/search/search.server";
-import { CATEGORY_LINKS } from "~/features/site/site-links";
+import { CATEGORY_LINKS } from "~/features/layout/site-links";
 import { postPath } from "~/lib/categories";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";

@@ -1,5 +1,5 @@
 import { Quote } from "lucide-react";
-import { listVisibleTestimonials } from "~/features/site/testimonials.server";
+import { listVisibleTestimonials } from "~/features/pages/testimonials.server";
 import { getDb } from "~/server/db/client.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";

@@ -92,8 +92,6 @@ const envSchema = z.object({
   CONTACT_LOCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
   CONTACT_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   // Background jobs (app/server/jobs) and the content version (app/server/content-version.server.ts)
-  /** Post notification emails to subscribers: at most this many start per minute, across all instances. */
-  NEWSLETTER_RATE_PER_MINUTE: z.coerce.number().min(1).max(100_000).default(60),
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   CONTENT_VERSION_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // Blog editor: the zone 'Publish at' is typed in (IANA name; stored in UTC) and revisions kept per post
@@ -105,7 +103,7 @@ const envSchema = z.object({
   /**
    * Posts per sitemap file, on average at most (the protocol allows 50,000): few enough that a file is
    * built in a few milliseconds at 100,000 posts (WordPress writes 2,000 per file, Yoast 1,000).
-   * Files vary a little around the average (app/features/site/sitemap.ts), hence half the limit.
+   * Files vary a little around the average (app/features/pages/sitemap.ts), hence half the limit.
    */
   SITEMAP_POSTS_PER_FILE: z.coerce.number().int().min(1).max(25_000).default(1000),
   // Human verification (ALTCHA by default; Turnstile when both keys are set)

@@ -69,15 +69,12 @@ function createMetrics(): Metrics {
     },
   });
   new Gauge({
-    name: "app_contact_outbox_messages",
-    help: "Contact messages in the delivery outbox by state (pending/sending = depth; failed = undeliverable).",
+    name: "app_mail_outbox_messages",
+    help: "Emails in the outbox by state (pending/sending = depth; failed = undeliverable; skipped = mail not set up).",
     labelNames: ["state"] as const,
     registers: [registry],
     async collect() {
-      const rows = await readRows(
-        stateCounts,
-        sql`select delivery_state as state, count(*)::int as count from contact_messages group by delivery_state`,
-      );
+      const rows = await readRows(stateCounts, sql`select state, count(*)::int as count from mail_outbox group by state`);
       for (const state of ["pending", "sending", "sent", "failed", "skipped"])
         this.set({ state }, rows.find((r) => r.state === state)?.count ?? 0);
     },

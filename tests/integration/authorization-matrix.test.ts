@@ -9,6 +9,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogMedia, blogPosts, contactMessages, projects, session, uploads, user, userRoles } from "~/server/db/schema.server";
 import { png } from "../fixtures/images";
 import { describeEachDatabase } from "../helpers/databases";
+import { deliveryOf } from "../helpers/contact";
 import { makeContactMessage, makePost, makeProject, makeUser, signedInAs, unique } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -44,7 +45,7 @@ interface WriteEndpoint {
   prepare: (db: Db, ids: { actor: string | null; author: string }) => Promise<Attempt>;
 }
 
-const FAILED_DELIVERY = { deliveryState: "failed", attempts: 3, lastError: "boom" } as const;
+const FAILED_DELIVERY = { delivery: { state: "failed", attempts: 3, lastError: "boom" } } as const;
 
 const messageRow = async (db: Db, id: string) => (await db.select().from(contactMessages).where(eq(contactMessages.id, id)))[0];
 const postRow = async (db: Db, id: string) =>
@@ -274,7 +275,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       return {
         path: "/admin/messages",
         body: new URLSearchParams({ intent: "retry", id }),
-        verify: async (db) => expect(await messageRow(db, id)).toMatchObject({ deliveryState: "pending", attempts: 0, lastError: null }),
+        verify: async (db) => expect(await deliveryOf(db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null }),
       };
     },
   },

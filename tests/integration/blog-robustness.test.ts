@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPost } from "~/features/posts/posts.server";
+import { createPost } from "~/features/posts/write/posts.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { emailPostIfChosen, newsletterEmailJob } from "~/features/subscriptions/subscriptions.server";
+import { emailPostIfChosen, newsletterMail } from "~/features/subscriptions/subscriptions.server";
 import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
-import { jobs, newsletterSends, subscribers } from "~/server/db/schema.server";
+import { mailOutbox, newsletterSends, subscribers } from "~/server/db/schema.server";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
@@ -32,6 +32,9 @@ function startServer(database: { DATA_DIR?: string; DATABASE_URL?: string }, smt
     INITIAL_ADMIN_EMAIL: "admin@newsletter.example",
     INITIAL_ADMIN_PASSWORD: "newsletter test pass phrase 42",
     SMTP_URL: smtpUrl,
+    // A killed sender's claims come free after this lease.
+    CONTACT_LOCK_SECONDS: "5",
+    CONTACT_POLL_MS: "200",
   });
 }
 
@@ -100,7 +103,7 @@ for (const kind of ["pglite", "postgres"] as const) {
       cleanups.push(() => smtp.close());
       const second = await startServer(database, smtp.url);
       cleanups.push(async () => void second.child.kill("SIGKILL"));
-      // The killed process's claims come free once their lease runs out (about a minute).
+      // The killed process's claims come free once their lease runs out.
       await waitFor(() => stuck.received.length + smtp.received.length >= SUBSCRIBERS, 150_000, "every subscriber's email");
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);
@@ -121,9 +124,9 @@ for (const kind of ["pglite", "postgres"] as const) {
         expect(sends).toHaveLength(SUBSCRIBERS);
         expect(sends.every((s) => s.sentAt !== null)).toBe(true);
         const unfinished = await opened.db
-          .select({ id: jobs.id })
-          .from(jobs)
-          .where(and(eq(jobs.kind, newsletterEmailJob.kind), inArray(jobs.state, ["pending", "running"])));
+          .select({ id: mailOutbox.id })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.kind, newsletterMail.kind), inArray(mailOutbox.state, ["pending", "sending"])));
         expect(unfinished).toEqual([]);
       } finally {
         await opened.close();

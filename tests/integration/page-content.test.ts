@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
-import { settingsFormValues } from "~/features/site/settings-schema";
+import { readSiteSettings, saveSiteSettings } from "~/features/settings/settings.server";
+import { settingsFormValues } from "~/features/settings/settings-schema";
 import { positions } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";

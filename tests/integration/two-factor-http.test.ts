@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { INVALID_CODE } from "~/features/auth/two-factor-schema";
-import { readSecuritySettings } from "~/features/site/settings.server";
+import { readSecuritySettings } from "~/features/settings/settings.server";
 import { auditLog } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TWO_FACTOR_REQUIRED } from "~/features/admin/two-factor-guard.server";
-import { saveSecuritySettings } from "~/features/site/settings.server";
+import { saveSecuritySettings } from "~/features/settings/settings.server";
 import { blogPosts, passkeys } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, signedInAs } from "../helpers/factories";

@@ -23,7 +23,7 @@ describe("the lint config enforces the import direction", () => {
       ),
     ).toEqual([]);
     expect(
-      await boundaryErrors("app/lib/probe.ts", `import { NAV_LINKS } from "~/features/site/site-links";\nexport const x = NAV_LINKS;\n`),
+      await boundaryErrors("app/lib/probe.ts", `import { NAV_LINKS } from "~/features/layout/site-links";\nexport const x = NAV_LINKS;\n`),
     ).toEqual([expect.stringContaining("app/lib holds pure rules")]);
     expect(
       await boundaryErrors("app/lib/probe.ts", `import { getEnv } from "../server/env.server";\nexport const x = getEnv;\n`),
@@ -35,7 +35,7 @@ describe("the lint config enforces the import direction", () => {
     expect(
       await boundaryErrors(
         "app/components/probe.tsx",
-        `import { NAV_LINKS } from "~/features/site/site-links";\nexport const x = NAV_LINKS;\n`,
+        `import { NAV_LINKS } from "~/features/layout/site-links";\nexport const x = NAV_LINKS;\n`,
       ),
     ).toEqual([expect.stringContaining("components and server sit below features")]);
     expect(
@@ -56,11 +56,11 @@ describe("the lint config enforces the import direction", () => {
     expect(
       await boundaryErrors(
         "app/routes/probe.tsx",
-        `import { NAV_LINKS } from "~/features/site/site-links";\nexport const x = NAV_LINKS;\n`,
+        `import { NAV_LINKS } from "~/features/layout/site-links";\nexport const x = NAV_LINKS;\n`,
       ),
     ).toEqual([]);
     expect(
-      await boundaryErrors("app/features/site/probe.ts", `import { loader } from "~/routes/home";\nexport const x = loader;\n`),
+      await boundaryErrors("app/features/pages/probe.ts", `import { loader } from "~/routes/home";\nexport const x = loader;\n`),
     ).toEqual([expect.stringContaining("Nothing imports a route module")]);
     expect(await boundaryErrors("cli/probe.ts", `import { loader } from "../app/routes/home";\nexport const x = loader;\n`)).toHaveLength(
       1,

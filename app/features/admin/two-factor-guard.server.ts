@@ -3,7 +3,7 @@ import { getSessionUser, type SessionUser } from "~/features/auth/session.server
 import { sql } from "drizzle-orm";
 import { hasTwoFactorOf } from "~/features/auth/two-factor.server";
 import { unreadMessagesCountOf } from "~/features/contact/contact.server";
-import { securitySettingsFrom, securitySettingsValueOf } from "~/features/site/settings.server";
+import { securitySettingsFrom, securitySettingsValueOf } from "~/features/settings/settings.server";
 import { canReadMessages } from "~/lib/permissions";
 import { isStoredRole } from "~/lib/roles";
 import { getDb, ONE_ROW, type Db } from "~/server/db/client.server";

@@ -5,8 +5,8 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { and, asc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { publicSiteUrl } from "~/features/site/site-url.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { passkeys, webauthnChallenges } from "~/server/db/schema.server";
 import { UnauthorizedError, ValidationError } from "~/server/errors.server";

@@ -4,7 +4,7 @@ import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { unionAll } from "drizzle-orm/pg-core";
 import { blogPosts } from "~/server/db/schema.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
-import { newestPublishedFirst } from "~/features/posts/posts.server";
+import { newestPublishedFirst } from "~/features/posts/write/posts.server";
 import { requiredPairs } from "./phrase-pairs";
 import { RESULTS_PER_PAGE } from "./search-schema";
 import { highlightAll, searchTerms, snippetOf, type LexemeCache } from "./snippet";

@@ -2,7 +2,7 @@ import { postPath, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { mailFromAddress, type MailMessage } from "~/server/mail.server";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { emailSafeHtml } from "./email-html.server";
 import { NewsletterEmail, NoticeEmail, renderEmail, type EmailFrame } from "./email-template.server";
 import { readNewsletterSettings } from "./newsletter-settings.server";

@@ -9,13 +9,13 @@ import type { Db } from "~/server/db/client.server";
 import { blogPosts, newsletterSends, SUBSCRIBER_STATES, subscribers, user } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
-import { defineJob } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
-import { sendMail, type MailMessage } from "~/server/mail.server";
+import { defineMailKind } from "~/server/mail-outbox.server";
+import { describeSmtpError, sendMail, type MailMessage } from "~/server/mail.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { newsletterMessage, noticeMessage } from "./newsletter-email.server";
@@ -90,7 +90,7 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<void
       })
       .returning({ id: subscribers.id });
     if (!row) throw new Error("subscriber upsert returned no row");
-    await subscriptionEmailJob.enqueue(tx, { subscriberId: row.id });
+    await subscriptionMail.enqueue(tx, { to: email, payload: { subscriberId: row.id } });
   });
 }
 
@@ -99,27 +99,24 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<void
  * its hash is stored, and the latest link is the one that works), to a confirmed one a reminder
  * with the manage link. Nothing else is ever sent to an unconfirmed address.
  */
-export const subscriptionEmailJob = defineJob(
-  "subscriptions.confirm-email",
-  z.object({ subscriberId: z.uuid() }),
-  async ({ subscriberId }, { db }) => {
+export const subscriptionMail = defineMailKind("subscriptions.confirm", {
+  label: "Subscription confirmation",
+  schema: z.object({ subscriberId: z.uuid() }),
+  async render({ subscriberId }, { db }) {
     const [found] = await db
       .select({ id: subscribers.id, email: subscribers.email, state: subscribers.state })
       .from(subscribers)
       .where(eq(subscribers.id, subscriberId));
-    if (!found || found.state === "unsubscribed") return;
+    if (!found || found.state === "unsubscribed") return { skip: "Not sent: the address is no longer subscribed." };
     const { siteName } = await readSiteSettings(db);
     if (found.state === "confirmed") {
       const { manageUrl } = await subscriptionLinks(db, found.id);
-      await sendMail(
-        await noticeMessage(db, {
-          to: found.email,
-          subject: `You're already subscribed to ${siteName}`,
-          paragraphs: [`Someone (hopefully you) asked to subscribe this address to ${siteName}. It is subscribed already.`],
-          action: { label: "Change your categories or unsubscribe", href: manageUrl },
-        }),
-      );
-      return;
+      return noticeMessage(db, {
+        to: found.email,
+        subject: `You're already subscribed to ${siteName}`,
+        paragraphs: [`Someone (hopefully you) asked to subscribe this address to ${siteName}. It is subscribed already.`],
+        action: { label: "Change your categories or unsubscribe", href: manageUrl },
+      });
     }
     const token = randomBytes(32).toString("base64url");
     await db
@@ -127,22 +124,18 @@ export const subscriptionEmailJob = defineJob(
       .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TOKEN_TTL_MS) })
       .where(and(eq(subscribers.id, found.id), eq(subscribers.state, "pending")));
     const link = `${getEnv().publicUrl}/subscribe/confirm?token=${encodeURIComponent(token)}`;
-    const result = await sendMail(
-      await noticeMessage(db, {
-        to: found.email,
-        subject: `Confirm your subscription to ${siteName}`,
-        paragraphs: [
-          `Someone (hopefully you) asked to receive new posts of ${siteName} by email.`,
-          "Confirm your subscription here (the link works once, for 48 hours):",
-        ],
-        action: { label: "Confirm your subscription", href: link },
-        closing: "If you did not ask for this, ignore this email: nothing more will be sent to you.",
-      }),
-    );
-    if (!result.delivered) logger.warn({ subscriberId }, "subscription confirmation not sent: SMTP_URL is not configured");
+    return noticeMessage(db, {
+      to: found.email,
+      subject: `Confirm your subscription to ${siteName}`,
+      paragraphs: [
+        `Someone (hopefully you) asked to receive new posts of ${siteName} by email.`,
+        "Confirm your subscription here (the link works once, for 48 hours):",
+      ],
+      action: { label: "Confirm your subscription", href: link },
+      closing: "If you did not ask for this, ignore this email: nothing more will be sent to you.",
+    });
   },
-  { maxAttempts: 8 },
-);
+});
 
 /** Follows a confirmation link: once, before it expires. */
 export async function confirmSubscription(db: Db, token: string | null | undefined): Promise<void> {
@@ -216,13 +209,12 @@ export async function emailPostIfChosen(tx: Db, postId: string): Promise<number 
     .returning({ category: blogPosts.category });
   if (!post) return null;
   const audience = await tx
-    .select({ id: subscribers.id })
+    .select({ id: subscribers.id, email: subscribers.email })
     .from(subscribers)
     .where(and(eq(subscribers.state, "confirmed"), arrayContains(subscribers.categories, [post.category])));
-  await newsletterEmailJob.enqueueMany(
-    tx,
-    audience.map(({ id }) => ({ payload: { postId, subscriberId: id }, key: newsletterJobKey(postId, id) })),
-  );
+  for (const { id, email } of audience) {
+    await newsletterMail.enqueue(tx, { to: email, payload: { postId, subscriberId: id } }, { key: newsletterJobKey(postId, id) });
+  }
   await tx.update(blogPosts).set({ emailedCount: audience.length }).where(eq(blogPosts.id, postId));
   logger.info({ postId, subscribers: audience.length }, "post queued for its subscribers");
   return audience.length;
@@ -242,51 +234,44 @@ const newsletterPostColumns = {
 };
 
 /**
- * Sends one post to one subscriber, at least once and, but for one narrow window, exactly once. The
- * job runner delivers the job at least once (a process killed mid-send leaves the job's lease to run
- * out, then another run sends); the newsletter_sends row's sent_at, set right after the SMTP server
- * accepted the email, makes every later run a no-op. Only a process killed between the SMTP
- * server's acceptance and that update sends a second copy. The kind is paced across all instances
- * at the newsletter settings' rate, read each round.
+ * One post to one subscriber, at least once and, but for one narrow window, exactly once. The outbox
+ * delivers the row at least once (a process killed mid-send leaves its lease to run out, then any
+ * instance sends it again); the newsletter_sends row's sent_at, set as soon as the SMTP server
+ * accepted the email, turns every later attempt into a skip. Only a process killed between the SMTP
+ * server's acceptance and that update sends a second copy. Paced across all instances at the
+ * newsletter settings' rate, read for every email.
  */
-export const newsletterEmailJob = defineJob(
-  "subscriptions.newsletter-email",
-  z.object({ postId: z.uuid(), subscriberId: z.uuid() }),
-  async ({ postId, subscriberId }, { db }) => {
+const newsletterPayload = z.object({ postId: z.uuid(), subscriberId: z.uuid() });
+
+export const newsletterMail = defineMailKind("subscriptions.newsletter", {
+  label: "New post",
+  schema: newsletterPayload,
+  ratePerSecond: async (db) => (await readNewsletterSettings(db)).ratePerSecond,
+  async render({ postId, subscriberId }, { db }) {
     const [subscriber] = await db
       .select({ email: subscribers.email, state: subscribers.state, categories: subscribers.categories })
       .from(subscribers)
       .where(eq(subscribers.id, subscriberId));
     const [post] = await db.select(newsletterPostColumns).from(blogPosts).where(eq(blogPosts.id, postId));
     // Unsubscribed, deleted, or no longer interested since the post was queued; or the post went back to draft.
-    if (!subscriber || subscriber.state !== "confirmed" || !post?.published || !subscriber.categories.includes(post.category)) return;
+    if (!subscriber || subscriber.state !== "confirmed" || !post?.published || !subscriber.categories.includes(post.category)) {
+      return { skip: "Not sent: no longer subscribed to this post's category, or the post is no longer published." };
+    }
     const [record] = await db
       .insert(newsletterSends)
       .values({ postId, subscriberId })
       .onConflictDoUpdate({ target: [newsletterSends.postId, newsletterSends.subscriberId], set: { startedAt: sql`now()` } })
       .returning({ sentAt: newsletterSends.sentAt });
-    if (record?.sentAt) {
-      logger.info({ postId, subscriberId }, "newsletter email already sent; not sending again");
-      return;
-    }
-    const message = await newsletterMessage(db, post, subscriber.email, await subscriptionLinks(db, subscriberId), subscriberId);
-    const result = await sendMail(message);
-    if (!result.delivered) {
-      logger.warn({ postId, subscriberId }, "newsletter email not sent: SMTP_URL is not configured");
-      return;
-    }
+    if (record?.sentAt) return { skip: "Not sent again: this subscriber has had this post already." };
+    return newsletterMessage(db, post, subscriber.email, await subscriptionLinks(db, subscriberId), subscriberId);
+  },
+  async onSent(payload, { db }) {
     await db
       .update(newsletterSends)
       .set({ sentAt: sql`now()` })
-      .where(and(eq(newsletterSends.postId, postId), eq(newsletterSends.subscriberId, subscriberId)));
+      .where(and(eq(newsletterSends.postId, payload.postId), eq(newsletterSends.subscriberId, payload.subscriberId)));
   },
-  {
-    maxAttempts: 8,
-    // Longer than nodemailer's timeouts together; a killed process's email is sent again once the lease (this plus a margin) runs out.
-    timeoutMs: 30_000,
-    ratePerSecond: async (db) => (await readNewsletterSettings(db)).ratePerSecond,
-  },
-);
+});
 
 // ---- Editor: the post's email, previewed and sent as a test ----
 
@@ -323,7 +308,13 @@ export async function sendTestPostEmail(db: Db, actor: Actor | null, postId: str
   await enforceRateLimits(db, [{ key: `newsletter-test:${actor.id}`, limit: 10, windowSeconds: 600 }], TEST_EMAIL_TEXT.rateLimited);
   const [me] = await db.select({ email: user.email }).from(user).where(eq(user.id, actor.id));
   if (!me) throw new NotFoundError("Your account no longer exists.");
-  const result = await sendMail(await newsletterMessage(db, post, me.email, sampleLinks(), "test", "[Test] "));
+  const message = await newsletterMessage(db, post, me.email, sampleLinks(), "test", "[Test] ");
+  let result: Awaited<ReturnType<typeof sendMail>>;
+  try {
+    result = await sendMail(db, message);
+  } catch (error) {
+    throw new ValidationError(`The test email could not be sent: ${describeSmtpError(error)}`);
+  }
   if (!result.delivered) throw new ValidationError(TEST_EMAIL_TEXT.notSetUp);
   logger.info({ postId: post.id, userId: actor.id }, "test newsletter email sent");
   return { to: me.email };

@@ -1,5 +1,5 @@
 import { sweepStaleShareImages } from "~/features/share-images/share-images.server";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { defineRecurringTask } from "~/server/jobs/recurring.server";
 import { sweepOrphanedUploads } from "./uploads.server";
 

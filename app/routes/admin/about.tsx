@@ -1,10 +1,10 @@
 import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { PageContentForm } from "~/features/site/page-content-form";
-import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/site/page-content-schema";
-import { readPageContent, savePageContent } from "~/features/site/page-content.server";
-import { getSiteSettings } from "~/features/site/settings.server";
-import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { PageContentForm } from "~/features/pages/page-content-form";
+import { PAGE_CONTENT_SAVED, pageContentFormSchema } from "~/features/pages/page-content-schema";
+import { readPageContent, savePageContent } from "~/features/pages/page-content.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { PAGE_CONTENT_FORBIDDEN } from "~/features/pages/testimonials-schema";
 import { parseSubmission } from "~/lib/forms";
 import { canEditPageContent, canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";

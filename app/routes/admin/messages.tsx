@@ -15,7 +15,7 @@ import {
 } from "~/components/ui/alert-dialog";
 import { LocalTime } from "~/components/local-time";
 import { Button } from "~/components/ui/button";
-import { useSite } from "~/features/site/use-site";
+import { useSite } from "~/features/settings/use-site";
 import {
   deleteContactMessage,
   listContactMessages,

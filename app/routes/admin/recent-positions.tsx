@@ -1,9 +1,9 @@
 import { data } from "react-router";
 import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
-import { PositionManagement, type PositionActionData } from "~/features/site/position-management";
-import { positionInputSchema } from "~/features/site/positions-schema";
-import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/site/positions.server";
-import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { PositionManagement, type PositionActionData } from "~/features/pages/position-management";
+import { positionInputSchema } from "~/features/pages/positions-schema";
+import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/pages/positions.server";
+import { PAGE_CONTENT_FORBIDDEN } from "~/features/pages/testimonials-schema";
 import { canEditPageContent } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { redirectWithToast } from "~/server/toast.server";

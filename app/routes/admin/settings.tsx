@@ -1,15 +1,15 @@
 import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { SettingsForm } from "~/features/site/settings-form";
-import { SecuritySettingsForm } from "~/features/site/security-settings-form";
+import { SettingsForm } from "~/features/settings/settings-form";
+import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
 import {
   SECURITY_SAVED,
   securitySettingsFormSchema,
   SETTINGS_FORBIDDEN,
   SETTINGS_SAVED,
   siteSettingsFormSchema,
-} from "~/features/site/settings-schema";
-import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/site/settings.server";
+} from "~/features/settings/settings-schema";
+import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/settings/settings.server";
 import { parseSubmission } from "~/lib/forms";
 import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";

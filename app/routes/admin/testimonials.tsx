@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { TestimonialManagement, type TestimonialActionData } from "~/features/site/testimonial-management";
-import { testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { TestimonialManagement, type TestimonialActionData } from "~/features/pages/testimonial-management";
+import { testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "~/features/pages/testimonials-schema";
 import {
   createTestimonial,
   deleteTestimonial,
@@ -10,7 +10,7 @@ import {
   moveTestimonial,
   setTestimonialHidden,
   updateTestimonial,
-} from "~/features/site/testimonials.server";
+} from "~/features/pages/testimonials.server";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { canEditPageContent } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";

@@ -1,5 +1,5 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { toResponse } from "~/server/errors.server";
 import { readBodyUpTo } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";

@@ -1,5 +1,5 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { discardOwnAutosave, saveAutosave } from "~/features/posts/autosave.server";
+import { discardOwnAutosave, saveAutosave } from "~/features/posts/write/autosave.server";
 import { getDb } from "~/server/db/client.server";
 import { toResponse } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";

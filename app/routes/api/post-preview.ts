@@ -1,5 +1,5 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { previewPostBody } from "~/features/posts/post-render.server";
+import { previewPostBody } from "~/features/posts/content/post-render.server";
 import { getDb } from "~/server/db/client.server";
 import { toResponse } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";

@@ -1,5 +1,5 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { listRevisions } from "~/features/posts/revisions.server";
+import { listRevisions } from "~/features/posts/write/revisions.server";
 import { getDb } from "~/server/db/client.server";
 import { toResponse } from "~/server/errors.server";
 import type { Route } from "./+types/post-revisions";

@@ -1,13 +1,13 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
-import { PostForm } from "~/features/posts/post-form";
-import { warmRenderer } from "~/features/posts/post-render.server";
+import { autosaveToOffer, type StoredAutosave } from "~/features/posts/write/autosave.server";
+import { PostForm } from "~/features/posts/editor/post-form";
+import { warmRenderer } from "~/features/posts/content/post-render.server";
 import { requireStaffPage } from "~/features/posts/page-guards.server";
-import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
+import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/write/posts.server";
+import { postFormSchema, postInputFromForm } from "~/features/posts/write/post-schema";
 import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { postEmailStatus } from "~/features/subscriptions/subscriptions.server";
-import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { formatInZone, utcToZonedLocal } from "~/lib/time-zone";

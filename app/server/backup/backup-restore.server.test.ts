@@ -18,6 +18,7 @@ import {
   blogMedia,
   blogPosts,
   contactMessages,
+  mailOutbox,
   projects,
   rateLimits,
   session,
@@ -109,13 +110,22 @@ async function seedContent(db: Db, storage: Storage, tag: string) {
   await db
     .insert(projects)
     .values({ title: "Site", description: "Multi\nline", type: "web", url: "https://example.com", featured: true, displayOrder: 3 });
+  const [mail] = await db
+    .insert(mailOutbox)
+    .values({
+      kind: "contact.forward",
+      recipient: "owner@example.com",
+      payload: { messageId: "x" },
+      state: "failed",
+      attempts: 8,
+      lastError: "550 no",
+    })
+    .returning({ id: mailOutbox.id });
   await db.insert(contactMessages).values({
     name: "Ann",
     email: "ann@example.com",
     message: "Hi there",
-    deliveryState: "failed",
-    attempts: 8,
-    lastError: "550 no",
+    mailId: mail!.id,
     ipAddress: "203.0.113.9",
   });
   await db.execute(sql`update contact_messages set created_at = '2024-06-01 10:11:12.123456+00'`);

@@ -455,9 +455,52 @@ export const projects = pgTable(
   ],
 );
 
-// ---- Contact messages (stored first, delivered by an outbox worker) ----
+// ---- Outgoing email: one durable outbox for every message the site sends (app/server/mail) ----
 
-export const DELIVERY_STATES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+/** pending: waiting for its (next) attempt; skipped: not sent because email is not set up or nothing is left to send. */
+export const MAIL_STATES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+export type MailState = (typeof MAIL_STATES)[number];
+
+/**
+ * One row per email. The content is rendered when it is sent, from `payload` (never a secret: a
+ * reset link's token is made at send time), so the row doubles as the mail log.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The registered mail kind that renders it (e.g. "contact.forward"). */
+    kind: text("kind").notNull(),
+    recipient: text("recipient").notNull(),
+    payload: jsonb("payload").notNull().default({}),
+    state: text("state", { enum: MAIL_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(8),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** The claim holding the lease; only its holder may settle the row. */
+    lockedBy: text("locked_by"),
+    lastError: text("last_error"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    /** The same logical email enqueued twice is stored once while the first row exists. */
+    dedupeKey: text("dedupe_key").unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("mail_outbox_state_check", sql`${t.state} in (${inList(MAIL_STATES)})`),
+    index("mail_outbox_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.state} = 'pending'`),
+    index("mail_outbox_lease_idx")
+      .on(t.lockedUntil)
+      .where(sql`${t.state} = 'sending'`),
+    index("mail_outbox_created_idx").on(t.createdAt.desc()),
+    index("mail_outbox_attempt_idx").on(t.lastAttemptAt.desc()),
+  ],
+);
+
+// ---- Contact messages (stored first, emailed to the owner through the mail outbox) ----
 
 export const contactMessages = pgTable(
   "contact_messages",
@@ -470,19 +513,11 @@ export const contactMessages = pgTable(
     message: text("message").notNull(),
     ipAddress: text("ip_address"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    deliveryState: text("delivery_state", { enum: DELIVERY_STATES }).notNull().default("pending"),
-    attempts: integer("attempts").notNull().default(0),
-    lastError: text("last_error"),
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
-    lockedUntil: timestamp("locked_until", { withTimezone: true }),
-    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    /** Its email to the owner; the inbox shows that row's delivery state. */
+    mailId: uuid("mail_id").references(() => mailOutbox.id, { onDelete: "set null" }),
     handledAt: timestamp("handled_at", { withTimezone: true }),
   },
-  (t) => [
-    check("contact_messages_state_check", sql`${t.deliveryState} in (${inList(DELIVERY_STATES)})`),
-    index("contact_messages_outbox_idx").on(t.deliveryState, t.nextAttemptAt),
-    index("contact_messages_created_idx").on(t.createdAt.desc()),
-  ],
+  (t) => [index("contact_messages_created_idx").on(t.createdAt.desc()), index("contact_messages_mail_idx").on(t.mailId)],
 );
 
 // ---- Email subscriptions (app/features/subscriptions; issue 18) ----

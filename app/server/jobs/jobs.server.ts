@@ -1,8 +1,8 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "~/server/db/client.server";
 import { notifySql } from "~/server/db/notify.server";
-import { jobs } from "~/server/db/schema.server";
+import { jobPacing, jobs } from "~/server/db/schema.server";
 
 /**
  * Background jobs (docs/decisions/core-a-jobs.md): a job is a row in `jobs`, enqueued in the
@@ -30,9 +30,6 @@ export interface JobContext {
   db: Db;
 }
 
-/** A kind's pacing read when the runner claims its jobs; a value that is not positive counts as 1. */
-export type JobRate = (db: Db) => Promise<number>;
-
 export interface JobKindOptions {
   /** Attempts before the job is marked failed (default 5). Stored per job at enqueue time. */
   maxAttempts?: number;
@@ -40,11 +37,8 @@ export interface JobKindOptions {
   timeoutMs?: number;
   /** First retry delay; doubles each attempt, capped at 1 hour, ±20% jitter (default 5 s). */
   retryBaseMs?: number;
-  /**
-   * At most this many starts per second across all instances (e.g. subscription emails); a function
-   * reads it each round (a setting kept in the database, so every instance follows a change).
-   */
-  ratePerSecond?: number | JobRate;
+  /** At most this many starts per second across all instances (e.g. subscription emails). */
+  ratePerSecond?: number;
 }
 
 export interface JobDefinition<S extends z.ZodType> {
@@ -54,11 +48,9 @@ export interface JobDefinition<S extends z.ZodType> {
   readonly maxAttempts: number;
   readonly timeoutMs: number;
   readonly retryBaseMs: number;
-  readonly ratePerSecond: number | JobRate | undefined;
+  readonly ratePerSecond: number | undefined;
   /** enqueueJob for this kind, with the payload typed by its schema. */
   enqueue(db: Db, payload: z.input<S>, options?: EnqueueOptions): Promise<EnqueueResult>;
-  /** Many jobs of this kind at once (enqueueJobs); returns how many were new. */
-  enqueueMany(db: Db, items: Array<{ payload: z.input<S>; key?: string; runAt?: Date }>): Promise<number>;
 }
 
 // Any job kind, for the registry and the runner (handlers are called only with parsed payloads).
@@ -105,7 +97,7 @@ export function defineJob<S extends z.ZodType>(
   options: JobKindOptions = {},
 ): JobDefinition<S> {
   if (!KIND_NAME.test(kind)) throw new Error(`Invalid job kind "${kind}": use lower-case dotted names like "posts.publish"`);
-  if (typeof options.ratePerSecond === "number" && !(options.ratePerSecond > 0)) throw new Error("ratePerSecond must be positive");
+  if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0)) throw new Error("ratePerSecond must be positive");
   const definition: JobDefinition<S> = {
     kind,
     schema,
@@ -115,7 +107,6 @@ export function defineJob<S extends z.ZodType>(
     retryBaseMs: options.retryBaseMs ?? 5_000,
     ratePerSecond: options.ratePerSecond,
     enqueue: (db, payload, enqueueOptions = {}) => enqueueJob(db, { ...enqueueOptions, kind, payload }),
-    enqueueMany: (db, items) => enqueueJobs(db, kind, items),
   };
   registry.set(kind, definition);
   return definition;
@@ -158,32 +149,6 @@ export async function enqueueJob(db: Db, input: EnqueueJobInput): Promise<Enqueu
   return { id: row.id, created: true };
 }
 
-/** Rows per INSERT of enqueueJobs: well under PostgreSQL's 65535 bind parameters. */
-const ENQUEUE_CHUNK = 1000;
-
-/**
- * Stores many jobs of one kind (e.g. one email per subscriber) in a few multi-row INSERTs and one
- * NOTIFY, in the caller's transaction; a job whose dedupe key exists already is skipped. Returns
- * how many were new.
- */
-export async function enqueueJobs(db: Db, kind: string, items: Array<{ payload: unknown; key?: string; runAt?: Date }>): Promise<number> {
-  const definition = registry.get(kind);
-  if (!definition) throw new Error(`Unknown job kind "${kind}" (is its module imported by server/app.ts?)`);
-  const now = new Date();
-  let created = 0;
-  for (let start = 0; start < items.length; start += ENQUEUE_CHUNK) {
-    const values = items.slice(start, start + ENQUEUE_CHUNK).map((item) => {
-      const parsed = definition.schema.safeParse(item.payload);
-      if (!parsed.success) throw new Error(`Invalid payload for job "${kind}": ${parsed.error.issues[0]?.message ?? "invalid"}`);
-      return { kind, payload: item.payload, runAt: item.runAt ?? now, maxAttempts: definition.maxAttempts, dedupeKey: item.key ?? null };
-    });
-    const rows = await db.insert(jobs).values(values).onConflictDoNothing({ target: jobs.dedupeKey }).returning({ id: jobs.id });
-    created += rows.length;
-  }
-  if (created > 0) await db.execute(notifySql(JOBS_CHANNEL, kind));
-  return created;
-}
-
 /** Removes a job that has not started yet (e.g. a schedule that was changed); true if one was removed. */
 export async function cancelJob(db: Db, key: string): Promise<boolean> {
   const deleted = await db
@@ -203,6 +168,23 @@ export async function pruneFinishedJobs(db: Db, before: Date): Promise<number> {
     .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.finishedAt, before)))
     .returning({ id: jobs.id });
   return deleted.length;
+}
+
+/**
+ * Reserves the next start slot of a paced stream (a job kind, a mail kind), shared by every instance
+ * through job_pacing with one atomic upsert; returns how long to wait for it.
+ */
+export async function reservePacingSlot(db: Db, key: string, intervalMs: number): Promise<number> {
+  const interval = sql`make_interval(secs => ${intervalMs / 1000})`;
+  const [row] = await db
+    .insert(jobPacing)
+    .values({ kind: key, nextSlotAt: sql`now() + ${interval}` })
+    .onConflictDoUpdate({
+      target: jobPacing.kind,
+      set: { nextSlotAt: sql`greatest(${jobPacing.nextSlotAt}, now()) + ${interval}` },
+    })
+    .returning({ waitMs: sql<number>`(extract(epoch from ${jobPacing.nextSlotAt} - now()) * 1000)::float8` });
+  return Math.max(0, Number(row?.waitMs ?? 0) - intervalMs);
 }
 
 const MAX_DELAY_MS = 3_600_000;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { getDatabase, type Database, type Db } from "~/server/db/client.server";
-import { jobPacing, jobs } from "~/server/db/schema.server";
+import { jobs } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 import {
@@ -10,6 +10,7 @@ import {
   getJobDefinition,
   JOBS_CHANNEL,
   PermanentJobError,
+  reservePacingSlot,
   registeredJobKinds,
   retryDelayMs,
   type AnyJobDefinition,
@@ -46,19 +47,6 @@ interface ClaimedJob {
 
 const secs = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
 const LEASE_MARGIN_MS = 30_000;
-
-/** A paced kind's starts per second now (a rate that cannot be read or is not positive: 1). */
-async function rateOf(definition: AnyJobDefinition, db: Db): Promise<number> {
-  const source = definition.ratePerSecond;
-  let rate: number;
-  try {
-    rate = typeof source === "function" ? await source(db) : (source ?? 1);
-  } catch (error) {
-    logger.error({ kind: definition.kind, err: error }, "job pacing could not be read; running at 1 per second");
-    rate = 1;
-  }
-  return Number.isFinite(rate) && rate > 0 ? rate : 1;
-}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class JobRunner {
@@ -142,7 +130,7 @@ export class JobRunner {
         runs.push(...rows.map((job) => this.run(job, token)));
       }
       for (const definition of paced) {
-        const rate = await rateOf(definition, this.db);
+        const rate = definition.ratePerSecond ?? 1;
         // About one second's worth per round, so slots reserved ahead stay close.
         const limit = Math.max(1, Math.min(this.batchSize, Math.ceil(rate)));
         const { token, rows } = await this.claim([definition.kind], limit, definition.timeoutMs + LEASE_MARGIN_MS + (limit / rate) * 1000);
@@ -180,17 +168,8 @@ export class JobRunner {
     return { token, rows };
   }
 
-  /** Reserves the kind's next start slot, shared by every instance; returns how long to wait for it. */
-  private async reserveSlot(kind: string, intervalMs: number): Promise<number> {
-    const [row] = await this.db
-      .insert(jobPacing)
-      .values({ kind, nextSlotAt: sql`now() + ${secs(intervalMs)}` })
-      .onConflictDoUpdate({
-        target: jobPacing.kind,
-        set: { nextSlotAt: sql`greatest(${jobPacing.nextSlotAt}, now()) + ${secs(intervalMs)}` },
-      })
-      .returning({ waitMs: sql<number>`(extract(epoch from ${jobPacing.nextSlotAt} - now()) * 1000)::float8` });
-    return Math.max(0, Number(row?.waitMs ?? 0) - intervalMs);
+  private reserveSlot(kind: string, intervalMs: number): Promise<number> {
+    return reservePacingSlot(this.db, kind, intervalMs);
   }
 
   private async runPaced(job: ClaimedJob, token: string, waitMs: number, definition: AnyJobDefinition): Promise<void> {
