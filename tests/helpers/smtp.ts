@@ -87,6 +87,8 @@ export interface ParsedMail {
   to: string[];
   subject: string;
   text: string;
+  /** The header block, continuation lines unfolded. */
+  headers: string;
 }
 
 export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
@@ -102,5 +104,5 @@ export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
       : encoding === "base64"
         ? Buffer.from(body, "base64").toString("utf8")
         : body;
-  return { to, subject, text };
+  return { to, subject, text, headers: unfolded };
 }
