@@ -66,6 +66,10 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
       });
     },
   });
+  // A client killed mid-session (the restart tests) resets its connection: expected, not a failure.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET") throw error;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
