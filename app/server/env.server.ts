@@ -92,8 +92,6 @@ const envSchema = z.object({
   CONTACT_LOCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
   CONTACT_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   // Background jobs (app/server/jobs) and the content version (app/server/content-version.server.ts)
-  /** Post notification emails to subscribers: at most this many start per minute, across all instances. */
-  NEWSLETTER_RATE_PER_MINUTE: z.coerce.number().min(1).max(100_000).default(60),
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   CONTENT_VERSION_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // Blog editor: the zone 'Publish at' is typed in (IANA name; stored in UTC) and revisions kept per post
