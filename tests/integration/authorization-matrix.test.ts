@@ -90,6 +90,17 @@ const auditCount = async (db: Db, action: string) =>
       .from(auditLog)
       .where(eq(auditLog.action, action))
   )[0]?.n ?? 0;
+/** A form post whose effect is one more audit row of `action`. */
+function audited(path: string, action: string, fields: Record<string, string>) {
+  return async (db: Db): Promise<Attempt> => {
+    const before = await auditCount(db, action);
+    return {
+      path,
+      body: new URLSearchParams(fields),
+      verify: async (db) => expect(await auditCount(db, action)).toBe(before + 1),
+    };
+  };
+}
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
 /** A subscriber; with `confirmToken`, one whose confirmation link carries that token. */
@@ -149,14 +160,14 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     route: "/admin/email",
     allowed: ["admin"],
     okStatus: 302,
-    prepare: async (db) => {
-      const before = await auditCount(db, "settings.mail");
-      return {
-        path: "/admin/email",
-        body: new URLSearchParams({ intent: "save", host: "", port: "587", security: "starttls", user: "", senderName: "Matrix" }),
-        verify: async (db) => expect(await auditCount(db, "settings.mail")).toBe(before + 1),
-      };
-    },
+    prepare: audited("/admin/email", "settings.mail", {
+      intent: "save",
+      host: "",
+      port: "587",
+      security: "starttls",
+      user: "",
+      senderName: "Matrix",
+    }),
   },
   {
     name: "mail log retry",
@@ -496,15 +507,8 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     route: "/admin/settings",
     allowed: ["admin"],
     okStatus: 302,
-    prepare: async (db) => {
-      const before = await auditCount(db, "settings.security");
-      return {
-        // Left unticked: the two-factor requirement stays off for the rows after this one.
-        path: "/admin/settings",
-        body: new URLSearchParams({ intent: "security" }),
-        verify: async (db) => expect(await auditCount(db, "settings.security")).toBe(before + 1),
-      };
-    },
+    // Left unticked: the two-factor requirement stays off for the rows after this one.
+    prepare: audited("/admin/settings", "settings.security", { intent: "security" }),
   },
   {
     name: "subscriber delete",
