@@ -90,6 +90,19 @@ const auditCount = async (db: Db, action: string) =>
       .from(auditLog)
       .where(eq(auditLog.action, action))
   )[0]?.n ?? 0;
+/** A visitor's contact message sent to `path` in the body `encode` makes; it must be stored once. */
+function contactSubmission(path: string, encode: (fields: Record<string, string>) => Attempt["body"]) {
+  return async (db: Db): Promise<Attempt> => {
+    const form = contactForm();
+    const token = (await freshVisitor(db)).token;
+    return {
+      path,
+      body: encode({ ...form, turnstileToken: token }),
+      verify: async (db) => expect(await messagesSaying(db, form.message)).toHaveLength(1),
+    };
+  };
+}
+
 /** A form post whose effect is one more audit row of `action`. */
 function audited(path: string, action: string, fields: Record<string, string>) {
   return async (db: Db): Promise<Attempt> => {
@@ -663,30 +676,14 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     route: "/contact",
     allowed: ACTORS,
     okStatus: 200,
-    prepare: async (db) => {
-      const form = contactForm();
-      const token = (await freshVisitor(db)).token;
-      return {
-        path: "/contact",
-        body: new URLSearchParams({ ...form, turnstileToken: token }),
-        verify: async (db) => expect(await messagesSaying(db, form.message)).toHaveLength(1),
-      };
-    },
+    prepare: contactSubmission("/contact", (fields) => new URLSearchParams(fields)),
   },
   {
     name: "contact API",
     route: "/api/send-contact-email",
     allowed: ACTORS,
     okStatus: 201,
-    prepare: async (db) => {
-      const form = contactForm();
-      const token = (await freshVisitor(db)).token;
-      return {
-        path: "/api/send-contact-email",
-        body: JSON.stringify({ ...form, turnstileToken: token }),
-        verify: async (db) => expect(await messagesSaying(db, form.message)).toHaveLength(1),
-      };
-    },
+    prepare: contactSubmission("/api/send-contact-email", (fields) => JSON.stringify(fields)),
   },
   {
     name: "subscribe",
