@@ -4,6 +4,7 @@ import { contactMessages, rateLimits } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { useSmtpServer } from "../helpers/smtp-suite";
 import { contactForm, makeUser } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -25,6 +26,9 @@ afterAll(() => {
   process.env = saved;
   resetEnvForTests();
 });
+
+// Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+useSmtpServer();
 
 describeEachDatabase("client IP behind a proxy and login limits", (ctx) => {
   let server: TestServer;

@@ -6,6 +6,7 @@ import { subscribers } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { useSmtpServer } from "../helpers/smtp-suite";
 import { signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -19,6 +20,9 @@ afterAll(() => {
   process.env = saved;
   resetEnvForTests();
 });
+
+// Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+useSmtpServer();
 
 describeEachDatabase("subscriptions over HTTP", (ctx) => {
   let server: TestServer;
