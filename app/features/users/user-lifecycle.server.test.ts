@@ -5,10 +5,14 @@ import { sendPasswordResetFor } from "~/features/auth/password-reset.server";
 import { blogPosts, jobs, session, userRoles } from "~/server/db/schema.server";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { useSmtpServer } from "../../../tests/helpers/smtp-suite";
 import { makePost, makeUser, signedInAs } from "../../../tests/helpers/factories";
 import { deleteUser, listUsers, revokeRole, setUserDisabled } from "./users.server";
 
 const requestWith = (cookie: string) => new Request("http://localhost/admin", { headers: { cookie } });
+
+// Mail is set up (a local SMTP stand-in): without it no reset link can be sent.
+useSmtpServer();
 
 describeEachDatabase("disabling, deleting and resetting users (admin)", (ctx) => {
   it("a disabled user is signed out everywhere and cannot use a session; Enable undoes it", async () => {
