@@ -184,6 +184,8 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       security: "starttls",
       user: "",
       senderName: "Matrix",
+      // Kept on: the subscribe rows below need subscriptions offered.
+      subscriptionsEnabled: "on",
     }),
   },
   {
