@@ -63,10 +63,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => siteverify.close(() => resolve()));
 });
 
-// Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
-useSmtpServer();
-
 describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+  useSmtpServer();
   let server: TestServer;
   let ipCounter = 0;
   const PASSWORD = "turnstile pass phrase 42";

@@ -56,9 +56,6 @@ const STAFF: readonly Actor[] = ["moderator", "admin"];
 const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "authz-matrix-uploads-"));
 process.env.UPLOAD_DIR = uploadDir;
 
-// Mail is set up (a local SMTP stand-in): subscribing and test emails answer as they do on a working site.
-useSmtpServer();
-
 interface Attempt {
   /** POST unless told (the GET rows are API reads of data a role may not see). */
   method?: "GET";
@@ -844,6 +841,8 @@ it("the matrix has a row for every route with an action and every API route, and
 });
 
 describeEachDatabase("authorization matrix", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): subscribing and test emails answer as they do on a working site.
+  useSmtpServer();
   let server: TestServer;
   const userIds = new Map<Exclude<Actor, "anonymous">, string>();
   /** A second moderator: writes the posts that are "someone else's" for every actor. */

@@ -27,10 +27,9 @@ afterAll(() => {
   resetEnvForTests();
 });
 
-// Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
-useSmtpServer();
-
 describeEachDatabase("client IP behind a proxy and login limits", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+  useSmtpServer();
   let server: TestServer;
   let counter = 0;
   const PASSWORD = "owner pass phrase for limits 9";

@@ -19,10 +19,9 @@ afterAll(() => {
   process.env = saved;
 });
 
-// Mail is set up, as on a working site: the footer then carries the subscribe form and its scripts.
-useSmtpServer();
-
 describeEachDatabase("security headers", (ctx) => {
+  // Mail is set up, as on a working site: the footer then carries the subscribe form and its scripts.
+  useSmtpServer();
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

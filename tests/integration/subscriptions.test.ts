@@ -21,10 +21,9 @@ afterAll(() => {
   resetEnvForTests();
 });
 
-// Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
-useSmtpServer();
-
 describeEachDatabase("subscriptions over HTTP", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+  useSmtpServer();
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

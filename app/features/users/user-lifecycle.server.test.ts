@@ -11,10 +11,9 @@ import { deleteUser, listUsers, revokeRole, setUserDisabled } from "./users.serv
 
 const requestWith = (cookie: string) => new Request("http://localhost/admin", { headers: { cookie } });
 
-// Mail is set up (a local SMTP stand-in): without it no reset link can be sent.
-useSmtpServer();
-
 describeEachDatabase("disabling, deleting and resetting users (admin)", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it no reset link can be sent.
+  useSmtpServer();
   it("a disabled user is signed out everywhere and cannot use a session; Enable undoes it", async () => {
     const admin = await makeUser(ctx.db, { role: "admin" });
     const target = await signedInAs(ctx.db, "moderator");
