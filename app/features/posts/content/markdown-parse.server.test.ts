@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
+import { CONTENT_MAX } from "../write/post-schema";
 import { MarkdownTooComplexError, MAX_MARKDOWN_DEPTH } from "./markdown-parse.server";
 import { renderMarkdown } from "./markdown.server";
 
@@ -39,5 +40,26 @@ describe("bounded Markdown rendering", () => {
     const stall = await longestStall(() => renderMarkdown("[".repeat(40_000), { siteUrl: SITE }));
     console.log(`longest event-loop stall while rendering 40,000 "[": ${stall.toFixed(0)} ms`);
     expect(stall).toBeLessThan(1_000);
+  });
+
+  it("refuses a text of tens of thousands of formatting marks with a 422, never holding the loop to render it", async () => {
+    await renderMarkdown("warm `up`", { siteUrl: SITE });
+    let error: unknown;
+    // 30,000 backticks between letters: 30,000 code spans and texts, seconds of rendering on the loop.
+    const stall = await longestStall(async () => {
+      error = await renderMarkdown("a`".repeat(30_000), { siteUrl: SITE }).catch((e: unknown) => e);
+    });
+    console.log(`longest event-loop stall while refusing 30,000 backticks: ${stall.toFixed(0)} ms`);
+    expect(error).toBeInstanceOf(MarkdownTooComplexError);
+    expect((error as MarkdownTooComplexError).status).toBe(422);
+    // The bound is ~200 ms on an idle machine; the margin is for a loaded test machine.
+    expect(stall).toBeLessThan(500);
+  });
+
+  it("still renders prose of the longest allowed length", async () => {
+    const paragraph = "Some *text* with a [link](https://example.com/page) and `code`, **bold** words and more words after them.\n\n";
+    const source = `## A heading\n\n${paragraph.repeat(Math.floor((CONTENT_MAX - 20) / paragraph.length))}`;
+    expect(source.length).toBeLessThanOrEqual(CONTENT_MAX);
+    expect((await renderMarkdown(source, { siteUrl: SITE })).html).toContain("A heading");
   });
 });

@@ -19,11 +19,19 @@ import { logger } from "~/server/logger.server";
 export const PARSE_TIME_LIMIT_MS = 20_000;
 /** Blocks and inline runs nested deeper than this are refused: the tree walkers after the parse recurse. */
 export const MAX_MARKDOWN_DEPTH = 48;
+/**
+ * Trees of more nodes than this are refused. What follows the parse (GFM and line-break transforms,
+ * HTML, sanitizing, text) runs on the event loop at a few microseconds per node, so the node count
+ * bounds how long a render holds it: about 200 ms at this limit. Prose at the longest allowed length
+ * (100,000 characters) makes about 17,000 nodes; 30,000 backticks between letters make 30,000 inline
+ * code spans and texts, which held the loop for seconds.
+ */
+export const MAX_MARKDOWN_NODES = 25_000;
 /** A worker left idle this long ends: most processes render rarely (saves and previews). */
 const IDLE_MS = 30_000;
 
 export const MARKDOWN_TOO_COMPLEX =
-  "This text is too complex to render (very deep nesting or thousands of unclosed brackets). Simplify it and try again.";
+  "This text is too complex to render (very deep nesting, thousands of unclosed brackets or tens of thousands of formatting marks). Simplify it and try again.";
 
 /** Content the renderer refuses: 422, with a sentence the author can act on. */
 export class MarkdownTooComplexError extends AppError {
@@ -32,14 +40,27 @@ export class MarkdownTooComplexError extends AppError {
   }
 }
 
+// The tree's shape is measured in the worker (without recursion: a deep tree is what it guards
+// against), so a refused tree never crosses to the event loop, whose copy of it costs time too.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const loaded = Promise.all(workerData.modules.map((url) => import(url)));
+function withinLimits(tree) {
+  let nodes = 0;
+  const stack = [[tree, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop();
+    nodes++;
+    if (depth > workerData.maxDepth || nodes > workerData.maxNodes) return false;
+    for (const child of node.children || []) stack.push([child, depth + 1]);
+  }
+  return true;
+}
 parentPort.on("message", async ({ source }) => {
   try {
     const [{ fromMarkdown }, { gfm }, { gfmFromMarkdown }] = await loaded;
     const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-    parentPort.postMessage({ tree });
+    parentPort.postMessage(withinLimits(tree) ? { tree } : { tooComplex: true });
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message ? error.message : error) });
   }
@@ -70,13 +91,17 @@ function endWorker(parser: ParseWorker, error: unknown) {
 }
 
 function startWorker(): ParseWorker {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modules: moduleUrls() } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { modules: moduleUrls(), maxDepth: MAX_MARKDOWN_DEPTH, maxNodes: MAX_MARKDOWN_NODES },
+  });
   const parser: ParseWorker = { worker };
   worker.unref();
-  worker.on("message", (message: { tree?: MdastRoot; error?: string }) => {
+  worker.on("message", (message: { tree?: MdastRoot; tooComplex?: boolean; error?: string }) => {
     const waiting = parser.waiting;
     parser.waiting = undefined;
     if (message.tree) waiting?.resolve(message.tree);
+    else if (message.tooComplex) waiting?.reject(new MarkdownTooComplexError());
     else waiting?.reject(new Error(`markdown parse failed: ${message.error ?? "unknown"}`));
   });
   worker.on("error", (error) => endWorker(parser, error));
@@ -111,26 +136,13 @@ function parseInWorker(source: string): Promise<MdastRoot> {
   });
 }
 
-/** The deepest nesting in a tree, walked without recursion (a deep tree is what it guards against). */
-function depthOf(tree: MdastRoot): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[tree, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [{ children?: unknown[] }, number];
-    if (depth > max) max = depth;
-    for (const child of node.children ?? []) stack.push([child, depth + 1]);
-  }
-  return max;
-}
-
 /**
  * The Markdown syntax tree of `source`, parsed in the worker. Throws MarkdownTooComplexError when the
- * parse takes longer than PARSE_TIME_LIMIT_MS or the tree nests deeper than MAX_MARKDOWN_DEPTH.
+ * parse takes longer than PARSE_TIME_LIMIT_MS, or the tree nests deeper than MAX_MARKDOWN_DEPTH or has
+ * more than MAX_MARKDOWN_NODES nodes.
  */
-export async function parseMarkdown(source: string): Promise<MdastRoot> {
+export function parseMarkdown(source: string): Promise<MdastRoot> {
   const parsed = turn.then(() => parseInWorker(source));
   turn = parsed.catch(() => undefined);
-  const tree = await parsed;
-  if (depthOf(tree) > MAX_MARKDOWN_DEPTH) throw new MarkdownTooComplexError();
-  return tree;
+  return parsed;
 }
