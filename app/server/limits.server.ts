@@ -27,6 +27,23 @@ export const LIMITS = {
   uploadOverhead: 64 * KB,
 } as const;
 
+/**
+ * What the restore and import commands read: files a person hands the site, bounded like requests so a
+ * damaged or crafted file gets a clear refusal instead of unbounded memory, time or recursion.
+ */
+export const FILE_LIMITS = {
+  /** One row of a backup archive (one NDJSON line); the largest post row is well under 1 MB. */
+  backupRow: 64 * MB,
+  /** A backup's manifest.json (the names, sizes and checksums of every other entry). */
+  backupManifest: 64 * MB,
+  /** Entries (table parts and stored files) in one backup archive. */
+  backupEntries: 1_000_000,
+  /** One export file of an importer, read whole. */
+  importFile: 256 * MB,
+  /** Arrays and objects nested inside one another in a row, a manifest or an export; the app's own data nests a few levels. */
+  jsonDepth: 64,
+} as const;
+
 /** The whole upload request may hold the file limit's worth of images plus multipart overhead. */
 export const UPLOAD_REQUEST_BYTES = LIMITS.imagesPerUpload * LIMITS.image + LIMITS.uploadOverhead;
 

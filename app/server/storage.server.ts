@@ -50,6 +50,28 @@ function assertPrefix(prefix: string): void {
 /** Keys are ours (bucket/user/time-random.ext) but are checked anyway so no key can leave the root. */
 export const STORAGE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+\.[a-z0-9]{2,5}$/;
 
+/**
+ * The types the site stores (images, the resume, icons): a browser shows or downloads them, never runs
+ * them. Any other type (text/html, image/svg+xml, a script) is stored as application/octet-stream, so a
+ * file that reaches storage from outside (a restored archive) cannot become a page on the site's origin
+ * or the bucket's, whichever serves it.
+ */
+const INERT_CONTENT_TYPES = new Set([
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/gif",
+  "image/avif",
+  "image/x-icon",
+  "application/pdf",
+  "application/octet-stream",
+]);
+
+export function inertContentType(contentType: string): string {
+  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  return INERT_CONTENT_TYPES.has(type) ? type : "application/octet-stream";
+}
+
 function assertKey(key: string): void {
   if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key: ${key}`);
 }

@@ -1,5 +1,7 @@
 import TurndownService from "turndown";
 import { z } from "zod";
+// The converters below recurse: a body nested deeper than the import limit is refused before them.
+import { parseExportJson } from "./import-core.server";
 
 /**
  * A Ghost post's body as our Markdown. Ghost stores it as Lexical (5.x), mobiledoc (older) and, in
@@ -126,7 +128,7 @@ function lexicalBlock(node: LexicalNode): Block | null {
 }
 
 export function lexicalToMarkdown(json: string): string {
-  const doc = z.object({ root: z.object({ children: z.array(lexicalNode) }) }).parse(JSON.parse(json));
+  const doc = z.object({ root: z.object({ children: z.array(lexicalNode) }) }).parse(parseExportJson(json));
   return blocksToMarkdown(doc.root.children.map(lexicalBlock).filter((b) => b !== null));
 }
 
@@ -185,7 +187,7 @@ function mobiledocSection(doc: Mobiledoc, section: unknown[]): Block | null {
 }
 
 export function mobiledocToMarkdown(json: string): string {
-  const doc = mobiledocSchema.parse(JSON.parse(json));
+  const doc = mobiledocSchema.parse(parseExportJson(json));
   return blocksToMarkdown(doc.sections.map((s) => mobiledocSection(doc, s)).filter((b) => b !== null));
 }
 

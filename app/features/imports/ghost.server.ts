@@ -9,7 +9,17 @@ import { user } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
 import { ghostBodyToMarkdown } from "./ghost-content.server";
 import { flag, id, optionalText, optionalTimestamp } from "./import-fields";
-import { importActor, ImportReport, imageRestorer, problemOf, reasonOf, writeMapped, type ImageRestorer } from "./import-core.server";
+import {
+  importActor,
+  ImportReport,
+  imageRestorer,
+  parseExportJson,
+  problemOf,
+  readExportFile,
+  reasonOf,
+  writeMapped,
+  type ImageRestorer,
+} from "./import-core.server";
 
 /**
  * `npm run cli -- import-ghost <export.json>`: the posts of a Ghost export (Settings → Labs → Export).
@@ -57,9 +67,9 @@ function readExport(file: string): ExportData {
   if (!fs.existsSync(file)) throw new ValidationError(`No such file: ${file}`);
   let json: unknown;
   try {
-    json = JSON.parse(fs.readFileSync(file, "utf8"));
+    json = parseExportJson(readExportFile(file));
   } catch (error) {
-    throw new ValidationError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new ValidationError(`${file} is ${reasonOf(error)}`);
   }
   const parsed = exportFile.safeParse(json);
   if (!parsed.success || !parsed.data)

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
@@ -9,7 +10,8 @@ import type { Db } from "~/server/db/client.server";
 import { importMappings, user, userRoles } from "~/server/db/schema.server";
 import { isAppError, ValidationError } from "~/server/errors.server";
 import { readBodyUpTo } from "~/server/form.server";
-import { LIMITS } from "~/server/limits.server";
+import { jsonDepth } from "~/lib/json-depth";
+import { FILE_LIMITS, formatBytes, LIMITS } from "~/server/limits.server";
 
 /**
  * What the importers share: the mapping from source rows to ours (re-runs update or skip instead of
@@ -107,6 +109,25 @@ export function problemOf(error: z.ZodError): string {
 }
 
 /** Why a row's write failed, as the summary says it. */
+/**
+ * An export file's text, refused (ValidationError, its message reading after "… is") when larger than
+ * FILE_LIMITS.importFile: the importers read a file whole.
+ */
+export function readExportFile(file: string): string {
+  if (fs.statSync(file).size > FILE_LIMITS.importFile) throw new ValidationError(`larger than ${formatBytes(FILE_LIMITS.importFile)}`);
+  return fs.readFileSync(file, "utf8");
+}
+
+/** JSON of an export, refused when it is not JSON or nests deeper than FILE_LIMITS.jsonDepth (the readers after it recurse). */
+export function parseExportJson(text: string): unknown {
+  if (jsonDepth(text) > FILE_LIMITS.jsonDepth) throw new ValidationError(`nested more than ${FILE_LIMITS.jsonDepth} levels deep`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ValidationError(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 export function reasonOf(error: unknown): string {
   if (isAppError(error)) return error.message;
   return `failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -165,6 +165,10 @@ describeEachDatabase("import-supabase", (ctx) => {
     const text = (await importSupabase(ctx.db, broken)).lines().join("\n");
     expect(text).toMatch(/projects: projects\.json is not valid JSON/);
     expect(text).toContain("user_roles: no user_roles.csv or user_roles.json in the directory; nothing imported.");
+    fs.writeFileSync(path.join(broken, "projects.json"), `[{"title": ${"[".repeat(100_000)}${"]".repeat(100_000)}}]`);
+    expect((await importSupabase(ctx.db, broken)).lines().join("\n")).toContain(
+      "projects: projects.json is nested more than 64 levels deep; nothing imported from it.",
+    );
   });
 });
 
@@ -257,6 +261,20 @@ describeEachDatabase("import-ghost", (ctx) => {
     fs.writeFileSync(notExport, JSON.stringify({ hello: "world" }));
     await expect(importGhost(ctx.db, notExport)).rejects.toThrow(/is not a Ghost export/);
     await expect(importGhost(ctx.db, path.join(path.dirname(file), "missing.json"))).rejects.toThrow(/No such file/);
+    const deep = path.join(path.dirname(file), "deep.json");
+    fs.writeFileSync(deep, `{"db": [{"data": {"posts": [${"[".repeat(100_000)}${"]".repeat(100_000)}]}}]}`);
+    await expect(importGhost(ctx.db, deep)).rejects.toThrow(/deep\.json is nested more than 64 levels deep/);
+  });
+
+  it("skips a post whose Lexical body nests deeper than the limit, with the reason", async () => {
+    const nested = (depth: number): object =>
+      depth === 0 ? { type: "text", text: "x" } : { type: "paragraph", children: [nested(depth - 1)] };
+    const lexical = JSON.stringify({ root: { children: [nested(200)] } });
+    const deepPost = path.join(path.dirname(file), "deep-post.json");
+    const post = { id: "deep-1", title: "Deep", slug: "deep-post", type: "post", status: "published", lexical };
+    fs.writeFileSync(deepPost, JSON.stringify({ db: [{ data: { posts: [post] } }] }));
+    const text = (await importGhost(ctx.db, deepPost, { defaultCategory: "Fun" })).lines().join("\n");
+    expect(text).toMatch(/its content could not be read \(nested more than 64 levels deep\)/);
   });
 });
 

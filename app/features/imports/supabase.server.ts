@@ -19,7 +19,9 @@ import {
   ImportReport,
   imageRestorer,
   mappedId,
+  parseExportJson,
   problemOf,
+  readExportFile,
   reasonOf,
   userExists,
   writeMapped,
@@ -97,14 +99,9 @@ function findExport(dir: string, table: Table): string | null {
 
 /** The rows of one export file; a file that cannot be read at all throws with the reason. */
 function readRows(file: string): RawRow[] {
-  const text = fs.readFileSync(file, "utf8");
+  const text = readExportFile(file);
   if (file.endsWith(".json")) {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      throw new ValidationError(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-    }
+    const data = parseExportJson(text);
     const rows = z.array(z.record(z.string(), z.unknown())).safeParse(data);
     if (!rows.success) throw new ValidationError("expected a JSON array of rows (objects)");
     return rows.data;

@@ -4,7 +4,9 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import { z } from "zod";
+import { jsonDepth, jsonDepthMeter } from "~/lib/json-depth";
 import { AppError } from "../errors.server";
+import { FILE_LIMITS, formatBytes } from "../limits.server";
 import { STORAGE_KEY } from "../storage.server";
 
 export const ARCHIVE_FORMAT = "seven-fs-site-backup";
@@ -38,10 +40,10 @@ export const manifestSchema = z.object({
       name: z.string().min(1),
       columns: z.array(z.string().min(1)),
       rows: z.number().int().nonnegative(),
-      chunks: z.array(entry.extend({ rows: z.number().int().nonnegative() })),
+      chunks: z.array(entry.extend({ rows: z.number().int().nonnegative() })).max(FILE_LIMITS.backupEntries),
     }),
   ),
-  files: z.array(entry.extend({ key: z.string().regex(STORAGE_KEY), contentType: z.string().min(1) })),
+  files: z.array(entry.extend({ key: z.string().regex(STORAGE_KEY), contentType: z.string().min(1) })).max(FILE_LIMITS.backupEntries),
   /** Stored objects listed at the start but gone when read (deleted while the backup ran). */
   skippedFiles: z.array(z.string()),
 });
@@ -135,24 +137,45 @@ export async function readArchive(
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Hashes an entry's bytes as they go by; `lines` counts newline-terminated NDJSON rows. */
+/**
+ * Hashes an entry's bytes as they go by; `lines` counts newline-terminated NDJSON rows, `longestLine`
+ * is the longest row in bytes and `depth` the deepest JSON nesting (the restore's row limits).
+ */
 export function entryDigest() {
   const hash = createHash("sha256");
+  const nesting = jsonDepthMeter();
   let bytes = 0;
   let lines = 0;
+  let lineStart = 0;
+  let longestLine = 0;
   return {
     update(chunk: Buffer) {
       hash.update(chunk);
+      nesting.update(chunk);
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+        lines++;
+        longestLine = Math.max(longestLine, bytes + i - lineStart);
+        lineStart = bytes + i + 1;
+      }
       bytes += chunk.length;
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     },
     result() {
-      return { bytes, lines, sha256: hash.digest("hex") };
+      return { bytes, lines, sha256: hash.digest("hex"), longestLine: Math.max(longestLine, bytes - lineStart), depth: nesting.max };
     },
   };
 }
 
-const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
+/** The row limits: a row bigger or deeper than FILE_LIMITS allows is refused before anything is changed. */
+function checkRows(file: string, path: string, got: { longestLine: number; depth: number }) {
+  if (got.longestLine > FILE_LIMITS.backupRow)
+    throw new BackupError(
+      `The archive ${file} has a row larger than ${formatBytes(FILE_LIMITS.backupRow)} in ${path}; this site never writes one. Nothing was changed.`,
+    );
+  if (got.depth > FILE_LIMITS.jsonDepth)
+    throw new BackupError(
+      `The archive ${file} has a row nested more than ${FILE_LIMITS.jsonDepth} levels deep in ${path}; this site never writes one. Nothing was changed.`,
+    );
+}
 
 /**
  * Checks a whole archive before anything is changed: the gzip and tar framing, a manifest this app
@@ -160,18 +183,21 @@ const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
  * extra. Returns the manifest; throws BackupError naming the first problem.
  */
 export async function verifyArchive(file: string, onRead?: (bytesRead: number, totalBytes: number) => void): Promise<Manifest> {
-  const seen = new Map<string, { bytes: number; lines: number; sha256: string }>();
+  const seen = new Map<string, ReturnType<ReturnType<typeof entryDigest>["result"]>>();
   let manifestText: string | undefined;
   await readArchive(
     file,
     async ({ path, stream }) => {
       if (seen.has(path) || (path === MANIFEST_PATH && manifestText !== undefined)) throw damaged(file, `${path} appears twice`);
+      if (seen.size >= FILE_LIMITS.backupEntries)
+        throw damaged(file, `it holds more than ${FILE_LIMITS.backupEntries.toLocaleString("en-US")} entries`);
       if (path === MANIFEST_PATH) {
         const chunks: Buffer[] = [];
         let length = 0;
         for await (const chunk of stream) {
           length += chunk.length;
-          if (length > MAX_MANIFEST_BYTES) throw damaged(file, "the manifest is implausibly large");
+          if (length > FILE_LIMITS.backupManifest)
+            throw damaged(file, `the manifest is larger than ${formatBytes(FILE_LIMITS.backupManifest)}`);
           chunks.push(chunk);
         }
         manifestText = Buffer.concat(chunks).toString("utf8");
@@ -202,12 +228,14 @@ export async function verifyArchive(file: string, onRead?: (bytesRead: number, t
     if (got.bytes !== want.bytes) throw damaged(file, `${path} has ${got.bytes} bytes instead of ${want.bytes}`);
     if (got.sha256 !== want.sha256) throw damaged(file, `${path} does not match its SHA-256 checksum`);
     if (want.rows !== undefined && got.lines !== want.rows) throw damaged(file, `${path} has ${got.lines} rows instead of ${want.rows}`);
+    if (want.rows !== undefined) checkRows(file, path, got);
   }
   for (const path of seen.keys()) if (!expected.has(path)) throw damaged(file, `${path} is not in the manifest`);
   return manifest;
 }
 
 function parseManifest(file: string, text: string): Manifest {
+  if (jsonDepth(text) > FILE_LIMITS.jsonDepth) throw damaged(file, `the manifest is nested more than ${FILE_LIMITS.jsonDepth} levels deep`);
   let json: unknown;
   try {
     json = JSON.parse(text);

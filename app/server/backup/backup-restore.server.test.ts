@@ -27,8 +27,9 @@ import {
   userRoles,
   verification,
 } from "../db/schema.server";
+import { FILE_LIMITS } from "../limits.server";
 import { createLocalStorage, type Storage } from "../storage.server";
-import { readArchive } from "./archive.server";
+import { readArchive, type Manifest } from "./archive.server";
 import { createBackup } from "./backup.server";
 import { queryRows } from "../db/query-rows.server";
 import { applyMigrations, listTables, loadMigrations } from "./database-info.server";
@@ -190,6 +191,38 @@ async function rewriteArchive(from: string, change: (path: string, bytes: Buffer
   return to;
 }
 
+/**
+ * rewriteArchive for a crafted archive: the manifest is rewritten too (by `edit`, and with the new size,
+ * checksum and row count of every changed entry), so only the limits can refuse it.
+ */
+async function craftArchive(
+  from: string,
+  change: (path: string, bytes: Buffer) => Buffer,
+  edit: (manifest: Manifest) => void = () => undefined,
+): Promise<string> {
+  const changed = new Map<string, { bytes: number; sha256: string; rows: number }>();
+  return rewriteArchive(from, (name, bytes) => {
+    if (name !== "manifest.json") {
+      const out = change(name, bytes);
+      if (out !== bytes) {
+        const rows = out.toString("utf8").split("\n").length - 1;
+        changed.set(name, { bytes: out.length, sha256: createHash("sha256").update(out).digest("hex"), rows });
+      }
+      return out;
+    }
+    const manifest = JSON.parse(bytes.toString("utf8")) as Manifest;
+    for (const table of manifest.tables)
+      for (const chunk of table.chunks) {
+        const now = changed.get(chunk.path);
+        if (!now) continue;
+        table.rows += now.rows - chunk.rows;
+        Object.assign(chunk, now);
+      }
+    edit(manifest);
+    return Buffer.from(JSON.stringify(manifest));
+  });
+}
+
 async function wipeSchema(db: Db) {
   await db.execute(sql`drop schema public cascade`);
   await db.execute(sql`create schema public`);
@@ -293,6 +326,41 @@ describeEachDatabase("backup and restore", (ctx) => {
       await target.close();
     }
   });
+
+  it("refuses a row too large or too deeply nested, and stores an archived page type as a download", async () => {
+    const target = await createTestDatabase(ctx.kind);
+    try {
+      await addTypeProbe(target.db, false);
+      const storage = newStorage();
+      const before = await snapshot(target.db, storage);
+      const withRow = (row: string) => (name: string, bytes: Buffer) =>
+        name.includes("-projects/") ? Buffer.concat([bytes, Buffer.from(`${row}\n`)]) : bytes;
+      const hugeRow = await craftArchive(archive, withRow(`{"title": "${"x".repeat(FILE_LIMITS.backupRow)}"}`));
+      await expect(restoreBackup({ database: target, storage, file: hugeRow })).rejects.toThrow(
+        /has a row larger than 64 MB in db\/.*projects.*Nothing was changed\./,
+      );
+      const deepRow = await craftArchive(archive, withRow(`{"title": "t", "x": ${"[".repeat(5_000)}${"]".repeat(5_000)}}`));
+      await expect(restoreBackup({ database: target, storage, file: deepRow })).rejects.toThrow(
+        /has a row nested more than 64 levels deep in db\/.*projects.*Nothing was changed\./,
+      );
+      expect(await snapshot(target.db, storage)).toEqual(before);
+
+      const page = await craftArchive(
+        archive,
+        (_name, bytes) => bytes,
+        (manifest) => {
+          for (const file of manifest.files) if (file.key.endsWith(".png")) file.contentType = "text/html";
+        },
+      );
+      const summary = await restoreBackup({ database: target, storage, file: page });
+      const key = summary.manifest.files.find((f) => f.key.endsWith(".png"))?.key ?? "";
+      expect((await storage.stat(key))?.contentType).toBe("application/octet-stream");
+      const jpg = summary.manifest.files.find((f) => f.key.endsWith(".jpg"))?.key ?? "";
+      expect((await storage.stat(jpg))?.contentType).toBe("image/jpeg");
+    } finally {
+      await target.close();
+    }
+  }, 240_000);
 
   // Two more databases are created and migrated, and three restores run: minutes on a busy machine.
   it("refuses a target with content unless --force, which replaces it", async () => {

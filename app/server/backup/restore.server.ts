@@ -3,7 +3,8 @@ import { StringDecoder } from "node:string_decoder";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { MIGRATIONS_DIR, type Database } from "../db/client.server";
-import type { Storage } from "../storage.server";
+import { FILE_LIMITS } from "../limits.server";
+import { inertContentType, type Storage } from "../storage.server";
 import { BackupError, entryDigest, readArchive, verifyArchive, type Manifest } from "./archive.server";
 import {
   applyMigrations,
@@ -133,7 +134,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
               },
             });
             if (!existingKeys.has(stored.key)) written.push(stored.key);
-            await storage.putStream(stored.key, Readable.from(stream).pipe(hashing), size, stored.contentType);
+            // The archive's word for a file's type is not trusted: a type a browser would run (text/html) is stored as a download.
+            await storage.putStream(stored.key, Readable.from(stream).pipe(hashing), size, inertContentType(stored.contentType));
             assertSame(file, path, digest.result(), stored);
             return;
           }
@@ -227,7 +229,10 @@ function insertPlan(archived: Manifest["tables"][number], target: TableInfo | un
   };
 }
 
-/** NDJSON lines of an entry, hashed as they are read. */
+/**
+ * NDJSON lines of an entry, hashed as they are read. The verification pass already refused rows over
+ * the limit; the check here holds if the file was swapped in between.
+ */
 async function* lines(stream: AsyncIterable<Buffer>, digest: ReturnType<typeof entryDigest>): AsyncGenerator<string> {
   const decoder = new StringDecoder("utf8");
   let rest = "";
@@ -235,6 +240,7 @@ async function* lines(stream: AsyncIterable<Buffer>, digest: ReturnType<typeof e
     digest.update(chunk);
     const parts = (rest + decoder.write(chunk)).split("\n");
     rest = parts.pop() ?? "";
+    if (rest.length > FILE_LIMITS.backupRow) throw new BackupError("The archive changed while it was being restored. Nothing was changed.");
     yield* parts;
   }
   rest += decoder.end();
