@@ -36,6 +36,15 @@ const LAYER_ZONES = [
  */
 const FEATURE_SURFACE = {
   account: ["account.server.ts"],
+  analytics: [
+    "analytics-settings.server.ts",
+    "analytics-settings.ts",
+    "attribution.server.ts",
+    "collector.server.ts",
+    "ingest.server.ts",
+    "reports.server.ts",
+    "rollup.server.ts",
+  ],
   admin: ["admin-form.server.ts", "two-factor-guard.server.ts"],
   auth: [
     "auth-messages.ts",
