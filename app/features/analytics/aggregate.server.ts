@@ -5,8 +5,8 @@ import { sql, type SQL } from "drizzle-orm";
  * are grouped into visits first; a visit's entry page, referrer, campaign, country and client are
  * those of its first view, and its length runs from its first view's minute to its last's.
  */
-export const DIMENSIONS = ["page", "entry", "referrer", "campaign", "country", "device", "browser", "os"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+export { DIMENSIONS, type Dimension } from "./dimensions";
+import type { Dimension } from "./dimensions";
 
 /** The raw views between two instants, as a CTE body, narrowed by an optional condition on the views. */
 export function viewsIn(start: Date, end: Date, where?: SQL): SQL {
