@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
-import { gotoHydrated, toastWith } from "./helpers/ui";
+import { expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
 
 const WIDTHS = [320, 375, 768, 1024, 1280, 1366, 1920];
 const NAMES = ["Maya Rivera!", "Maya Alexandra Rivera-Santos, PhD"].map((name) => name.slice(0, 32));
@@ -103,4 +103,27 @@ test.describe("the site name in the top bar", () => {
     await expect(nav.getByRole("link", { name: "Testimonials" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "7Fs" })).toBeVisible();
   });
+});
+
+test("the hero says whose site it is once the owner writes a greeting, and not before", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto("/");
+  await expect(page.getByTestId("hero-greeting")).toHaveCount(0);
+  await loginAs(page, E2E_ADMIN);
+  await gotoHydrated(page, "/admin/about");
+  await expectNoSeriousAxeViolations(page);
+  const field = page.getByLabel("Hero greeting");
+  await field.fill("Hi, I'm Maya Rivera");
+  await expect(field).toHaveValue("Hi, I'm Maya Rivera");
+  await page.getByRole("button", { name: "Save page content" }).click();
+  await expect(toastWith(page, "Page content saved")).toBeVisible();
+  await page.goto("/");
+  await expect(page.getByTestId("hero-greeting")).toHaveText("Hi, I'm Maya Rivera");
+  // Emptied, the line goes.
+  await gotoHydrated(page, "/admin/about");
+  await page.getByLabel("Hero greeting").fill("");
+  await page.getByRole("button", { name: "Save page content" }).click();
+  await expect(toastWith(page, "Page content saved")).toBeVisible();
+  await page.goto("/");
+  await expect(page.getByTestId("hero-greeting")).toHaveCount(0);
 });
