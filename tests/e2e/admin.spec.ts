@@ -1,3 +1,4 @@
+import packageJson from "../../package.json";
 import { expect, test } from "./helpers/test";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
@@ -38,6 +39,8 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   await expect(sidebar.getByText("AD", { exact: true })).toBeVisible();
   await expect(sidebar.getByText(E2E_ADMIN.email)).toBeVisible();
   await expect(sidebar.getByText("Administrator", { exact: true })).toBeVisible();
+  // The running release, so the owner can tell which version an instance serves.
+  await expect(sidebar.getByTestId("app-version")).toHaveText(`Version ${packageJson.version}`);
   await expect(sidebar.getByRole("button", { name: "Logout" })).toBeVisible();
 
   // SPEC §2 "Shared layout": the sidebar toggle sits in the top bar on admin routes.
