@@ -429,7 +429,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  inboxAction("inbox: mark handled", STAFF, "handled", async (db, id) =>
+  inboxAction("inbox: mark handled", ["admin"], "handled", async (db, id) =>
     expect((await messageRow(db, id))?.handledAt).toBeInstanceOf(Date),
   ),
   {
@@ -447,7 +447,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  inboxAction("inbox: retry delivery", STAFF, "retry", async (db, id) =>
+  inboxAction("inbox: retry delivery", ["admin"], "retry", async (db, id) =>
     expect(await deliveryOf(db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null }),
   ),
   inboxAction("inbox: delete message", ["admin"], "delete", async (db, id) => expect(await messageRow(db, id)).toBeUndefined()),
