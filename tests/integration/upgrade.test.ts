@@ -22,7 +22,7 @@ import { startServerProcess, type ServerProcess } from "../helpers/server-proces
 const BASE = process.env.UPGRADE_BASE ?? "fa14ec56fb09370d2e7eca8a4eac62a885a11c07";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SECRET = "upgrade-test-secret-0123456789abcdef";
-const ADMIN = { email: "owner@example.com", password: "upgrade owner phrase 42" };
+const ADMIN = { email: "owner@example.com", password: "upgrade keeper phrase 42" };
 
 const git = (...args: string[]) => execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8" }).trim();
 
