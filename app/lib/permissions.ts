@@ -18,7 +18,18 @@ export interface Actor {
  * is one row here; every guard (requireArea), sidebar entry and domain rule below follows it.
  */
 export type Area =
-  "admin" | "posts" | "messages" | "account" | "settings" | "mail" | "page-content" | "projects" | "users" | "subscribers" | "audit";
+  | "admin"
+  | "posts"
+  | "messages"
+  | "account"
+  | "settings"
+  | "mail"
+  | "page-content"
+  | "projects"
+  | "users"
+  | "subscribers"
+  | "audit"
+  | "statistics";
 
 const STAFF: readonly Role[] = ["admin", "moderator"];
 const ADMINS: readonly Role[] = ["admin"];
@@ -35,6 +46,8 @@ export const AREA_ROLES: Readonly<Record<Area, readonly Role[]>> = {
   users: ADMINS,
   subscribers: ADMINS,
   audit: ADMINS,
+  // Moderators enter only when the owner allows it in the statistics settings (the feature reads that setting).
+  statistics: STAFF,
 };
 
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */
@@ -107,4 +120,9 @@ export function canViewAuditLog(actor: Actor | null | undefined): boolean {
 /** Email subscribers (/admin/subscribers): their addresses are personal data. */
 export function canManageSubscribers(actor: Actor | null | undefined): boolean {
   return canEnterArea(actor, "subscribers");
+}
+
+/** Visitor statistics (/admin/statistics); a moderator only while the owner allows it (checked by the feature). */
+export function canViewStatistics(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "statistics");
 }
