@@ -9,6 +9,7 @@ import { checkReadiness } from "~/server/health.server";
 import { logger } from "~/server/logger.server";
 import { isMetricsTokenValid, recordRequest, renderMetrics } from "~/server/metrics.server";
 import { getStorage } from "~/server/storage.server";
+import { APP_VERSION } from "~/server/version.server";
 import { getRouteTable, routePatternOf } from "./route-table";
 
 // One access log line per request: method, path (never the query string, which can carry a reset
@@ -84,7 +85,10 @@ operations.get("/readyz", async (_req, res) => {
     database = undefined;
   }
   const readiness = await checkReadiness(database, getStorage);
-  res.status(readiness.ready ? 200 : 503).json({ status: readiness.ready ? "ready" : "unavailable", ...readiness.checks });
+  // The version tells which release answers while instances are upgraded one at a time.
+  res
+    .status(readiness.ready ? 200 : 503)
+    .json({ status: readiness.ready ? "ready" : "unavailable", version: APP_VERSION, ...readiness.checks });
 });
 
 operations.get("/metrics", async (req, res, next) => {

@@ -9,82 +9,13 @@ export interface Actor {
   role: Role;
 }
 
-/** Dashboard, admin area, footer Admin link, sidebar toggle. */
-export function canEdit(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin" || actor?.role === "moderator";
-}
-
-export function canCreatePost(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-export function canUpdatePost(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-export function canUploadImages(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-/** Admin, or the post's author (while they still have edit rights). */
-export function canDeletePost(actor: Actor | null | undefined, post: { authorId: string | null }): boolean {
-  if (!actor) return false;
-  if (actor.role === "admin") return true;
-  return canEdit(actor) && post.authorId !== null && post.authorId === actor.id;
-}
-
-/** Drafts are visible only to staff. */
-export function canViewDrafts(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-export function canManageProjects(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin";
-}
-
-export function canManageUsers(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin";
-}
-
-export function canReadMessages(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-export function canDeleteMessages(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin";
-}
-
-/** Site identity, addresses and feeds (/admin/settings). */
-export function canManageSettings(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin";
-}
-
-/** The public pages' content lists: testimonials, recent roles, About and home lists. */
-export function canEditPageContent(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-/** The audit log (/admin/audit) names who did what from where: administrators only. */
-export function canViewAuditLog(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin";
-}
-
-/** Email subscribers (/admin/subscribers): their addresses are personal data, administrators only. */
-export function canManageSubscribers(actor: Actor | null | undefined): boolean {
-  return actor?.role === "admin";
-}
-
 /**
- * Visitor statistics (/admin/statistics): administrators; moderators too, when the owner allows it
- * in the statistics settings (checked by the feature, which reads that setting).
- */
-export function canViewStatistics(actor: Actor | null | undefined): boolean {
-  return canEdit(actor);
-}
-
-/**
- * The parts of the site a route can be guarded by as a whole; each area's rule is one of the functions
- * above (finer per-area permissions can replace them here without touching a route).
+ * The parts of the site a route can be guarded by as a whole, and THE table of who may enter each.
+ * Least privilege: administrators enter every area; moderators only what writing needs — the admin
+ * shell and dashboard, posts (their own and others', with image uploads) and their own account. The
+ * owner's inbox (client leads), subscribers, site settings and mail, About/CV, recent roles,
+ * testimonials and home lists, projects, users and the audit log are the administrators'. A new area
+ * is one row here; every guard (requireArea), sidebar entry and domain rule below follows it.
  */
 export type Area =
   | "admin"
@@ -100,22 +31,98 @@ export type Area =
   | "audit"
   | "statistics";
 
-const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
-  admin: canEdit,
-  posts: canEdit,
-  messages: canReadMessages,
-  account: canEdit,
-  settings: canManageSettings,
-  mail: canManageSettings,
-  "page-content": canEditPageContent,
-  projects: canManageProjects,
-  users: canManageUsers,
-  subscribers: canManageSubscribers,
-  audit: canViewAuditLog,
-  statistics: canViewStatistics,
+const STAFF: readonly Role[] = ["admin", "moderator"];
+const ADMINS: readonly Role[] = ["admin"];
+
+export const AREA_ROLES: Readonly<Record<Area, readonly Role[]>> = {
+  admin: STAFF,
+  posts: STAFF,
+  account: STAFF,
+  messages: ADMINS,
+  settings: ADMINS,
+  mail: ADMINS,
+  "page-content": ADMINS,
+  projects: ADMINS,
+  users: ADMINS,
+  subscribers: ADMINS,
+  audit: ADMINS,
+  // Moderators enter only when the owner allows it in the statistics settings (the feature reads that setting).
+  statistics: STAFF,
 };
 
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */
 export function canEnterArea(actor: Actor | null | undefined, area: Area): boolean {
-  return AREA_RULES[area](actor);
+  return actor !== null && actor !== undefined && AREA_ROLES[area].includes(actor.role);
+}
+
+/** Dashboard, admin area, footer Admin link, sidebar toggle. */
+export function canEdit(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "admin");
+}
+
+export function canCreatePost(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "posts");
+}
+
+export function canUpdatePost(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "posts");
+}
+
+/** Media: whoever writes posts uploads their images. */
+export function canUploadImages(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "posts");
+}
+
+/** Admin, or the post's author (while they still have edit rights). */
+export function canDeletePost(actor: Actor | null | undefined, post: { authorId: string | null }): boolean {
+  if (!actor) return false;
+  if (actor.role === "admin") return true;
+  return canEnterArea(actor, "posts") && post.authorId !== null && post.authorId === actor.id;
+}
+
+/** Drafts are visible only to those who write posts. */
+export function canViewDrafts(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "posts");
+}
+
+export function canManageProjects(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "projects");
+}
+
+export function canManageUsers(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "users");
+}
+
+/** The contact inbox holds the owner's client leads. */
+export function canReadMessages(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "messages");
+}
+
+export function canDeleteMessages(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}
+
+/** Site identity, addresses and feeds (/admin/settings). */
+export function canManageSettings(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "settings");
+}
+
+/** The public pages' content lists: testimonials, recent roles, About/CV and home lists. */
+export function canEditPageContent(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "page-content");
+}
+
+/** The audit log (/admin/audit) names who did what from where. */
+export function canViewAuditLog(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "audit");
+}
+
+/** Email subscribers (/admin/subscribers): their addresses are personal data. */
+export function canManageSubscribers(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "subscribers");
+}
+
+/** Visitor statistics (/admin/statistics); a moderator only while the owner allows it (checked by the feature). */
+export function canViewStatistics(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "statistics");
 }

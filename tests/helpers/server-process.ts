@@ -19,9 +19,13 @@ export interface ServerProcess {
  * Starts `node server.js` with exactly `env` (plus PATH/HOME, PORT — a free one unless given — and
  * HOST=127.0.0.1) and waits until /healthz answers. Run `npm run build` first.
  */
-export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { port?: number; /** Another checkout's build (an earlier release); this one's by default. */ cwd?: string } = {},
+): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [...serverNodeArgs(), "server.js"], {
+    cwd: options.cwd,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -43,10 +43,11 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
  * test). A row lists exactly who may call it; everyone else must get 401 (anonymous) or 403 (signed in)
  * with a message, and leave every table (and the upload directory) exactly as it was. Rows open to
  * everyone (sign-in, contact, subscriptions, feeds) check that each role gets the same answer and the
- * write happens. Reading of SPEC §6 (docs/decisions/0004-permissions.md): posts create/update, uploads,
- * page content, autosave and preview = canEdit (admin, moderator); deleting a post = admin or its
- * author; projects, users, settings, subscribers and the resume = admin; the contact inbox = canEdit,
- * deleting a message = admin; logout = anyone.
+ * write happens. Who may enter each area is the one table in app/lib/permissions.ts (AREA_ROLES,
+ * docs/decisions/0060-least-privilege.md): posts create/update, uploads, autosave and preview = admin
+ * and moderator; deleting a post = admin or its author; the contact inbox (client leads), page content
+ * (About/CV, recent roles, testimonials, home lists), projects, users, settings, mail, subscribers and
+ * the resume = admin; logout = anyone.
  */
 type Actor = "anonymous" | "user" | "moderator" | "admin";
 const ACTORS: readonly Actor[] = ["anonymous", "user", "moderator", "admin"];
@@ -428,13 +429,13 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  inboxAction("inbox: mark handled", STAFF, "handled", async (db, id) =>
+  inboxAction("inbox: mark handled", ["admin"], "handled", async (db, id) =>
     expect((await messageRow(db, id))?.handledAt).toBeInstanceOf(Date),
   ),
   {
     name: "inbox: mark not handled",
     route: "/admin/messages",
-    allowed: STAFF,
+    allowed: ["admin"],
     okStatus: 200,
     prepare: async (db) => {
       const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
@@ -446,7 +447,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  inboxAction("inbox: retry delivery", STAFF, "retry", async (db, id) =>
+  inboxAction("inbox: retry delivery", ["admin"], "retry", async (db, id) =>
     expect(await deliveryOf(db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null }),
   ),
   inboxAction("inbox: delete message", ["admin"], "delete", async (db, id) => expect(await messageRow(db, id)).toBeUndefined()),
@@ -467,7 +468,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "About and home lists save",
     route: "/admin/about",
-    allowed: STAFF,
+    allowed: ["admin"],
     okStatus: 302,
     prepare: async () => {
       const skill = `Weaving ${unique()}`;
@@ -484,7 +485,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "recent role create",
     route: "/admin/recent-roles",
-    allowed: STAFF,
+    allowed: ["admin"],
     okStatus: 302,
     prepare: async () => {
       const title = `Engine Designer ${unique()}`;
@@ -499,7 +500,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "testimonial create",
     route: "/admin/testimonials",
-    allowed: STAFF,
+    allowed: ["admin"],
     okStatus: 302,
     prepare: async () => {
       const name = `Grace ${unique()}`;
@@ -939,21 +940,58 @@ describeEachDatabase("authorization matrix", (ctx) => {
     }
   });
 
-  it("pages: the inbox lists messages for staff, Delete only for admins; others are sent away", async () => {
+  it("pages: the inbox lists messages and Delete for administrators; moderators get 403, others are sent away", async () => {
     const id = (await makeContactMessage(ctx.db, FAILED_DELIVERY)).id;
     const row = await messageRow(ctx.db, id);
     const anonymous = await server.fetch("/admin/messages");
     expect(anonymous.headers.get("location")).toBe("/auth");
     const plain = await server.fetch("/admin/messages", { headers: { cookie: await cookieFor("user") } });
     expect(plain.headers.get("location")).toBe("/");
-    for (const actor of STAFF) {
-      const page = await server.fetch("/admin/messages", { headers: { cookie: await cookieFor(actor) } });
-      expect(page.status).toBe(200);
-      const html = await page.text();
-      expect(html).toContain(row?.name ?? "missing");
-      expect(html).toContain("Delivery failed");
-      expect(html.includes(">Delete<")).toBe(actor === "admin");
+    const refused = await server.fetch("/admin/messages", { headers: { cookie: await cookieFor("moderator") } });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain(row?.name ?? "missing");
+    const page = await server.fetch("/admin/messages", { headers: { cookie: await cookieFor("admin") } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(row?.name ?? "missing");
+    expect(html).toContain("Delivery failed");
+    expect(html).toContain(">Delete<");
+  });
+
+  it("pages: least privilege — a moderator's sidebar and pages hold posts and their account, nothing of the owner's", async () => {
+    const moderator = await cookieFor("moderator");
+    const admin = await cookieFor("admin");
+    const ownerOnly = [
+      "/admin/messages",
+      "/admin/subscribers",
+      "/admin/settings",
+      "/admin/email",
+      "/admin/mail-log",
+      "/admin/about",
+      "/admin/recent-roles",
+      "/admin/testimonials",
+      "/admin/projects",
+      "/admin/users",
+      "/admin/audit",
+    ];
+    const dashboard = await (await server.fetch("/admin", { headers: { cookie: moderator } })).text();
+    for (const path of ["/admin/blog", "/admin/account"]) {
+      expect(dashboard).toContain(`href="${path}"`);
+      expect((await server.fetch(path, { headers: { cookie: moderator } })).status).toBe(200);
     }
+    const adminDashboard = await (await server.fetch("/admin", { headers: { cookie: admin } })).text();
+    for (const path of ownerOnly) {
+      expect(dashboard, path).not.toContain(`href="${path}"`);
+      expect(adminDashboard, path).toContain(`href="${path}"`);
+      expect((await server.fetch(path, { headers: { cookie: moderator } })).status, path).toBe(403);
+      expect((await server.fetch(path, { headers: { cookie: admin } })).status, path).toBe(200);
+    }
+    // The dashboard offers only what a moderator can act on: no settings steps, no mail status.
+    expect(dashboard).not.toContain("An administrator sets this");
+    expect(dashboard).not.toContain('data-testid="step-site-name"');
+    expect(dashboard).toContain('data-testid="step-first-post"');
+    expect(dashboard).not.toContain('data-testid="mail-status"');
+    expect(adminDashboard).toContain('data-testid="mail-status"');
   });
 
   it("inbox: a malformed request is 400 and an unknown message 404, each with a message", async () => {

@@ -1,6 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { contactMessages, jobs } from "~/server/db/schema.server";
+import packageJson from "../../package.json";
 import { describeEachDatabase } from "../helpers/databases";
 import { makeContactMessage, makePost } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -32,7 +33,7 @@ describeEachDatabase("operations endpoints", (ctx) => {
   it("/readyz is ready when migrations ran and database and storage answer; 503 while a migration is missing", async () => {
     const ready = await server.fetch("/readyz");
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", database: "ok", migrations: "ok", storage: "ok" });
+    expect(await ready.json()).toEqual({ status: "ready", version: packageJson.version, database: "ok", migrations: "ok", storage: "ok" });
 
     // Pretend the newest migration has not run: negate its timestamp, and restore it afterwards.
     const newest = sql`(select max(created_at) from drizzle.__drizzle_migrations)`;

@@ -120,6 +120,8 @@ export interface AdminShellView {
   user: { email: string; roleLabel: string };
   nav: string[];
   unreadMessages: number;
+  /** The running release (package.json), in the sidebar's footer. */
+  version: string;
   /** Shown across every admin page under the top bar (e.g. the mail banner). */
   banner?: ReactNode;
 }
@@ -127,7 +129,7 @@ export interface AdminShellView {
 // SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
 // The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 /** The admin area's shell around its pages: sidebar (drawer on mobile), top bar and the page. */
-export function AdminShell({ user, nav, unreadMessages, banner }: AdminShellView) {
+export function AdminShell({ user, nav, unreadMessages, version, banner }: AdminShellView) {
   const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
   const navigation = useNavigation();
   const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
@@ -214,6 +216,9 @@ export function AdminShell({ user, nav, unreadMessages, banner }: AdminShellView
             <span className={cn(collapsed && "sr-only")}>Logout</span>
           </Button>
         </Form>
+        <p className={cn("px-1 pt-1 text-xs text-muted-foreground", collapsed && "sr-only")} data-testid="app-version">
+          Version {version}
+        </p>
       </div>
     </div>
   );

@@ -31,14 +31,6 @@ function GettingStartedItem({ step }: { step: GettingStartedStep }) {
       <span className="sr-only">{step.done ? "(done)" : "(to do)"}</span>
     </>
   );
-  if (!step.to) {
-    return (
-      <div className="flex items-center gap-2 p-2">
-        {body}
-        <span className="ml-auto text-xs text-muted-foreground">An administrator sets this</span>
-      </div>
-    );
-  }
   return (
     <Link
       to={step.to}

@@ -34,6 +34,7 @@ afterAll(() => {
   resetEnvForTests();
 });
 
+const ADMIN: Actor = { id: "admin-id", role: "admin" };
 const MODERATOR: Actor = { id: "moderator-id", role: "moderator" };
 const USER: Actor = { id: "user-id", role: "user" };
 
@@ -159,24 +160,26 @@ describeEachDatabase("contact messages", (ctx) => {
     const outbox = new MailOutbox({ db: () => ctx.db });
     await outbox.drain();
     expect(await deliveryOf(ctx.db, id)).toMatchObject({ state: "skipped", attempts: 0, lastError: expect.stringMatching(/isn't set up/) });
-    await retryMessageDelivery(ctx.db, MODERATOR, id);
-    await setMessageHandled(ctx.db, MODERATOR, id, true);
+    await retryMessageDelivery(ctx.db, ADMIN, id);
+    await setMessageHandled(ctx.db, ADMIN, id, true);
     expect(await deliveryOf(ctx.db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null });
     const [after] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(after?.handledAt).toBeInstanceOf(Date);
   });
 
-  it("inbox writes decide who may: staff mark and retry, only an admin deletes, nobody else touches a message", async () => {
+  it("inbox writes decide who may: the inbox is an administrator's (client leads), nobody else touches a message", async () => {
     await ctx.db.delete(contactMessages);
     const row = await makeContactMessage(ctx.db, { name: "Guarded", delivery: { state: "failed" } });
     const id = row.id;
+    await expect(setMessageHandled(ctx.db, MODERATOR, id, true)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(retryMessageDelivery(ctx.db, MODERATOR, id)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(setMessageHandled(ctx.db, USER, id, true)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(retryMessageDelivery(ctx.db, USER, id)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(setMessageHandled(ctx.db, null, id, true)).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(deleteContactMessage(ctx.db, MODERATOR, id)).rejects.toBeInstanceOf(ForbiddenError);
     const [unchanged] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
     expect(unchanged).toEqual(row);
-    await deleteContactMessage(ctx.db, { id: "admin-id", role: "admin" }, id);
+    await deleteContactMessage(ctx.db, ADMIN, id);
     expect(await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id))).toEqual([]);
   });
 

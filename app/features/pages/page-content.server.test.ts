@@ -9,6 +9,7 @@ import { ABOUT_INTRO, CERTIFICATIONS, EXPERTISE } from "./content";
 import { pageContentFormValues } from "./page-content-schema";
 import { PAGE_CONTENT_KEY, readPageContent, savePageContent, seedDemoPageContent } from "./page-content.server";
 
+const ADMIN: Actor = { id: "admin-id", role: "admin" };
 const MODERATOR: Actor = { id: "mod-id", role: "moderator" };
 const USER: Actor = { id: "user-id", role: "user" };
 
@@ -45,17 +46,18 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
       year: "2016",
     });
     // What the owner saved (even all empty) is never overwritten by a later start.
-    await savePageContent(ctx.db, MODERATOR, { intro: "", education: "", certifications: "", skills: "", tools: "", expertise: "" });
+    await savePageContent(ctx.db, ADMIN, { intro: "", education: "", certifications: "", skills: "", tools: "", expertise: "" });
     expect(await seedDemoPageContent(ctx.db, true)).toBe(false);
     expect((await readPageContent(ctx.db)).certifications).toEqual([]);
   });
 
-  it("lets a moderator save the lists in order (audited, content version bumped); refuses users and visitors", async () => {
+  it("lets an administrator save the lists in order (audited, content version bumped); refuses moderators, users and visitors", async () => {
+    await expect(savePageContent(ctx.db, MODERATOR, FORM)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(savePageContent(ctx.db, USER, FORM)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(savePageContent(ctx.db, null, FORM)).rejects.toBeInstanceOf(UnauthorizedError);
     const v0 = await readContentVersion(ctx.db);
     const [auditBefore] = await ctx.db.select({ n: max(auditLog.id) }).from(auditLog);
-    await savePageContent(ctx.db, MODERATOR, FORM);
+    await savePageContent(ctx.db, ADMIN, FORM);
     expect(await readContentVersion(ctx.db)).toBe(v0 + 1);
     const saved = await readPageContent(ctx.db);
     expect(saved).toEqual({
@@ -71,21 +73,21 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
       expertise: [{ title: "Delivery", description: "Shipping on time | every time" }],
     });
     // The form shows what was saved, and saving it again changes nothing.
-    await savePageContent(ctx.db, MODERATOR, pageContentFormValues(saved));
+    await savePageContent(ctx.db, ADMIN, pageContentFormValues(saved));
     expect(await readPageContent(ctx.db)).toEqual(saved);
     const audit = await ctx.db
       .select({ action: auditLog.action, actorId: auditLog.actorId })
       .from(auditLog)
       .where(gt(auditLog.id, auditBefore?.n ?? 0));
     expect(audit).toEqual([
-      { action: "page-content.update", actorId: MODERATOR.id },
-      { action: "page-content.update", actorId: MODERATOR.id },
+      { action: "page-content.update", actorId: ADMIN.id },
+      { action: "page-content.update", actorId: ADMIN.id },
     ]);
   });
 
   it("validates every list with a message naming the line", async () => {
     const before = await readPageContent(ctx.db);
-    const invalid = (fields: Partial<typeof FORM>) => savePageContent(ctx.db, MODERATOR, { ...FORM, ...fields });
+    const invalid = (fields: Partial<typeof FORM>) => savePageContent(ctx.db, ADMIN, { ...FORM, ...fields });
     await expect(invalid({ education: "Degree only" })).rejects.toMatchObject({
       status: 400,
       fieldErrors: { education: ['Education, line 1: write it as "Degree | School | Year"'] },
@@ -112,7 +114,7 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
   });
 
   it("reads a damaged record as empty lists", async () => {
-    await savePageContent(ctx.db, MODERATOR, FORM);
+    await savePageContent(ctx.db, ADMIN, FORM);
     expect((await readPageContent(ctx.db)).skills).toEqual(["Planning"]);
     await ctx.db.update(appSettings).set({ value: "{not json" }).where(eq(appSettings.key, PAGE_CONTENT_KEY));
     expect((await readPageContent(ctx.db)).skills).toEqual([]);

@@ -29,12 +29,13 @@ describeEachDatabase("recent roles (positions)", (ctx) => {
     expect(await listPositions(ctx.db)).toHaveLength(0);
   });
 
-  it("lets a moderator add, edit, reorder and delete; refuses users and visitors", async () => {
+  it("lets an administrator add, edit, reorder and delete; refuses moderators, users and visitors", async () => {
+    await expect(createPosition(ctx.db, MODERATOR, ROLE)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(createPosition(ctx.db, USER, ROLE)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(createPosition(ctx.db, null, ROLE)).rejects.toBeInstanceOf(UnauthorizedError);
     const first = await createPosition(ctx.db, ADMIN, { ...ROLE, title: "First" });
     const v0 = await readContentVersion(ctx.db);
-    const created = await createPosition(ctx.db, MODERATOR, {
+    const created = await createPosition(ctx.db, ADMIN, {
       ...ROLE,
       title: " Lead ",
       period: "2020 – 2024",
@@ -42,16 +43,16 @@ describeEachDatabase("recent roles (positions)", (ctx) => {
     });
     expect(created).toMatchObject({ title: "Lead", period: "2020 – 2024", location: "", bullets: ["Shipped it", "Grew it"] });
     expect((await listPositions(ctx.db)).map((p) => p.id)).toEqual([first.id, created.id]);
-    await movePosition(ctx.db, MODERATOR, created.id, "up");
+    await movePosition(ctx.db, ADMIN, created.id, "up");
     expect((await listPositions(ctx.db)).map((p) => p.id)).toEqual([created.id, first.id]);
     // Already first: nothing changes, nothing is recorded.
-    await movePosition(ctx.db, MODERATOR, created.id, "up");
-    const updated = await updatePosition(ctx.db, MODERATOR, created.id, { ...ROLE, title: "Lead", bullets: "" });
+    await movePosition(ctx.db, ADMIN, created.id, "up");
+    const updated = await updatePosition(ctx.db, ADMIN, created.id, { ...ROLE, title: "Lead", bullets: "" });
     expect(updated.bullets).toEqual([]);
     await expect(updatePosition(ctx.db, USER, created.id, ROLE)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(movePosition(ctx.db, USER, created.id, "down")).rejects.toBeInstanceOf(ForbiddenError);
     await expect(deletePosition(ctx.db, USER, created.id)).rejects.toBeInstanceOf(ForbiddenError);
-    await deletePosition(ctx.db, MODERATOR, created.id);
+    await deletePosition(ctx.db, ADMIN, created.id);
     expect(await readContentVersion(ctx.db)).toBe(v0 + 4);
     const audit = await ctx.db
       .select({ action: auditLog.action, targetId: auditLog.targetId, actorId: auditLog.actorId, summary: auditLog.summary })
@@ -59,32 +60,32 @@ describeEachDatabase("recent roles (positions)", (ctx) => {
       .where(eq(auditLog.targetId, created.id))
       .orderBy(asc(auditLog.id));
     expect(audit).toEqual([
-      { action: "position.create", targetId: created.id, actorId: MODERATOR.id, summary: "Lead, Acme" },
-      { action: "position.move", targetId: created.id, actorId: MODERATOR.id, summary: "moved up" },
-      { action: "position.update", targetId: created.id, actorId: MODERATOR.id, summary: "Lead, Acme" },
-      { action: "position.delete", targetId: created.id, actorId: MODERATOR.id, summary: "Lead, Acme" },
+      { action: "position.create", targetId: created.id, actorId: ADMIN.id, summary: "Lead, Acme" },
+      { action: "position.move", targetId: created.id, actorId: ADMIN.id, summary: "moved up" },
+      { action: "position.update", targetId: created.id, actorId: ADMIN.id, summary: "Lead, Acme" },
+      { action: "position.delete", targetId: created.id, actorId: ADMIN.id, summary: "Lead, Acme" },
     ]);
-    await expect(deletePosition(ctx.db, MODERATOR, created.id)).rejects.toMatchObject({ status: 404 });
-    await expect(movePosition(ctx.db, MODERATOR, created.id, "up")).rejects.toMatchObject({ status: 404 });
+    await expect(deletePosition(ctx.db, ADMIN, created.id)).rejects.toMatchObject({ status: 404 });
+    await expect(movePosition(ctx.db, ADMIN, created.id, "up")).rejects.toMatchObject({ status: 404 });
   });
 
   it("validates with clear messages", async () => {
-    await expect(createPosition(ctx.db, MODERATOR, { ...ROLE, title: " " })).rejects.toMatchObject({
+    await expect(createPosition(ctx.db, ADMIN, { ...ROLE, title: " " })).rejects.toMatchObject({
       status: 400,
       fieldErrors: { title: ["Title is required"] },
     });
-    await expect(createPosition(ctx.db, MODERATOR, { ...ROLE, company: "x".repeat(121) })).rejects.toMatchObject({
+    await expect(createPosition(ctx.db, ADMIN, { ...ROLE, company: "x".repeat(121) })).rejects.toMatchObject({
       fieldErrors: { company: ["Company must be at most 120 characters"] },
     });
     await expect(
-      createPosition(ctx.db, MODERATOR, { ...ROLE, bullets: Array.from({ length: 13 }, (_, i) => `b${i}`).join("\n") }),
+      createPosition(ctx.db, ADMIN, { ...ROLE, bullets: Array.from({ length: 13 }, (_, i) => `b${i}`).join("\n") }),
     ).rejects.toMatchObject({
       fieldErrors: { bullets: ["Highlights: at most 12 lines"] },
     });
-    await expect(createPosition(ctx.db, MODERATOR, { ...ROLE, bullets: `ok\n${"x".repeat(301)}` })).rejects.toMatchObject({
+    await expect(createPosition(ctx.db, ADMIN, { ...ROLE, bullets: `ok\n${"x".repeat(301)}` })).rejects.toMatchObject({
       fieldErrors: { bullets: ["Highlights, line 2: at most 300 characters"] },
     });
-    await expect(movePosition(ctx.db, MODERATOR, "not-a-uuid", "up")).rejects.toMatchObject({ status: 400 });
-    await expect(updatePosition(ctx.db, MODERATOR, "9b2f8d1e-0000-4000-8000-000000000000", ROLE)).rejects.toMatchObject({ status: 404 });
+    await expect(movePosition(ctx.db, ADMIN, "not-a-uuid", "up")).rejects.toMatchObject({ status: 400 });
+    await expect(updatePosition(ctx.db, ADMIN, "9b2f8d1e-0000-4000-8000-000000000000", ROLE)).rejects.toMatchObject({ status: 404 });
   });
 });

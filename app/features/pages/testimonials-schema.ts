@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const PAGE_CONTENT_FORBIDDEN = "Only administrators and moderators can edit the page content.";
+export const PAGE_CONTENT_FORBIDDEN = "Only administrators can edit the page content.";
 
 const text = (label: string, max: number) => z.string().trim().max(max, `${label} must be at most ${max} characters`);
 

@@ -16,6 +16,7 @@ import {
   updateTestimonial,
 } from "./testimonials.server";
 
+const ADMIN: Actor = { id: "admin-id", role: "admin" };
 const MODERATOR: Actor = { id: "mod-id", role: "moderator" };
 const USER: Actor = { id: "user-id", role: "user" };
 
@@ -30,22 +31,23 @@ describeEachDatabase("testimonials", (ctx) => {
     expect(seeded[0]?.name).toBe("Sarah Mitchell");
   });
 
-  it("lets a moderator edit, hide, reorder and delete; refuses users and visitors", async () => {
+  it("lets an administrator edit, hide, reorder and delete; refuses moderators, users and visitors", async () => {
+    await expect(createTestimonial(ctx.db, MODERATOR, { name: "X", position: "Y", text: "Z" })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(createTestimonial(ctx.db, USER, { name: "X", position: "Y", text: "Z" })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(createTestimonial(ctx.db, null, { name: "X", position: "Y", text: "Z" })).rejects.toBeInstanceOf(UnauthorizedError);
     const v0 = await readContentVersion(ctx.db);
-    const created = await createTestimonial(ctx.db, MODERATOR, { name: " Jo Doe ", position: "CTO", company: "", text: "Great work." });
+    const created = await createTestimonial(ctx.db, ADMIN, { name: " Jo Doe ", position: "CTO", company: "", text: "Great work." });
     expect(created).toMatchObject({ name: "Jo Doe", company: null, hidden: false });
     let ids = (await listTestimonialsForAdmin(ctx.db)).map((t) => t.id);
     expect(ids.at(-1)).toBe(created.id);
-    await moveTestimonial(ctx.db, MODERATOR, created.id, "up");
+    await moveTestimonial(ctx.db, ADMIN, created.id, "up");
     ids = (await listTestimonialsForAdmin(ctx.db)).map((t) => t.id);
     expect(ids.at(-2)).toBe(created.id);
-    await setTestimonialHidden(ctx.db, MODERATOR, created.id, "true");
+    await setTestimonialHidden(ctx.db, ADMIN, created.id, "true");
     expect((await listVisibleTestimonials(ctx.db)).map((t) => t.id)).not.toContain(created.id);
-    await updateTestimonial(ctx.db, MODERATOR, created.id, { name: "Jo Doe", position: "CEO", text: "Even better." });
+    await updateTestimonial(ctx.db, ADMIN, created.id, { name: "Jo Doe", position: "CEO", text: "Even better." });
     await expect(setTestimonialHidden(ctx.db, USER, created.id, "false")).rejects.toBeInstanceOf(ForbiddenError);
-    await deleteTestimonial(ctx.db, MODERATOR, created.id);
+    await deleteTestimonial(ctx.db, ADMIN, created.id);
     expect(await readContentVersion(ctx.db)).toBe(v0 + 5);
     const audit = await ctx.db
       .select({ action: auditLog.action, targetId: auditLog.targetId, actorId: auditLog.actorId })
@@ -55,20 +57,20 @@ describeEachDatabase("testimonials", (ctx) => {
       ["testimonial.create", "testimonial.move", "testimonial.hide", "testimonial.update", "testimonial.delete"].map((action) => ({
         action,
         targetId: created.id,
-        actorId: MODERATOR.id,
+        actorId: ADMIN.id,
       })),
     );
-    await expect(deleteTestimonial(ctx.db, MODERATOR, created.id)).rejects.toMatchObject({ status: 404 });
+    await expect(deleteTestimonial(ctx.db, ADMIN, created.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("validates with clear messages", async () => {
-    await expect(createTestimonial(ctx.db, MODERATOR, { name: "", position: "CTO", text: "x" })).rejects.toMatchObject({
+    await expect(createTestimonial(ctx.db, ADMIN, { name: "", position: "CTO", text: "x" })).rejects.toMatchObject({
       status: 400,
       fieldErrors: { name: ["Name is required"] },
     });
-    await expect(createTestimonial(ctx.db, MODERATOR, { name: "A", position: "CTO", text: "x".repeat(1501) })).rejects.toMatchObject({
+    await expect(createTestimonial(ctx.db, ADMIN, { name: "A", position: "CTO", text: "x".repeat(1501) })).rejects.toMatchObject({
       fieldErrors: { text: ["Quote must be at most 1500 characters"] },
     });
-    await expect(moveTestimonial(ctx.db, MODERATOR, "not-a-uuid", "up")).rejects.toMatchObject({ status: 400 });
+    await expect(moveTestimonial(ctx.db, ADMIN, "not-a-uuid", "up")).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -9,6 +9,7 @@ import { MailBanner } from "~/features/mail/mail-banner";
 import { readMailBanner } from "~/features/mail/mail-settings.server";
 import { ROLE_LABELS } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
+import { APP_VERSION } from "~/server/version.server";
 import { readCookie } from "~/server/cookies.server";
 import type { Route } from "./+types/layout";
 
@@ -28,6 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
     unreadMessages: (await readAdminShellFacts(request, actor)).unreadMessages,
     mail: await readMailBanner(getDb(), actor),
+    version: APP_VERSION,
   };
 }
 

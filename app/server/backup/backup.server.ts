@@ -5,7 +5,7 @@ import { createGzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import tar from "tar-stream";
 import { z } from "zod";
-import packageJson from "../../../package.json";
+import { APP_NAME, APP_VERSION } from "../version.server";
 import { MIGRATIONS_DIR, type Database } from "../db/client.server";
 import type { Storage } from "../storage.server";
 import {
@@ -150,7 +150,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
       format: ARCHIVE_FORMAT,
       formatVersion: ARCHIVE_FORMAT_VERSION,
       createdAt: new Date().toISOString(),
-      app: { name: packageJson.name, version: packageJson.version },
+      app: { name: APP_NAME, version: APP_VERSION },
       database: { kind: database.kind, serverVersion: snapshot.serverVersion, migration: snapshot.migration },
       storage: { kind: storage.kind },
       tables: snapshot.tables,
