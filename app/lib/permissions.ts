@@ -74,12 +74,28 @@ export function canManageSubscribers(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
 }
 
+/** Readers' comments (/admin/comments): approve, reply, edit, delete, spam, block, close. */
+export function canModerateComments(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
 /**
  * The parts of the site a route can be guarded by as a whole; each area's rule is one of the functions
  * above (finer per-area permissions can replace them here without touching a route).
  */
 export type Area =
-  "admin" | "posts" | "messages" | "account" | "settings" | "mail" | "page-content" | "projects" | "users" | "subscribers" | "audit";
+  | "admin"
+  | "posts"
+  | "messages"
+  | "account"
+  | "settings"
+  | "mail"
+  | "page-content"
+  | "projects"
+  | "users"
+  | "subscribers"
+  | "audit"
+  | "comments";
 
 const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
   admin: canEdit,
@@ -93,6 +109,7 @@ const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
   users: canManageUsers,
   subscribers: canManageSubscribers,
   audit: canViewAuditLog,
+  comments: canModerateComments,
 };
 
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */

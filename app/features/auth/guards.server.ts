@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { COMMENTS_FORBIDDEN } from "~/features/comments/comments.server";
 import { INBOX_FORBIDDEN } from "~/features/contact/contact.server";
 import { ACCOUNT_FORBIDDEN } from "~/features/account/account.server";
 import { readAdminShellFacts, staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
@@ -42,6 +43,7 @@ const AREA_REFUSAL: Record<Area, string> = {
   users: USERS_FORBIDDEN,
   subscribers: SUBSCRIBERS_FORBIDDEN,
   audit: AUDIT_FORBIDDEN,
+  comments: COMMENTS_FORBIDDEN,
 };
 
 /** The typed refusal: no user → UnauthorizedError, a user the area's rule refuses → ForbiddenError. */

@@ -57,7 +57,7 @@ export function ipMatches(ip: string, entry: string): boolean {
   const b = ipv4(base);
   if (a !== null && b !== null && Number.isInteger(bits) && bits >= 0 && bits <= 32) {
     const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return ((a & mask) >>> 0) === ((b & mask) >>> 0);
+    return (a & mask) >>> 0 === (b & mask) >>> 0;
   }
   // IPv6 range: compare whole hextets of the prefix.
   if (!Number.isInteger(bits) || bits % 16 !== 0) return false;
@@ -72,7 +72,10 @@ export function ipMatches(ip: string, entry: string): boolean {
 }
 
 /** The first block-list entry the comment matches, or null. */
-export function matchingBlock(facts: Pick<CommentFacts, "body" | "authorName" | "authorEmail" | "authorUrl" | "ip">, blocks: readonly Block[]) {
+export function matchingBlock(
+  facts: Pick<CommentFacts, "body" | "authorName" | "authorEmail" | "authorUrl" | "ip">,
+  blocks: readonly Block[],
+) {
   const text = `${facts.authorName}\n${facts.body}\n${facts.authorUrl ?? ""}`.toLowerCase();
   const hosts = [...text.matchAll(/https?:\/\/([^\s/:)\]>"']+)/g)].map((m) => (m[1] ?? "").replace(/^www\./, ""));
   return (

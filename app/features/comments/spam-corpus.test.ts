@@ -21,7 +21,17 @@ function judgeAll(): { genuine: Verdict[]; spam: Verdict[] } {
     for (const text of half(corpus.spam, 1 - fold)) model.train(text, true);
     const judge = (body: string) =>
       assessComment(
-        { body, authorName: "Reader", authorEmail: "reader@example.com", authorUrl: null, ip: "192.0.2.1", spamScore: model.score(body), knownAuthor: true, proofOfWork: true, staff: false },
+        {
+          body,
+          authorName: "Reader",
+          authorEmail: "reader@example.com",
+          authorUrl: null,
+          ip: "192.0.2.1",
+          spamScore: model.score(body),
+          knownAuthor: true,
+          proofOfWork: true,
+          staff: false,
+        },
         [],
         LINK_LIMIT,
       );
