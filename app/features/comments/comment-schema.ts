@@ -8,9 +8,15 @@ export const COMMENT_LIMITS = { name: 80, email: EMAIL_MAX_LENGTH, url: 300, bod
 
 const optionalUrl = z
   .string()
-  .trim()
-  .max(COMMENT_LIMITS.url, "Website must be at most 300 characters")
-  .refine((value) => value === "" || /^https?:\/\/[^\s]+\.[^\s]+$/i.test(value), "Website must start with http:// or https://")
+  .optional()
+  .default("")
+  .pipe(
+    z
+      .string()
+      .trim()
+      .max(COMMENT_LIMITS.url, "Website must be at most 300 characters")
+      .refine((value) => value === "" || /^https?:\/\/[^\s]+\.[^\s]+$/i.test(value), "Website must start with http:// or https://"),
+  )
   .transform((value) => value || null);
 
 /** What a reader types, the same in the browser and on the server. */
