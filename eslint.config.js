@@ -36,6 +36,17 @@ const LAYER_ZONES = [
  */
 const FEATURE_SURFACE = {
   account: ["account.server.ts"],
+  analytics: [
+    "analytics-settings.server.ts",
+    "analytics-settings.ts",
+    "attribution.server.ts",
+    "collector.server.ts",
+    "dimensions.ts",
+    "ingest.server.ts",
+    "report-query.ts",
+    "reports.server.ts",
+    "rollup.server.ts",
+  ],
   admin: ["admin-form.server.ts", "two-factor-guard.server.ts"],
   auth: [
     "auth-messages.ts",

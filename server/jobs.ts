@@ -1,3 +1,4 @@
+import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
@@ -48,4 +49,4 @@ export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob] as const
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
 export const MAIL_KINDS = [passwordResetMail, contactMail, subscriptionMail, newsletterMail] as const;
 
-export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask] as const;
+export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask, analyticsRollupTask] as const;

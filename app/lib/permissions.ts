@@ -80,6 +80,14 @@ export function canModerateComments(actor: Actor | null | undefined): boolean {
 }
 
 /**
+ * Visitor statistics (/admin/statistics): administrators; moderators too, when the owner allows it
+ * in the statistics settings (checked by the feature, which reads that setting).
+ */
+export function canViewStatistics(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+/**
  * The parts of the site a route can be guarded by as a whole; each area's rule is one of the functions
  * above (finer per-area permissions can replace them here without touching a route).
  */
@@ -95,6 +103,7 @@ export type Area =
   | "users"
   | "subscribers"
   | "audit"
+  | "statistics"
   | "comments";
 
 const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
@@ -109,6 +118,7 @@ const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
   users: canManageUsers,
   subscribers: canManageSubscribers,
   audit: canViewAuditLog,
+  statistics: canViewStatistics,
   comments: canModerateComments,
 };
 

@@ -1,3 +1,4 @@
+import { STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
 import { redirect } from "react-router";
 import { COMMENTS_FORBIDDEN } from "~/features/comments/comments.server";
 import { INBOX_FORBIDDEN } from "~/features/contact/contact.server";
@@ -43,6 +44,7 @@ const AREA_REFUSAL: Record<Area, string> = {
   users: USERS_FORBIDDEN,
   subscribers: SUBSCRIBERS_FORBIDDEN,
   audit: AUDIT_FORBIDDEN,
+  statistics: STATISTICS_TEXT.forbidden,
   comments: COMMENTS_FORBIDDEN,
 };
 
