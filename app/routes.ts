@@ -25,6 +25,10 @@ export default [
   route("subscribe/manage", "routes/subscriptions/manage.tsx"),
   route("unsubscribe", "routes/subscriptions/unsubscribe.tsx"),
   route("api/send-contact-email", "routes/api/send-contact-email.ts"),
+  route("comments", "routes/comments/submit.tsx"),
+  route("comments/moderate", "routes/comments/moderate.tsx"),
+  route("comments/unsubscribe", "routes/comments/unsubscribe.tsx"),
+  route("comments/:id/edit", "routes/comments/edit.tsx"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
@@ -41,6 +45,7 @@ export default [
     route("about", "routes/admin/about.tsx", { id: "admin-about" }),
     route("audit", "routes/admin/audit.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
+    route("comments", "routes/admin/comments.tsx", { id: "admin-comments" }),
     route("subscribers.csv", "routes/admin/subscribers-csv.ts"),
     route("posts/:postId/email", "routes/admin/post-email.tsx"),
     route("account", "routes/admin/account.tsx"),

@@ -10,6 +10,7 @@ import { enhanceReveals } from "~/components/reveal-behavior";
 import { enhanceThemeToggle } from "~/components/theme-toggle-behavior";
 import { enhanceMenuButtons } from "~/components/ui/menu-button-behavior";
 import { enhanceSheets } from "~/components/ui/sheet-behavior";
+import { COMMENT_FORM_ATTRIBUTE } from "~/features/comments/comment-form-dom";
 import { CONTACT_FORM_ATTRIBUTE } from "~/features/contact/contact-form-dom";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
 import { enhancePageLoading } from "~/features/layout/page-loading-behavior";
@@ -35,6 +36,18 @@ if (!("__reactRouterContext" in window)) {
         enhanceContactForm(contactForm);
       })
     : Promise.resolve();
+  // The comment form's proof of work loads when the reader first reaches the form.
+  for (const form of document.querySelectorAll<HTMLFormElement>(`form[${COMMENT_FORM_ATTRIBUTE}]`)) {
+    form.addEventListener(
+      "focusin",
+      () => {
+        void import("~/features/comments/comment-form-behavior")
+          .then(({ mountCommentVerification }) => mountCommentVerification(form))
+          .catch((error: unknown) => console.error("comment form script could not be loaded", error));
+      },
+      { once: true },
+    );
+  }
   // What tests wait for before typing (tests/e2e/helpers/ui.ts gotoHydrated), like on React pages.
   // Should the behaviour fail to load, the form still posts to the server.
   void ready

@@ -29,7 +29,8 @@ export type Area =
   | "users"
   | "subscribers"
   | "audit"
-  | "statistics";
+  | "statistics"
+  | "comments";
 
 const STAFF: readonly Role[] = ["admin", "moderator"];
 const ADMINS: readonly Role[] = ["admin"];
@@ -48,6 +49,7 @@ export const AREA_ROLES: Readonly<Record<Area, readonly Role[]>> = {
   audit: ADMINS,
   // Moderators enter only when the owner allows it in the statistics settings (the feature reads that setting).
   statistics: STAFF,
+  comments: STAFF,
 };
 
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */
@@ -125,4 +127,9 @@ export function canManageSubscribers(actor: Actor | null | undefined): boolean {
 /** Visitor statistics (/admin/statistics); a moderator only while the owner allows it (checked by the feature). */
 export function canViewStatistics(actor: Actor | null | undefined): boolean {
   return canEnterArea(actor, "statistics");
+}
+
+/** Readers' comments (/admin/comments): approve, reply, edit, delete, spam, block, close. */
+export function canModerateComments(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "comments");
 }

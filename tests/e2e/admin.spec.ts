@@ -27,6 +27,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Users",
     // With an unread count when messages wait (another spec may have sent one).
     /^Messages(\s*\d+\+? unread)?$/,
+    /^Comments(\s*\d+\+? pending)?$/,
     "Subscribers",
     "Testimonials",
     "Recent Roles",

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { createSession } from "~/features/auth/session.server";
 import { createUser } from "~/features/users/users.server";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts, contactMessages, mailOutbox, projects } from "~/server/db/schema.server";
+import { blogPosts, comments, contactMessages, mailOutbox, projects } from "~/server/db/schema.server";
 import type { Actor } from "~/lib/permissions";
 import type { Role } from "~/lib/roles";
 import { slugify } from "~/lib/slug";
@@ -112,5 +112,24 @@ export async function makeContactMessage(
     .values({ ...contactForm(), ...(mail ? { mailId: mail.id } : {}), ...overrides })
     .returning();
   if (!row) throw new Error("contact message insert returned no row");
+  return row;
+}
+
+/** A reader's comment on a post (approved unless told). */
+export async function makeComment(db: Db, postId: string, overrides: Partial<typeof comments.$inferInsert> = {}) {
+  const body = overrides.body ?? `A comment ${unique()}`;
+  const [row] = await db
+    .insert(comments)
+    .values({
+      postId,
+      authorName: "Reader",
+      authorEmail: `reader-${unique()}@comments.example`,
+      bodyHtml: `<p>${body}</p>`,
+      state: "approved",
+      ...overrides,
+      body,
+    })
+    .returning({ id: comments.id });
+  if (!row) throw new Error("comment insert returned no row");
   return row;
 }

@@ -7,6 +7,7 @@ import { type PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { matchPath } from "react-router";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSession } from "~/features/auth/session.server";
+import { signComment } from "~/features/comments/comment-tokens.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
 import { getStoredRoles, findUserByEmail } from "~/features/users/users.server";
 import routeTable from "~/routes";
@@ -33,7 +34,7 @@ import { png } from "../fixtures/images";
 import { deliveryOf, easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
 import { useSmtpServer } from "../helpers/smtp-suite";
-import { contactForm, makeContactMessage, makePost, makeProject, makeUser, signedInAs, unique } from "../helpers/factories";
+import { contactForm, makeComment, makeContactMessage, makePost, makeProject, makeUser, signedInAs, unique } from "../helpers/factories";
 import { pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -146,6 +147,16 @@ async function freshVisitor(db: Db) {
   const person = await makeUser(db);
   return { ...person, token: await easyVerificationToken(db) };
 }
+
+const commentsSaying = (db: Db, body: string) =>
+  db.select({ id: schema.comments.id }).from(schema.comments).where(eq(schema.comments.body, body));
+const commentRow = async (db: Db, id: string) =>
+  (
+    await db
+      .select({ state: schema.comments.state, body: schema.comments.body, notifyReplies: schema.comments.notifyReplies })
+      .from(schema.comments)
+      .where(eq(schema.comments.id, id))
+  )[0];
 
 const postRow = async (db: Db, id: string) =>
   (await db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts).where(eq(blogPosts.id, id)))[0];
@@ -782,6 +793,85 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       verify: async (_db, response) =>
         expect(await response.json()).toMatchObject({ challenge: expect.any(String), signature: expect.any(String) }),
     }),
+  },
+  {
+    name: "comment post",
+    route: "/comments",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      const post = await makePost(db);
+      const body = `Matrix comment ${unique()}`;
+      const token = (await freshVisitor(db)).token;
+      return {
+        path: "/comments",
+        body: new URLSearchParams({
+          postId: post.id,
+          name: "Reader",
+          email: `reader-${unique()}@comments.example`,
+          body,
+          verificationToken: token,
+        }),
+        verify: async (db) => expect(await commentsSaying(db, body)).toHaveLength(1),
+      };
+    },
+  },
+  {
+    name: "comment moderation by the owner's signed link",
+    route: "/comments/moderate",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      const { id } = await makeComment(db, (await makePost(db)).id, { state: "pending" });
+      return {
+        path: `/comments/moderate?id=${id}&decision=approve&token=${encodeURIComponent(await signComment(db, "moderate-approve", id))}`,
+        body: new URLSearchParams(),
+        verify: async (db) => expect((await commentRow(db, id))?.state).toBe("approved"),
+      };
+    },
+  },
+  {
+    name: "comment reply emails unsubscribe",
+    route: "/comments/unsubscribe",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      const { id } = await makeComment(db, (await makePost(db)).id, { notifyReplies: true });
+      return {
+        path: `/comments/unsubscribe?id=${id}&token=${encodeURIComponent(await signComment(db, "unsubscribe", id))}`,
+        body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
+        verify: async (db) => expect((await commentRow(db, id))?.notifyReplies).toBe(false),
+      };
+    },
+  },
+  {
+    name: "comment edit by its writer within 15 minutes",
+    route: "/comments/:id/edit",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      const { id } = await makeComment(db, (await makePost(db)).id);
+      const body = `Edited ${unique()}`;
+      return {
+        path: `/comments/${id}/edit?token=${encodeURIComponent(await signComment(db, "edit", id))}`,
+        body: new URLSearchParams({ body }),
+        verify: async (db) => expect((await commentRow(db, id))?.body).toBe(body),
+      };
+    },
+  },
+  {
+    name: "comment approve (admin → Comments)",
+    route: "/admin/comments",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db) => {
+      const { id } = await makeComment(db, (await makePost(db)).id, { state: "pending" });
+      return {
+        path: "/admin/comments",
+        body: new URLSearchParams({ intent: "approve", id }),
+        verify: async (db) => expect((await commentRow(db, id))?.state).toBe("approved"),
+      };
+    },
   },
 ];
 

@@ -16,10 +16,21 @@ import { ADMIN_NAV, avatarInitials } from "./nav";
 import { useAdminSidebar, useIsMobile } from "./sidebar-state";
 
 const MESSAGES_PATH = "/admin/messages";
+const COMMENTS_PATH = "/admin/comments";
 
-/** The inbox's unread count beside 'Messages' (a dot on the icon when the sidebar is collapsed). */
-function UnreadBadge({ count, collapsed }: { count: number; collapsed: boolean }) {
-  const label = `${count} unread`;
+/** A count beside an entry ('Messages' unread, 'Comments' pending; a dot on the icon when the sidebar is collapsed). */
+function UnreadBadge({
+  count,
+  collapsed,
+  word = "unread",
+  testId = "unread-messages",
+}: {
+  count: number;
+  collapsed: boolean;
+  word?: string;
+  testId?: string;
+}) {
+  const label = `${count} ${word}`;
   if (collapsed) {
     return (
       <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-primary">
@@ -28,12 +39,9 @@ function UnreadBadge({ count, collapsed }: { count: number; collapsed: boolean }
     );
   }
   return (
-    <span
-      className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-foreground"
-      data-testid="unread-messages"
-    >
+    <span className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-foreground" data-testid={testId}>
       {count > 99 ? "99+" : count}
-      <span className="sr-only"> unread</span>
+      <span className="sr-only"> {word}</span>
     </span>
   );
 }
@@ -122,6 +130,7 @@ export interface AdminShellView {
   unreadMessages: number;
   /** The running release (package.json), in the sidebar's footer. */
   version: string;
+  pendingComments: number;
   /** Shown across every admin page under the top bar (e.g. the mail banner). */
   banner?: ReactNode;
 }
@@ -129,7 +138,7 @@ export interface AdminShellView {
 // SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
 // The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 /** The admin area's shell around its pages: sidebar (drawer on mobile), top bar and the page. */
-export function AdminShell({ user, nav, unreadMessages, version, banner }: AdminShellView) {
+export function AdminShell({ user, nav, unreadMessages, version, pendingComments, banner }: AdminShellView) {
   const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
   const navigation = useNavigation();
   const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
@@ -184,6 +193,9 @@ export function AdminShell({ user, nav, unreadMessages, version, banner }: Admin
                 <item.icon className="size-4 shrink-0" aria-hidden />
                 <span className={cn(collapsed && "sr-only")}>{item.label}</span>
                 {item.to === MESSAGES_PATH && unreadMessages > 0 ? <UnreadBadge count={unreadMessages} collapsed={collapsed} /> : null}
+                {item.to === COMMENTS_PATH && pendingComments > 0 ? (
+                  <UnreadBadge count={pendingComments} collapsed={collapsed} word="pending" testId="pending-comments" />
+                ) : null}
               </NavLink>
             </li>
           ))}

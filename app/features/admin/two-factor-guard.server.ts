@@ -1,9 +1,10 @@
 import type { SessionUser } from "~/features/auth/session.server";
 import { sql } from "drizzle-orm";
 import { hasTwoFactorOf } from "~/features/auth/two-factor.server";
+import { pendingCommentsCountOf } from "~/features/comments/comments.server";
 import { unreadMessagesCountOf } from "~/features/contact/contact.server";
 import { securitySettingsFrom, securitySettingsValueOf } from "~/features/settings/settings.server";
-import { canReadMessages } from "~/lib/permissions";
+import { canModerateComments, canReadMessages } from "~/lib/permissions";
 import { isStoredRole } from "~/lib/roles";
 import { getDb, ONE_ROW, type Db } from "~/server/db/client.server";
 import { requestMemo } from "~/server/request-scope.server";
@@ -31,6 +32,7 @@ export async function staffMustUseTwoFactor(db: Db, actor: TwoFactorActor | null
 export interface AdminShellFacts {
   mustSetUpTwoFactor: boolean;
   unreadMessages: number;
+  pendingComments: number;
 }
 
 const shellFacts = requestMemo<Promise<AdminShellFacts>>();
@@ -46,8 +48,9 @@ export function readAdminShellFacts(request: Request, actor: SessionUser | null,
 }
 
 async function lookUpAdminShellFacts(actor: SessionUser | null, db: Db): Promise<AdminShellFacts> {
-  if (!actor) return { mustSetUpTwoFactor: false, unreadMessages: 0 };
+  if (!actor) return { mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 };
   const unread = canReadMessages(actor) ? unreadMessagesCountOf(actor) : sql<number>`0`.mapWith(Number);
-  const [row] = await db.select({ ...twoFactorColumns(actor), unread }).from(ONE_ROW);
-  return { mustSetUpTwoFactor: mustSetUpTwoFactor(actor, row), unreadMessages: row?.unread ?? 0 };
+  const pending = canModerateComments(actor) ? pendingCommentsCountOf(actor) : sql<number>`0`.mapWith(Number);
+  const [row] = await db.select({ ...twoFactorColumns(actor), unread, pending }).from(ONE_ROW);
+  return { mustSetUpTwoFactor: mustSetUpTwoFactor(actor, row), unreadMessages: row?.unread ?? 0, pendingComments: row?.pending ?? 0 };
 }

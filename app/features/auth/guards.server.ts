@@ -1,5 +1,6 @@
 import { STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
 import { redirect } from "react-router";
+import { COMMENTS_FORBIDDEN } from "~/features/comments/comments.server";
 import { INBOX_FORBIDDEN } from "~/features/contact/contact.server";
 import { ACCOUNT_FORBIDDEN } from "~/features/account/account.server";
 import { readAdminShellFacts, staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
@@ -44,6 +45,7 @@ const AREA_REFUSAL: Record<Area, string> = {
   subscribers: SUBSCRIBERS_FORBIDDEN,
   audit: AUDIT_FORBIDDEN,
   statistics: STATISTICS_TEXT.forbidden,
+  comments: COMMENTS_FORBIDDEN,
 };
 
 /** The typed refusal: no user → UnauthorizedError, a user the area's rule refuses → ForbiddenError. */

@@ -22,12 +22,14 @@ export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireT
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminShell(request);
+  const facts = await readAdminShellFacts(request, actor);
   return {
     user: { email: actor.email, roleLabel: ROLE_LABELS[actor.role] },
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
-    unreadMessages: (await readAdminShellFacts(request, actor)).unreadMessages,
+    unreadMessages: facts.unreadMessages,
+    pendingComments: facts.pendingComments,
     mail: await readMailBanner(getDb(), actor),
     version: APP_VERSION,
   };

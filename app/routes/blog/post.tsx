@@ -1,6 +1,8 @@
 import { data, redirect } from "react-router";
 import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
+import { CommentsSection } from "~/features/comments/comments-section";
+import { postCommentsView } from "~/features/comments/comments.server";
 import { ArticleNotFound, PostArticle } from "~/features/posts/read/post-article";
 import { postPageView } from "~/features/posts/read/post-page.server";
 import { deletePost, findMovedPost, getReadablePost } from "~/features/posts/write/posts.server";
@@ -43,8 +45,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   if (!post.published) await requireTwoFactorForStaff(request, "page");
   if (post.category !== params.category) throw redirect(postPath(post.category, post.slug), 301);
+  const [view, comments] = await Promise.all([postPageView(db, request, post, user), postCommentsView(db, post)]);
   // A draft (staff only) is never indexed nor stored by shared caches.
-  return data(await postPageView(db, request, post, user), { headers: post.published ? {} : NOT_PUBLIC });
+  return data(
+    { ...view, jsonLd: { ...view.jsonLd, commentCount: comments.count }, comments },
+    { headers: post.published ? {} : NOT_PUBLIC },
+  );
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -90,5 +96,10 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
 export default function PostDetail({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.found) return <ArticleNotFound category={loaderData.category} />;
   // A refused delete posted without JavaScript (or by another client) says why on the page itself.
-  return <PostArticle view={loaderData} refusal={actionData && "error" in actionData ? actionData.error : undefined} />;
+  return (
+    <>
+      <PostArticle view={loaderData} refusal={actionData && "error" in actionData ? actionData.error : undefined} />
+      {loaderData.post.published ? <CommentsSection {...loaderData.comments} /> : null}
+    </>
+  );
 }

@@ -9,10 +9,12 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "~/lib/categories";
 import { PROJECT_TYPES } from "~/lib/project-types";
@@ -850,3 +852,85 @@ export const analyticsConversions = pgTable(
     index("analytics_conversions_at_idx").on(t.at),
   ],
 );
+// ---- Comments (app/features/comments) ----
+
+export const COMMENT_STATES = ["pending", "approved", "spam"] as const;
+export type CommentState = (typeof COMMENT_STATES)[number];
+
+/**
+ * Readers' comments on posts, whatever their origin. `body` is the Markdown the reader wrote and
+ * `bodyHtml` its rendering (comment-markdown.server.ts), stored so the page never renders on a read.
+ * The email is never shown; it decides whether a reader was approved before and gets reply mail.
+ */
+export const comments = pgTable(
+  "comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    parentId: uuid("parent_id").references((): AnyPgColumn => comments.id, { onDelete: "cascade" }),
+    authorName: text("author_name").notNull(),
+    /** Lower-cased; never shown. */
+    authorEmail: text("author_email").notNull(),
+    authorUrl: text("author_url"),
+    /** Set when a signed-in staff member wrote it: shown with "Author". */
+    authorUserId: text("author_user_id").references(() => user.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    bodyHtml: text("body_html").notNull(),
+    state: text("state", { enum: COMMENT_STATES }).notNull().default("pending"),
+    /** Why the filters held it or called it spam (shown to moderators). */
+    reason: text("reason"),
+    /** The Bayesian filter's spam probability when it arrived (0–1). */
+    spamScore: real("spam_score"),
+    ipAddress: text("ip_address"),
+    /** The reader asked for an email when someone replies. */
+    notifyReplies: boolean("notify_replies").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("comments_state_check", sql`${t.state} in (${inList(COMMENT_STATES)})`),
+    index("comments_post_state_created_idx").on(t.postId, t.state, t.createdAt),
+    index("comments_state_created_idx").on(t.state, t.createdAt.desc()),
+    index("comments_email_state_idx").on(t.authorEmail, t.state),
+    index("comments_parent_idx").on(t.parentId),
+  ],
+);
+
+export const COMMENT_BLOCK_KINDS = ["email", "ip", "keyword", "host"] as const;
+export type CommentBlockKind = (typeof COMMENT_BLOCK_KINDS)[number];
+
+/** The owner's block list: a comment matching any entry is marked spam on arrival. */
+export const commentBlocks = pgTable(
+  "comment_blocks",
+  {
+    kind: text("kind", { enum: COMMENT_BLOCK_KINDS }).notNull(),
+    /** Lower-cased; an "ip" entry is an address or a CIDR range. */
+    value: text("value").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.value] }),
+    check("comment_blocks_kind_check", sql`${t.kind} in (${inList(COMMENT_BLOCK_KINDS)})`),
+  ],
+);
+
+/**
+ * The Bayesian filter's counts, trained by the moderators' Spam and Approve decisions: per token, how
+ * many spam and genuine comments contained it. The row with the empty token counts the comments.
+ */
+export const commentSpamTokens = pgTable("comment_spam_tokens", {
+  token: text("token").primaryKey(),
+  spam: integer("spam").notNull().default(0),
+  ham: integer("ham").notNull().default(0),
+});
+
+/** Posts whose comments the owner turned off (site-wide settings live in app_settings). */
+export const commentsClosedPosts = pgTable("comments_closed_posts", {
+  postId: uuid("post_id")
+    .primaryKey()
+    .references(() => blogPosts.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,231 @@
+import { Form, Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Textarea } from "~/components/ui/textarea";
+import { postPath, parseCategory } from "~/lib/categories";
+import type { CommentBlockKind, CommentState } from "~/server/db/schema.server";
+import { COMMENT_LIMITS, type CommentSettings } from "./comment-schema";
+
+export const QUEUE_LABELS: Record<CommentState, string> = { pending: "Pending", approved: "Approved", spam: "Spam" };
+
+/** A comment as the moderation queue shows it. */
+export interface ModeratedComment {
+  id: string;
+  authorName: string;
+  authorEmail: string;
+  authorUrl: string | null;
+  staff: boolean;
+  body: string;
+  html: string;
+  reason: string | null;
+  ipAddress: string | null;
+  createdAt: string | Date;
+  postId: string;
+  postTitle: string;
+  postCategory: string;
+  postSlug: string;
+  postClosed: boolean;
+}
+
+function IntentButton({
+  intent,
+  id,
+  children,
+  variant = "outline",
+}: {
+  intent: string;
+  id: string;
+  children: string;
+  variant?: "outline" | "destructive" | "default";
+}) {
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" name="intent" value={intent} size="sm" variant={variant}>
+        {children}
+      </Button>
+    </Form>
+  );
+}
+
+/** The queue tabs with their counts. */
+export function QueueTabs({ queue, counts }: { queue: CommentState; counts: Record<CommentState, number> }) {
+  return (
+    <nav aria-label="Comment queues" className="mt-6 flex flex-wrap gap-2">
+      {(Object.keys(QUEUE_LABELS) as CommentState[]).map((state) => (
+        <Link
+          key={state}
+          to={`/admin/comments?queue=${state}`}
+          aria-current={state === queue ? "page" : undefined}
+          className={`rounded-md border px-3 py-1.5 text-sm ${state === queue ? "border-primary bg-primary text-primary-foreground" : "hover:bg-accent"}`}
+        >
+          {QUEUE_LABELS[state]} ({counts[state]})
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** One comment in a queue with every decision a moderator can take on it. */
+export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedComment; queue: CommentState }) {
+  const category = parseCategory(comment.postCategory);
+  const path = category ? postPath(category, comment.postSlug) : "/";
+  const label = `comment by ${comment.authorName}`;
+  return (
+    <article aria-label={label} className="rounded-lg border p-4" data-testid="moderated-comment">
+      <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
+        <span className="font-semibold">{comment.authorName}</span>
+        {comment.staff ? <Badge variant="secondary">Author</Badge> : null}
+        <span className="text-muted-foreground">{comment.authorEmail}</span>
+        {comment.authorUrl ? <span className="break-all text-muted-foreground">{comment.authorUrl}</span> : null}
+        {comment.ipAddress ? <span className="text-muted-foreground">IP {comment.ipAddress}</span> : null}
+        <span className="text-muted-foreground">{new Date(comment.createdAt).toISOString().slice(0, 16).replace("T", " ")}</span>
+      </header>
+      <p className="mt-1 text-sm">
+        On{" "}
+        <Link to={path} className="text-primary underline underline-offset-4">
+          {comment.postTitle}
+        </Link>
+        {comment.postClosed ? " (comments off)" : ""}
+      </p>
+      {comment.reason ? <p className="mt-1 text-sm text-muted-foreground">Held: {comment.reason}</p> : null}
+      <div className="comment-body mt-3 break-words" dangerouslySetInnerHTML={{ __html: comment.html }} />
+      <div className="mt-3 flex flex-wrap gap-2">
+        {queue !== "approved" ? (
+          <IntentButton intent="approve" id={comment.id} variant="default">
+            Approve
+          </IntentButton>
+        ) : null}
+        {queue !== "spam" ? (
+          <IntentButton intent="spam" id={comment.id}>
+            Spam
+          </IntentButton>
+        ) : null}
+        <IntentButton intent="block-email" id={comment.id}>
+          Block email
+        </IntentButton>
+        {comment.ipAddress ? (
+          <IntentButton intent="block-ip" id={comment.id}>
+            Block IP
+          </IntentButton>
+        ) : null}
+        <Form method="post" className="inline">
+          <input type="hidden" name="postId" value={comment.postId} />
+          <input type="hidden" name="closed" value={comment.postClosed ? "" : "on"} />
+          <Button type="submit" name="intent" value="close-post" size="sm" variant="outline">
+            {comment.postClosed ? "Turn comments on for this post" : "Turn comments off for this post"}
+          </Button>
+        </Form>
+        <IntentButton intent="delete" id={comment.id} variant="destructive">
+          Delete
+        </IntentButton>
+      </div>
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm text-primary">Reply as the author</summary>
+        <Form method="post" className="mt-2 space-y-2">
+          <input type="hidden" name="id" value={comment.id} />
+          <Label htmlFor={`reply-${comment.id}`}>Your reply</Label>
+          <Textarea id={`reply-${comment.id}`} name="body" rows={3} required maxLength={COMMENT_LIMITS.body} />
+          <Button type="submit" name="intent" value="reply" size="sm">
+            Publish reply
+          </Button>
+        </Form>
+      </details>
+      <details className="mt-2">
+        <summary className="cursor-pointer text-sm text-primary">Edit</summary>
+        <Form method="post" className="mt-2 space-y-2">
+          <input type="hidden" name="id" value={comment.id} />
+          <Label htmlFor={`edit-${comment.id}`}>Comment text</Label>
+          <Textarea id={`edit-${comment.id}`} name="body" rows={4} required maxLength={COMMENT_LIMITS.body} defaultValue={comment.body} />
+          <Button type="submit" name="intent" value="edit" size="sm">
+            Save
+          </Button>
+        </Form>
+      </details>
+    </article>
+  );
+}
+
+/** Site-wide switches: comments on or off, closing after N days, the link limit and the order. */
+export function CommentSettingsForm({ settings }: { settings: CommentSettings }) {
+  return (
+    <Form method="post" className="space-y-4 rounded-lg border p-4">
+      <h2 className="text-xl font-semibold">Settings</h2>
+      <div className="flex items-center gap-2">
+        <input id="comments-enabled" type="checkbox" name="enabled" defaultChecked={settings.enabled} className="size-4" />
+        <Label htmlFor="comments-enabled">Comments on (site-wide)</Label>
+      </div>
+      <div className="flex items-center gap-2">
+        <input id="comments-newest" type="checkbox" name="newestFirst" defaultChecked={settings.newestFirst} className="size-4" />
+        <Label htmlFor="comments-newest">Newest comments first</Label>
+      </div>
+      <div className="grid gap-2 sm:max-w-xs">
+        <Label htmlFor="comments-close-after">Close comments on posts older than (days, 0 = never)</Label>
+        <Input id="comments-close-after" name="closeAfterDays" type="number" min={0} defaultValue={settings.closeAfterDays} />
+      </div>
+      <div className="grid gap-2 sm:max-w-xs">
+        <Label htmlFor="comments-link-limit">Hold comments with more links than</Label>
+        <Input id="comments-link-limit" name="linkLimit" type="number" min={0} defaultValue={settings.linkLimit} />
+      </div>
+      <Button type="submit" name="intent" value="settings">
+        Save settings
+      </Button>
+    </Form>
+  );
+}
+
+/** The owner's block list: emails or domains, IPs or ranges, keywords and hosts. */
+export function BlockList({ blocks }: { blocks: { kind: CommentBlockKind; value: string }[] }) {
+  return (
+    <section aria-labelledby="block-list-title" className="space-y-4 rounded-lg border p-4">
+      <h2 id="block-list-title" className="text-xl font-semibold">
+        Block list
+      </h2>
+      <p className="text-sm text-muted-foreground">Comments matching an entry go straight to Spam.</p>
+      {blocks.length > 0 ? (
+        <ul className="space-y-1">
+          {blocks.map((block) => (
+            <li key={`${block.kind}:${block.value}`} className="flex flex-wrap items-center gap-2 text-sm">
+              <Badge variant="outline">{block.kind}</Badge>
+              <span className="break-all">{block.value}</span>
+              <Form method="post" className="inline">
+                <input type="hidden" name="kind" value={block.kind} />
+                <input type="hidden" name="value" value={block.value} />
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="unblock"
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Remove ${block.kind} ${block.value}`}
+                >
+                  Remove
+                </Button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Form method="post" className="flex flex-wrap items-end gap-2">
+        <div className="grid gap-2">
+          <Label htmlFor="block-kind">Kind</Label>
+          <select id="block-kind" name="kind" className="h-9 rounded-md border bg-background px-2 text-sm">
+            <option value="keyword">Keyword</option>
+            <option value="host">Host</option>
+            <option value="email">Email or domain</option>
+            <option value="ip">IP or range</option>
+          </select>
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="block-value">Value</Label>
+          <Input id="block-value" name="value" required maxLength={200} />
+        </div>
+        <Button type="submit" name="intent" value="block" variant="outline">
+          Add
+        </Button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { EMAIL_MAX_LENGTH, emailSchema } from "~/lib/email";
+
+/** A hidden field people never fill; a submission that fills it is dropped (answered like a success). */
+export const COMMENT_HONEYPOT = "fax";
+
+export const COMMENT_LIMITS = { name: 80, email: EMAIL_MAX_LENGTH, url: 300, body: 4000 } as const;
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .default("")
+  .pipe(
+    z
+      .string()
+      .trim()
+      .max(COMMENT_LIMITS.url, "Website must be at most 300 characters")
+      .refine((value) => value === "" || /^https?:\/\/[^\s]+\.[^\s]+$/i.test(value), "Website must start with http:// or https://"),
+  )
+  .transform((value) => value || null);
+
+/** What a reader types, the same in the browser and on the server. */
+export const commentFieldsSchema = z.object({
+  name: z.string().trim().min(1, "Name is required").max(COMMENT_LIMITS.name, "Name must be at most 80 characters"),
+  email: emailSchema,
+  url: optionalUrl,
+  body: z.string().trim().min(1, "Comment is required").max(COMMENT_LIMITS.body, "Comment must be at most 4000 characters"),
+});
+
+/** The whole form post (fields, thread, the anti-spam fields). */
+export const commentRequestSchema = commentFieldsSchema.extend({
+  postId: z.uuid("Unknown post"),
+  parentId: z
+    .string()
+    .optional()
+    .transform((value) => value || null)
+    .pipe(z.uuid("Unknown comment").nullable()),
+  notify: z
+    .string()
+    .optional()
+    .transform((value) => value === "on"),
+  stamp: z.string().max(200).optional().default(""),
+  verificationToken: z.string().max(4096).optional().default(""),
+  [COMMENT_HONEYPOT]: z.string().max(2000).optional().default(""),
+});
+
+export type CommentRequest = z.output<typeof commentRequestSchema>;
+
+/** Staff-only: editing a comment's text, or a commenter editing theirs within the window. */
+export const commentBodySchema = z.object({ body: commentFieldsSchema.shape.body });
+
+/** The site-wide comment settings (admin → Comments). */
+export const commentSettingsSchema = z.object({
+  enabled: z.boolean().default(true),
+  /** Comments close on posts published more than this many days ago (0: never). */
+  closeAfterDays: z.coerce.number().int().min(0, "Days must be 0 or more").max(36500).default(0),
+  /** More links than this and a comment waits for a moderator. */
+  linkLimit: z.coerce.number().int().min(0, "Link limit must be 0 or more").max(50).default(2),
+  /** Top-level comments newest first (replies always read oldest first). */
+  newestFirst: z.boolean().default(false),
+});
+
+export type CommentSettings = z.output<typeof commentSettingsSchema>;
+
+export const COMMENT_TEXTS = {
+  held: "Thank you! Your comment is waiting for moderation.",
+  published: "Thank you! Your comment is published.",
+  closed: "Comments are closed on this post.",
+  rateLimited: "You have sent several comments in a short time. Please try again later.",
+  author: "Author",
+  editWindow: "You can edit or delete your comment for 15 minutes.",
+} as const;
+
+/** How long a commenter may edit or delete their comment from the same browser. */
+export const EDIT_WINDOW_MS = 15 * 60 * 1000;
+/** A form sent sooner than this after the page was drawn waits for a moderator. */
+export const MIN_SUBMIT_MS = 3000;

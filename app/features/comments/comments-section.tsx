@@ -1,0 +1,235 @@
+import { useEffect, useRef } from "react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Textarea } from "~/components/ui/textarea";
+import type { VerificationConfig } from "~/features/verification/verification";
+import { verificationAttributes } from "~/features/verification/verification-widget";
+import { longDate } from "~/lib/dates";
+import { errorIdOf } from "~/lib/dom";
+import { enhanceCommentForm } from "./comment-form-behavior";
+import { COMMENT_FORM_ATTRIBUTE, COMMENT_VERIFICATION_ATTRIBUTE } from "./comment-form-dom";
+import { COMMENT_HONEYPOT, COMMENT_LIMITS, COMMENT_TEXTS } from "./comment-schema";
+
+/** A comment as the page shows it (comments.server.ts CommentView, serialised). */
+export interface CommentItem {
+  id: string;
+  authorName: string;
+  authorUrl: string | null;
+  staff: boolean;
+  html: string;
+  createdAt: string;
+  replyingTo: string | null;
+  replies: CommentItem[];
+}
+
+export interface CommentsSectionProps {
+  postId: string;
+  open: boolean;
+  count: number;
+  comments: CommentItem[];
+  newestFirst: boolean;
+  stamp: string;
+  verification: VerificationConfig;
+}
+
+export type CommentFormValues = { name: string; email: string; url: string; body: string; notify: boolean };
+export type CommentFieldErrors = Partial<Record<"name" | "email" | "url" | "body", string[]>>;
+
+function CommentBody({ comment, postId, open }: { comment: CommentItem; postId: string; open: boolean }) {
+  return (
+    <article id={`comment-${comment.id}`} className="h-entry p-comment scroll-mt-20" aria-labelledby={`comment-${comment.id}-author`}>
+      <header className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
+        <span id={`comment-${comment.id}-author`} className="p-author h-card font-semibold break-words">
+          {comment.authorUrl ? (
+            <a
+              href={comment.authorUrl}
+              rel="nofollow ugc noopener noreferrer"
+              className="u-url p-name text-primary underline underline-offset-4"
+            >
+              {comment.authorName}
+            </a>
+          ) : (
+            <span className="p-name">{comment.authorName}</span>
+          )}
+        </span>
+        {comment.staff ? <Badge variant="secondary">{COMMENT_TEXTS.author}</Badge> : null}
+        <a href={`#comment-${comment.id}`} className="u-url text-muted-foreground hover:underline">
+          <time className="dt-published" dateTime={comment.createdAt}>
+            {longDate(comment.createdAt)}
+          </time>
+        </a>
+        {comment.replyingTo ? <span className="text-muted-foreground">replying to {comment.replyingTo}</span> : null}
+      </header>
+      <div className="e-content comment-body mt-2 break-words" dangerouslySetInnerHTML={{ __html: comment.html }} />
+      {open ? (
+        <a
+          href={`/comments?post=${postId}&replyTo=${comment.id}#comment-form`}
+          className="mt-1 inline-block text-sm text-primary underline underline-offset-4"
+          aria-label={`Reply to ${comment.authorName}`}
+        >
+          Reply
+        </a>
+      ) : null}
+    </article>
+  );
+}
+
+/** The approved comments of a post, two levels deep, and the form to add one. Drawn on the server; no JavaScript needed. */
+export function CommentsSection(props: CommentsSectionProps) {
+  const { postId, open, count, comments } = props;
+  return (
+    <section id="comments" aria-labelledby="comments-title" className="mx-auto max-w-3xl px-4 pb-16">
+      <h2 id="comments-title" className="text-2xl font-semibold">
+        {count === 0 ? "Comments" : `${count} comment${count === 1 ? "" : "s"}`}
+      </h2>
+      {comments.length > 0 ? (
+        <ol className="mt-6 space-y-8">
+          {comments.map((comment) => (
+            <li key={comment.id}>
+              <CommentBody comment={comment} postId={postId} open={open} />
+              {comment.replies.length > 0 ? (
+                <ol className="mt-4 space-y-6 border-l-2 pl-4 sm:pl-6" aria-label={`Replies to ${comment.authorName}`}>
+                  {comment.replies.map((reply) => (
+                    <li key={reply.id}>
+                      <CommentBody comment={reply} postId={postId} open={open} />
+                    </li>
+                  ))}
+                </ol>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      ) : open ? (
+        <p className="mt-4 text-muted-foreground">No comments yet. Be the first to share your thoughts.</p>
+      ) : null}
+      {open ? (
+        <CommentForm postId={postId} parentId={null} stamp={props.stamp} verification={props.verification} />
+      ) : (
+        <p className="mt-6 text-muted-foreground">{COMMENT_TEXTS.closed}</p>
+      )}
+    </section>
+  );
+}
+
+function Field({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error: string | undefined;
+  hint?: string;
+  children: (props: { id: string; "aria-invalid"?: boolean; "aria-describedby"?: string }) => React.ReactNode;
+}) {
+  const hintId = `${id}-hint`;
+  const describedBy = [error ? errorIdOf(id) : null, hint ? hintId : null].filter(Boolean).join(" ");
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children({ id, ...(error ? { "aria-invalid": true } : {}), ...(describedBy ? { "aria-describedby": describedBy } : {}) })}
+      {hint ? (
+        <p id={hintId} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorIdOf(id)} className="text-sm font-medium text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The comment form: a plain form post to /comments; the enhancement adds the proof of work when the reader starts typing. */
+export function CommentForm({
+  postId,
+  parentId,
+  stamp,
+  verification,
+  values,
+  fieldErrors,
+  formError,
+  replyingTo,
+}: {
+  postId: string;
+  parentId: string | null;
+  stamp: string;
+  verification: VerificationConfig;
+  values?: CommentFormValues;
+  fieldErrors?: CommentFieldErrors;
+  formError?: string | null;
+  replyingTo?: string | null;
+}) {
+  const ref = useRef<HTMLFormElement>(null);
+  useEffect(() => (ref.current ? enhanceCommentForm(ref.current) : undefined), []);
+  const error = (field: keyof CommentFieldErrors) => fieldErrors?.[field]?.[0];
+  return (
+    <form
+      ref={ref}
+      id="comment-form"
+      method="post"
+      action="/comments"
+      noValidate
+      aria-labelledby="comment-form-title"
+      className="mt-10 space-y-5 rounded-lg border p-4 sm:p-6"
+      {...{ [COMMENT_FORM_ATTRIBUTE]: "" }}
+      {...verificationAttributes(verification)}
+    >
+      <h3 id="comment-form-title" className="text-xl font-semibold">
+        {replyingTo ? `Reply to ${replyingTo}` : "Leave a comment"}
+      </h3>
+      {formError ? (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm font-medium text-destructive">
+          {formError}
+        </p>
+      ) : null}
+      <input type="hidden" name="postId" value={postId} />
+      <input type="hidden" name="parentId" value={parentId ?? ""} />
+      <input type="hidden" name="stamp" value={stamp} />
+      {/* Honeypot: hidden from people and assistive technology; a form that fills it is dropped. */}
+      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+        <label htmlFor="comment-fax">Fax</label>
+        <input id="comment-fax" type="text" name={COMMENT_HONEYPOT} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <Field id="comment-body" label="Comment" error={error("body")} hint="Markdown: *emphasis*, **bold**, [links](https://…) and `code`.">
+        {(p) => <Textarea {...p} name="body" rows={5} required maxLength={COMMENT_LIMITS.body} defaultValue={values?.body} />}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field id="comment-name" label="Name" error={error("name")}>
+          {(p) => (
+            <Input
+              {...p}
+              name="name"
+              type="text"
+              autoComplete="name"
+              required
+              maxLength={COMMENT_LIMITS.name}
+              defaultValue={values?.name}
+            />
+          )}
+        </Field>
+        <Field id="comment-email" label="Email" error={error("email")} hint="Never shown.">
+          {(p) => <Input {...p} name="email" type="email" autoComplete="email" required defaultValue={values?.email} />}
+        </Field>
+      </div>
+      <Field id="comment-url" label="Website (optional)" error={error("url")}>
+        {(p) => <Input {...p} name="url" type="url" autoComplete="url" maxLength={COMMENT_LIMITS.url} defaultValue={values?.url} />}
+      </Field>
+      <div className="flex items-start gap-2">
+        <input id="comment-notify" type="checkbox" name="notify" defaultChecked={values?.notify} className="mt-1 size-4" />
+        <Label htmlFor="comment-notify" className="font-normal">
+          Email me when someone replies
+        </Label>
+      </div>
+      <div {...{ [COMMENT_VERIFICATION_ATTRIBUTE]: "" }} data-testid="comment-verification" />
+      <p className="text-sm text-muted-foreground">New comments appear once they are approved.</p>
+      <Button type="submit">Post comment</Button>
+    </form>
+  );
+}

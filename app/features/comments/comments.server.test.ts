@@ -1,0 +1,151 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createPost } from "~/features/posts/write/posts.server";
+import { comments, mailOutbox } from "~/server/db/schema.server";
+import { ForbiddenError } from "~/server/errors.server";
+import { MailOutbox } from "~/server/mail-outbox.server";
+import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
+import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { makeUser } from "../../../tests/helpers/factories";
+import { decodeQuotedPrintable, type ReceivedMail } from "../../../tests/helpers/smtp";
+import { useSmtpServer, type SuiteMailbox } from "../../../tests/helpers/smtp-suite";
+import { makeStamp } from "./comment-tokens.server";
+import {
+  commentForOwnEdit,
+  deleteOwnComment,
+  moderateBySignedLink,
+  moderateComment,
+  postCommentThread,
+  replyAsAuthor,
+  saveCommentSettings,
+  submitComment,
+  unsubscribeReplies,
+} from "./comments.server";
+
+const SITE = "https://site.example";
+const decoded = (mail: ReceivedMail) => {
+  const split = mail.raw.search(/\r?\n\r?\n/);
+  return `${mail.raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ")}\n\n${decodeQuotedPrintable(mail.raw.slice(split))}`;
+};
+const mailsTo = (smtp: SuiteMailbox, email: string) => smtp.received.filter((m) => m.to.includes(email));
+
+describe("comments", () => {
+  const smtp = useSmtpServer();
+
+  describeEachDatabase("comments", (ctx) => {
+    let n = 0;
+    const ip = () => `10.30.${ctx.kind === "pglite" ? 1 : 2}.${++n}`;
+    const drain = () => new MailOutbox({ db: () => ctx.db }).drain();
+    const admin = async () => {
+      const user = await makeUser(ctx.db, { role: "admin" });
+      return { ...user.actor, email: user.email, name: "Owner" };
+    };
+    const publish = async () =>
+      createPost(ctx.db, await admin(), {
+        title: `Post ${++n} ${Date.now()}`,
+        content: "Body.",
+        excerpt: "Ex.",
+        category: "Fun",
+        published: true,
+      });
+    /** A reader's form post, sent as if the page was drawn a minute ago. */
+    const comment = async (postId: string, fields: Record<string, string>) =>
+      submitComment(
+        ctx.db,
+        null,
+        {
+          postId,
+          name: "Reader",
+          body: "Hello",
+          stamp: await makeStamp(ctx.db, Date.now() - 60_000),
+          verificationToken: await easyVerificationToken(ctx.db),
+          ...fields,
+        },
+        ip(),
+        SITE,
+      );
+
+    it("post → held → approved → shown → a reply mails the reader once → unsubscribe", async () => {
+      const post = await publish();
+      const reader = `reader-${Date.now()}@comments.example`;
+      const first = await comment(post.id, { email: reader, body: "First *thoughts* with [a link](https://docs.example)", notify: "on" });
+      expect(first.state).toBe("pending");
+      expect((await postCommentThread(ctx.db, post.id, false)).count).toBe(0);
+
+      // The owner's email carries signed Approve and Spam links; a tampered one does nothing.
+      const [ownerMail] = await ctx.db
+        .select({ recipient: mailOutbox.recipient })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.dedupeKey, `comment-pending:${first.id}`));
+      expect(ownerMail).toBeDefined();
+      await expect(moderateBySignedLink(ctx.db, first.id, "approve", "forged")).rejects.toThrow(/not valid/);
+      await moderateComment(ctx.db, await admin(), first.id, "approved");
+
+      const shown = await postCommentThread(ctx.db, post.id, false);
+      expect(shown.count).toBe(1);
+      expect(shown.comments[0]?.html).toBe(
+        '<p>First <em>thoughts</em> with <a href="https://docs.example/" rel="nofollow ugc noopener noreferrer">a link</a></p>',
+      );
+
+      // The reader was approved once: the next comment from that email is published at once.
+      const second = await comment(post.id, { email: reader, body: "And one more thing." });
+      expect(second.state).toBe("approved");
+
+      // The owner replies as the author: marked, published, and the reader is told once.
+      await replyAsAuthor(ctx.db, await admin(), first.id, { body: "Thanks for reading!" }, SITE);
+      const thread = await postCommentThread(ctx.db, post.id, false);
+      expect(thread.comments[0]?.replies.map((r) => [r.staff, r.html])).toEqual([[true, "<p>Thanks for reading!</p>"]]);
+      // A reply to the reply is shown on the second level, saying whom it answers.
+      const replyId = thread.comments[0]?.replies[0]?.id ?? "";
+      const deeper = await comment(post.id, { email: reader, body: "You're welcome", parentId: replyId });
+      expect(deeper.state).toBe("approved");
+      const deep = (await postCommentThread(ctx.db, post.id, false)).comments[0]?.replies.at(-1);
+      expect(deep).toMatchObject({ id: deeper.id, replyingTo: "Owner" });
+
+      await drain();
+      await drain();
+      const mails = await waitFor(() => mailsTo(smtp, reader).length >= 1 && mailsTo(smtp, reader), 5_000, "the reply email");
+      expect(mails).toHaveLength(1);
+      const email = decoded(mails[0] as ReceivedMail);
+      expect(email).toMatch(/Subject: Owner replied to your comment/);
+      expect(email).toContain("Thanks for reading!");
+      expect(email).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+      const unsubscribe = new URL(/List-Unsubscribe: <([^>]+)>/.exec(email)?.[1] ?? "");
+      await unsubscribeReplies(ctx.db, unsubscribe.searchParams.get("id") ?? "", unsubscribe.searchParams.get("token") ?? "");
+      const [row] = await ctx.db.select({ notify: comments.notifyReplies }).from(comments).where(eq(comments.id, first.id));
+      expect(row?.notify).toBe(false);
+      await replyAsAuthor(ctx.db, await admin(), first.id, { body: "One more reply" }, SITE);
+      await drain();
+      expect(mailsTo(smtp, reader)).toHaveLength(1);
+    });
+
+    it("spam training, the honeypot, the edit window and comments switched off", async () => {
+      const post = await publish();
+      const spammer = `spammer-${Date.now()}@comments.example`;
+      const spam = await comment(post.id, {
+        email: spammer,
+        body: "Buy cheap pills https://a.example https://b.example https://c.example",
+      });
+      expect(spam.state).toBe("pending");
+      await moderateComment(ctx.db, await admin(), spam.id, "spam");
+      // The honeypot: answered like a held comment, nothing stored.
+      const bot = await comment(post.id, { email: spammer, body: "bot", fax: "555" });
+      expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.id, bot.id))).toEqual([]);
+
+      const own = await comment(post.id, { email: `own-${Date.now()}@comments.example`, body: "Typo hree" });
+      expect((await commentForOwnEdit(ctx.db, own.id, own.editToken)).body).toBe("Typo hree");
+      await expect(commentForOwnEdit(ctx.db, own.id, spam.editToken)).rejects.toThrow(/not found/i);
+      await deleteOwnComment(ctx.db, own.id, own.editToken);
+      expect(
+        await ctx.db
+          .select({ id: comments.id })
+          .from(comments)
+          .where(and(eq(comments.id, own.id))),
+      ).toEqual([]);
+
+      await saveCommentSettings(ctx.db, await admin(), { enabled: false, closeAfterDays: 0, linkLimit: 2, newestFirst: false });
+      await expect(comment(post.id, { email: "late@comments.example" })).rejects.toBeInstanceOf(ForbiddenError);
+      await saveCommentSettings(ctx.db, await admin(), { enabled: true, closeAfterDays: 0, linkLimit: 2, newestFirst: false });
+    });
+  });
+});

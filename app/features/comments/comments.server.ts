@@ -1,0 +1,579 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { getVerificationConfig, verifyHumanToken } from "~/features/verification/verification.server";
+import { canModerateComments, canEdit, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import type { Db } from "~/server/db/client.server";
+import {
+  appSettings,
+  blogPosts,
+  commentBlocks,
+  comments,
+  commentsClosedPosts,
+  type CommentBlockKind,
+  type CommentState,
+} from "~/server/db/schema.server";
+import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { enforceRateLimits } from "~/server/rate-limit.server";
+import { renderCommentMarkdown } from "./comment-markdown.server";
+import { ownerCommentMail, replyCommentMail } from "./comment-mail.server";
+import { assessComment, type Verdict } from "./comment-rules";
+import {
+  COMMENT_HONEYPOT,
+  COMMENT_TEXTS,
+  commentBodySchema,
+  commentRequestSchema,
+  commentSettingsSchema,
+  EDIT_WINDOW_MS,
+  MIN_SUBMIT_MS,
+  type CommentSettings,
+} from "./comment-schema";
+import { checkCommentSignature, makeStamp, signComment, stampAge } from "./comment-tokens.server";
+import { scoreComment, trainComment } from "./spam-filter.server";
+
+export const COMMENTS_FORBIDDEN = "Only administrators and moderators can moderate comments.";
+const COMMENT_NOT_FOUND = "Comment not found";
+const COMMENTS_SETTINGS_KEY = "comment_settings";
+
+/** Per IP and per email, in ten minutes. */
+const RATE_LIMIT = { ip: 6, email: 4, windowSeconds: 600 };
+
+// ---- Settings ----
+
+export async function readCommentSettings(db: Db): Promise<CommentSettings> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, COMMENTS_SETTINGS_KEY));
+  let json: unknown = {};
+  try {
+    json = row ? JSON.parse(row.value) : {};
+  } catch {
+    json = {};
+  }
+  const parsed = commentSettingsSchema.safeParse(json);
+  return parsed.success ? parsed.data : commentSettingsSchema.parse({});
+}
+
+export async function saveCommentSettings(db: Db, actor: Actor | null, input: unknown): Promise<CommentSettings> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const settings = parseOrThrow(commentSettingsSchema, input);
+  const value = JSON.stringify(settings);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: COMMENTS_SETTINGS_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await bumpContentVersion(tx);
+  });
+  return settings;
+}
+
+/** Turns comments off (or on again) for one post. */
+export async function setPostCommentsClosed(db: Db, actor: Actor | null, postId: string, closed: boolean): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  await db.transaction(async (tx) => {
+    if (closed) await tx.insert(commentsClosedPosts).values({ postId }).onConflictDoNothing();
+    else await tx.delete(commentsClosedPosts).where(eq(commentsClosedPosts.postId, postId));
+    await bumpContentVersion(tx);
+  });
+}
+
+/** Whether a post takes comments now: the site's switch, the post's own, and the age limit. */
+export function commentsOpen(settings: CommentSettings, post: { publishedAt: Date | null; closed: boolean }, now = new Date()): boolean {
+  if (!settings.enabled || post.closed || !post.publishedAt) return false;
+  if (settings.closeAfterDays === 0) return true;
+  return now.getTime() - post.publishedAt.getTime() < settings.closeAfterDays * 86_400_000;
+}
+
+async function postForComments(db: Db, postId: string) {
+  const [post] = await db
+    .select({
+      id: blogPosts.id,
+      title: blogPosts.title,
+      category: blogPosts.category,
+      slug: blogPosts.slug,
+      published: blogPosts.published,
+      publishedAt: blogPosts.publishedAt,
+      closed: sql<boolean>`exists (select 1 from ${commentsClosedPosts} where ${commentsClosedPosts.postId} = ${blogPosts.id})`,
+    })
+    .from(blogPosts)
+    .where(eq(blogPosts.id, postId));
+  return post;
+}
+
+// ---- The thread on the post page ----
+
+export interface CommentView {
+  id: string;
+  authorName: string;
+  authorUrl: string | null;
+  staff: boolean;
+  html: string;
+  createdAt: string;
+  /** Set on a reply to a reply (the thread shows two levels): whom it answers. */
+  replyingTo: string | null;
+  replies: CommentView[];
+}
+
+/** The approved comments of a post, two levels deep: deeper replies join their top comment's replies, saying whom they answer. */
+export async function postCommentThread(db: Db, postId: string, newestFirst: boolean) {
+  const rows = await db
+    .select({
+      id: comments.id,
+      parentId: comments.parentId,
+      authorName: comments.authorName,
+      authorUrl: comments.authorUrl,
+      staff: sql<boolean>`${comments.authorUserId} is not null`,
+      html: comments.bodyHtml,
+      createdAt: comments.createdAt,
+    })
+    .from(comments)
+    .where(and(eq(comments.postId, postId), eq(comments.state, "approved")))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const views = new Map<string, CommentView>();
+  const top: CommentView[] = [];
+  const rootOf = (id: string): string => {
+    let current = byId.get(id);
+    for (let depth = 0; current?.parentId && byId.has(current.parentId) && depth < 1000; depth++) current = byId.get(current.parentId);
+    return current?.id ?? id;
+  };
+  for (const row of rows) {
+    const parent = row.parentId ? byId.get(row.parentId) : undefined;
+    const view: CommentView = {
+      id: row.id,
+      authorName: row.authorName,
+      authorUrl: row.authorUrl,
+      staff: row.staff,
+      html: row.html,
+      createdAt: row.createdAt.toISOString(),
+      replyingTo: null,
+      replies: [],
+    };
+    views.set(row.id, view);
+    if (!parent) {
+      top.push(view);
+      continue;
+    }
+    const root = views.get(rootOf(row.id));
+    if (!root) continue;
+    if (parent.id !== root.id) view.replyingTo = parent.authorName;
+    root.replies.push(view);
+  }
+  if (newestFirst) top.reverse();
+  return { comments: top, count: rows.length };
+}
+
+/** The number of approved comments of a post, as a column of the caller's statement (listing cards). */
+export function approvedCommentCountOf(postId: unknown) {
+  return sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${postId} and ${comments.state} = 'approved')`.mapWith(
+    Number,
+  );
+}
+
+/** What the post page needs to draw its comments section. */
+export async function postCommentsView(db: Db, post: { id: string; publishedAt: Date | null; published: boolean }) {
+  const [settings, closedRow] = await Promise.all([
+    readCommentSettings(db),
+    db.select({ postId: commentsClosedPosts.postId }).from(commentsClosedPosts).where(eq(commentsClosedPosts.postId, post.id)),
+  ]);
+  const thread = await postCommentThread(db, post.id, settings.newestFirst);
+  const open = post.published && commentsOpen(settings, { publishedAt: post.publishedAt, closed: closedRow.length > 0 });
+  return {
+    postId: post.id,
+    open,
+    newestFirst: settings.newestFirst,
+    stamp: await makeStamp(db),
+    verification: getVerificationConfig(),
+    ...thread,
+  };
+}
+
+/** The reply form's page (/comments?post=…&replyTo=…, for readers without JavaScript): the post and the comment answered. */
+export async function replyFormView(db: Db, postId: string, parentId: string) {
+  const post = await postForComments(db, postId);
+  if (!post || !post.published) throw new NotFoundError("This post does not exist.");
+  const [parent] = await db
+    .select({ id: comments.id, authorName: comments.authorName, html: comments.bodyHtml })
+    .from(comments)
+    .where(and(eq(comments.id, parentId), eq(comments.postId, postId), eq(comments.state, "approved")));
+  if (!parent) throw new NotFoundError(COMMENT_NOT_FOUND);
+  const open = commentsOpen(await readCommentSettings(db), post);
+  return {
+    post: { id: post.id, title: post.title, category: post.category, slug: post.slug },
+    parent,
+    open,
+    stamp: await makeStamp(db),
+    verification: getVerificationConfig(),
+  };
+}
+
+export type PostCommentsView = Awaited<ReturnType<typeof postCommentsView>>;
+
+// ---- Submitting ----
+
+export interface SubmittedComment {
+  id: string;
+  state: CommentState;
+  /** Lets the same browser edit or delete the comment for 15 minutes. */
+  editToken: string;
+  post: { category: string; slug: string; title: string };
+}
+
+async function readBlocks(db: Db) {
+  return db.select({ kind: commentBlocks.kind, value: commentBlocks.value }).from(commentBlocks);
+}
+
+/**
+ * A reader's (or a signed-in staff member's) comment: validate → comments open → rate limits →
+ * proof of work → the filters decide published, waiting or spam. A filled honeypot is answered like a
+ * comment waiting for moderation, but nothing is stored.
+ */
+export async function submitComment(
+  db: Db,
+  actor: (Actor & { email: string; name: string }) | null,
+  body: unknown,
+  ip: string,
+  siteUrl: string,
+): Promise<SubmittedComment> {
+  const staff = canEdit(actor);
+  // A staff member's identity is their account's, whatever the form says.
+  const filled =
+    staff && actor && typeof body === "object" && body !== null ? { ...body, name: actor.name || actor.email, email: actor.email } : body;
+  const input = parseOrThrow(commentRequestSchema, filled, "Please correct the highlighted fields.");
+  const post = await postForComments(db, input.postId);
+  if (!post || !post.published) throw new NotFoundError("This post does not exist.");
+  if (!commentsOpen(await readCommentSettings(db), post)) throw new ForbiddenError(COMMENT_TEXTS.closed);
+  const email = input.email.toLowerCase();
+  if (!staff) {
+    await enforceRateLimits(
+      db,
+      [
+        { key: `comment:ip:${ip}`, limit: RATE_LIMIT.ip, windowSeconds: RATE_LIMIT.windowSeconds },
+        { key: `comment:email:${email}`, limit: RATE_LIMIT.email, windowSeconds: RATE_LIMIT.windowSeconds },
+      ],
+      COMMENT_TEXTS.rateLimited,
+    );
+  }
+  const postRef = { category: post.category, slug: post.slug, title: post.title };
+  if (input[COMMENT_HONEYPOT]) {
+    logger.warn({ ip }, "comment honeypot filled; submission dropped");
+    return { id: crypto.randomUUID(), state: "pending", editToken: "", post: postRef };
+  }
+  // Without JavaScript there is no proof of work: such a comment waits for a moderator. A token that is
+  // present must be valid.
+  const proofOfWork = staff || input.verificationToken !== "";
+  if (!staff && input.verificationToken) await verifyHumanToken(db, input.verificationToken, ip);
+  if (input.parentId) {
+    const [parent] = await db.select({ postId: comments.postId }).from(comments).where(eq(comments.id, input.parentId));
+    if (!parent || parent.postId !== post.id) throw new ValidationError("The comment you answer does not exist any more.");
+  }
+  const age = staff ? MIN_SUBMIT_MS : await stampAge(db, input.stamp);
+  const [known] = await db
+    .select({ id: comments.id })
+    .from(comments)
+    .where(and(eq(comments.authorEmail, email), eq(comments.state, "approved")))
+    .limit(1);
+  const text = `${input.name}\n${input.url ?? ""}\n${input.body}`;
+  const spamScore = staff ? 0 : await scoreComment(db, text);
+  const settings = await readCommentSettings(db);
+  let verdict: Verdict = assessComment(
+    {
+      body: input.body,
+      authorName: input.name,
+      authorEmail: email,
+      authorUrl: input.url,
+      ip,
+      spamScore,
+      knownAuthor: Boolean(known),
+      proofOfWork,
+      staff,
+    },
+    await readBlocks(db),
+    settings.linkLimit,
+  );
+  if (verdict.state === "approved" && (age === null || age < MIN_SUBMIT_MS))
+    verdict = { state: "pending", reason: age === null ? "The form's time stamp is missing" : "Sent within seconds of the page loading" };
+  const bodyHtml = await renderCommentMarkdown(input.body, siteUrl);
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(comments)
+      .values({
+        postId: post.id,
+        parentId: input.parentId,
+        authorName: input.name,
+        authorEmail: email,
+        authorUrl: staff ? null : input.url,
+        authorUserId: staff && actor ? actor.id : null,
+        body: input.body,
+        bodyHtml,
+        state: verdict.state,
+        reason: verdict.state === "approved" ? null : verdict.reason,
+        spamScore,
+        ipAddress: ip,
+        notifyReplies: input.notify,
+        approvedAt: verdict.state === "approved" ? new Date() : null,
+      })
+      .returning({ id: comments.id });
+    if (!inserted) throw new Error("comment insert returned no row");
+    if (verdict.state === "approved") {
+      await bumpContentVersion(tx);
+      await queueReplyMail(tx, inserted.id);
+    } else if (verdict.state === "pending") {
+      await ownerCommentMail.enqueueFor(tx, inserted.id);
+    }
+    return inserted;
+  });
+  logger.info({ id: row.id, state: verdict.state }, "comment stored");
+  return { id: row.id, state: verdict.state, editToken: await signComment(db, "edit", row.id), post: postRef };
+}
+
+/** The reply notification for an approved reply, once per reply (the outbox key). */
+async function queueReplyMail(tx: Db, replyId: string): Promise<void> {
+  const [row] = await tx
+    .select({ parentEmail: sql<string | null>`p.author_email`, notify: sql<boolean | null>`p.notify_replies`, email: comments.authorEmail })
+    .from(comments)
+    .leftJoin(sql`${comments} as p`, sql`p.id = ${comments.parentId}`)
+    .where(eq(comments.id, replyId));
+  if (!row?.parentEmail || !row.notify || row.parentEmail === row.email) return;
+  await replyCommentMail.enqueue(tx, { to: row.parentEmail, payload: { replyId } }, { key: `comment-reply:${replyId}` });
+}
+
+// ---- The commenter's 15 minutes ----
+
+async function ownComment(db: Db, id: string, token: string) {
+  const [row] = await db
+    .select({ id: comments.id, body: comments.body, state: comments.state, createdAt: comments.createdAt, postId: comments.postId })
+    .from(comments)
+    .where(eq(comments.id, id));
+  if (!row || !(await checkCommentSignature(db, "edit", id, token))) throw new NotFoundError(COMMENT_NOT_FOUND);
+  if (Date.now() - row.createdAt.getTime() > EDIT_WINDOW_MS)
+    throw new ForbiddenError("The 15 minutes to edit or delete this comment are over.");
+  return row;
+}
+
+/** The comment a commenter may still edit, for the edit page. */
+export async function commentForOwnEdit(db: Db, id: string, token: string) {
+  const row = await ownComment(db, id, token);
+  const [post] = await db
+    .select({ category: blogPosts.category, slug: blogPosts.slug, title: blogPosts.title })
+    .from(blogPosts)
+    .where(eq(blogPosts.id, row.postId));
+  return { id: row.id, body: row.body, post: post ?? null };
+}
+
+export async function editOwnComment(db: Db, id: string, token: string, input: unknown, siteUrl: string): Promise<void> {
+  const row = await ownComment(db, id, token);
+  const { body } = parseOrThrow(commentBodySchema, input);
+  const bodyHtml = await renderCommentMarkdown(body, siteUrl);
+  await db.transaction(async (tx) => {
+    await tx.update(comments).set({ body, bodyHtml, updatedAt: new Date() }).where(eq(comments.id, id));
+    if (row.state === "approved") await bumpContentVersion(tx);
+  });
+}
+
+export async function deleteOwnComment(db: Db, id: string, token: string): Promise<void> {
+  const row = await ownComment(db, id, token);
+  await db.transaction(async (tx) => {
+    await tx.delete(comments).where(eq(comments.id, id));
+    if (row.state === "approved") await bumpContentVersion(tx);
+  });
+}
+
+/** One-click unsubscribe from reply mail: every comment of that reader's email stops notifying. */
+export async function unsubscribeReplies(db: Db, id: string, token: string): Promise<void> {
+  if (!(await checkCommentSignature(db, "unsubscribe", id, token))) throw new NotFoundError("This unsubscribe link is not valid.");
+  const [row] = await db.select({ email: comments.authorEmail }).from(comments).where(eq(comments.id, id));
+  if (!row) return;
+  await db.update(comments).set({ notifyReplies: false }).where(eq(comments.authorEmail, row.email));
+}
+
+// ---- Moderation ----
+
+export const COMMENT_PAGE_SIZE = 50;
+
+/** A queue (pending, approved, spam), newest first, with the count of every queue. */
+export async function listCommentQueue(db: Db, actor: Actor | null, state: CommentState) {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const rows = await db
+    .select({
+      id: comments.id,
+      authorName: comments.authorName,
+      authorEmail: comments.authorEmail,
+      authorUrl: comments.authorUrl,
+      staff: sql<boolean>`${comments.authorUserId} is not null`,
+      body: comments.body,
+      html: comments.bodyHtml,
+      reason: comments.reason,
+      ipAddress: comments.ipAddress,
+      createdAt: comments.createdAt,
+      postId: comments.postId,
+      postTitle: blogPosts.title,
+      postCategory: blogPosts.category,
+      postSlug: blogPosts.slug,
+      postClosed: sql<boolean>`exists (select 1 from ${commentsClosedPosts} where ${commentsClosedPosts.postId} = ${comments.postId})`,
+    })
+    .from(comments)
+    .innerJoin(blogPosts, eq(blogPosts.id, comments.postId))
+    .where(eq(comments.state, state))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(COMMENT_PAGE_SIZE);
+  const counts = await commentQueueCounts(db);
+  return { comments: rows, counts };
+}
+
+export type QueuedComment = Awaited<ReturnType<typeof listCommentQueue>>["comments"][number];
+
+export async function commentQueueCounts(db: Db): Promise<Record<CommentState, number>> {
+  const rows = await db
+    .select({ state: comments.state, n: sql<number>`count(*)::int` })
+    .from(comments)
+    .groupBy(comments.state);
+  const counts: Record<CommentState, number> = { pending: 0, approved: 0, spam: 0 };
+  for (const row of rows) counts[row.state] = row.n;
+  return counts;
+}
+
+/** The sidebar's count of comments waiting, as a column of the caller's statement. */
+export function pendingCommentsCountOf(actor: Actor | null) {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  return sql<number>`(select count(*)::int from ${comments} where ${comments.state} = 'pending')`.mapWith(Number);
+}
+
+async function commentRow(db: Db, id: string) {
+  const [row] = await db
+    .select({
+      id: comments.id,
+      state: comments.state,
+      body: comments.body,
+      name: comments.authorName,
+      url: comments.authorUrl,
+      postId: comments.postId,
+    })
+    .from(comments)
+    .where(eq(comments.id, id));
+  if (!row) throw new NotFoundError(COMMENT_NOT_FOUND);
+  return row;
+}
+
+/**
+ * Approve or mark as spam. Each decision trains the filter (a reversed decision is unlearned first);
+ * approving publishes the comment and sends the reply notification it owes, once.
+ */
+export async function moderateComment(db: Db, actor: Actor | null, id: string, state: "approved" | "spam"): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  await applyModeration(db, id, state);
+}
+
+/** The moderation itself, for a moderator or a signed link from the owner's email. */
+async function applyModeration(db: Db, id: string, state: "approved" | "spam"): Promise<void> {
+  const row = await commentRow(db, id);
+  if (row.state === state) return;
+  const text = `${row.name}\n${row.url ?? ""}\n${row.body}`;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(comments)
+      .set({ state, reason: null, approvedAt: state === "approved" ? new Date() : null })
+      .where(eq(comments.id, id));
+    if (row.state !== "pending") await trainComment(tx, text, row.state === "spam", -1);
+    await trainComment(tx, text, state === "spam");
+    if (state === "approved") await queueReplyMail(tx, id);
+    if (state === "approved" || row.state === "approved") await bumpContentVersion(tx);
+  });
+}
+
+/** Approve or spam from the owner's email: the link is signed for that comment and that decision. */
+export async function moderateBySignedLink(db: Db, id: string, decision: "approve" | "spam", token: string): Promise<void> {
+  if (!(await checkCommentSignature(db, decision === "approve" ? "moderate-approve" : "moderate-spam", id, token)))
+    throw new NotFoundError("This moderation link is not valid.");
+  await applyModeration(db, id, decision === "approve" ? "approved" : "spam");
+}
+
+export async function deleteComment(db: Db, actor: Actor | null, id: string): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const row = await commentRow(db, id);
+  await db.transaction(async (tx) => {
+    await tx.delete(comments).where(eq(comments.id, id));
+    if (row.state === "approved") await bumpContentVersion(tx);
+  });
+}
+
+export async function editComment(db: Db, actor: Actor | null, id: string, input: unknown, siteUrl: string): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const row = await commentRow(db, id);
+  const { body } = parseOrThrow(commentBodySchema, input);
+  const bodyHtml = await renderCommentMarkdown(body, siteUrl);
+  await db.transaction(async (tx) => {
+    await tx.update(comments).set({ body, bodyHtml, updatedAt: new Date() }).where(eq(comments.id, id));
+    if (row.state === "approved") await bumpContentVersion(tx);
+  });
+}
+
+/** A reply as the author (the signed-in staff member): published at once, marked "Author"; approves the comment it answers. */
+export async function replyAsAuthor(
+  db: Db,
+  actor: (Actor & { email: string; name: string }) | null,
+  parentId: string,
+  input: unknown,
+  siteUrl: string,
+) {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  if (!actor) throw new ForbiddenError(COMMENTS_FORBIDDEN);
+  const parent = await commentRow(db, parentId);
+  if (parent.state === "spam") throw new ConflictError("Mark the comment as not spam before replying to it.");
+  if (parent.state === "pending") await applyModeration(db, parentId, "approved");
+  const { body } = parseOrThrow(commentBodySchema, input);
+  const bodyHtml = await renderCommentMarkdown(body, siteUrl);
+  await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(comments)
+      .values({
+        postId: parent.postId,
+        parentId,
+        authorName: actor.name || actor.email,
+        authorEmail: actor.email.toLowerCase(),
+        authorUserId: actor.id,
+        body,
+        bodyHtml,
+        state: "approved",
+        approvedAt: new Date(),
+      })
+      .returning({ id: comments.id });
+    if (!inserted) throw new Error("reply insert returned no row");
+    await queueReplyMail(tx, inserted.id);
+    await bumpContentVersion(tx);
+  });
+}
+
+/** Adds a block-list entry (an email or domain, an IP or CIDR range, a keyword or a host). */
+export async function addCommentBlock(db: Db, actor: Actor | null, kind: CommentBlockKind, value: string): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const clean = value.trim().toLowerCase();
+  if (!clean || clean.length > 200) throw new ValidationError("Enter a value of at most 200 characters to block.");
+  if (kind === "ip" && !/^[0-9a-f.:]+(\/\d{1,3})?$/.test(clean))
+    throw new ValidationError("Enter an IP address or a range like 203.0.113.0/24.");
+  await db.insert(commentBlocks).values({ kind, value: clean }).onConflictDoNothing();
+}
+
+export async function removeCommentBlock(db: Db, actor: Actor | null, kind: CommentBlockKind, value: string): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  await db.delete(commentBlocks).where(and(eq(commentBlocks.kind, kind), eq(commentBlocks.value, value)));
+}
+
+export async function listCommentBlocks(db: Db, actor: Actor | null) {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  return db
+    .select({ kind: commentBlocks.kind, value: commentBlocks.value })
+    .from(commentBlocks)
+    .orderBy(asc(commentBlocks.kind), asc(commentBlocks.value));
+}
+
+/** Blocks the email or the IP of a comment and files it as spam. */
+export async function blockCommentAuthor(db: Db, actor: Actor | null, id: string, by: "email" | "ip"): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const [row] = await db.select({ email: comments.authorEmail, ip: comments.ipAddress }).from(comments).where(eq(comments.id, id));
+  if (!row) throw new NotFoundError(COMMENT_NOT_FOUND);
+  const value = by === "email" ? row.email : row.ip;
+  if (!value) throw new ConflictError("This comment has no IP address to block.");
+  await addCommentBlock(db, actor, by, value);
+  await applyModeration(db, id, "spam");
+}
