@@ -13,6 +13,7 @@ import {
 } from "~/components/ui/dropdown-menu";
 import { cn } from "~/lib/utils";
 import { ADMIN_NAV, avatarInitials } from "./nav";
+import { NewPostMenu } from "./new-post-menu";
 import { useAdminSidebar, useIsMobile } from "./sidebar-state";
 
 const MESSAGES_PATH = "/admin/messages";
@@ -46,7 +47,10 @@ function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; role
   const { open, openMobile, toggle } = useAdminSidebar();
   const mobile = useIsMobile();
   return (
-    <header className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4">
+    <header
+      data-admin-chrome
+      className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4"
+    >
       <Button
         type="button"
         variant="ghost"
@@ -61,6 +65,7 @@ function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; role
         <PanelLeft aria-hidden />
       </Button>
       <div className="ml-auto flex items-center gap-1">
+        <NewPostMenu />
         <Button asChild variant="ghost" size="sm">
           <Link to="/">
             <ExternalLink aria-hidden />
@@ -223,6 +228,7 @@ export function AdminShell({ user, nav, unreadMessages, banner }: AdminShellView
       <aside
         aria-label="Admin Panel"
         data-testid="admin-sidebar"
+        data-admin-chrome
         className={cn(
           "sticky top-0 hidden h-screen shrink-0 border-r bg-background transition-[width] duration-200 md:block",
           open ? "w-[16rem]" : "w-[3rem]",
@@ -255,7 +261,7 @@ export function AdminShell({ user, nav, unreadMessages, banner }: AdminShellView
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
         <AdminTopBar email={user.email} roleLabel={user.roleLabel} canOpenAccount={nav.includes("/admin/account")} />
-        {banner}
+        <div data-admin-chrome>{banner}</div>
         <main id="main" className="relative flex-1 p-4 md:p-8">
           {loadingAdminPage ? (
             <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">

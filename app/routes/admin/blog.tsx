@@ -1,9 +1,8 @@
 import { Pager } from "~/components/pager";
 import { Link, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { NewPostMenu } from "~/features/admin/new-post-menu";
 import { requireStaff } from "~/features/auth/guards.server";
 import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/write/admin-filters";
-import { CATEGORIES, categoryPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -39,13 +38,9 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/blog";
   return (
     <section className="max-w-5xl">
-      <h1 className="text-3xl font-bold">Blog Management</h1>
-      <div role="group" className="mt-6 flex flex-wrap gap-2" aria-label="Create a post in a category">
-        {CATEGORIES.map((c) => (
-          <Button key={c} asChild variant="outline" size="sm">
-            <Link to={`${categoryPath(c)}/new`}>{c}</Link>
-          </Button>
-        ))}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">Blog Management</h1>
+        <NewPostMenu />
       </div>
       <nav aria-label="Filter posts" className="mt-6 flex gap-2">
         {ADMIN_FILTERS.map((f) => (

@@ -160,7 +160,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 async function findDuplicate(db: Db, authorId: string, input: PostInput) {
   const [dup] = await db
-    .select({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category })
+    .select({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category, scheduledAt: blogPosts.scheduledAt })
     .from(blogPosts)
     .where(
       and(
@@ -200,7 +200,7 @@ export async function createPost(
   db: Db,
   author: Actor | null,
   raw: unknown,
-): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+): Promise<{ id: string; slug: string; category: Category; scheduledAt: Date | null; duplicate: boolean }> {
   authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   const now = new Date();
@@ -233,7 +233,7 @@ export async function createPost(
             createdAt: now,
             updatedAt: now,
           })
-          .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
+          .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category, scheduledAt: blogPosts.scheduledAt });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
         await discardAutosave(tx, author.id, { category: input.category });
@@ -298,7 +298,7 @@ export async function updatePost(
   actor: Actor | null,
   slug: string,
   raw: unknown,
-): Promise<{ id: string; slug: string; category: Category }> {
+): Promise<{ id: string; slug: string; category: Category; scheduledAt: Date | null }> {
   authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
@@ -358,7 +358,7 @@ export async function updatePost(
     throw error;
   }
   logger.info({ postId: post.id, slug: newSlug, from: moved ? slug : undefined, by: actor.id }, "post updated");
-  return { id: post.id, slug: newSlug, category: input.category };
+  return { id: post.id, slug: newSlug, category: input.category, scheduledAt };
 }
 
 /**
