@@ -12,6 +12,7 @@ import {
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
 import { cn } from "~/lib/utils";
+import { MailBanner, type MailBannerState } from "~/features/mail/mail-banner";
 import { ADMIN_NAV, avatarInitials } from "./nav";
 import { NewPostMenu } from "./new-post-menu";
 import { useAdminSidebar, useIsMobile } from "./sidebar-state";
@@ -274,4 +275,9 @@ export function AdminShell({ user, nav, unreadMessages, banner }: AdminShellView
       </div>
     </div>
   );
+}
+
+/** The shell as the layouts draw it (the admin area's and the post editor's), with the mail banner. */
+export function AdminShellPage({ mail, ...shell }: Omit<AdminShellView, "banner"> & { mail: MailBannerState }) {
+  return <AdminShell {...shell} banner={<MailBanner mail={mail} canFix={shell.nav.includes("/admin/email")} />} />;
 }

@@ -1,8 +1,7 @@
 import { AdminErrorPage } from "~/features/admin/admin-error-page";
-import { AdminShell } from "~/features/admin/admin-shell";
+import { AdminShellPage } from "~/features/admin/admin-shell";
 import { adminShellData } from "~/features/admin/admin-shell-data.server";
 import { requireAdminShell, requireTwoFactorSetup } from "~/features/auth/guards.server";
-import { MailBanner } from "~/features/mail/mail-banner";
 import { readMailBanner } from "~/features/mail/mail-settings.server";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/layout";
@@ -20,8 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { mail, ...shell } = loaderData;
-  return <AdminShell {...shell} banner={<MailBanner mail={mail} canFix={shell.nav.includes("/admin/email")} />} />;
+  return <AdminShellPage {...loaderData} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
