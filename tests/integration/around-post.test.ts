@@ -27,12 +27,12 @@ describeEachDatabase("around a post", (ctx) => {
       expect(around.previous?.slug).toBe(older.slug);
       expect(around.next?.slug).toBe(newer.slug);
       expect(around.related.map((p) => p.slug)).toEqual([newest.slug, oldest.slug]);
-      const more = await makePost(ctx.db, { category: "Faith", createdAt: day(7) });
-      const again = await aroundPost(ctx.db, current);
-      expect(again.related.map((p) => p.slug)).toEqual([more.slug, newest.slug, oldest.slug]);
 
       expect((await aroundPost(ctx.db, oldest)).previous).toBeNull();
       expect((await aroundPost(ctx.db, newest)).next).toBeNull();
+      const more = await makePost(ctx.db, { category: "Faith", createdAt: day(7) });
+      const again = await aroundPost(ctx.db, current);
+      expect(again.related.map((p) => p.slug)).toEqual([more.slug, newest.slug, oldest.slug]);
     });
 
     it("orders by the date a post was first published, not the day its draft was created", async () => {
