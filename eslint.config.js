@@ -63,7 +63,7 @@ const FEATURE_SURFACE = {
   feeds: ["feed-item.ts", "feeds.server.ts"],
   imports: [],
   layout: ["site-links.ts"],
-  mail: ["mail-settings-schema.ts"],
+  mail: ["mail-banner.tsx", "mail-settings-schema.ts"],
   media: ["media-urls.ts", "media-view.tsx", "media.ts"],
   pages: ["getting-started.ts", "page-content.server.ts", "portrait.tsx", "testimonials-schema.ts"],
   posts: [

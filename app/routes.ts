@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 // Reads like SPEC §2. Later issues add their screens here.
 export default [
@@ -56,9 +56,12 @@ export default [
   route("rss.xml", "routes/rss.ts"),
   route("7fs/:category", "routes/blog/category.tsx"),
   route("7fs/:category/rss.xml", "routes/blog/category-rss.ts"),
-  route("7fs/:category/new", "routes/blog/post-form.tsx", { id: "post-new" }),
   route("7fs/:category/:slug", "routes/blog/post.tsx"),
-  route("7fs/:category/:slug/edit", "routes/blog/post-form.tsx", { id: "post-edit" }),
+  // The editor keeps its addresses and is drawn in the admin shell.
+  layout("routes/blog/editor-layout.tsx", [
+    route("7fs/:category/new", "routes/blog/post-form.tsx", { id: "post-new" }),
+    route("7fs/:category/:slug/edit", "routes/blog/post-form.tsx", { id: "post-edit" }),
+  ]),
   route("api/uploads", "routes/api/uploads.ts"),
   route("api/uploads/resume", "routes/api/uploads-resume.ts"),
   route("manifest.webmanifest", "routes/manifest-webmanifest.ts"),

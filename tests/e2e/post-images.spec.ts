@@ -39,7 +39,12 @@ test("publishing needs alt text for every image; the post page uses it", async (
   await expect(page.getByText("2 image(s) uploaded successfully")).toBeVisible();
   // Uploads are not gallery items until the author adds them.
   await expect(page.getByRole("list", { name: "Media items in display order" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Make image 1 the featured image" }).click();
+  // The post had no featured image: the first upload became it, with one alt text field (the featured image's).
+  await expect(page.getByRole("button", { name: "Image 1 (featured image)" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("group", { name: "Image 1" }).getByLabel("Alt text")).toHaveCount(0);
+  await expect(page.getByLabel("Alt text")).toHaveCount(2);
+  // One upload control: the file input, named by its label.
+  await expect(page.getByRole("button", { name: "Upload Images" })).toHaveCount(1);
   const extra = page.getByRole("group", { name: "Image 2" });
   await extra.getByRole("button", { name: "Add to gallery" }).click();
   await expectAccessible(page);

@@ -14,7 +14,7 @@ describeEachDatabase("around a post", (ctx) => {
   afterAll(() => server.close());
 
   describe("aroundPost", () => {
-    it("gives the newest three others of the category and its published neighbours, skipping drafts and other categories", async () => {
+    it("gives its published neighbours and the newest others of the category (never a neighbour twice), skipping drafts and other categories", async () => {
       const oldest = await makePost(ctx.db, { category: "Faith", createdAt: day(1) });
       const older = await makePost(ctx.db, { category: "Faith", createdAt: day(2) });
       await makePost(ctx.db, { category: "Faith", createdAt: day(3), published: false });
@@ -26,10 +26,13 @@ describeEachDatabase("around a post", (ctx) => {
       const around = await aroundPost(ctx.db, current);
       expect(around.previous?.slug).toBe(older.slug);
       expect(around.next?.slug).toBe(newer.slug);
-      expect(around.related.map((p) => p.slug)).toEqual([newest.slug, newer.slug, older.slug]);
+      expect(around.related.map((p) => p.slug)).toEqual([newest.slug, oldest.slug]);
 
       expect((await aroundPost(ctx.db, oldest)).previous).toBeNull();
       expect((await aroundPost(ctx.db, newest)).next).toBeNull();
+      const more = await makePost(ctx.db, { category: "Faith", createdAt: day(7) });
+      const again = await aroundPost(ctx.db, current);
+      expect(again.related.map((p) => p.slug)).toEqual([more.slug, newest.slug, oldest.slug]);
     });
 
     it("orders by the date a post was first published, not the day its draft was created", async () => {
@@ -39,7 +42,7 @@ describeEachDatabase("around a post", (ctx) => {
       const around = await aroundPost(ctx.db, middle);
       expect(around.previous?.slug).toBe(draftedLast.slug);
       expect(around.next?.slug).toBe(draftedFirst.slug);
-      expect(around.related.map((p) => p.slug)).toEqual([draftedFirst.slug, draftedLast.slug]);
+      expect(around.related).toEqual([]);
     });
 
     it("orders posts created at the same moment by id, so previous and next never loop", async () => {
@@ -59,11 +62,14 @@ describeEachDatabase("around a post", (ctx) => {
     const first = await makePost(ctx.db, { category: "Family", title: "Family first post", createdAt: day(1) });
     const second = await makePost(ctx.db, { category: "Family", title: "Family second post", createdAt: day(2) });
     const third = await makePost(ctx.db, { category: "Family", title: "Family third post", createdAt: day(3) });
+    const fourth = await makePost(ctx.db, { category: "Family", title: "Family fourth post", createdAt: day(4) });
     const html = await (await server.fetch(`/7fs/Family/${second.slug}`)).text();
     expect(html).toContain('aria-label="More in Family"');
     expect(html).toMatch(new RegExp(`<a[^>]*rel="prev"[^>]*href="/7fs/Family/${first.slug}"`));
     expect(html).toMatch(new RegExp(`<a[^>]*rel="next"[^>]*href="/7fs/Family/${third.slug}"`));
     expect(html).toContain("Related posts");
+    // Each other post is linked once: the neighbours are not repeated among the related posts.
+    for (const other of [first, third, fourth]) expect(html.split(`href="/7fs/Family/${other.slug}"`).length - 1).toBe(1);
     const lonely = await makePost(ctx.db, { category: "Figurehead", title: "Alone in its category" });
     const alone = await (await server.fetch(`/7fs/Figurehead/${lonely.slug}`)).text();
     expect(alone).not.toContain("Related posts");

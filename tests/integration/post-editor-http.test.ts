@@ -64,7 +64,13 @@ describeEachDatabase("post editor over HTTP (autosave, revisions, scheduling, co
     expect(created.status).toBe(302);
     expect(created.headers.get("location")).toBe(`/7fs/Family/${slug}`);
     expect((await server.fetch(`/7fs/Family/${slug}`)).status).toBe(404);
-    expect((await server.fetch(`/7fs/Family/${slug}`, { headers: { cookie: admin } })).status).toBe(200);
+    // The toast and the staff's badge say when it goes live, in the site's zone (UTC here).
+    const toastCookie = (created.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const staffPage = await server.fetch(`/7fs/Family/${slug}`, { headers: { cookie: `${admin}; ${toastCookie}` } });
+    expect(staffPage.status).toBe(200);
+    const staffHtml = (await staffPage.text()).replace(/<!-- -->/g, "");
+    expect(staffHtml).toMatch(/Post scheduled for [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \(UTC\)/);
+    expect(staffHtml).toMatch(/>Scheduled for [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \(UTC\)</);
     expect(await (await server.fetch("/7fs/Family")).text()).not.toContain(title);
     const dashboard = await (await server.fetch("/admin", { headers: { cookie: admin } })).text();
     expect(dashboard).toMatch(/data-testid="counter-Scheduled">[1-9]\d*</);
@@ -78,6 +84,10 @@ describeEachDatabase("post editor over HTTP (autosave, revisions, scheduling, co
 
     const edit = await (await server.fetch(`/7fs/Family/${slug}/edit`, { headers: { cookie: admin } })).text();
     expect(edit).toContain('name="version" value="1"');
+    // The editor is drawn in the admin shell: its sidebar, no public footer.
+    expect(edit).toContain('data-testid="admin-sidebar"');
+    expect(edit).not.toContain("<footer");
+    expect(edit).toContain("Last saved ");
     expect((await post(`/7fs/Family/${slug}/edit`, { title, content: "Now.", published: "on", version: "1" })).status).toBe(302);
     const stale = await post(`/7fs/Family/${slug}/edit`, { title, content: "Stale.", published: "on", version: "1" });
     expect(stale.status).toBe(409);

@@ -5,6 +5,7 @@ import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "~/features/search/highlight";
 import { SEARCH_CANDIDATES, SEARCH_WINDOW_GROWTH, searchPosts } from "~/features/search/search.server";
 import { newestPublishedFirst } from "~/features/posts/write/posts.server";
 import { blogPosts } from "~/server/db/schema.server";
+import { backfillRenderedPosts } from "~/features/posts/content/post-render.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -44,6 +45,19 @@ describeEachDatabase("search", (ctx) => {
       expect(hit?.titleHighlight).toBe(`${HIGHLIGHT_START}Running${HIGHLIGHT_STOP} with ${HIGHLIGHT_START}${w}${HIGHLIGHT_STOP}`);
       expect(hit?.snippet).toContain(`${HIGHLIGHT_START}running${HIGHLIGHT_STOP}`);
       expect(hit?.snippet).toContain(`${HIGHLIGHT_START}${w}${HIGHLIGHT_STOP}`);
+    });
+
+    it("cuts snippets from the rendered text, without Markdown syntax", async () => {
+      const w = word();
+      await makePost(ctx.db, {
+        title: `Markdown ${w}`,
+        content: `## Why ${w}\n\nA **bold** claim about ${w} and \`code\` [a link](https://example.com).`,
+      });
+      await backfillRenderedPosts(ctx.db);
+      const [hit] = (await searchPosts(ctx.db, w, 1)).hits;
+      expect(hit?.snippet).toContain("bold");
+      expect(hit?.snippet).toContain("a link");
+      expect(hit?.snippet).not.toMatch(/##|\*\*|`|\]\(/);
     });
 
     it("understands web search syntax: phrases and exclusions", async () => {

@@ -12,7 +12,9 @@ import {
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
 import { cn } from "~/lib/utils";
+import { MailBanner, type MailBannerState } from "~/features/mail/mail-banner";
 import { ADMIN_NAV, avatarInitials } from "./nav";
+import { NewPostMenu } from "./new-post-menu";
 import { useAdminSidebar, useIsMobile } from "./sidebar-state";
 
 const MESSAGES_PATH = "/admin/messages";
@@ -54,7 +56,10 @@ function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; role
   const { open, openMobile, toggle } = useAdminSidebar();
   const mobile = useIsMobile();
   return (
-    <header className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4">
+    <header
+      data-admin-chrome
+      className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4"
+    >
       <Button
         type="button"
         variant="ghost"
@@ -69,6 +74,7 @@ function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; role
         <PanelLeft aria-hidden />
       </Button>
       <div className="ml-auto flex items-center gap-1">
+        <NewPostMenu />
         <Button asChild variant="ghost" size="sm">
           <Link to="/">
             <ExternalLink aria-hidden />
@@ -240,6 +246,7 @@ export function AdminShell({ user, nav, unreadMessages, version, pendingComments
       <aside
         aria-label="Admin Panel"
         data-testid="admin-sidebar"
+        data-admin-chrome
         className={cn(
           "sticky top-0 hidden h-screen shrink-0 border-r bg-background transition-[width] duration-200 md:block",
           open ? "w-[16rem]" : "w-[3rem]",
@@ -272,7 +279,7 @@ export function AdminShell({ user, nav, unreadMessages, version, pendingComments
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
         <AdminTopBar email={user.email} roleLabel={user.roleLabel} canOpenAccount={nav.includes("/admin/account")} />
-        {banner}
+        <div data-admin-chrome>{banner}</div>
         <main id="main" className="relative flex-1 p-4 md:p-8">
           {loadingAdminPage ? (
             <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">
@@ -285,4 +292,9 @@ export function AdminShell({ user, nav, unreadMessages, version, pendingComments
       </div>
     </div>
   );
+}
+
+/** The shell as the layouts draw it (the admin area's and the post editor's), with the mail banner. */
+export function AdminShellPage({ mail, ...shell }: Omit<AdminShellView, "banner"> & { mail: MailBannerState }) {
+  return <AdminShell {...shell} banner={<MailBanner mail={mail} canFix={shell.nav.includes("/admin/email")} />} />;
 }

@@ -28,7 +28,9 @@ const SidebarContext = createContext<SidebarState | null>(null);
 
 /** SPEC §9: narrower than 768 px is mobile. */
 const MOBILE_QUERY = "(max-width: 767px)";
+/** The layouts that draw the admin shell: the admin area's and the post editor's. */
 const ADMIN_LAYOUT_ROUTE_ID = "routes/admin/layout";
+const EDITOR_LAYOUT_ROUTE_ID = "routes/blog/editor-layout";
 
 export function AdminSidebarProvider({ children }: { children: ReactNode }) {
   const [open, setOpenState] = useState<boolean | null>(null);
@@ -44,7 +46,9 @@ export function AdminSidebarProvider({ children }: { children: ReactNode }) {
 export function useAdminSidebar() {
   const state = useContext(SidebarContext);
   if (!state) throw new Error("useAdminSidebar needs <AdminSidebarProvider>");
-  const layout = useRouteLoaderData<{ sidebarOpen: boolean }>(ADMIN_LAYOUT_ROUTE_ID);
+  const adminLayout = useRouteLoaderData<{ sidebarOpen: boolean }>(ADMIN_LAYOUT_ROUTE_ID);
+  const editorLayout = useRouteLoaderData<{ sidebarOpen: boolean }>(EDITOR_LAYOUT_ROUTE_ID);
+  const layout = adminLayout ?? editorLayout;
   const open = state.open ?? layout?.sidebarOpen ?? true;
   const { setOpen, setOpenMobile } = state;
   /** Desktop: expanded ↔ icons (remembered in the cookie); mobile: the drawer. */

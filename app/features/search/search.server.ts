@@ -182,7 +182,8 @@ export async function searchPosts(db: Db, query: string, page: number, window: n
           category: blogPosts.category,
           title: blogPosts.title,
           excerpt: blogPosts.excerpt,
-          content: blogPosts.content,
+          // The snippet is cut from the rendered text, never the Markdown (a row not rendered yet: its source).
+          content: sql<string>`coalesce(${blogPosts.contentText}, ${blogPosts.content})`.as("content"),
           createdAt: blogPosts.createdAt,
           searchVector: blogPosts.searchVector,
         })

@@ -1,9 +1,18 @@
 import { Pager } from "~/components/pager";
-import { Link, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { Form, Link, useNavigation } from "react-router";
+import { NewPostMenu } from "~/features/admin/new-post-menu";
 import { requireStaff } from "~/features/auth/guards.server";
-import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/write/admin-filters";
-import { CATEGORIES, categoryPath } from "~/lib/categories";
+import {
+  ADMIN_FILTERS,
+  ADMIN_SEARCH_MAX,
+  adminFilterFrom,
+  adminNarrowingFrom,
+  type AdminFilter,
+} from "~/features/posts/write/admin-filters";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { CATEGORIES } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -14,8 +23,8 @@ import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request);
-  const filter = adminFilterFrom(new URL(request.url));
-  return withPageFailures(() => adminPostsView(getDb(), filter, pageParam(request)));
+  const url = new URL(request.url);
+  return withPageFailures(() => adminPostsView(getDb(), adminFilterFrom(url), pageParam(request), adminNarrowingFrom(url)));
 }
 
 export function meta() {
@@ -24,34 +33,61 @@ export function meta() {
 
 const FILTER_LABEL: Record<AdminFilter, string> = { all: "All", published: "Published", drafts: "Drafts", scheduled: "Scheduled" };
 
-function hrefFor(filter: AdminFilter, page = 1): string {
+/** The list's address: state filter, title search and category kept across filter links and pages. */
+function hrefFor(filter: AdminFilter, narrow: { title: string; category: string | null }, page = 1): string {
   const params = new URLSearchParams();
   if (filter !== "all") params.set("filter", filter);
+  if (narrow.title) params.set("q", narrow.title);
+  if (narrow.category) params.set("category", narrow.category);
   if (page > 1) params.set("page", String(page));
   const q = params.toString();
   return q ? `/admin/blog?${q}` : "/admin/blog";
 }
 
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
-  const { filter, counts, posts, page, pageCount } = loaderData;
+  const { filter, counts, posts, page, pageCount, title, category } = loaderData;
+  const narrow = { title, category };
   const navigation = useNavigation();
   // SPEC §2: 'Loading posts...' while the list loads (a filter or page change).
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/blog";
   return (
     <section className="max-w-5xl">
-      <h1 className="text-3xl font-bold">Blog Management</h1>
-      <div role="group" className="mt-6 flex flex-wrap gap-2" aria-label="Create a post in a category">
-        {CATEGORIES.map((c) => (
-          <Button key={c} asChild variant="outline" size="sm">
-            <Link to={`${categoryPath(c)}/new`}>{c}</Link>
-          </Button>
-        ))}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">Blog Management</h1>
+        <NewPostMenu />
       </div>
-      <nav aria-label="Filter posts" className="mt-6 flex gap-2">
+      <Form method="get" role="search" aria-label="Find posts" className="mt-6 flex flex-wrap items-end gap-3">
+        {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
+        <div className="grid gap-1.5">
+          <Label htmlFor="admin-posts-q">Search by title</Label>
+          <Input key={title} id="admin-posts-q" name="q" type="search" defaultValue={title} maxLength={ADMIN_SEARCH_MAX} className="w-64" />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="admin-posts-category">Category</Label>
+          <select
+            id="admin-posts-category"
+            name="category"
+            key={category ?? ""}
+            defaultValue={category ?? ""}
+            className="h-9 rounded-md border border-input bg-background px-3 text-sm"
+          >
+            <option value="">All categories</option>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant="outline">
+          Search
+        </Button>
+      </Form>
+      <nav aria-label="Filter posts" className="mt-4 flex flex-wrap gap-2">
         {ADMIN_FILTERS.map((f) => (
           <Link
             key={f}
-            to={hrefFor(f)}
+            to={hrefFor(f, narrow)}
             aria-current={f === filter ? "page" : undefined}
             className={cn("rounded-md border px-3 py-1.5 text-sm", f === filter ? "bg-primary text-primary-foreground" : "hover:bg-accent")}
           >
@@ -72,7 +108,7 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
         label="Pagination"
         page={page}
         pageCount={pageCount}
-        href={(n) => hrefFor(filter, n)}
+        href={(n) => hrefFor(filter, narrow, n)}
         prevLabel="Previous"
         nextLabel="Next"
         variant="public"

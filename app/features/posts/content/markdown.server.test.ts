@@ -2,7 +2,14 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { readingTimeMinutes } from "~/lib/reading-time";
 import { codeHighlightCss, contrastRatio, CODE_BACKGROUND } from "./code-highlight.server";
-import { clearMarkdownCache, renderMarkdown, renderMarkdownCached, uploadImageUrlsIn, type KnownImage } from "./markdown.server";
+import {
+  clearMarkdownCache,
+  headingLevels,
+  renderMarkdown,
+  renderMarkdownCached,
+  uploadImageUrlsIn,
+  type KnownImage,
+} from "./markdown.server";
 import { parseMarkdown } from "./markdown-parse.server";
 
 const SITE = "https://site.example";
@@ -80,6 +87,18 @@ describe("renderMarkdown: CommonMark, GFM and line breaks", () => {
 });
 
 describe("renderMarkdown: headings", () => {
+  it("normalises levels: the highest level used is h2 and none is skipped", async () => {
+    const a = await render("## Why bother\n\n### Because\n\n## Then");
+    const b = await render("# Why bother\n\n## Because\n\n# Then");
+    expect(a.html).toBe(b.html);
+    expect(a.html).toContain('<h2 id="why-bother">Why bother</h2>');
+    expect(a.html).toContain('<h3 id="because">Because</h3>');
+    expect((await render("# One\n\n### Three\n\n## Two")).headings.map((h) => h.depth)).toEqual([2, 3, 3]);
+    expect(headingLevels([3, 5])).toEqual([2, 3]);
+    expect(headingLevels([1, 2, 3, 4, 5, 6])).toEqual([2, 3, 4, 5, 6, 6]);
+    expect(headingLevels([4, 2, 6])).toEqual([2, 2, 3]);
+  });
+
   it("renders # as h2 (the post title is the page's h1) with unique GitHub-style ids", async () => {
     const { html, headings } = await render(
       "# Why bother\n\n## Why *bother*\n\n### Main\n\n#### !!!\n\n###### Six\n\n####### not a heading",
@@ -180,9 +199,18 @@ describe("renderMarkdown: code", () => {
 
   it("has only colours with at least 4.5:1 contrast on the block background, in the committed stylesheet", async () => {
     const css = await codeHighlightCss();
-    const colors = [...css.matchAll(/[{;] color: (#[0-9a-f]{6});/g)].map((m) => m[1] ?? "");
-    expect(colors.length).toBeGreaterThan(5);
-    for (const color of colors) expect(contrastRatio(color, CODE_BACKGROUND)).toBeGreaterThanOrEqual(4.5);
+    const colorsOf = (rules: string) => [...rules.matchAll(/[{;] color: (#[0-9a-f]{6});/g)].map((m) => m[1] ?? "");
+    const lines = css.split("\n");
+    const light = colorsOf(lines.filter((l) => !l.startsWith(".dark ")).join("\n"));
+    expect(light.length).toBeGreaterThan(5);
+    for (const color of light) expect(contrastRatio(color, CODE_BACKGROUND)).toBeGreaterThanOrEqual(4.5);
+    // Dark mode: a dark block, and every colour readable on it.
+    const darkBlock = /^\.dark \.markdown-body pre\.shiki \{ color: (#[0-9a-f]{6}); background-color: (#[0-9a-f]{6}); \}$/m.exec(css);
+    const darkBackground = darkBlock?.[2] ?? "#ffffff";
+    expect(contrastRatio(darkBackground, "#000000")).toBeLessThan(1.5);
+    const dark = colorsOf(lines.filter((l) => l.startsWith(".dark ")).join("\n"));
+    expect(dark.length).toBe(light.length);
+    for (const color of dark) expect(contrastRatio(color, darkBackground)).toBeGreaterThanOrEqual(4.5);
     const committed = await readFile(new URL("./code-highlight.css", import.meta.url), "utf8");
     expect(committed, "run: npx tsx scripts/generate-code-highlight-css.ts").toBe(css);
   });

@@ -37,7 +37,7 @@ export interface RenderMarkdownOptions {
 }
 
 export interface MarkdownHeading {
-  /** The rendered level: `#` is h2, because the post title is the page's only h1. */
+  /** The rendered level (headingLevels): the highest level the post uses is h2, as the post title is the page's only h1. */
   depth: number;
   id: string;
   text: string;
@@ -101,9 +101,40 @@ function uploadSrcSet(src: string, image: KnownImage): string | null {
   return [...variants.sort((a, b) => a.width - b.width).map((v) => `${v.url} ${v.width}w`), `${src} ${image.width}w`].join(", ");
 }
 
+/**
+ * Each of the post's headings' rendered level, in document order. Levels are normalised, not shifted:
+ * the highest level the post uses becomes h2 (the post title is the page's h1), the next one it uses
+ * h3, and so on; a heading never goes more than one level deeper than the one before it (so `#` then
+ * `###` reads h2, h3). A post written with `##`/`###` and one written with `#`/`##` render alike.
+ */
+export function headingLevels(written: readonly number[]): number[] {
+  const used = [...new Set(written)].sort((a, b) => a - b);
+  let previous = 1;
+  return written.map((level) => {
+    const rendered = Math.min(2 + used.indexOf(level), previous + 1, 6);
+    previous = rendered;
+    return rendered;
+  });
+}
+
+/** The post's own headings (not the footnotes' label the renderer adds), in document order. */
+function contentHeadings(tree: HastRoot): { node: Element; level: number }[] {
+  const found: { node: Element; level: number }[] = [];
+  visit(tree, "element", (node) => {
+    const heading = HEADING.exec(node.tagName);
+    if (heading && node.properties.id !== "footnote-label") found.push({ node, level: Number(heading[1]) });
+  });
+  return found;
+}
+
 /** Links, images, headings and code: everything the sanitizer will then check against its allow-list. */
 function rehypeContent(ctx: TransformContext) {
   return (tree: HastRoot) => {
+    const headings = contentHeadings(tree);
+    const levels = headingLevels(headings.map((h) => h.level));
+    headings.forEach(({ node }, i) => {
+      node.tagName = `h${levels[i] ?? 2}`;
+    });
     visit(tree, "element", (node, index, parent) => {
       if (!parent || index === undefined) return;
       if (node.tagName === "br") {
@@ -113,11 +144,7 @@ function rehypeContent(ctx: TransformContext) {
         else if (next?.type === "text" && next.value.startsWith("\n")) next.value = next.value.slice(1);
         return;
       }
-      const heading = HEADING.exec(node.tagName);
-      if (heading && node.properties.id !== "footnote-label") {
-        node.tagName = `h${Math.min(6, Number(heading[1]) + 1)}`;
-        return;
-      }
+      if (HEADING.test(node.tagName)) return;
       if (node.tagName === "a") {
         const link = classifyLink(stringProperty(node, "href") ?? "", ctx.siteUrl);
         if (!link) {

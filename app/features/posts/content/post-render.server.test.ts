@@ -26,7 +26,7 @@ describeEachDatabase("stored post rendering", (ctx) => {
       published: true,
     });
     const post = await getPostBySlug(ctx.db, created.slug);
-    expect(post?.contentHtml).toContain('<h3 id="why-bother">Why bother</h3>');
+    expect(post?.contentHtml).toContain('<h2 id="why-bother">Why bother</h2>');
     expect(post?.contentHtml).toContain("<strong>crisis</strong>");
     // Our upload gets its size and srcset from the uploads row.
     expect(post?.contentHtml).toMatch(

@@ -19,8 +19,14 @@ describe("tableOfContents", () => {
     for (const entry of tableOfContents(html)) expect(html).toContain(` id="${entry.id}"`);
   });
 
+  it("follows the normalised levels: a post written with ## and ### lists h2 and h3", async () => {
+    const html = await render("## A\n\n### B\n\n## C");
+    expect(tableOfContents(html).map((e) => e.depth)).toEqual([2, 3, 2]);
+  });
+
   it("gives none to a post with fewer than three h2/h3 headings (deeper levels do not count)", async () => {
     expect(tableOfContents(await render("# One\n\n## Two\n\n### Three is h4\n\n#### h5"))).toEqual([]);
+    expect(tableOfContents(await render("## One\n\n### Two"))).toEqual([]);
     expect(tableOfContents(await render("No headings at all"))).toEqual([]);
     expect(tableOfContents("")).toEqual([]);
   });

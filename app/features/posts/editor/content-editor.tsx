@@ -125,6 +125,7 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
         <div
           role="toolbar"
           aria-label="Formatting"
+          data-focus-hidden
           aria-controls={textareaProps.id}
           className={cn("flex flex-wrap gap-0.5", tab !== "write" && "invisible")}
         >

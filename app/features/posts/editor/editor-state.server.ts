@@ -84,6 +84,7 @@ export async function postEditorState(db: Db, user: SessionUser, post: PostWithM
       featuredImageUrl: editable.featuredImageUrl,
       featuredImageAlt: editable.featuredImageAlt,
       version: post.version,
+      savedAtLabel: formatInZone(post.updatedAt, timeZone),
     },
   };
 }

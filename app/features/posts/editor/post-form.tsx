@@ -1,9 +1,9 @@
-import { ArrowDown, ArrowUp, Star, X } from "lucide-react";
+import { ArrowDown, ArrowUp, ExternalLink, Maximize2, Minimize2, Star, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useBlocker, useFetcher } from "react-router";
 import { toast } from "~/components/toaster";
 import { FieldError, FormField, isFormIntent, SubmitButton, useSchemaForm } from "~/components/forms";
-import { Button } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
@@ -24,6 +24,8 @@ import { ScheduleField } from "./schedule-field";
 import { EmailChoice, type PostNewsletter } from "./email-choice";
 import type { AutosaveDetails } from "../write/autosave-details";
 import { postFormSchema } from "../write/post-schema";
+import { countWords } from "./word-count";
+import { useWritingFocus } from "./writing-focus";
 
 export interface EditableMedia {
   mediaType: MediaKind;
@@ -67,7 +69,7 @@ interface AutosaveOffer extends Omit<AutosaveFields, "details"> {
 
 interface Props {
   category: Category;
-  post: (FormValues & { id: string; slug: string; version: number }) | null;
+  post: (FormValues & { id: string; slug: string; version: number; savedAtLabel: string }) | null;
   /** The site's time zone, in which 'Publish at' is entered. */
   timeZone: string;
   newsletter: PostNewsletter;
@@ -134,10 +136,17 @@ const EMPTY: Omit<FormValues, "category"> = {
   publishAt: "",
 };
 
+/** The form's fields of a saved post (without its id, version and save time). */
+function formValuesOf(post: NonNullable<Props["post"]>): FormValues {
+  const { id: _id, version: _version, savedAtLabel: _saved, ...values } = post;
+  return values;
+}
+
 /** SPEC §2 Post form, create and edit modes. */
 export function PostForm({ category, post, timeZone, newsletter, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
-  const initial = useRef<FormValues>(post ?? { ...EMPTY, category });
+  const initial = useRef<FormValues>(post ? formValuesOf(post) : { ...EMPTY, category });
+  const [focusMode, setFocusMode] = useWritingFocus();
   const [values, setValues] = useState<FormValues>(initial.current);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
@@ -237,8 +246,11 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
     try {
       const uploaded = await uploadImageFiles(Array.from(files ?? []));
       if (!uploaded) return;
-      // Uploads wait in the grid: the author makes one the featured image or adds it to the gallery.
+      // Uploads wait in the grid: the author makes one the featured image or adds it to the gallery. A
+      // post without a featured image takes the first one uploaded (the author can pick another).
       setUploadedImages((list) => [...list, ...uploaded.map((img) => ({ url: img.url, alt: "", uploadId: img.id }))]);
+      const first = uploaded[0];
+      if (first) setValues((v) => (v.featuredImageUrl ? v : { ...v, featuredImageUrl: first.url, featuredImageAlt: "" }));
       toast.success("Success", { description: `${uploaded.length} image(s) uploaded successfully` });
     } finally {
       setUploading(false);
@@ -321,8 +333,29 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
     .flatMap(([, errors]) => errors);
 
   return (
-    <section className="mx-auto max-w-3xl px-4 py-16">
-      <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
+    <section className="mx-auto max-w-3xl" data-writing-focus={focusMode ? "on" : undefined}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h1 className="text-3xl font-bold">{post ? `Edit Post - ${category}` : `Create New Post - ${category}`}</h1>
+        <div className="flex flex-wrap items-center gap-2" data-focus-keep>
+          {post ? (
+            <Button asChild variant="outline" size="sm" data-focus-hidden>
+              <Link to={postPath(initial.current.category, initial.current.slug)}>
+                <ExternalLink aria-hidden />
+                View post
+              </Link>
+            </Button>
+          ) : null}
+          <Button type="button" variant="outline" size="sm" aria-pressed={focusMode} onClick={() => setFocusMode(!focusMode)}>
+            {focusMode ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
+            {focusMode ? "Leave distraction-free mode" : "Distraction-free mode"}
+          </Button>
+        </div>
+      </div>
+      <p className="mt-2 flex flex-wrap gap-x-4 text-sm text-muted-foreground">
+        {post ? <span data-testid="last-saved">Last saved {post.savedAtLabel}</span> : null}
+        <span data-testid="word-count">{wordCountLabel(countWords(values.content))}</span>
+        {focusMode ? <span>Press Esc to leave distraction-free mode.</span> : null}
+      </p>
       <LeaveConfirmation blocker={blocker} />
       {offer ? (
         <AutosaveRestore
@@ -340,9 +373,11 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
         />
       ) : null}
       <fetcher.Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={onSubmit} className="mt-8 space-y-6" aria-busy={busy}>
-        <FormField field={fields.title} label="Title" controlled>
-          {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
-        </FormField>
+        <div data-focus-keep>
+          <FormField field={fields.title} label="Title" controlled>
+            {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} />}
+          </FormField>
+        </div>
         {post ? (
           <AddressFields
             category={values.category}
@@ -355,16 +390,18 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
         <FormField field={fields.excerpt} label="Excerpt (optional)" controlled>
           {(props) => <Textarea {...props} rows={2} value={values.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
         </FormField>
-        <FormField field={fields.content} label="Content" controlled>
-          {(props) => (
-            <ContentEditor
-              textareaProps={props}
-              value={values.content}
-              onChange={(content) => set("content", content)}
-              onUploadingChange={setUploading}
-            />
-          )}
-        </FormField>
+        <div data-focus-keep>
+          <FormField field={fields.content} label="Content" controlled>
+            {(props) => (
+              <ContentEditor
+                textareaProps={props}
+                value={values.content}
+                onChange={(content) => set("content", content)}
+                onUploadingChange={setUploading}
+              />
+            )}
+          </FormField>
+        </div>
         <div role="group" aria-label="Featured image" className="space-y-3">
           <FormField field={fields.featuredImageUrl} label="Featured Image URL (optional)" controlled>
             {(props) => (
@@ -394,20 +431,26 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
         </div>
 
         <div className="space-y-3">
+          {/* One control: the file input itself, drawn as a button by its label. */}
           <input
             ref={fileInput}
             id={`${ids}-files`}
             type="file"
             accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
             multiple
-            className="sr-only"
-            tabIndex={-1}
-            aria-label="Upload Images"
+            className="peer sr-only"
+            disabled={uploading}
             onChange={(e) => void onFiles(e.target.files)}
           />
-          <Button type="button" variant="outline" disabled={uploading} onClick={() => fileInput.current?.click()}>
+          <label
+            htmlFor={`${ids}-files`}
+            className={cn(
+              buttonVariants({ variant: "outline" }),
+              "cursor-pointer peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50 peer-disabled:pointer-events-none peer-disabled:opacity-50",
+            )}
+          >
             Upload Images
-          </Button>
+          </label>
           {uploading ? (
             <p role="status" className="text-sm text-muted-foreground">
               Uploading images...
@@ -451,18 +494,25 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
                           <X aria-hidden className="size-4" />
                         </button>
                       </div>
-                      <Label htmlFor={altId} className="text-xs">
-                        Alt text
-                      </Label>
-                      <Input
-                        id={altId}
-                        type="text"
-                        value={img.alt}
-                        onChange={(e) => setAlt(img.url, e.target.value)}
-                        aria-invalid={altError ? true : undefined}
-                        aria-describedby={altError ? `${altId}-error` : undefined}
-                      />
-                      <FieldError id={`${altId}-error`} errors={altError} />
+                      {featured ? (
+                        // One alt text per image: the featured image's is the 'Featured image' group's field.
+                        <p className="text-xs text-muted-foreground">Alt text is set under Featured image.</p>
+                      ) : (
+                        <>
+                          <Label htmlFor={altId} className="text-xs">
+                            Alt text
+                          </Label>
+                          <Input
+                            id={altId}
+                            type="text"
+                            value={img.alt}
+                            onChange={(e) => setAlt(img.url, e.target.value)}
+                            aria-invalid={altError ? true : undefined}
+                            aria-describedby={altError ? `${altId}-error` : undefined}
+                          />
+                          <FieldError id={`${altId}-error`} errors={altError} />
+                        </>
+                      )}
                       <Button
                         type="button"
                         size="sm"
@@ -633,4 +683,8 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
       </fetcher.Form>
     </section>
   );
+}
+
+function wordCountLabel(n: number): string {
+  return n === 1 ? "1 word" : `${n.toLocaleString("en-US")} words`;
 }

@@ -18,7 +18,7 @@ export interface PostLink {
 }
 
 export interface AroundPost {
-  /** The newest other published posts of the same category. */
+  /** The newest other published posts of the same category, without the previous and next ones (a page shows each post once). */
   related: PostLink[];
   /** The published post just before (older) and just after (newer) in the category's order. */
   previous: PostLink | null;
@@ -51,7 +51,12 @@ export async function aroundPost(
     part: sql<string>`${name}::text`.as("part"),
   });
   const rows = await unionAll(
-    db.select(part("related")).from(blogPosts).where(sameCategory).orderBy(newestPublishedFirst()).limit(RELATED_POSTS),
+    db
+      .select(part("related"))
+      .from(blogPosts)
+      .where(sameCategory)
+      .orderBy(newestPublishedFirst())
+      .limit(RELATED_POSTS + 2),
     db.select(part("previous")).from(blogPosts).where(and(sameCategory, older)).orderBy(newestPublishedFirst()).limit(1),
     db
       .select(part("next"))
@@ -61,12 +66,14 @@ export async function aroundPost(
       .limit(1),
   );
   const link = ({ slug, title, category, publishedAt }: (typeof rows)[number]): PostLink => ({ slug, title, category, publishedAt });
-  // UNION ALL promises no order: related posts are put back in the listing's (date, then id, newest first).
-  const related = rows
-    .filter((r) => r.part === "related")
-    .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-    .map(link);
   const previous = rows.find((r) => r.part === "previous");
   const next = rows.find((r) => r.part === "next");
+  // UNION ALL promises no order: related posts are put back in the listing's (date, then id, newest first).
+  // Two more were read so that leaving out the previous and next posts still leaves RELATED_POSTS.
+  const related = rows
+    .filter((r) => r.part === "related" && r.id !== previous?.id && r.id !== next?.id)
+    .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, RELATED_POSTS)
+    .map(link);
   return { related, previous: previous ? link(previous) : null, next: next ? link(next) : null };
 }

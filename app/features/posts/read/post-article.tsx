@@ -39,7 +39,7 @@ export function PostArticle({ view, refusal }: { view: PostPageView; refusal: st
       <header className="mt-6">
         <div className="flex flex-wrap items-center gap-2">
           <Badge variant="secondary">{category}</Badge>
-          {!post.published ? <Badge variant="outline">Draft</Badge> : null}
+          {!post.published ? <Badge variant="outline">{post.scheduled ?? "Draft"}</Badge> : null}
         </div>
         <h1 className="mt-4 text-4xl font-bold tracking-tight break-words">{post.title}</h1>
         <p className="mt-3 text-muted-foreground">

@@ -14,6 +14,8 @@ import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { postPath } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
+import { scheduledLabel } from "~/features/posts/write/post-schema";
+import { getEnv } from "~/server/env.server";
 import type { Db } from "~/server/db/client.server";
 
 /** A neighbouring or related post as the post page links to it. */
@@ -51,6 +53,8 @@ export async function postPageView(db: Db, request: Request, post: PostWithMedia
       summary: postSummary({ excerpt: post.excerpt, content: body.text }),
       excerpt: post.excerpt,
       published: post.published,
+      // Staff see an unpublished post's state: when it goes live, or that it is a draft.
+      scheduled: !post.published && post.scheduledAt ? scheduledLabel(post.scheduledAt, getEnv().SITE_TIME_ZONE) : null,
       image,
       imageAlt: image ? (post.featuredImageAlt ?? "") : "",
       imageSrcSet: image ? srcSets[image] : undefined,

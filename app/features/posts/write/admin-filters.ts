@@ -1,3 +1,5 @@
+import { parseCategory, type Category } from "~/lib/categories";
+
 export const ADMIN_FILTERS = ["all", "published", "drafts", "scheduled"] as const;
 export type AdminFilter = (typeof ADMIN_FILTERS)[number];
 
@@ -5,4 +7,13 @@ export type AdminFilter = (typeof ADMIN_FILTERS)[number];
 export function adminFilterFrom(url: URL): AdminFilter {
   const raw = url.searchParams.get("filter");
   return ADMIN_FILTERS.find((f) => f === raw) ?? "all";
+}
+
+/** The longest title search Blog Management takes (a title is at most 200 characters). */
+export const ADMIN_SEARCH_MAX = 200;
+
+/** ?q= (a title search) and ?category= of the admin post list; an unknown category shows every category. */
+export function adminNarrowingFrom(url: URL): { title: string; category: Category | undefined } {
+  const title = (url.searchParams.get("q") ?? "").trim().slice(0, ADMIN_SEARCH_MAX);
+  return { title, category: parseCategory(url.searchParams.get("category") ?? "") ?? undefined };
 }

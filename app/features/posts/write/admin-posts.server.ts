@@ -1,17 +1,19 @@
 import { formatDistanceToNow } from "date-fns";
 import type { AdminFilter } from "~/features/posts/write/admin-filters";
-import { listAdminPosts } from "~/features/posts/write/posts.server";
+import { listAdminPosts, type AdminNarrowing } from "~/features/posts/write/posts.server";
 import { formatInZone } from "~/lib/time-zone";
 import type { Db } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 
 /** One page of the admin's post list (/admin/blog) with the filter's counts; dates as the list shows them. */
-export async function adminPostsView(db: Db, filter: AdminFilter, page: number) {
-  const result = await listAdminPosts(db, filter, page);
+export async function adminPostsView(db: Db, filter: AdminFilter, page: number, narrow: AdminNarrowing = {}) {
+  const result = await listAdminPosts(db, filter, page, narrow);
   const now = new Date();
   const timeZone = getEnv().SITE_TIME_ZONE;
   return {
     filter,
+    title: narrow.title ?? "",
+    category: narrow.category ?? null,
     counts: result.counts,
     page: result.page,
     pageCount: result.pageCount,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CATEGORIES } from "~/lib/categories";
 import { slugify, slugProblem } from "~/lib/slug";
 import { formCheckbox, jsonField } from "~/lib/forms";
-import { zonedLocalToUtc } from "~/lib/time-zone";
+import { formatInZone, zonedLocalToUtc } from "~/lib/time-zone";
 import { ALT_MAX, ALT_TOO_LONG, isSafeImageUrl, MAX_MEDIA_ITEMS, mediaItemSchema } from "~/features/media/media";
 import { firstImageWithoutAlt, missingAltMessage, type ImagesOfPost } from "./image-alt";
 
@@ -27,6 +27,16 @@ export const POST_MESSAGES = {
   slugTaken: "That URL slug is already used by another post. Choose another one.",
   slugReserved: "That URL slug is reserved by the site. Choose another one.",
 } as const;
+
+/** A post waiting to go live, as staff see it: 'Scheduled for {time in the site's zone}'. */
+export function scheduledLabel(at: Date, timeZone: string): string {
+  return `Scheduled for ${formatInZone(at, timeZone)}`;
+}
+
+/** The toast after saving a scheduled post. */
+export function scheduledToast(at: Date, timeZone: string): string {
+  return `Post scheduled for ${formatInZone(at, timeZone)}`;
+}
 
 /** 'URL slug' (edit mode): the one slug rule of ~/lib/slug, with its message. */
 export const slugFieldSchema = z

@@ -117,6 +117,19 @@ describeEachDatabase("posts", (ctx) => {
     expect(adminList.counts.all).toBe(adminList.counts.published + adminList.counts.drafts);
   });
 
+  it("Blog Management narrows by title (any case, % and _ literal) and category, and counts what it shows", async () => {
+    const tag = `Zq${Date.now()}`;
+    const a = await createPost(ctx.db, mod, { ...base, category: "Fun", title: `${tag} 100% sure`, published: false });
+    const b = await createPost(ctx.db, mod, { ...base, category: "Faith", title: `${tag} under_score` });
+    const byTitle = await listAdminPosts(ctx.db, "all", 1, { title: tag.toLowerCase() });
+    expect(byTitle.posts.map((p) => p.slug).sort()).toEqual([a.slug, b.slug].sort());
+    expect(byTitle.pageCount).toBe(1);
+    expect((await listAdminPosts(ctx.db, "all", 1, { title: `${tag} 100%` })).posts.map((p) => p.slug)).toEqual([a.slug]);
+    expect((await listAdminPosts(ctx.db, "all", 1, { title: `${tag} 1_0` })).posts).toEqual([]);
+    expect((await listAdminPosts(ctx.db, "all", 1, { title: tag, category: "Faith" })).posts.map((p) => p.slug)).toEqual([b.slug]);
+    expect((await listAdminPosts(ctx.db, "drafts", 1, { title: tag })).posts.map((p) => p.slug)).toEqual([a.slug]);
+  });
+
   it("carries the newest 20 published posts in a feed", async () => {
     const start = Date.UTC(2030, 0, 1);
     for (let i = 0; i < 22; i++) {

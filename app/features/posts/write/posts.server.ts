@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { postPath, type Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
@@ -160,7 +160,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 async function findDuplicate(db: Db, authorId: string, input: PostInput) {
   const [dup] = await db
-    .select({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category })
+    .select({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category, scheduledAt: blogPosts.scheduledAt })
     .from(blogPosts)
     .where(
       and(
@@ -200,7 +200,7 @@ export async function createPost(
   db: Db,
   author: Actor | null,
   raw: unknown,
-): Promise<{ id: string; slug: string; category: Category; duplicate: boolean }> {
+): Promise<{ id: string; slug: string; category: Category; scheduledAt: Date | null; duplicate: boolean }> {
   authorize(author, canCreatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   const now = new Date();
@@ -233,7 +233,7 @@ export async function createPost(
             createdAt: now,
             updatedAt: now,
           })
-          .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category });
+          .returning({ id: blogPosts.id, slug: blogPosts.slug, category: blogPosts.category, scheduledAt: blogPosts.scheduledAt });
         if (!row) throw new Error("insert returned no row");
         await replaceMedia(tx, row.id, input.media);
         await discardAutosave(tx, author.id, { category: input.category });
@@ -298,7 +298,7 @@ export async function updatePost(
   actor: Actor | null,
   slug: string,
   raw: unknown,
-): Promise<{ id: string; slug: string; category: Category }> {
+): Promise<{ id: string; slug: string; category: Category; scheduledAt: Date | null }> {
   authorize(actor, canUpdatePost, SAVE_FORBIDDEN);
   const input = parsePostInput(raw);
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
@@ -358,7 +358,7 @@ export async function updatePost(
     throw error;
   }
   logger.info({ postId: post.id, slug: newSlug, from: moved ? slug : undefined, by: actor.id }, "post updated");
-  return { id: post.id, slug: newSlug, category: input.category };
+  return { id: post.id, slug: newSlug, category: input.category, scheduledAt };
 }
 
 /**
@@ -416,11 +416,11 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
 export const ADMIN_POSTS_PER_PAGE = 50;
 
 /** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
-export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) {
+export async function listAdminPosts(db: Db, filter: AdminFilter, page: number, narrow: AdminNarrowing = {}) {
   const scheduled = isNotNull(blogPosts.scheduledAt);
   const [row] = await db.select({ stats: postStatsOf() }).from(ONE_ROW);
   const { total: all, ...counts } = row?.stats ?? NO_POST_STATS;
-  const where =
+  const state =
     filter === "published"
       ? eq(blogPosts.published, true)
       : filter === "drafts"
@@ -428,7 +428,20 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
         : filter === "scheduled"
           ? and(eq(blogPosts.published, false), scheduled)
           : undefined;
-  const total = filter === "all" ? all : counts[filter];
+  const title = narrow.title?.trim();
+  const narrowed = Boolean(title) || narrow.category !== undefined;
+  const where = and(
+    state,
+    narrow.category ? eq(blogPosts.category, narrow.category) : undefined,
+    // A title search matches anywhere in the title, ignoring case; % and _ are the author's, not wildcards.
+    title ? sql`${blogPosts.title} ilike ${`%${title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
+  );
+  // The state counts are kept exact by triggers; a narrowed list counts its own matches.
+  const total = narrowed
+    ? ((await db.select({ n: count() }).from(blogPosts).where(where))[0]?.n ?? 0)
+    : filter === "all"
+      ? all
+      : counts[filter];
   const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
   const ids = pageIds(db, where, recentlyUpdatedFirst(), window.limit, window.offset);
   const posts = await db
@@ -446,6 +459,12 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number) 
     .innerJoin(ids, eq(blogPosts.id, ids.id))
     .orderBy(recentlyUpdatedFirst());
   return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
+}
+
+/** Blog Management's narrowing beyond the state filter: a title search and one category. */
+export interface AdminNarrowing {
+  title?: string;
+  category?: Category;
 }
 
 /** How many posts a feed carries: the newest only, so a feed stays small at any blog size. */

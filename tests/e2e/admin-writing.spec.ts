@@ -1,0 +1,109 @@
+import AxeBuilder from "@axe-core/playwright";
+import { E2E_ADMIN } from "./constants";
+import { loginAs } from "./helpers/auth";
+import { expect, test, type Page } from "./helpers/test";
+import { expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
+
+const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+/** axe's heading-order rule alone on the page: no violation. */
+async function expectHeadingOrder(page: Page) {
+  const results = await new AxeBuilder({ page }).withRules(["heading-order"]).analyze();
+  expect(results.violations.map((v) => v.nodes.map((n) => n.target))).toEqual([]);
+}
+
+/** The relative luminance of an rgb() colour, 0 (black) to 1 (white). */
+function luminance(rgb: string): number {
+  const [r = 0, g = 0, b = 0] = (rgb.match(/\d+/g) ?? []).map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+test.beforeEach(async ({ page }) => {
+  await loginAs(page, E2E_ADMIN);
+});
+
+test("New post from the dashboard opens the editor in the admin shell; the published post has h2 headings and dark code in dark mode", async ({
+  page,
+}) => {
+  test.slow();
+  const title = `Admin writing ${Date.now()}`;
+  await gotoHydrated(page, "/admin");
+  await page.getByRole("main").getByRole("button", { name: "New post" }).click();
+  await page.getByRole("menuitem", { name: "Fitness" }).click();
+  await expect(page).toHaveURL(/\/7fs\/Fitness\/new$/);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+
+  // The admin shell, not the public chrome.
+  await expect(page.getByRole("heading", { level: 1, name: "Create New Post - Fitness" })).toBeVisible();
+  await expect(page.getByTestId("admin-sidebar")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Toggle Sidebar" })).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toHaveCount(0);
+  await expect(page.getByRole("main")).toHaveCount(1);
+
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Content").fill("## Why bother\n\nThree words here.\n\n### Details\n\n```ts\nconst answer = 42;\n```");
+  await expect(page.getByTestId("word-count")).toHaveText("9 words");
+
+  // Distraction-free mode hides the shell and the other fields; Esc leaves it.
+  await page.getByRole("button", { name: "Distraction-free mode" }).click();
+  await expect(page.getByTestId("admin-sidebar")).toBeHidden();
+  await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeHidden();
+  await expect(page.getByLabel("Excerpt (optional)")).toBeHidden();
+  await expect(page.getByLabel("Content")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("admin-sidebar")).toBeVisible();
+  await expect(page.getByLabel("Excerpt (optional)")).toBeVisible();
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+
+  await page.getByRole("switch", { name: "Publish immediately" }).click();
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page).toHaveURL(new RegExp(`/7fs/Fitness/${slugOf(title)}$`));
+  await expect(toastWith(page, "Post created successfully!")).toBeVisible();
+
+  // The public post: '##' is the h2 under the title's h1, and no level is skipped.
+  await expect(page.getByRole("heading", { level: 2, name: "Why bother" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 3, name: "Details" })).toBeVisible();
+  await expectHeadingOrder(page);
+
+  // Dark mode: the code block is dark, its text light (both themes come with the page's CSS).
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  const pre = page.getByTestId("post-content").locator("pre.shiki");
+  const colors = await pre.evaluate((el) => ({ bg: getComputedStyle(el).backgroundColor, fg: getComputedStyle(el).color }));
+  expect(luminance(colors.bg)).toBeLessThan(0.05);
+  expect(luminance(colors.fg)).toBeGreaterThan(0.6);
+
+  // The edit page has 'View post' and 'Last saved …'.
+  await gotoHydrated(page, `/7fs/Fitness/${slugOf(title)}/edit`);
+  await expect(page.getByTestId("last-saved")).toHaveText(/^Last saved .+\(UTC\)$/);
+  await expect(page.getByRole("link", { name: "View post" })).toHaveAttribute("href", `/7fs/Fitness/${slugOf(title)}`);
+});
+
+test("a post using all six heading levels passes axe's heading-order", async ({ page }) => {
+  const title = `Six levels ${Date.now()}`;
+  await gotoHydrated(page, "/7fs/Fun/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Content").fill("# One\n\n### Three\n\n## Two\n\n###### Six\n\n#### Four\n\n##### Five\n\n# One again");
+  await page.getByRole("switch", { name: "Publish immediately" }).click();
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page).toHaveURL(new RegExp(`/7fs/Fun/${slugOf(title)}$`));
+  await expect(page.getByRole("heading", { level: 2, name: "One", exact: true })).toBeVisible();
+  await expectHeadingOrder(page);
+});
+
+test("a scheduled post's toast and badge say when it goes live", async ({ page }) => {
+  const title = `Scheduled toast ${Date.now()}`;
+  await gotoHydrated(page, "/7fs/Friends/new");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Content").fill("Later.");
+  await page.getByRole("switch", { name: "Schedule" }).click();
+  await page.getByLabel("Publish at").fill("2099-06-01T09:30:00");
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page).toHaveURL(new RegExp(`/7fs/Friends/${slugOf(title)}$`));
+  await expect(toastWith(page, "Post scheduled for Jun 1, 2099, 9:30 AM (UTC)")).toBeVisible();
+  await expect(page.getByText("Scheduled for Jun 1, 2099, 9:30 AM (UTC)", { exact: true })).toBeVisible();
+});
