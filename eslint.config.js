@@ -35,7 +35,7 @@ const LAYER_ZONES = [
  * loop: import-x/no-cycle).
  */
 const FEATURE_SURFACE = {
-  account: ["account.server.ts"],
+  account: ["account.server.ts", "account-email.server.ts"],
   admin: ["admin-form.server.ts", "two-factor-guard.server.ts"],
   auth: [
     "auth-messages.ts",

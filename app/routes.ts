@@ -27,6 +27,7 @@ export default [
   route("api/send-contact-email", "routes/api/send-contact-email.ts"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),
+  route("account/confirm-email", "routes/account-confirm-email.tsx"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("blog", "routes/admin/blog.tsx"),
