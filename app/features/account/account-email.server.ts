@@ -45,6 +45,19 @@ function confirmLink(siteUrl: string, token: string): string {
   return `${siteUrl}/account/confirm-email?token=${encodeURIComponent(token)}`;
 }
 
+/** Stores the user's pending change (replacing an earlier one) and returns its token, which only the email holds. */
+export async function storePendingEmailChange(tx: Db, userId: string, newEmail: string): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await tx.delete(verification).where(eq(verification.id, pendingId(userId)));
+  await tx.insert(verification).values({
+    id: pendingId(userId),
+    identifier: tokenIdentifier(token),
+    value: newEmail,
+    expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS),
+  });
+  return token;
+}
+
 /**
  * The confirmation email to the new address. The token is made when the email is sent (the outbox
  * stores no secret), replacing any earlier link of the user: the latest link works.
@@ -56,16 +69,7 @@ export const emailChangeConfirmMail = defineMailKind("account.email-confirm", {
     const [found] = await db.select({ disabledAt: user.disabledAt }).from(user).where(eq(user.id, userId)).limit(1);
     if (!found) return { skip: "Not sent: the account no longer exists." };
     if (found.disabledAt) return { skip: "Not sent: the account is disabled." };
-    const token = randomBytes(32).toString("base64url");
-    await db.transaction(async (tx) => {
-      await tx.delete(verification).where(eq(verification.id, pendingId(userId)));
-      await tx.insert(verification).values({
-        id: pendingId(userId),
-        identifier: tokenIdentifier(token),
-        value: newEmail,
-        expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS),
-      });
-    });
+    const token = await db.transaction((tx) => storePendingEmailChange(tx, userId, newEmail));
     const settings = await readSiteSettings(db);
     return {
       senderName: settings.siteName,
