@@ -22,11 +22,11 @@ test("Account → Email: a confirmation link changes the sign-in email; the old 
   await form.getByLabel("New email").fill(next);
   await form.getByLabel("Current password").fill("not the password");
   await form.getByRole("button", { name: "Send confirmation link" }).click();
-  await expect(form.getByText("Your current password is not correct.")).toBeVisible();
+  await expect(form.locator("#email-change-currentPassword-error")).toHaveText("Your current password is not correct.");
   await form.getByLabel("New email").fill(E2E_ADMIN.email);
   await form.getByLabel("Current password").fill(account.password);
   await form.getByRole("button", { name: "Send confirmation link" }).click();
-  await expect(page.getByText(`A user with email ${E2E_ADMIN.email} already exists`)).toBeVisible();
+  await expect(form.getByText(`A user with email ${E2E_ADMIN.email} already exists`).first()).toBeVisible();
 
   const since = Date.now();
   await form.getByLabel("New email").fill(next);
