@@ -11,13 +11,10 @@ import type { Route } from "./+types/account-confirm-email";
 /** No React: the page may be opened by anyone holding the link, signed in or not (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
-export function meta() {
-  return [{ title: "Confirm your new sign-in email" }, { name: "robots", content: "noindex" }];
-}
+export const meta = () => [{ title: "Confirm your new sign-in email" }, { name: "robots", content: "noindex" }];
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { token: new URL(request.url).searchParams.get("token") ?? "" };
-}
+/** The token of the link, sent back by the button. */
+export const loader = ({ request }: Route.LoaderArgs) => ({ token: new URL(request.url).searchParams.get("token") ?? "" });
 
 /**
  * The link only shows this button: a mail scanner opening the link must not change the account on its
@@ -35,24 +32,25 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ConfirmEmailChange({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <section className="mx-auto max-w-2xl px-4 py-16">
-      <h1 className="text-3xl font-bold">Confirm your new sign-in email</h1>
-      {actionData ? (
-        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
-          {actionData.message}
-        </p>
-      ) : (
-        <Form method="post" className="mt-6">
-          <input type="hidden" name="token" value={loaderData.token} />
-          <Button type="submit">Confirm new email</Button>
-        </Form>
-      )}
-      {actionData?.ok ? (
-        <Link to="/auth" className="mt-4 inline-block text-primary underline">
+  const answer = actionData ? (
+    <div className="mt-4 flex flex-col gap-4">
+      <p role={actionData.ok ? "status" : "alert"}>{actionData.message}</p>
+      {actionData.ok ? (
+        <Link to="/auth" className="text-primary underline">
           Sign in
         </Link>
       ) : null}
+    </div>
+  ) : null;
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-16">
+      <h1 className="text-3xl font-bold">Confirm your new sign-in email</h1>
+      {answer ?? (
+        <Form method="post" className="mt-6">
+          <input name="token" type="hidden" value={loaderData.token} />
+          <Button type="submit">Confirm new email</Button>
+        </Form>
+      )}
     </section>
   );
 }

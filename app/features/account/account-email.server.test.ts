@@ -26,11 +26,11 @@ import { confirmTotpSetup, getOwnTwoFactor, startTotpSetup } from "./two-factor-
 let ipCounter = 0;
 const requestFrom = () => new Request("http://localhost/", { method: "POST", headers: { "x-app-client-ip": `10.9.0.${++ipCounter}` } });
 
-async function actorOf(db: Db, cookie: string): Promise<SessionUser> {
-  const found = await getSessionUser(new Request("http://localhost/admin/account", { headers: { cookie } }), db);
-  if (!found) throw new Error("not signed in");
-  return found;
-}
+/** The session user of a cookie, as the account page's action gets it. */
+const actorOf = (db: Db, cookie: string): Promise<SessionUser> =>
+  getSessionUser(new Request("http://localhost/admin/account", { headers: { cookie } }), db).then(
+    (found) => found ?? Promise.reject(new Error("no session")),
+  );
 
 /** Whether the address and password sign in (the real sign-in, with a solved verification). */
 async function signsIn(db: Db, email: string, password = TEST_PASSWORD): Promise<boolean> {
