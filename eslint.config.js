@@ -35,7 +35,22 @@ const LAYER_ZONES = [
  * loop: import-x/no-cycle).
  */
 const FEATURE_SURFACE = {
+<<<<<<< HEAD
   account: ["account.server.ts", "account-email.server.ts"],
+=======
+  account: ["account.server.ts"],
+  analytics: [
+    "analytics-settings.server.ts",
+    "analytics-settings.ts",
+    "attribution.server.ts",
+    "collector.server.ts",
+    "dimensions.ts",
+    "ingest.server.ts",
+    "report-query.ts",
+    "reports.server.ts",
+    "rollup.server.ts",
+  ],
+>>>>>>> main
   admin: ["admin-form.server.ts", "two-factor-guard.server.ts"],
   auth: [
     "auth-messages.ts",

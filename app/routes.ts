@@ -45,6 +45,8 @@ export default [
     route("subscribers.csv", "routes/admin/subscribers-csv.ts"),
     route("posts/:postId/email", "routes/admin/post-email.tsx"),
     route("account", "routes/admin/account.tsx"),
+    route("statistics", "routes/admin/statistics.tsx"),
+    route("statistics.csv", "routes/admin/statistics-csv.ts"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.
   route("rss.xml", "routes/rss.ts"),

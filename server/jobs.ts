@@ -1,4 +1,5 @@
 import { emailChangeConfirmMail } from "~/features/account/account-email.server";
+import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
@@ -57,4 +58,4 @@ export const MAIL_KINDS = [
   emailChangeConfirmMail,
 ] as const;
 
-export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask] as const;
+export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask, analyticsRollupTask] as const;

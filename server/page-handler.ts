@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { notePageView } from "~/features/analytics/collector.server";
+import { SESSION_COOKIE } from "~/features/auth/session.server";
 import { currentContentVersion, refreshContentVersion } from "~/server/content-version.server";
 import { logger } from "~/server/logger.server";
 import { recordPageCacheLookup, recordRequest } from "~/server/metrics.server";
@@ -123,6 +125,32 @@ function fieldsOf(page: CachedPage): string[] {
     pageFields.set(page, fields);
   }
   return fields;
+}
+
+/** Whether a stored page is an HTML page (a view to count) rather than a feed or sitemap: decided once per page. */
+const htmlPages = new WeakMap<CachedPage, boolean>();
+function isHtmlPage(page: CachedPage): boolean {
+  let html = htmlPages.get(page);
+  if (html === undefined) {
+    html =
+      page.status === 200 && page.headers.some(([name, value]) => name.toLowerCase() === "content-type" && value.startsWith("text/html"));
+    htmlPages.set(page, html);
+  }
+  return html;
+}
+
+/**
+ * Counts a view of a public page (app/features/analytics/collector.server.ts: noted in memory,
+ * written by the flush): an HTML page sent whole or as a 304, to a visitor without a session.
+ */
+function countView(req: IncomingMessage, html: boolean, status: number): void {
+  if (html && (status === 200 || status === 304) && !hasSession(req.headers.cookie)) notePageView(req);
+}
+
+/** The session cookie, matched without parsing the header. */
+const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
+function hasSession(cookie: string | undefined): boolean {
+  return cookie !== undefined && SESSION_COOKIE_PATTERN.test(cookie);
 }
 
 /** Headers a 304 leaves out (see sendCached). */
@@ -255,6 +283,7 @@ export function answerFromPageCache(
   leading.push("X-Request-Id", id, "X-Cache", "HIT");
   recordPageCacheLookup(true);
   sendCached(req, res, page, responseNonce, leading);
+  countView(req, isHtmlPage(page), res.statusCode);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   recordRequest(req.method, page.route, res.statusCode, seconds);
   // The line pino-http writes for every other request (server/app.ts), without its per-request setup.
@@ -307,7 +336,8 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       recordPageCacheLookup(hit !== undefined);
       if (hit) {
         res.setHeader("X-Cache", "HIT");
-        return sendCached(req, res, hit, nonce ?? createNonce());
+        sendCached(req, res, hit, nonce ?? createNonce());
+        return countView(req, isHtmlPage(hit), res.statusCode);
       }
       const render = handle;
       const context = options.getLoadContext?.(req, res);
@@ -317,7 +347,8 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context, route));
       if (rendered.page) {
         res.setHeader("X-Cache", rendered.own ? "MISS" : "HIT");
-        return sendCached(req, res, rendered.page, nonce ?? createNonce());
+        sendCached(req, res, rendered.page, nonce ?? createNonce());
+        return countView(req, isHtmlPage(rendered.page), res.statusCode);
       }
       if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context, route)), own: true };
       res.setHeader("X-Cache", "BYPASS");
@@ -332,6 +363,10 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       });
     }
     if (req.headers.cookie && !response.headers.has("Cache-Control")) res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
+    // A public page rendered for a visitor with a cookie but no session (a notice, the sidebar state).
+    if (req.method === "GET" && cacheableUrl("GET", url, undefined)) {
+      countView(req, response.headers.get("content-type")?.startsWith("text/html") === true, response.status);
+    }
     await sendResponse(res, response);
   };
   return (req: Request, res: Response, next: NextFunction) => {

@@ -1,3 +1,5 @@
+import { configureCollector } from "~/features/analytics/collector.server";
+import { startViewFlushing, stopViewFlushing } from "~/features/analytics/ingest.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
 import { seedDemoPageContent } from "~/features/pages/page-content.server";
 import { seedDemoPositions } from "~/features/pages/positions.server";
@@ -5,7 +7,7 @@ import { seedDemoTestimonials } from "~/features/pages/testimonials.server";
 import { backfillRenderedPosts } from "~/features/posts/content/post-render.server";
 import { scheduleBackups } from "~/server/backup/scheduled.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
-import { migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
+import { getDb, migrateDatabase, openDatabase, setDatabase, type Database } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { startIdleCollection, stopIdleCollection } from "~/server/gc.server";
 import { startMallocTrimming, stopMallocTrimming, tuneMalloc } from "~/server/glibc-malloc.server";
@@ -24,6 +26,8 @@ export const LOCAL_FILES_WARNING =
   "DATABASE_URL is set but S3 is not (S3_BUCKET): uploaded files are kept in this instance's own directory. Run a single instance, or configure S3 so that every instance serves the same files.";
 
 const MIB = 1024 * 1024;
+/** How often noted page views are written (docs/decisions/0047-visitor-statistics.md). */
+const ANALYTICS_FLUSH_MS = 5_000;
 
 /**
  * Memory at each start-up stage (npm run bench:startup reads these lines): RSS before vs after the
@@ -72,6 +76,9 @@ export async function startup(): Promise<void> {
     "job kinds, mail kinds and tasks",
   );
   await startJobRunner();
+  // Page views are noted in memory on the request path and written every few seconds.
+  configureCollector({ enabled: env.ANALYTICS, capPerMinute: env.ANALYTICS_MAX_VIEWS_PER_MINUTE });
+  if (env.ANALYTICS) startViewFlushing(getDb, ANALYTICS_FLUSH_MS);
   // The home page's feeds are read once now, in the background, so no visitor waits for them.
   warmFeeds();
   const db = database.db;
@@ -86,7 +93,7 @@ export async function startup(): Promise<void> {
 export async function shutdown(): Promise<void> {
   stopMallocTrimming();
   stopIdleCollection();
-  await Promise.all([stopMailOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp]);
+  await Promise.all([stopMailOutbox(), stopJobRunner(), stopContentVersion(), rendererWarmUp, stopViewFlushing(database?.db)]);
   const open = database;
   database = undefined;
   setDatabase(undefined);

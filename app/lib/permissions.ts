@@ -75,11 +75,30 @@ export function canManageSubscribers(actor: Actor | null | undefined): boolean {
 }
 
 /**
+ * Visitor statistics (/admin/statistics): administrators; moderators too, when the owner allows it
+ * in the statistics settings (checked by the feature, which reads that setting).
+ */
+export function canViewStatistics(actor: Actor | null | undefined): boolean {
+  return canEdit(actor);
+}
+
+/**
  * The parts of the site a route can be guarded by as a whole; each area's rule is one of the functions
  * above (finer per-area permissions can replace them here without touching a route).
  */
 export type Area =
-  "admin" | "posts" | "messages" | "account" | "settings" | "mail" | "page-content" | "projects" | "users" | "subscribers" | "audit";
+  | "admin"
+  | "posts"
+  | "messages"
+  | "account"
+  | "settings"
+  | "mail"
+  | "page-content"
+  | "projects"
+  | "users"
+  | "subscribers"
+  | "audit"
+  | "statistics";
 
 const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
   admin: canEdit,
@@ -93,6 +112,7 @@ const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
   users: canManageUsers,
   subscribers: canManageSubscribers,
   audit: canViewAuditLog,
+  statistics: canViewStatistics,
 };
 
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */

@@ -1,5 +1,6 @@
 import { Clock, Mail } from "lucide-react";
 import { data, Link } from "react-router";
+import { recordConversion } from "~/features/analytics/attribution.server";
 import { ContactForm, type ContactActionData } from "~/features/contact/contact-form";
 import { contactFieldErrors, contactSchema } from "~/features/contact/contact-schema";
 import {
@@ -56,11 +57,12 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = contactSchema.safeParse(values);
   if (!parsed.success) return refused(contactFieldErrors(parsed.error), null, { status: 400 });
   try {
-    await submitContactMessage(
+    const result = await submitContactMessage(
       getDb(),
       { ...parsed.data, turnstileToken: text("turnstileToken") || null, clientId: text("clientId") || null, website: text("website") },
       clientIp(request),
     );
+    if (result.stored) await recordConversion(getDb(), "contact", result.id, request, true);
     return data<ContactActionData>({ sent: true, firstName: firstName(parsed.data.name) });
   } catch (error) {
     // The form comes back filled in, with the server's field errors under their fields.

@@ -126,6 +126,12 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
   /** With S3: where browsers fetch uploads (a CDN or the bucket's public URL); unset, the app streams them. */
   S3_PUBLIC_URL: optionalUrl,
+  // Visitor statistics (app/features/analytics): off stops counting; reports keep what was counted
+  ANALYTICS: bool(true),
+  /** Days raw page views are kept before only their daily rollups remain. */
+  ANALYTICS_RAW_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
+  /** Counted views per minute per instance; past it views are sampled (the report says so). */
+  ANALYTICS_MAX_VIEWS_PER_MINUTE: z.coerce.number().int().min(100).max(10_000_000).default(60_000),
   // Operations
   /** Scheduled backups: a directory or s3://bucket/prefix; unset, the server writes none. */
   BACKUP_DIR: optionalString,

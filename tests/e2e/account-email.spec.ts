@@ -46,7 +46,7 @@ test("Account → Email: a confirmation link changes the sign-in email; the old 
   await other.goto(link ?? "");
   await expectNoSeriousAxeViolations(other);
   await other.getByRole("button", { name: "Confirm new email" }).click();
-  await expect(other.getByRole("status")).toHaveText(`Your sign-in email is now ${next}. Sign in with it from now on.`);
+  await expect(other.getByText(`Your sign-in email is now ${next}. Sign in with it from now on.`)).toBeVisible();
   await elsewhere.close();
 
   // The old address gets a notice; it no longer signs in, the new one does.

@@ -21,6 +21,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   await expect(nav.getByRole("link")).toHaveText([
     "Dashboard",
     "Blog Management",
+    "Statistics",
     "Projects",
     "Users",
     // With an unread count when messages wait (another spec may have sent one).

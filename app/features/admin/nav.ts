@@ -1,5 +1,6 @@
 import {
   AtSign,
+  BarChart3,
   Briefcase,
   FileText,
   IdCard,
@@ -24,6 +25,7 @@ import {
   canManageUsers,
   canReadMessages,
   canViewAuditLog,
+  canViewStatistics,
   type Actor,
 } from "~/lib/permissions";
 
@@ -40,6 +42,7 @@ export interface AdminNavItem {
 export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin", label: "Dashboard", icon: LayoutDashboard, end: true, allowed: canEdit },
   { to: "/admin/blog", label: "Blog Management", icon: FileText, allowed: canEdit },
+  { to: "/admin/statistics", label: "Statistics", icon: BarChart3, allowed: canViewStatistics },
   { to: "/admin/projects", label: "Projects", icon: FolderKanban, allowed: canManageProjects },
   { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },

@@ -1,3 +1,4 @@
+import { STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
 import { redirect } from "react-router";
 import { INBOX_FORBIDDEN } from "~/features/contact/contact.server";
 import { ACCOUNT_FORBIDDEN } from "~/features/account/account.server";
@@ -42,6 +43,7 @@ const AREA_REFUSAL: Record<Area, string> = {
   users: USERS_FORBIDDEN,
   subscribers: SUBSCRIBERS_FORBIDDEN,
   audit: AUDIT_FORBIDDEN,
+  statistics: STATISTICS_TEXT.forbidden,
 };
 
 /** The typed refusal: no user → UnauthorizedError, a user the area's rule refuses → ForbiddenError. */

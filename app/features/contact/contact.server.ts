@@ -25,6 +25,8 @@ export interface SubmitResult {
   id: string;
   /** False when an earlier submission with the same client id was stored already. */
   created: boolean;
+  /** True when this call stored a message (a new one, not a replay or a dropped bot's). */
+  stored: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
 
   if (input[HONEYPOT_FIELD]) {
     logger.warn({ ip }, "contact honeypot filled; submission dropped");
-    return { id: randomUUID(), created: true };
+    return { id: randomUUID(), created: true, stored: false };
   }
 
   const to = await contactRecipient(db);
@@ -76,7 +78,7 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
     return replayResult(existing, { name, email, message });
   }
   logger.info({ id: row.id }, "contact message stored");
-  return { id: row.id, created: true };
+  return { id: row.id, created: true, stored: true };
 }
 
 async function findByClientId(db: Db, clientId: string) {
@@ -95,7 +97,7 @@ function replayResult(
   if (existing.name !== input.name || existing.email !== input.email || existing.message !== input.message) {
     throw new ConflictError(CONTACT_ID_REUSED);
   }
-  return { id: existing.id, created: false };
+  return { id: existing.id, created: false, stored: false };
 }
 
 // ---- Staff inbox (/admin/messages); each write takes the actor and checks canReadMessages / canDeleteMessages ----

@@ -35,7 +35,7 @@ function replyHref(email: string, siteName: string): string {
 }
 
 /** One contact message: its row (opens it), the text, the delivery state and what staff can do with it. */
-export function MessageItem({ message: m, canDelete }: { message: InboxMessage; canDelete: boolean }) {
+export function MessageItem({ message: m, canDelete, cameFrom }: { message: InboxMessage; canDelete: boolean; cameFrom?: string }) {
   const { siteName } = useSite();
   const busy = useIsSubmitting({ id: m.id });
   const [confirming, setConfirming] = useState(false);
@@ -52,6 +52,7 @@ export function MessageItem({ message: m, canDelete }: { message: InboxMessage; 
       </summary>
       <div className="space-y-4 border-t p-4">
         <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{m.message}</p>
+        {cameFrom ? <p className="text-sm text-muted-foreground [overflow-wrap:anywhere]">{cameFrom}</p> : null}
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-muted-foreground">From</dt>
           <dd className="[overflow-wrap:anywhere]">{m.email}</dd>

@@ -35,10 +35,7 @@ export const contactMail = defineMailKind("contact.forward", {
   maxAttempts: getEnv().CONTACT_MAX_ATTEMPTS,
   retryBaseMs: getEnv().CONTACT_RETRY_BASE_SECONDS * 1000,
   async render({ messageId }, { db }) {
-    const [message] = await db
-      .select(CONTACT_MESSAGE_COLUMNS)
-      .from(contactMessages)
-      .where(eq(contactMessages.id, messageId));
+    const [message] = await db.select(CONTACT_MESSAGE_COLUMNS).from(contactMessages).where(eq(contactMessages.id, messageId));
     if (!message) return { skip: "Not sent: the message was deleted." };
     // The owner's current address, so a retry after fixing it goes to the right place.
     const to = await contactRecipient(db);

@@ -44,6 +44,7 @@ export async function homePageView() {
     ownerName: site.ownerName,
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
+    heroGreeting: pageContent?.heroGreeting ?? "",
     certifications: pageContent?.certifications ?? [],
     expertise: pageContent?.expertise ?? [],
     feedsConfigured: Boolean(site.substackUrl || site.tspBlogUrl || site.tspKbUrl),

@@ -33,7 +33,11 @@ export function SubscribersByCategory({ byCategory }: { byCategory: Array<{ cate
 }
 
 /** Every subscriber, newest first, each with Delete (behind a confirmation). */
-export function SubscriberTable({ rows }: { rows: Array<Omit<SubscriberRow, "createdAt"> & { createdAt: string }> }) {
+export function SubscriberTable({
+  rows,
+}: {
+  rows: Array<Omit<SubscriberRow, "createdAt"> & { createdAt: string; cameFrom?: string | undefined }>;
+}) {
   if (rows.length === 0) return null;
   return (
     <Table containerClassName="mt-8">
@@ -51,7 +55,10 @@ export function SubscriberTable({ rows }: { rows: Array<Omit<SubscriberRow, "cre
       <TableBody>
         {rows.map((r) => (
           <TableRow key={r.id} className="align-top" data-testid="subscriber-row">
-            <TableCell className="break-all">{r.email}</TableCell>
+            <TableCell className="break-all">
+              {r.email}
+              {r.cameFrom ? <span className="block text-xs text-muted-foreground">{r.cameFrom}</span> : null}
+            </TableCell>
             <TableCell>{STATE_LABEL[r.state]}</TableCell>
             <TableCell>{r.categories.join(", ")}</TableCell>
             <TableCell className="whitespace-nowrap">

@@ -65,7 +65,7 @@ export async function subscriptionLinks(db: Db, id: string) {
  * confirmed, so the form does not tell who subscribes; a confirmed subscriber's categories change
  * only through their own manage link.
  */
-export async function subscribe(db: Db, body: unknown, ip: string): Promise<void> {
+export async function subscribe(db: Db, body: unknown, ip: string): Promise<{ subscriberId: string }> {
   const { email, categories, verificationToken } = parseOrThrow(subscribeRequestSchema, body);
   // Nothing public may claim an email was sent when none can be.
   if (!(await subscriptionsAvailable(db))) throw new ConflictError(SUBSCRIBE_TEXT.unavailable);
@@ -79,7 +79,7 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<void
     ],
     SUBSCRIBE_TEXT.rateLimited,
   );
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(subscribers)
       .values({ email, categories, state: "pending" })
@@ -94,6 +94,7 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<void
       .returning({ id: subscribers.id });
     if (!row) throw new Error("subscriber upsert returned no row");
     await subscriptionMail.enqueue(tx, { to: email, payload: { subscriberId: row.id } });
+    return { subscriberId: row.id };
   });
 }
 
@@ -141,7 +142,7 @@ export const subscriptionMail = defineMailKind("subscriptions.confirm", {
 });
 
 /** Follows a confirmation link: once, before it expires. */
-export async function confirmSubscription(db: Db, token: string | null | undefined): Promise<void> {
+export async function confirmSubscription(db: Db, token: string | null | undefined): Promise<{ subscriberId: string }> {
   if (!token || token.length > 200) throw new ValidationError(SUBSCRIBE_TEXT.linkInvalid);
   const confirmed = await db
     .update(subscribers)
@@ -154,8 +155,10 @@ export async function confirmSubscription(db: Db, token: string | null | undefin
       ),
     )
     .returning({ id: subscribers.id });
-  if (confirmed.length === 0) throw new ValidationError(SUBSCRIBE_TEXT.linkInvalid);
-  logger.info({ subscriberId: confirmed[0]?.id }, "subscription confirmed");
+  const [row] = confirmed;
+  if (!row) throw new ValidationError(SUBSCRIBE_TEXT.linkInvalid);
+  logger.info({ subscriberId: row.id }, "subscription confirmed");
+  return { subscriberId: row.id };
 }
 
 /** The subscription a manage or unsubscribe link belongs to. */

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { Pager } from "~/components/pager";
+import { cameFromOf } from "~/features/analytics/attribution.server";
 import { listContactMessages } from "~/features/contact/contact.server";
 import { applyInboxAction, INBOX_ACTION_NOT_UNDERSTOOD, inboxActionSchema } from "~/features/contact/inbox-actions.server";
 import { MessageItem } from "~/features/contact/inbox-message";
@@ -25,7 +26,14 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireArea(request, "messages");
   const { messages, total, page, pageCount } = await withPageFailures(() => listContactMessages(getDb(), pageParam(request)));
-  return { messages, total, page, pageCount, canDelete: canDeleteMessages(user) };
+  const cameFrom = Object.fromEntries(
+    await cameFromOf(
+      getDb(),
+      "contact",
+      messages.map((m) => m.id),
+    ),
+  );
+  return { messages, total, page, pageCount, canDelete: canDeleteMessages(user), cameFrom };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -41,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Messages({ loaderData, actionData }: Route.ComponentProps) {
-  const { messages, total, page, pageCount, canDelete } = loaderData;
+  const { messages, total, page, pageCount, canDelete, cameFrom } = loaderData;
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Messages</h1>
@@ -58,7 +66,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <ul className="mt-4 space-y-3">
         {messages.map((m) => (
           <li key={m.id}>
-            <MessageItem message={m} canDelete={canDelete} />
+            <MessageItem message={m} canDelete={canDelete} cameFrom={cameFrom[m.id]} />
           </li>
         ))}
       </ul>

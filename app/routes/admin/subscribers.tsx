@@ -3,6 +3,7 @@ import { useFailureToast } from "~/components/admin-list";
 import { Button } from "~/components/ui/button";
 import { requireArea } from "~/features/auth/guards.server";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
+import { cameFromOf } from "~/features/analytics/attribution.server";
 import { deleteSubscriber, listSubscribers } from "~/features/subscriptions/subscriptions.server";
 import { NewsletterSettingsForm } from "~/features/subscriptions/newsletter-settings-form";
 import { NEWSLETTER_TEXT } from "~/features/subscriptions/newsletter-settings";
@@ -22,7 +23,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "subscribers");
   const found = await withPageFailures(() => listSubscribers(getDb(), actor, pageParam(request)));
   const newsletter = await readNewsletterSettings(getDb());
-  return { ...found, newsletter, rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  const cameFrom = await cameFromOf(
+    getDb(),
+    "subscription",
+    found.rows.map((r) => r.id),
+  );
+  return {
+    ...found,
+    newsletter,
+    rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), cameFrom: cameFrom.get(r.id) })),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {

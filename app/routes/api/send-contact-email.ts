@@ -1,3 +1,4 @@
+import { recordConversion } from "~/features/analytics/attribution.server";
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getDb } from "~/server/db/client.server";
 import { readJson } from "~/server/form.server";
@@ -14,6 +15,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const body = await readJson(request);
     const result = await submitContactMessage(getDb(), body, clientIp(request));
+    if (result.stored) await recordConversion(getDb(), "contact", result.id, request, true);
     return Response.json({ ok: true, id: result.id }, { status: result.created ? 201 : 200 });
   } catch (error) {
     return apiFailure(error);

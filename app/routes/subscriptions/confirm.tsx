@@ -1,3 +1,4 @@
+import { countConversion } from "~/features/analytics/attribution.server";
 import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { SUBSCRIBE_TEXT } from "~/features/subscriptions/subscription-schema";
@@ -28,7 +29,8 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await withPageFailures(() => readForm(request));
   const token = form.get("token");
   try {
-    await confirmSubscription(getDb(), typeof token === "string" ? token : null);
+    const { subscriberId } = await confirmSubscription(getDb(), typeof token === "string" ? token : null);
+    await countConversion(getDb(), "subscription", subscriberId);
     return { ok: true, message: SUBSCRIBE_TEXT.confirmed };
   } catch (error) {
     return { ok: false, message: errorAnswer(error).message };

@@ -1,3 +1,4 @@
+import { recordConversion } from "~/features/analytics/attribution.server";
 import { SubscribeForm, type SubscribeActionData } from "~/features/subscriptions/subscribe-form";
 import { subscribeSchema } from "~/features/subscriptions/subscription-schema";
 import { SubscribeOffer, useSubscriptionOffer } from "~/features/subscriptions/subscribe-offer";
@@ -29,7 +30,13 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return invalidSubmission(submission);
   const token = form.get("verificationToken");
   try {
-    await subscribe(getDb(), { ...submission.value, verificationToken: typeof token === "string" ? token : null }, clientIp(request));
+    const { subscriberId } = await subscribe(
+      getDb(),
+      { ...submission.value, verificationToken: typeof token === "string" ? token : null },
+      clientIp(request),
+    );
+    // Where the request came from; it counts as a conversion once the address is confirmed.
+    await recordConversion(getDb(), "subscription", subscriberId, request, false);
     return { ok: true } satisfies SubscribeActionData;
   } catch (error) {
     return formFailure(error, submission);

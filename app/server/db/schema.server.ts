@@ -752,3 +752,101 @@ export const importMappings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.source, t.kind, t.sourceId] })],
 );
+
+// ---- Visitor statistics (app/features/analytics; docs/decisions/0047-visitor-statistics.md) ----
+
+/**
+ * The day's secret for visitor ids, one row per day in UTC so every instance hashes alike; rows older
+ * than two days are deleted, after which no stored id can be tied to a later one.
+ */
+export const analyticsSalts = pgTable("analytics_salts", {
+  day: text("day").primaryKey(),
+  salt: text("salt").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per counted page view (kept ANALYTICS_RAW_DAYS). No address and no User-Agent: only what
+ * they were classified into, and ids that are a salted hash (visitor) or random (visit).
+ */
+export const analyticsViews = pgTable(
+  "analytics_views",
+  {
+    /** The view's minute (seconds dropped). */
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    path: text("path").notNull(),
+    referrerHost: text("referrer_host"),
+    /** Only for search engines (their query-less paths); null otherwise. */
+    referrerPath: text("referrer_path"),
+    utmSource: text("utm_source"),
+    utmMedium: text("utm_medium"),
+    utmCampaign: text("utm_campaign"),
+    country: text("country"),
+    device: text("device").notNull(),
+    browser: text("browser").notNull(),
+    os: text("os").notNull(),
+    visitorId: bigint("visitor_id", { mode: "bigint" }).notNull(),
+    visitId: bigint("visit_id", { mode: "bigint" }).notNull(),
+  },
+  (t) => [index("analytics_views_minute_idx").on(t.minute), index("analytics_views_visitor_idx").on(t.visitorId, t.minute)],
+);
+
+/**
+ * Daily totals kept forever, per dimension ('total', 'page', 'entry', 'referrer', 'campaign',
+ * 'country', 'device', 'browser', 'os') and value, for the day in the site's time zone. A day is
+ * rebuilt whole from the raw views (delete then insert in one transaction), so re-running it gives
+ * the same numbers.
+ */
+export const analyticsDaily = pgTable(
+  "analytics_daily",
+  {
+    day: text("day").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    views: integer("views").notNull(),
+    visitors: integer("visitors").notNull(),
+    visits: integer("visits").notNull(),
+    /** Visits of one view (the 'total' and 'entry' rows). */
+    bounces: integer("bounces").notNull().default(0),
+    /** The median visit length that day, in seconds (the 'total' row). */
+    medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
+);
+
+/** Views not counted because an instance's per-minute cap was reached (the report shows it as sampling). */
+export const analyticsDropped = pgTable("analytics_dropped", {
+  minute: timestamp("minute", { withTimezone: true }).primaryKey(),
+  views: integer("views").notNull(),
+});
+
+/** Days (site time zone) whose rollup has run; a day is rolled once it is over. */
+export const analyticsRolledDays = pgTable("analytics_rolled_days", {
+  day: text("day").primaryKey(),
+  rolledAt: timestamp("rolled_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const CONVERSION_KINDS = ["contact", "subscription", "booking"] as const;
+
+/**
+ * A conversion and where its visit came from. `at` is null until it counts (a subscription counts
+ * once confirmed). One row per subject; kept forever (it names no person, only the subject's id).
+ */
+export const analyticsConversions = pgTable(
+  "analytics_conversions",
+  {
+    kind: text("kind", { enum: CONVERSION_KINDS }).notNull(),
+    subjectId: uuid("subject_id").notNull(),
+    at: timestamp("at", { withTimezone: true }),
+    entryPath: text("entry_path"),
+    referrerHost: text("referrer_host"),
+    utmSource: text("utm_source"),
+    utmCampaign: text("utm_campaign"),
+    lastPostPath: text("last_post_path"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.subjectId] }),
+    check("analytics_conversions_kind_check", sql`${t.kind} in (${inList(CONVERSION_KINDS)})`),
+    index("analytics_conversions_at_idx").on(t.at),
+  ],
+);

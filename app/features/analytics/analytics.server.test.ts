@@ -1,0 +1,124 @@
+import type { IncomingMessage } from "node:http";
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import { analyticsDaily, analyticsSalts, analyticsViews } from "~/server/db/schema.server";
+import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { configureCollector, notePageView } from "./collector.server";
+import { flushViews } from "./ingest.server";
+import { dayBounds, rollUpDay } from "./rollup.server";
+import { dayIn, deleteOldSalts, saltOf, visitorId } from "./visitor.server";
+
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+
+function request(url: string, headers: Record<string, string>, address = "203.0.113.7", method = "GET"): IncomingMessage {
+  return { method, url, headers: { host: "site.test", ...headers }, socket: { remoteAddress: address } } as unknown as IncomingMessage;
+}
+
+describeEachDatabase("visitor statistics", (ctx) => {
+  beforeAll(() => configureCollector({ enabled: true, capPerMinute: 1_000 }));
+
+  it("counts people, not bots, prefetches or HEAD; one visitor and one visit across pages", async () => {
+    await ctx.db.delete(analyticsViews);
+    notePageView(request("/?utm_source=LinkedIn&utm_campaign=spring", { "user-agent": CHROME, referer: "https://www.linkedin.com/feed/" }));
+    notePageView(request("/7fs/Faith/a-post", { "user-agent": CHROME, referer: "http://site.test/" }, "203.0.113.99"));
+    notePageView(request("/about", { "user-agent": FIREFOX }, "198.51.100.1"));
+    notePageView(request("/", { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" }));
+    notePageView(request("/", { "user-agent": CHROME, "sec-purpose": "prefetch" }));
+    notePageView(request("/", { "user-agent": CHROME }, "203.0.113.7", "HEAD"));
+    notePageView(request("/", { "user-agent": CHROME, referer: "https://semalt.com/" }));
+    expect(await flushViews(ctx.db)).toBe(3);
+    const rows = await ctx.db
+      .select({
+        path: analyticsViews.path,
+        visitor: analyticsViews.visitorId,
+        visit: analyticsViews.visitId,
+        referrer: analyticsViews.referrerHost,
+        campaign: analyticsViews.utmCampaign,
+        browser: analyticsViews.browser,
+      })
+      .from(analyticsViews)
+      .orderBy(analyticsViews.path);
+    expect(rows.map((r) => r.path)).toEqual(["/", "/7fs/Faith/a-post", "/about"]);
+    const [home, post, about] = rows;
+    // Same /24 network and browser: the same visitor, in one visit; the internal referrer is not stored.
+    expect(post?.visitor).toBe(home?.visitor);
+    expect(post?.visit).toBe(home?.visit);
+    expect(post?.referrer).toBeNull();
+    expect(home).toMatchObject({ referrer: "linkedin.com", campaign: "spring", browser: "Chrome" });
+    expect(about?.visitor).not.toBe(home?.visitor);
+  });
+
+  it("one visitor within a day, not linkable across days; salts older than yesterday are deleted", async () => {
+    const monday = await saltOf(ctx.db, "2026-03-02");
+    const tuesday = await saltOf(ctx.db, "2026-03-03");
+    expect(visitorId(monday, "site.test", "203.0.113.7", CHROME)).toBe(visitorId(monday, "site.test", "203.0.113.200", CHROME));
+    expect(visitorId(monday, "site.test", "203.0.113.7", CHROME)).not.toBe(visitorId(tuesday, "site.test", "203.0.113.7", CHROME));
+    expect(await deleteOldSalts(ctx.db, "2026-03-03")).toBeGreaterThanOrEqual(1);
+    const left = await ctx.db.select({ day: analyticsSalts.day }).from(analyticsSalts).where(eq(analyticsSalts.day, "2026-03-02"));
+    expect(left).toEqual([]);
+  });
+
+  it("rolls a day up in the site's zone, across midnight and DST, the same each time", async () => {
+    const zone = "Europe/Berlin";
+    // 29 March 2026: clocks go forward in Berlin, the day is 23 hours long.
+    const { start, end } = await dayBounds(ctx.db, "2026-03-29", zone);
+    expect(start.toISOString()).toBe("2026-03-28T23:00:00.000Z");
+    expect(end.getTime() - start.getTime()).toBe(23 * 3600_000);
+    expect(dayIn(new Date("2026-03-28T23:30:00Z"), zone)).toBe("2026-03-29");
+    await ctx.db.delete(analyticsViews);
+    const row = (minute: string, path: string, visitor: bigint, visit: bigint) => ({
+      minute: new Date(minute),
+      path,
+      device: "desktop",
+      browser: "Chrome",
+      os: "Linux",
+      visitorId: visitor,
+      visitId: visit,
+      referrerHost: "linkedin.com",
+    });
+    await ctx.db
+      .insert(analyticsViews)
+      .values([
+        row("2026-03-28T22:59:00Z", "/before-midnight", 1n, 10n),
+        row("2026-03-28T23:00:00Z", "/", 2n, 20n),
+        row("2026-03-28T23:05:00Z", "/about", 2n, 20n),
+        row("2026-03-29T21:59:00Z", "/contact", 3n, 30n),
+        row("2026-03-29T22:00:00Z", "/next-day", 4n, 40n),
+      ]);
+    await rollUpDay(ctx.db, "2026-03-29", zone);
+    const read = () =>
+      ctx.db
+        .select({
+          dimension: analyticsDaily.dimension,
+          value: analyticsDaily.value,
+          views: analyticsDaily.views,
+          visitors: analyticsDaily.visitors,
+          visits: analyticsDaily.visits,
+          bounces: analyticsDaily.bounces,
+          median: analyticsDaily.medianVisitSeconds,
+        })
+        .from(analyticsDaily)
+        .where(eq(analyticsDaily.day, "2026-03-29"))
+        .orderBy(analyticsDaily.dimension, analyticsDaily.value);
+    const first = await read();
+    expect(first.find((r) => r.dimension === "total")).toEqual({
+      dimension: "total",
+      value: "",
+      views: 3,
+      visitors: 2,
+      visits: 2,
+      bounces: 1,
+      median: 0,
+    });
+    expect(first.filter((r) => r.dimension === "page").map((r) => r.value)).toEqual(["/", "/about", "/contact"]);
+    expect(first.find((r) => r.dimension === "referrer")).toMatchObject({ value: "linkedin.com", visits: 2, views: 3 });
+    await rollUpDay(ctx.db, "2026-03-29", zone);
+    expect(await read()).toEqual(first);
+    const [{ count } = { count: 0 }] = await ctx.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(analyticsDaily)
+      .where(eq(analyticsDaily.day, "2026-03-29"));
+    expect(count).toBe(first.length);
+  });
+});

@@ -1,0 +1,86 @@
+import { eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "~/server/db/client.server";
+import { analyticsDaily, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
+import { defineRecurringTask } from "~/server/jobs/recurring.server";
+import { logger } from "~/server/logger.server";
+import { aggregateSql } from "./aggregate.server";
+import { dayIn, deleteOldSalts } from "./visitor.server";
+
+/** The day before `day` (YYYY-MM-DD). */
+export function previousDay(day: string, days = 1): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The instants a day starts and ends in the time zone (a DST day is 23 or 25 hours long). */
+export async function dayBounds(db: Db, day: string, timeZone: string): Promise<{ start: Date; end: Date }> {
+  const next = previousDay(day, -1);
+  const [row] = await db
+    .select({
+      start: sql<string>`(${day}::date::timestamp at time zone ${timeZone})::text`,
+      end: sql<string>`(${next}::date::timestamp at time zone ${timeZone})::text`,
+    })
+    .from(sql`(select 1) as one`);
+  if (!row) throw new Error("statistics: day bounds");
+  return { start: new Date(row.start), end: new Date(row.end) };
+}
+
+/**
+ * Rebuilds one day's rollup from its raw views (site time zone), replacing what was there, in one
+ * transaction: running it twice, or on two instances, leaves the same rows.
+ */
+export async function rollUpDay(db: Db, day: string, timeZone = getEnv().SITE_TIME_ZONE): Promise<void> {
+  const { start, end } = await dayBounds(db, day, timeZone);
+  await db.transaction(async (tx) => {
+    // One rollup of a day at a time across instances: the second waits, then rebuilds the same rows.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`analytics.rollup.${day}`}))`);
+    await tx.delete(analyticsDaily).where(eq(analyticsDaily.day, day));
+    const views = sql`select * from analytics_views where minute >= ${start.toISOString()}::timestamptz and minute < ${end.toISOString()}::timestamptz`;
+    await tx.execute(sql`insert into analytics_daily (day, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
+      select ${day}, dimension, value, views, visitors, visits, bounces, median_visit_seconds from (${aggregateSql(views)}) as a
+      where dimension = 'total' or views > 0`);
+    await tx
+      .insert(analyticsRolledDays)
+      .values({ day })
+      .onConflictDoUpdate({ target: analyticsRolledDays.day, set: { rolledAt: new Date() } });
+  });
+}
+
+/**
+ * Rolls up every finished day that has no rollup yet (a day is over 10 minutes after
+ * midnight, so the last views of the day have been flushed), deletes raw views older than
+ * ANALYTICS_RAW_DAYS and salts older than yesterday. Returns the days rolled up.
+ */
+export async function runAnalyticsMaintenance(db: Db, now = new Date()): Promise<string[]> {
+  const env = getEnv();
+  const timeZone = env.SITE_TIME_ZONE;
+  const finished = previousDay(dayIn(now.getTime() - 10 * 60_000, timeZone));
+  // Every finished day still within the raw retention that has no rollup yet (a day without views
+  // gets its zero 'total' row, so it is not looked at again).
+  const window = Array.from({ length: env.ANALYTICS_RAW_DAYS }, (_, i) => previousDay(finished, i));
+  const rolled = await db
+    .select({ day: analyticsRolledDays.day })
+    .from(analyticsRolledDays)
+    .where(inArray(analyticsRolledDays.day, window));
+  const done = new Set(rolled.map((r) => r.day));
+  const days = window.filter((day) => !done.has(day)).sort();
+  for (const day of days) await rollUpDay(db, day, timeZone);
+  const keepFrom = previousDay(dayIn(now, timeZone), env.ANALYTICS_RAW_DAYS);
+  const { start } = await dayBounds(db, keepFrom, timeZone);
+  await db.delete(analyticsViews).where(lt(analyticsViews.minute, start));
+  await deleteOldSalts(db, previousDay(dayIn(now, timeZone)));
+  if (days.length > 0) logger.info({ days }, "statistics: days rolled up");
+  return days;
+}
+
+/** The hourly rollup and clean-up, on one instance at a time (the job runner's lease). */
+export const analyticsRollupTask = defineRecurringTask(
+  "analytics.rollup",
+  60 * 60_000,
+  async ({ db }) => {
+    await runAnalyticsMaintenance(db);
+  },
+  { firstRunDelayMs: 2 * 60_000, leaseMs: 5 * 60_000 },
+);
