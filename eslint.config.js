@@ -35,10 +35,7 @@ const LAYER_ZONES = [
  * loop: import-x/no-cycle).
  */
 const FEATURE_SURFACE = {
-<<<<<<< HEAD
   account: ["account.server.ts", "account-email.server.ts"],
-=======
-  account: ["account.server.ts"],
   analytics: [
     "analytics-settings.server.ts",
     "analytics-settings.ts",
@@ -50,7 +47,6 @@ const FEATURE_SURFACE = {
     "reports.server.ts",
     "rollup.server.ts",
   ],
->>>>>>> main
   admin: ["admin-form.server.ts", "two-factor-guard.server.ts"],
   auth: [
     "auth-messages.ts",
