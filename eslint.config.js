@@ -35,7 +35,7 @@ const LAYER_ZONES = [
  * loop: import-x/no-cycle).
  */
 const FEATURE_SURFACE = {
-  account: ["account.server.ts"],
+  account: ["account.server.ts", "account-email.server.ts"],
   analytics: [
     "analytics-settings.server.ts",
     "analytics-settings.ts",

@@ -31,6 +31,7 @@ export default [
   route("comments/:id/edit", "routes/comments/edit.tsx"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),
+  route("account/confirm-email", "routes/account-confirm-email.tsx"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("blog", "routes/admin/blog.tsx"),

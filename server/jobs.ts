@@ -1,3 +1,4 @@
+import { emailChangeConfirmMail } from "~/features/account/account-email.server";
 import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { contactMail } from "~/features/contact/outbox.server";
@@ -7,6 +8,7 @@ import { readSiteSettings } from "~/features/settings/settings.server";
 import { shareImageJob, sweepStaleShareImages } from "~/features/share-images/share-images.server";
 import { newsletterMail, subscriptionMail } from "~/features/subscriptions/subscriptions.server";
 import { sweepOrphanedUploads } from "~/features/uploads/uploads.server";
+import { emailChangedMail } from "~/features/users/users.server";
 import { pruneAuditTask } from "~/server/audit.server";
 import { getDatabase } from "~/server/db/client.server";
 import { vacuumListingTable } from "~/server/db/vacuum.server";
@@ -47,6 +49,13 @@ export const vacuumTask = defineRecurringTask(
 export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob] as const;
 
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
-export const MAIL_KINDS = [passwordResetMail, contactMail, subscriptionMail, newsletterMail] as const;
+export const MAIL_KINDS = [
+  passwordResetMail,
+  contactMail,
+  subscriptionMail,
+  newsletterMail,
+  emailChangedMail,
+  emailChangeConfirmMail,
+] as const;
 
 export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask, analyticsRollupTask] as const;

@@ -95,12 +95,12 @@ export async function seedIfEmpty(
 
   if (!seededNow) return { seeded: false };
   if (adminId === null) return { seeded: true };
-  if (generatedPassword) announceGeneratedPassword(env.dataDir, adminEmail, generatedPassword);
+  if (generatedPassword) announceGeneratedPassword(env.dataDir, adminEmail, generatedPassword, !env.INITIAL_ADMIN_EMAIL);
   logger.info({ adminEmail, demoContent: env.SEED_DEMO_CONTENT }, "seeded a new database");
   if (!env.INITIAL_ADMIN_EMAIL) {
     logger.info(
       { adminEmail },
-      "the admin signs in as this placeholder address: set your own with INITIAL_ADMIN_EMAIL before the first start, or later with `npm run cli -- set-email OLD NEW`",
+      "the admin signs in as this placeholder address: set your own sign-in email on the Account screen (/admin/account → Email), with INITIAL_ADMIN_EMAIL before the first start, or with `npm run cli -- set-email OLD NEW`",
     );
   }
   return { seeded: true, adminEmail, generatedPassword };
@@ -117,7 +117,7 @@ function writeInitialAdminFile(dataDir: string, email: string, password: string)
   fs.writeFileSync(file, `email: ${email}\npassword: ${password}\n`, { mode: 0o600 });
 }
 
-function announceGeneratedPassword(dataDir: string, email: string, password: string) {
+function announceGeneratedPassword(dataDir: string, email: string, password: string, placeholderEmail: boolean) {
   // Printed once, to the console rather than the JSON log, so it is easy to read at first start.
   console.log(
     [
@@ -128,6 +128,12 @@ function announceGeneratedPassword(dataDir: string, email: string, password: str
       `   password: ${password}`,
       ` Also saved to ${initialAdminPath(dataDir)} (readable only by you).`,
       " Change it with: npm run cli -- set-password " + email,
+      ...(placeholderEmail
+        ? [
+            " This email is a placeholder: set your own on the Account screen",
+            " (/admin/account → Email), or with INITIAL_ADMIN_EMAIL before the first start.",
+          ]
+        : []),
       "==================================================================",
       "",
     ].join("\n"),

@@ -6,6 +6,7 @@ import { asc, eq, getTableColumns, getTableName, is, sql } from "drizzle-orm";
 import { type PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { matchPath } from "react-router";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { storePendingEmailChange } from "~/features/account/account-email.server";
 import { createSession } from "~/features/auth/session.server";
 import { signComment } from "~/features/comments/comment-tokens.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
@@ -719,6 +720,23 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
           const rows = await db.select({ state: subscribers.state }).from(subscribers).where(eq(subscribers.email, email));
           expect(rows).toEqual([{ state: "pending" }]);
         },
+      };
+    },
+  },
+  {
+    name: "account email change confirmation link",
+    route: "/account/confirm-email",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      // The link's page needs no session: the token alone proves the new address.
+      const owner = await makeUser(db, { role: "moderator" });
+      const newEmail = `confirmed-${unique()}@example.com`;
+      const token = await storePendingEmailChange(db, owner.id, newEmail);
+      return {
+        path: "/account/confirm-email",
+        body: new URLSearchParams({ token }),
+        verify: async (db) => expect((await findUserByEmail(db, newEmail))?.id).toBe(owner.id),
       };
     },
   },

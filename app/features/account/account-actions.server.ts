@@ -5,7 +5,8 @@ import { totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-f
 import type { FormFailure } from "~/lib/forms";
 import { invalidSubmission } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
-import { passwordChangeSchema } from "./account-schema";
+import { emailChangeSchema, passwordChangeSchema } from "./account-schema";
+import { requestEmailChange } from "./account-email.server";
 import { changeOwnPassword, revokeOtherSessions, revokeOwnSession } from "./account.server";
 import { addPasskey, removePasskey } from "./passkeys-account.server";
 import { cancelTotpSetup, confirmTotpSetup, disableTwoFactor, regenerateRecoveryCodes, startTotpSetup } from "./two-factor-account.server";
@@ -27,6 +28,22 @@ export function accountIntents(request: Request) {
         description: "Your other sessions have been signed out.",
         type: "success",
       });
+    },
+    email: async ({ actor, db, form, parse }) => {
+      const parsed = parse(emailChangeSchema);
+      if (parsed.status !== "success") return invalidSubmission(parsed);
+      const outcome = await requestEmailChange(db, actor, form);
+      return outcome.applied
+        ? redirectWithToast("/admin/account", {
+            title: "Sign-in email changed",
+            description: `You now sign in as ${outcome.email}.`,
+            type: "success",
+          })
+        : redirectWithToast("/admin/account", {
+            title: "Check your inbox",
+            description: `We sent a confirmation link to ${outcome.sentTo}. Your sign-in email changes when you open it.`,
+            type: "success",
+          });
     },
     revoke: async ({ actor, db, form }) => {
       const { current } = await revokeOwnSession(db, actor, form);

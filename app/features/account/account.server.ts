@@ -26,6 +26,18 @@ function endOtherSessions(tx: Db, actor: SessionUser) {
     .returning({ id: session.id });
 }
 
+/** The actor's own password, or a 400 on the current-password field. The caller limits guesses. */
+export async function checkCurrentPassword(db: Db, actor: SessionUser, password: string): Promise<void> {
+  const [row] = await db
+    .select({ hash: account.password })
+    .from(account)
+    .where(and(eq(account.userId, actor.id), eq(account.providerId, "credential")))
+    .limit(1);
+  if (!row?.hash || !(await verifyPassword(row.hash, password))) {
+    throw new ValidationError(WRONG_CURRENT, { currentPassword: [WRONG_CURRENT] });
+  }
+}
+
 export interface ActiveSession {
   id: string;
   browser: string;
@@ -66,14 +78,7 @@ export async function changeOwnPassword(db: Db, actor: SessionUser | null, raw: 
   const input = parseOrThrow(passwordChangeSchema, raw);
   // Guessing the current password through this form is as limited as through the sign-in form.
   await enforceRateLimits(db, [{ key: `account-password:${actor.id}`, limit: 5, windowSeconds: 15 * 60 }]);
-  const [row] = await db
-    .select({ hash: account.password })
-    .from(account)
-    .where(and(eq(account.userId, actor.id), eq(account.providerId, "credential")))
-    .limit(1);
-  if (!row?.hash || !(await verifyPassword(row.hash, input.currentPassword))) {
-    throw new ValidationError(WRONG_CURRENT, { currentPassword: [WRONG_CURRENT] });
-  }
+  await checkCurrentPassword(db, actor, input.currentPassword);
   const problem = passwordProblem(input.newPassword, actor.email);
   if (problem) throw new ValidationError(problem, { newPassword: [problem] });
   const hash = await hashPassword(input.newPassword);

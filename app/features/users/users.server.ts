@@ -70,6 +70,36 @@ export const emailChangedMail = defineMailKind("account.email-changed", {
   },
 });
 
+/** The refusal when the new sign-in email belongs to another account. */
+export function emailTakenMessage(email: string): string {
+  return `A user with email ${email} already exists`;
+}
+
+/**
+ * THE rule of a sign-in email change, in the caller's transaction: the new address (already parsed)
+ * must be free, the old one gets a notice through the outbox (`notify`), and the audit log says who
+ * changed what. Sessions stay. Returns false when the address did not change.
+ */
+export async function changeSignInEmail(
+  tx: Db,
+  found: { id: string; email: string },
+  email: string,
+  audit: { actor: AuditActor | null; action: string; notify?: boolean },
+): Promise<boolean> {
+  if (email === found.email) return false;
+  const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
+  if (taken) throw new ConflictError(emailTakenMessage(email));
+  await tx.update(user).set({ email, updatedAt: new Date() }).where(eq(user.id, found.id));
+  if (audit.notify ?? true) await emailChangedMail.enqueue(tx, { to: found.email, payload: { newEmail: email } });
+  await recordAudit(tx, {
+    actor: audit.actor,
+    action: audit.action,
+    target: { type: "user", id: found.id },
+    summary: `${found.email} → ${email}`,
+  });
+  return true;
+}
+
 /**
  * Changes a user's sign-in email (the CLI's set-email: the operator at the server's shell). The new
  * address must be free; the old one gets a notice through the outbox; audited. Sessions stay.
@@ -77,18 +107,7 @@ export const emailChangedMail = defineMailKind("account.email-changed", {
 export async function setEmail(db: Db, oldInput: string, newInput: string, by: AuditActor | null = null): Promise<{ email: string }> {
   const found = await requireUser(db, oldInput);
   const email = parseEmail(newInput);
-  if (email === found.email) return { email };
-  if (await findUserByEmail(db, email)) throw new ConflictError(`A user with email ${email} already exists`);
-  await db.transaction(async (tx) => {
-    await tx.update(user).set({ email, updatedAt: new Date() }).where(eq(user.id, found.id));
-    await emailChangedMail.enqueue(tx, { to: found.email, payload: { newEmail: email } });
-    await recordAudit(tx, {
-      actor: by,
-      action: "user.email.set",
-      target: { type: "user", id: found.id },
-      summary: `${found.email} → ${email}`,
-    });
-  });
+  await db.transaction((tx) => changeSignInEmail(tx, found, email, { actor: by, action: "user.email.set" }));
   return { email };
 }
 
@@ -100,7 +119,7 @@ export async function createUser(
 ): Promise<{ id: string; email: string }> {
   const email = parseEmail(input.email);
   checkPassword(input.password, email);
-  if (await findUserByEmail(db, email)) throw new ConflictError(`A user with email ${email} already exists`);
+  if (await findUserByEmail(db, email)) throw new ConflictError(emailTakenMessage(email));
   const passwordHash = await hashPassword(input.password);
   const id = randomUUID();
   await db.transaction(async (tx) => {

@@ -1,3 +1,4 @@
+import { EmailCard } from "~/features/account/email-card";
 import { PasskeysCard } from "~/features/account/passkeys-card";
 import { TwoFactorCard } from "~/features/account/two-factor-card";
 import { requireArea } from "~/features/auth/guards.server";
@@ -22,7 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, sessions, twoFactor, passkeys } = loaderData;
+  const { email, emailChange, sessions, twoFactor, passkeys } = loaderData;
   const failure = actionData && !actionData.ok ? actionData.result : undefined;
   const failedIntent = failure?.initialValue?.intent;
   const failedForm = typeof failedIntent === "string" && failure ? { intent: failedIntent, result: failure } : undefined;
@@ -35,6 +36,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
       <div role="status" aria-live="polite" className="min-h-6 text-sm">
         {actionData && "message" in actionData ? <span className="text-emerald-800">{actionData.message}</span> : null}
       </div>
+      <EmailCard email={email} view={emailChange} lastResult={failedForm?.intent === "email" ? failedForm.result : undefined} />
       <PasswordCard lastResult={failedForm?.intent === "password" ? failedForm.result : undefined} />
       <TwoFactorCard
         view={twoFactor}
