@@ -60,7 +60,6 @@ CREATE TABLE "booking_date_overrides" (
 --> statement-breakpoint
 CREATE TABLE "booking_settings" (
 	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
-	"time_zone" text DEFAULT 'UTC' NOT NULL,
 	"feed_token" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "booking_settings_single_row" CHECK ("booking_settings"."id" = 1)

@@ -6,6 +6,7 @@ import { pinoHttp } from "pino-http";
 import { matchRoutes, type RouteObject } from "react-router";
 // Modules that define jobs, so every instance's runner knows their kinds (docs/decisions/core-a-jobs.md).
 import "~/features/auth/password-reset.server";
+import "~/features/booking/booking.server";
 import { startOutbox, stopOutbox } from "~/features/contact/outbox.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
 import { backfillRenderedPosts } from "~/features/posts/post-render.server";
@@ -19,6 +20,7 @@ import "~/features/subscriptions/subscriptions.server";
 import { seedDemoTestimonials } from "~/features/site/testimonials.server";
 import { seedDemoPageContent } from "~/features/site/page-content.server";
 import { seedDemoPositions } from "~/features/site/positions.server";
+import { seedDemoBooking } from "~/features/booking/demo.server";
 import { getSiteSettings } from "~/features/site/settings.server";
 import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { onContentVersionChange, startContentVersion, stopContentVersion } from "~/server/content-version.server";
@@ -111,6 +113,7 @@ export async function startup(): Promise<void> {
   await seedDemoTestimonials(database.db, env.SEED_DEMO_CONTENT);
   await seedDemoPositions(database.db, env.SEED_DEMO_CONTENT);
   await seedDemoPageContent(database.db, env.SEED_DEMO_CONTENT);
+  await seedDemoBooking(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
   logStartupMemory("migrated and seeded");

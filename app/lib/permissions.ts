@@ -54,6 +54,11 @@ export function canDeleteMessages(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
 }
 
+/** Call types, availability, calendar feeds and bookings (/admin/bookings). */
+export function canManageBookings(actor: Actor | null | undefined): boolean {
+  return actor?.role === "admin";
+}
+
 /** Site identity, addresses and feeds (/admin/settings). */
 export function canManageSettings(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";

@@ -10,6 +10,8 @@ export interface MailMessage {
   replyTo?: string;
   /** Extra headers (e.g. List-Unsubscribe); values must be single lines. */
   headers?: Record<string, string>;
+  /** A calendar invite (text/calendar with its METHOD), shown by mail apps as an event to add or update. */
+  icalEvent?: { method: string; filename: string; content: string };
   /** Shown as the sender's name (the site name from the settings) with MAIL_FROM's address. */
   senderName?: string;
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { availableSlots, blockedInterval, hoursOfDay, isOfferedSlot, type CallTypeRules, type SlotInput, type WeeklyRange } from "./slots";
-import { addDays, instantOf, offsetAt, wallTimeOf } from "./zoned-time";
+import { addDays, instantOf, offsetAt, wallTimeOf } from "~/lib/time-zone";
 
 const OWNER = "Europe/Berlin";
 const ZONES = [OWNER, "America/Los_Angeles", "Australia/Sydney"] as const;

@@ -1,4 +1,4 @@
-import { addDays, DAY_MS, instantOf, wallTimeOf, weekdayOf } from "./zoned-time";
+import { addDays, DAY_MS, instantOf, wallTimeOf, weekdayOf } from "~/lib/time-zone";
 
 /**
  * Slot arithmetic, the one home of the rule "which times can a visitor book": pure, so it is

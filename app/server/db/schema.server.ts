@@ -719,12 +719,11 @@ export const CALL_LOCATIONS = ["video", "phone", "link-later"] as const;
 export const BOOKING_QUESTIONS = ["company", "topic", "notes"] as const;
 export const BOOKING_STATUSES = ["confirmed", "cancelled-by-visitor", "cancelled-by-owner"] as const;
 
-/** One row (id 1): the owner's time zone for availability and the private bookings feed's token. */
+/** One row (id 1): booking's own settings (hours are in SITE_TIME_ZONE, the site's zone). */
 export const bookingSettings = pgTable(
   "booking_settings",
   {
     id: integer("id").primaryKey().default(1),
-    timeZone: text("time_zone").notNull().default("UTC"),
     /** Secret of the private ICS feed of bookings; null while the owner has none. */
     feedToken: text("feed_token"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
