@@ -10,6 +10,7 @@ import { enhanceReveals } from "~/components/reveal-behavior";
 import { enhanceThemeToggle } from "~/components/theme-toggle-behavior";
 import { enhanceMenuButtons } from "~/components/ui/menu-button-behavior";
 import { enhanceSheets } from "~/components/ui/sheet-behavior";
+import { BOOKING_FORM_ATTRIBUTE, SLOT_PICKER_ATTRIBUTE } from "~/features/booking/booking-dom";
 import { CONTACT_FORM_ATTRIBUTE } from "~/features/contact/contact-form-dom";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
 import { enhancePageLoading } from "~/features/site/page-loading-behavior";
@@ -30,11 +31,14 @@ if (!("__reactRouterContext" in window)) {
   enhancePageLoading();
   // The contact form's behaviour (with zod, for the shared schema) loads only on the page with it.
   const contactForm = document.querySelector<HTMLFormElement>(`form[${CONTACT_FORM_ATTRIBUTE}]`);
+  const booking = document.querySelector(`[${SLOT_PICKER_ATTRIBUTE}], form[${BOOKING_FORM_ATTRIBUTE}]`);
   const ready = contactForm
     ? import("~/features/contact/contact-form-behavior").then(({ enhanceContactForm }) => {
         enhanceContactForm(contactForm);
       })
-    : Promise.resolve();
+    : booking
+      ? import("~/features/booking/booking-behavior").then(({ enhanceBooking }) => enhanceBooking())
+      : Promise.resolve();
   // What tests wait for before typing (tests/e2e/helpers/ui.ts gotoHydrated), like on React pages.
   // Should the behaviour fail to load, the form still posts to the server.
   void ready

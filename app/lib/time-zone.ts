@@ -88,7 +88,6 @@ export interface WallTime {
   weekday: number;
 }
 
-
 /** The local date and time of an instant in `timeZone`. */
 export function wallTimeOf(instant: number, timeZone: string): WallTime {
   const { year = 1970, month = 1, day = 1, hour = 0, minute = 0 } = parts(new Date(instant), timeZone);

@@ -6,7 +6,7 @@ import { emailSiteUrl } from "~/features/site/site-url.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { canManageBookings, type Actor } from "~/lib/permissions";
-import { DAY_MS, addDays, wallTimeOf } from "~/lib/time-zone";
+import { DAY_MS, wallTimeOf } from "~/lib/time-zone";
 import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
@@ -177,10 +177,10 @@ export interface SlotList {
 }
 
 /** The offered slots of a call type from now to its horizon (none while booking is paused). */
-export async function listSlots(db: Db, callType: CallType, now = Date.now()): Promise<SlotList> {
+export async function listSlots(db: Db, callType: CallType, now = Date.now(), exceptBookingId?: string): Promise<SlotList> {
   const timeZone = ownerTimeZone();
   if ((await pausedFeeds(db, now)) > 0) return { callType, timeZone, paused: true, slots: [] };
-  const input = await slotInputFor(db, callType, now, { start: now, end: now + callType.horizonDays * DAY_MS });
+  const input = await slotInputFor(db, callType, now, { start: now, end: now + callType.horizonDays * DAY_MS }, exceptBookingId);
   return { callType, timeZone, paused: false, slots: availableSlots(input) };
 }
 
@@ -344,7 +344,13 @@ export async function createBooking(db: Db, body: unknown, ip: string, now = Dat
 }
 
 /** Moves a booking to another offered time: same UID, SEQUENCE + 1, new emails and reminders. */
-export async function rescheduleBooking(db: Db, id: string, token: string | null | undefined, startText: string, now = Date.now()): Promise<void> {
+export async function rescheduleBooking(
+  db: Db,
+  id: string,
+  token: string | null | undefined,
+  startText: string,
+  now = Date.now(),
+): Promise<void> {
   const parsed = z.iso.datetime({ offset: true }).safeParse(startText);
   if (!parsed.success) throw new ValidationError(BOOKING_TEXT.notOffered, { start: [BOOKING_TEXT.notOffered] });
   const booking = await changeableBooking(db, id, token, now);
@@ -412,7 +418,11 @@ export async function cancelBookingByOwner(db: Db, actor: Actor | null, id: stri
 /** Marks (or unmarks) a call as a no-show. */
 export async function setNoShow(db: Db, actor: Actor | null, id: string, noShow: boolean): Promise<void> {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
-  const updated = await db.update(bookings).set({ noShow, updatedAt: sql`now()` }).where(eq(bookings.id, id)).returning({ id: bookings.id });
+  const updated = await db
+    .update(bookings)
+    .set({ noShow, updatedAt: sql`now()` })
+    .where(eq(bookings.id, id))
+    .returning({ id: bookings.id });
   if (updated.length === 0) throw new NotFoundError("Booking not found");
 }
 
@@ -434,7 +444,10 @@ export async function upcomingCalls(db: Db, actor: Actor | null, now = Date.now(
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
   const ahead = and(eq(bookings.status, "confirmed"), gte(bookings.endsAt, new Date(now)));
   const [[count], next] = await Promise.all([
-    db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(ahead),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(bookings)
+      .where(ahead),
     db
       .select({ id: bookings.id, startsAt: bookings.startsAt, name: bookings.name, callTypeName: bookingCallTypes.name })
       .from(bookings)
@@ -460,7 +473,11 @@ const mailPayload = z.object({
 
 async function enqueueBookingMails(tx: Db, bookingId: string, sequence: number, event: MailEvent): Promise<void> {
   for (const audience of ["visitor", "owner"] as const) {
-    await bookingMailJob.enqueue(tx, { bookingId, sequence, event, audience }, { key: `booking-mail:${bookingId}:${sequence}:${event}:${audience}` });
+    await bookingMailJob.enqueue(
+      tx,
+      { bookingId, sequence, event, audience },
+      { key: `booking-mail:${bookingId}:${sequence}:${event}:${audience}` },
+    );
   }
 }
 
@@ -560,7 +577,8 @@ export const bookingMailJob = defineJob(
     const links = await bookingLinks(db, booking, base);
     const method: InviteMethod = event === "cancelled" ? "CANCEL" : "REQUEST";
     const visitorZone = booking.visitorTimeZone ?? ownerTimeZone();
-    const when = (zone: string) => new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "full", timeStyle: "short" }).format(booking.startsAt);
+    const when = (zone: string) =>
+      new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "full", timeStyle: "short" }).format(booking.startsAt);
     const lines = [
       event === "cancelled" ? `This call was cancelled: ${booking.callTypeName}.` : `${booking.callTypeName}`,
       "",
@@ -572,8 +590,18 @@ export const bookingMailJob = defineJob(
       ...(audience === "visitor"
         ? event === "cancelled"
           ? [`Book another time: ${base}/book`]
-          : [`Add to Google Calendar: ${googleCalendarLink(invite)}`, `Download .ics: ${links.ics}`, `Cancel or reschedule: ${links.manage}`]
-        : [`Visitor: ${booking.name} <${booking.email}>`, ...(booking.phone ? [`Phone: ${booking.phone}`] : []), invite.description, "", `Bookings: ${base}/admin/bookings`]),
+          : [
+              `Add to Google Calendar: ${googleCalendarLink(invite)}`,
+              `Download .ics: ${links.ics}`,
+              `Cancel or reschedule: ${links.manage}`,
+            ]
+        : [
+            `Visitor: ${booking.name} <${booking.email}>`,
+            ...(booking.phone ? [`Phone: ${booking.phone}`] : []),
+            invite.description,
+            "",
+            `Bookings: ${base}/admin/bookings`,
+          ]),
     ];
     const result = await sendMail({
       to: audience === "visitor" ? booking.email : ownerAddress(),
@@ -587,10 +615,3 @@ export const bookingMailJob = defineJob(
   },
   { maxAttempts: 8 },
 );
-
-export const BOOKING_DAYS_SHOWN = 14;
-
-/** The owner-local days from today on, for day lists (no arithmetic on Date in pages). */
-export function daysFrom(today: string, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => addDays(today, i));
-}

@@ -76,7 +76,11 @@ export function calendarText(method: InviteMethod, events: readonly InviteEvent[
 
 /** "Add to Google Calendar": a link that opens Google's own form, filled in; the page itself makes no request. */
 export function googleCalendarLink(event: Pick<InviteEvent, "start" | "end" | "summary" | "location" | "description">): string {
-  const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const stamp = (date: Date) =>
+    date
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
   const params = new URLSearchParams({
     action: "TEMPLATE",
     text: event.summary,
