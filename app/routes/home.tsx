@@ -12,6 +12,8 @@ import { getFeaturedWebProject } from "~/features/projects/projects.server";
 import { readPageContent } from "~/features/site/page-content.server";
 import { Portrait, portraitAlt } from "~/features/site/portrait";
 import { getSiteSettings } from "~/features/site/settings.server";
+import { ReachMeSlots } from "~/features/booking/reach-me-slots";
+import { reachMeSlots } from "~/features/booking/reach-me.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, postPath } from "~/lib/categories";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
@@ -53,12 +55,13 @@ export async function loader() {
     withDeadline(feeds.fetchTspBlog(), deadline).then((item) => ({ kind: "blog" as const, item })),
     withDeadline(feeds.fetchTspKb(), deadline).then((item) => ({ kind: "kb" as const, item })),
   ]);
-  const [article, newest, project, portraitSrcSets, pageContent] = await Promise.all([
+  const [article, newest, project, portraitSrcSets, pageContent, booking] = await Promise.all([
     quietly("featured article", getFeaturedArticle(db)),
     quietly("newest post", getNewestPublishedPost(db)),
     quietly("featured project", getFeaturedWebProject(db)),
     quietly("portrait variants", srcSetsFor(db, [site.portraitUrl])),
     quietly("page content", readPageContent(db)),
+    site.bookingMode === "built-in" ? quietly("booking slots", reachMeSlots(db)) : null,
   ]);
   return {
     headline: site.headline,
@@ -67,6 +70,8 @@ export async function loader() {
     ownerName: site.ownerName,
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
+    bookingMode: site.bookingMode,
+    booking,
     certifications: pageContent?.certifications ?? [],
     expertise: pageContent?.expertise ?? [],
     feedsConfigured: Boolean(site.substackUrl || site.tspBlogUrl || site.tspKbUrl),
@@ -101,6 +106,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     ownerName,
     portrait,
     schedulingUrl,
+    bookingMode,
+    booking,
     feedsConfigured,
     certifications,
     expertise,
@@ -254,33 +261,45 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </Reveal>
       ) : null}
 
-      <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
-        <div className="mx-auto max-w-5xl px-4 py-16">
-          <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
-            <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
-          </h2>
-          {schedulingUrl ? (
-            <>
-              <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
-              <iframe
-                src={schedulingUrl}
-                title="Schedule a one-on-one call"
-                loading="lazy"
-                height={800}
-                style={{ height: 800 }}
-                className="mt-8 w-full rounded-xl border bg-background"
-              />
-            </>
-          ) : (
-            <>
-              <p className="mt-2 text-muted-foreground">Send me a message and we will find a time to talk.</p>
-              <Button asChild size="lg" className="mt-6">
-                <Link to="/contact">Book a call</Link>
-              </Button>
-            </>
-          )}
-        </div>
-      </Reveal>
+      {bookingMode === "off" ? null : (
+        <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
+          <div className="mx-auto max-w-5xl px-4 py-16">
+            <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
+              <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
+            </h2>
+            {bookingMode === "built-in" && booking ? (
+              <ReachMeSlots booking={booking} />
+            ) : (bookingMode === "external-link" || bookingMode === "external-embed") && schedulingUrl ? (
+              <>
+                <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
+                {/* The link is always there: an embed that is blocked or fails to load never leaves a blank box. */}
+                <Button asChild size="lg" className="mt-6">
+                  <a href={schedulingUrl} rel="noopener noreferrer">
+                    Open the booking page
+                  </a>
+                </Button>
+                {bookingMode === "external-embed" ? (
+                  <iframe
+                    src={schedulingUrl}
+                    title="Schedule a one-on-one call"
+                    loading="lazy"
+                    height={800}
+                    style={{ height: 800 }}
+                    className="mt-8 w-full rounded-xl border bg-background"
+                  />
+                ) : null}
+              </>
+            ) : (
+              <>
+                <p className="mt-2 text-muted-foreground">Send me a message and we will find a time to talk.</p>
+                <Button asChild size="lg" className="mt-6">
+                  <Link to="/contact">Book a call</Link>
+                </Button>
+              </>
+            )}
+          </div>
+        </Reveal>
+      )}
     </>
   );
 }

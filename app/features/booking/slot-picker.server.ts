@@ -13,6 +13,8 @@ export interface PickerDay {
   day: string;
   label: string;
   count: number;
+  /** The day's first times, when asked for (`slotsPerDay`). */
+  first?: PickerSlot[];
 }
 
 export interface PickerSlot {
@@ -78,7 +80,7 @@ export async function pickerData(
   db: Db,
   callType: CallType,
   query: PickerQuery,
-  options: { now?: number; maxDays?: number; exceptBookingId?: string } = {},
+  options: { now?: number; maxDays?: number; slotsPerDay?: number; exceptBookingId?: string } = {},
 ): Promise<PickerData> {
   const list = await listSlots(db, callType, options.now, options.exceptBookingId);
   const owner = ownerTimeZone();
@@ -94,14 +96,19 @@ export async function pickerData(
     }
     entry.slots.push(slot.start);
   }
-  const days = [...byDay].map(([day, entry]) => ({ day, label: entry.label, count: entry.slots.length }));
-  const selectedDay = query.day && byDay.has(query.day) ? query.day : (days[0]?.day ?? null);
-  const slots = (selectedDay ? (byDay.get(selectedDay)?.slots ?? []) : []).map((start) => ({
-    start: new Date(start).toISOString(),
-    label: timeLabel(start, timeZone),
+  const slotOf = (start: number) => ({ start: new Date(start).toISOString(), label: timeLabel(start, timeZone) });
+  const perDay = options.slotsPerDay;
+  const days = [...byDay].map(([day, entry]) => ({
+    day,
+    label: entry.label,
+    count: entry.slots.length,
+    ...(perDay ? { first: entry.slots.slice(0, perDay).map(slotOf) } : {}),
   }));
   const chosen = query.slot ? Date.parse(query.slot) : NaN;
   const offered = list.slots.find((s) => s.start === chosen);
+  const slotDay = offered ? wallTimeOf(offered.start, timeZone).day : undefined;
+  const selectedDay = query.day && byDay.has(query.day) ? query.day : slotDay && byDay.has(slotDay) ? slotDay : (days[0]?.day ?? null);
+  const slots = (selectedDay ? (byDay.get(selectedDay)?.slots ?? []) : []).map(slotOf);
   return {
     callType: {
       slug: callType.slug,
