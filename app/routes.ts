@@ -37,6 +37,7 @@ export default [
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    route("bookings", "routes/admin/bookings.tsx"),
     route("settings", "routes/admin/settings.tsx"),
     route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
     route("recent-roles", "routes/admin/recent-positions.tsx", { id: "admin-recent-positions" }),

@@ -1,5 +1,6 @@
 import {
   Briefcase,
+  CalendarCheck,
   FileText,
   IdCard,
   FolderKanban,
@@ -16,6 +17,7 @@ import {
 import {
   canEdit,
   canEditPageContent,
+  canManageBookings,
   canManageProjects,
   canManageSettings,
   canManageSubscribers,
@@ -41,6 +43,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/projects", label: "Projects", icon: FolderKanban, allowed: canManageProjects },
   { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
+  { to: "/admin/bookings", label: "Bookings", icon: CalendarCheck, allowed: canManageBookings },
   { to: "/admin/subscribers", label: "Subscribers", icon: Newspaper, allowed: canManageSubscribers },
   { to: "/admin/testimonials", label: "Testimonials", icon: MessageSquareQuote, allowed: canEditPageContent },
   { to: "/admin/recent-roles", label: "Recent Roles", icon: Briefcase, allowed: canEditPageContent },

@@ -6,7 +6,9 @@ import { requireAdminArea } from "~/features/admin/admin-guard.server";
 import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps, type GettingStartedStep } from "~/features/site/getting-started";
 import { getSiteSettings } from "~/features/site/settings.server";
-import { canManageProjects, canManageSettings } from "~/lib/permissions";
+import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server";
+import { longLabel } from "~/features/booking/slot-picker.server";
+import { canManageBookings, canManageProjects, canManageSettings } from "~/lib/permissions";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/dashboard";
@@ -23,7 +25,20 @@ export async function loader({ request }: Route.LoaderArgs) {
     publishedPosts: posts.published,
     canManageSettings: canManageSettings(actor),
   });
-  return { posts, projects, steps, canManageProjects: canManageProjects(actor) };
+  const zone = ownerTimeZone();
+  const calls = canManageBookings(actor)
+    ? await upcomingCalls(getDb(), actor).then(({ total, next }) => ({
+        total,
+        next: next.map((c) => ({
+          id: c.id,
+          start: c.startsAt.toISOString(),
+          when: longLabel(c.startsAt.getTime(), zone),
+          name: c.name,
+          callTypeName: c.callTypeName,
+        })),
+      }))
+    : null;
+  return { posts, projects, steps, calls, canManageProjects: canManageProjects(actor) };
 }
 
 function Counter({ label, value, icon: Icon, loading }: { label: string; value: number; icon: LucideIcon; loading: boolean }) {
@@ -89,6 +104,33 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <Counter label="Scheduled" value={posts.scheduled} icon={CalendarClock} loading={loading} />
         <Counter label="Projects" value={projects} icon={FolderKanban} loading={loading} />
       </div>
+      {loaderData.calls ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2 className="text-lg">
+                Upcoming calls: <span data-testid="counter-Upcoming calls">{loaderData.calls.total}</span>
+              </h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            {loaderData.calls.next.length === 0 ? (
+              <p className="text-muted-foreground">No calls booked.</p>
+            ) : (
+              <ul className="grid gap-1">
+                {loaderData.calls.next.map((c) => (
+                  <li key={c.id}>
+                    <time dateTime={c.start}>{c.when}</time> · {c.callTypeName} with {c.name}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Link to="/admin/bookings" className="mt-3 inline-block text-sm text-primary underline underline-offset-4">
+              All bookings
+            </Link>
+          </CardContent>
+        </Card>
+      ) : null}
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>
