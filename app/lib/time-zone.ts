@@ -88,17 +88,40 @@ export interface WallTime {
   weekday: number;
 }
 
-/** The local date and time of an instant in `timeZone`. */
-export function wallTimeOf(instant: number, timeZone: string): WallTime {
+/** The zone's offset at an instant, from Intl (whole minutes). */
+function intlOffset(instant: number, timeZone: string): number {
   const { year = 1970, month = 1, day = 1, hour = 0, minute = 0 } = parts(new Date(instant), timeZone);
-  const dayText = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-  return { day: dayText, minute: hour * 60 + minute, weekday: weekdayOf(dayText) };
+  return Date.UTC(year, month - 1, day, hour, minute) - Math.floor(instant / MINUTE_MS) * MINUTE_MS;
 }
 
-/** The zone's offset from UTC at an instant, in milliseconds (Berlin in summer: +7,200,000); whole minutes. */
+// Offsets change only on quarter hours (UTC) in every zone in use, so one Intl call per zone and
+// quarter hour serves every instant in it (slot lists ask thousands of times for a few offsets).
+const QUARTER_MS = 15 * MINUTE_MS;
+const offsetCache = new Map<string, Map<number, number>>();
+
+/** The zone's offset from UTC at an instant, in milliseconds (Berlin in summer: +7,200,000). */
 export function offsetAt(instant: number, timeZone: string): number {
-  const wall = wallTimeOf(instant, timeZone);
-  return dayStartUtc(wall.day) + wall.minute * MINUTE_MS - Math.floor(instant / MINUTE_MS) * MINUTE_MS;
+  let zone = offsetCache.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    offsetCache.set(timeZone, zone);
+  }
+  const quarter = Math.floor(instant / QUARTER_MS);
+  let offset = zone.get(quarter);
+  if (offset === undefined) {
+    if (zone.size > 200_000) zone.clear();
+    offset = intlOffset(instant, timeZone);
+    zone.set(quarter, offset);
+  }
+  return offset;
+}
+
+/** The local date and time of an instant in `timeZone`. */
+export function wallTimeOf(instant: number, timeZone: string): WallTime {
+  const local = new Date(Math.floor(instant / MINUTE_MS) * MINUTE_MS + offsetAt(instant, timeZone));
+  const dayText = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
+  const sunday0 = local.getUTCDay();
+  return { day: dayText, minute: local.getUTCHours() * 60 + local.getUTCMinutes(), weekday: sunday0 === 0 ? 7 : sunday0 };
 }
 
 /** Midnight UTC of a day, in milliseconds. */
