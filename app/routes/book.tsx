@@ -6,12 +6,12 @@ import { pickerData, pickerQueryOf } from "~/features/booking/slot-picker.server
 import { pickerHref, SlotPicker } from "~/features/booking/slot-picker";
 import { timeZoneChoices } from "~/features/booking/time-zones";
 import { getVerificationConfig } from "~/features/verification/verification.server";
-import { STATIC_PAGE } from "~/lib/hydration";
-import { seoContext, seoMeta } from "~/lib/seo";
-import { getDb } from "~/server/db/client.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
-import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
+import { readForm } from "~/server/form.server";
+import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { getDb } from "~/server/db/client.server";
+import { seoContext, seoMeta } from "~/lib/seo";
+import { STATIC_PAGE } from "~/lib/hydration";
 import type { Route } from "./+types/book";
 
 /** No React for anonymous visitors: links and a form post; app/enhance adds the zone and the verification widget. */

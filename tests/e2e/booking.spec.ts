@@ -1,4 +1,4 @@
-import ICAL from "ical.js";
+import { parseInvite } from "../helpers/invite";
 import { expect, test, type Page } from "./helpers/test";
 import { waitForMail } from "./helpers/mailbox";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
@@ -24,25 +24,24 @@ function mimePart(body: string, type: string): string {
 }
 
 function inviteOf(body: string) {
-  const calendar = new ICAL.Component(ICAL.parse(mimePart(body, "text/calendar")));
-  const event = calendar.getFirstSubcomponent("vevent");
-  if (!event) throw new Error("no VEVENT");
-  return {
-    method: String(calendar.getFirstPropertyValue("method")),
-    uid: String(event.getFirstPropertyValue("uid")),
-    sequence: Number(event.getFirstPropertyValue("sequence")),
-    start: (event.getFirstPropertyValue("dtstart") as ICAL.Time).toJSDate().toISOString(),
-  };
+  const invite = parseInvite(mimePart(body, "text/calendar"));
+  return { ...invite, start: new Date(invite.start).toISOString() };
 }
 
 async function pickFirstTime(page: Page) {
-  const slot = page.getByRole("region", { name: /Pick a time/ }).getByRole("link").first();
+  const slot = page
+    .getByRole("region", { name: /Pick a time/ })
+    .getByRole("link")
+    .first();
   const start = await slot.locator("time").getAttribute("datetime");
   await slot.click();
   return start ?? "";
 }
 
-test("a visitor in another zone books, reschedules and cancels a call by the emailed link; the owner sees each state", async ({ page, browser }) => {
+test("a visitor in another zone books, reschedules and cancels a call by the emailed link; the owner sees each state", async ({
+  page,
+  browser,
+}) => {
   const email = `visitor-${Date.now()}@example.com`;
   const since = Date.now();
   await page.goto("/book");

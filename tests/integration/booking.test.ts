@@ -1,4 +1,3 @@
-import ICAL from "ical.js";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOKING_TEXT } from "~/features/booking/booking-schema";
@@ -17,6 +16,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import { easyVerificationToken, waitFor } from "../helpers/contact";
+import { parseInvite } from "../helpers/invite";
 import { describeEachDatabase } from "../helpers/databases";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
@@ -197,18 +197,7 @@ describeEachDatabase("booking", (ctx) => {
           const begin = unfolded.indexOf("BEGIN:VCALENDAR");
           const end = unfolded.indexOf("END:VCALENDAR", begin);
           const text = unfolded.slice(begin, end + "END:VCALENDAR".length).replace(/=3D/g, "=");
-          const calendar = new ICAL.Component(ICAL.parse(text));
-          const event = calendar.getFirstSubcomponent("vevent");
-          if (!event) throw new Error("no VEVENT");
-          return {
-            method: String(calendar.getFirstPropertyValue("method")),
-            uid: String(event.getFirstPropertyValue("uid")),
-            sequence: Number(event.getFirstPropertyValue("sequence")),
-            status: String(event.getFirstPropertyValue("status")),
-            start: (event.getFirstPropertyValue("dtstart") as ICAL.Time).toJSDate().getTime(),
-            organizer: String(event.getFirstPropertyValue("organizer")),
-            attendee: String(event.getFirstPropertyValue("attendee")),
-          };
+          return parseInvite(text);
         });
 
     it("sends invites to visitor and owner, then SEQUENCE+1 on reschedule and METHOD:CANCEL on cancel, with one UID", async () => {

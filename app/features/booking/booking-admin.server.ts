@@ -8,24 +8,15 @@ import { hasPgErrorCode, UNIQUE_VIOLATION } from "~/server/db/pg-errors.server";
 import { BOOKING_QUESTIONS, bookingCallTypes, bookingDateOverrides, bookingWeeklyHours, CALL_LOCATIONS } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, ValidationError, parseOrThrow } from "~/server/errors.server";
 import { availabilityText, parseAvailability } from "./availability-text";
-import { BOOKINGS_FORBIDDEN } from "./booking.server";
+import { BOOKINGS_FORBIDDEN, overrideColumns, weeklyColumns } from "./booking.server";
 
 /** The owner's side of booking: call types and availability (administrators only). */
 
 export async function readAvailabilityText(db: Db, actor: Actor | null): Promise<string> {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
   const [weekly, overrides] = await Promise.all([
-    db
-      .select({ weekday: bookingWeeklyHours.weekday, startMinute: bookingWeeklyHours.startMinute, endMinute: bookingWeeklyHours.endMinute })
-      .from(bookingWeeklyHours),
-    db
-      .select({
-        firstDay: bookingDateOverrides.firstDay,
-        lastDay: bookingDateOverrides.lastDay,
-        startMinute: bookingDateOverrides.startMinute,
-        endMinute: bookingDateOverrides.endMinute,
-      })
-      .from(bookingDateOverrides),
+    db.select(weeklyColumns).from(bookingWeeklyHours),
+    db.select(overrideColumns).from(bookingDateOverrides),
   ]);
   return availabilityText({ weekly, overrides });
 }

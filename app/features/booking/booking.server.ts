@@ -101,6 +101,19 @@ async function pausedFeeds(db: Db, now: number): Promise<number> {
   return row?.count ?? 0;
 }
 
+export const weeklyColumns = {
+  weekday: bookingWeeklyHours.weekday,
+  startMinute: bookingWeeklyHours.startMinute,
+  endMinute: bookingWeeklyHours.endMinute,
+};
+
+export const overrideColumns = {
+  firstDay: bookingDateOverrides.firstDay,
+  lastDay: bookingDateOverrides.lastDay,
+  startMinute: bookingDateOverrides.startMinute,
+  endMinute: bookingDateOverrides.endMinute,
+};
+
 /** Everything the slot module needs for one call type between two instants. */
 async function slotInputFor(db: Db, callType: CallType, now: number, window: Interval, exceptBookingId?: string): Promise<SlotInput> {
   const timeZone = ownerTimeZone();
@@ -109,16 +122,9 @@ async function slotInputFor(db: Db, callType: CallType, now: number, window: Int
   const from = new Date(reach.start);
   const until = new Date(reach.end);
   const [weekly, overrides, booked, busy] = await Promise.all([
+    db.select(weeklyColumns).from(bookingWeeklyHours),
     db
-      .select({ weekday: bookingWeeklyHours.weekday, startMinute: bookingWeeklyHours.startMinute, endMinute: bookingWeeklyHours.endMinute })
-      .from(bookingWeeklyHours),
-    db
-      .select({
-        firstDay: bookingDateOverrides.firstDay,
-        lastDay: bookingDateOverrides.lastDay,
-        startMinute: bookingDateOverrides.startMinute,
-        endMinute: bookingDateOverrides.endMinute,
-      })
+      .select(overrideColumns)
       .from(bookingDateOverrides)
       .where(
         and(

@@ -715,6 +715,12 @@ export const importMappings = pgTable(
 
 // ---- Booking calls (app/features/booking) ----
 
+/** created_at and updated_at, set by the database. */
+const rowTimes = () => ({
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const CALL_LOCATIONS = ["video", "phone", "link-later"] as const;
 export const BOOKING_QUESTIONS = ["company", "topic", "notes"] as const;
 export const BOOKING_STATUSES = ["confirmed", "cancelled-by-visitor", "cancelled-by-owner"] as const;
@@ -755,8 +761,7 @@ export const bookingCallTypes = pgTable(
     remind1h: boolean("remind_1h").notNull().default(true),
     active: boolean("active").notNull().default(true),
     displayOrder: integer("display_order").notNull().default(0),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...rowTimes(),
   },
   (t) => [
     check("booking_call_types_location_check", sql`${t.location} in (${inList(CALL_LOCATIONS)})`),
