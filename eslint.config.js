@@ -1,9 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+/** Layers: lib below everything of ours; components and server below features; nothing imports a route. */
+const LAYER_ZONES = [
+  {
+    target: "./app/lib",
+    from: ".",
+    except: ["./app/lib", "./node_modules"],
+    message: "app/lib holds pure rules: it imports only external packages and other lib modules.",
+  },
+  {
+    target: ["./app/components", "./app/server"],
+    from: "./app/features",
+    message: "components and server sit below features: pass the data in, or move the module up to a feature.",
+  },
+  {
+    // Tests may still call a route module directly; production code never does.
+    target: ["./app", "./server", "./cli"],
+    from: "./app/routes",
+    message: "Nothing imports a route module: move what is shared into a feature.",
+  },
+];
+
+/**
+ * Each feature's public surface: the modules (under app/features/<feature>/) other features may
+ * import. Everything else in a feature is its own. Routes, server/ and cli/ may use any module; a
+ * new entry here is a decision that another feature depends on this one (and it must not close a
+ * loop: import-x/no-cycle).
+ */
+const FEATURE_SURFACE = {
+  account: [],
+  admin: [],
+  auth: [
+    "auth-messages.ts",
+    "passkey-client.ts",
+    "passkey-schema.ts",
+    "passkeys.server.ts",
+    "session.server.ts",
+    "two-factor-schema.ts",
+    "two-factor.server.ts",
+  ],
+  contact: ["contact.server.ts"],
+  feeds: [],
+  imports: [],
+  layout: [],
+  media: ["media-urls.ts", "media.ts"],
+  pages: [],
+  posts: ["read/post-counts.server.ts", "write/post-import.server.ts", "write/post-schema.ts", "write/posts.server.ts"],
+  projects: ["project-admin.server.ts", "project-import.server.ts", "project-schema.ts"],
+  search: ["search-form.tsx"],
+  settings: ["settings-schema.ts", "settings.server.ts", "site-defaults.ts", "site-url.server.ts", "use-site.ts"],
+  "share-images": ["share-images.server.ts"],
+  subscriptions: ["subscribe-form-deferred.tsx", "subscriptions.server.ts"],
+  uploads: ["site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
+  users: ["user-schema.ts", "users.server.ts"],
+  verification: ["human-verification.tsx", "verification-widget.ts", "verification.server.ts", "verification.ts"],
+};
+
+/** One zone per feature: from the other features, only their public modules. */
+function featureZones() {
+  const features = fs.readdirSync(path.join(import.meta.dirname, "app/features"));
+  const publicModules = Object.entries(FEATURE_SURFACE).flatMap(([feature, modules]) => modules.map((m) => `./${feature}/${m}`));
+  return features.map((feature) => ({
+    target: `./app/features/${feature}`,
+    from: "./app/features",
+    except: [`./${feature}`, ...publicModules.filter((m) => !m.startsWith(`./${feature}/`))],
+    message: `A feature imports another only through its public modules (FEATURE_SURFACE in eslint.config.js): use one, or make this one public there.`,
+  }));
+}
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "data/", "test-results/", "playwright-report/", "drizzle/"] },
@@ -21,35 +91,26 @@ export default tseslint.config(
   {
     // Imports flow one way: routes → features → components, lib, server (ARCHITECTURE.md). Paths are
     // resolved (the ~/ alias included), so `~/features/x` and `../features/x` are caught alike.
+    // No import loop anywhere (import-x/no-cycle), and a feature reaches another only through that
+    // feature's public modules (FEATURE_SURFACE); tests may reach any module.
     files: ["app/**/*.{ts,tsx}", "server/**/*.ts", "cli/**/*.ts"],
     plugins: { "import-x": importX },
-    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })] },
+    settings: {
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+      // no-cycle reads the imported modules itself: it must know TypeScript files and how to parse them.
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
     rules: {
-      "import-x/no-restricted-paths": [
-        "error",
-        {
-          basePath: import.meta.dirname,
-          zones: [
-            {
-              target: "./app/lib",
-              from: ".",
-              except: ["./app/lib", "./node_modules"],
-              message: "app/lib holds pure rules: it imports only external packages and other lib modules.",
-            },
-            {
-              target: ["./app/components", "./app/server"],
-              from: "./app/features",
-              message: "components and server sit below features: pass the data in, or move the module up to a feature.",
-            },
-            {
-              // Tests may still call a route module directly; production code never does.
-              target: ["./app", "./server", "./cli"],
-              from: "./app/routes",
-              message: "Nothing imports a route module: move what is shared into a feature.",
-            },
-          ],
-        },
-      ],
+      "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: LAYER_ZONES }],
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ["app/features/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: {
+      "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: [...LAYER_ZONES, ...featureZones()] }],
     },
   },
   {

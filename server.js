@@ -12,11 +12,11 @@ if (fs.existsSync(".env")) process.loadEnvFile(".env");
 // On a machine with plenty of memory V8 lets the old generation grow to 4x the live heap between
 // full collections: ~50 MB live stood at ~230 MB (RSS ~510 MB) after 1,800 page renders. 1.4x, what
 // V8 itself picks for a 512 MB heap, keeps RSS near 340 MB for 10-20% more CPU per uncached render
-// (docs/decisions/14f-server-memory.md). Read at every collection, so it applies from here on.
+// (docs/decisions/0040-server-memory.md). Read at every collection, so it applies from here on.
 v8.setFlagsFromString("--heap-growing-percent=40");
 // WebAssembly (PGlite's PostgreSQL) runs on V8's baseline compiler only: optimizing its hot functions
 // took seconds of CPU beside the first requests and left ~40-70 MB of compiler memory in malloc's
-// per-thread arenas for good, for ~30% faster queries (decision 14d). Set before PGlite compiles its
+// per-thread arenas for good, for ~30% faster queries (docs/decisions/0038-pglite-memory.md). Set before PGlite compiles its
 // module; `node --no-liftoff-only server.js` keeps V8's default (a big site that wants the speed).
 if (!process.execArgv.includes("--no-liftoff-only")) v8.setFlagsFromString("--liftoff-only");
 
@@ -133,7 +133,7 @@ function precompressedAssets(root) {
 }
 
 // Page-cache hits go out first, already compressed, from node:http's own request before Express
-// wraps it (docs/decisions/14b-cache-hit-path.md); everything else goes to the Express app.
+// wraps it (docs/decisions/0031-cache-hit-path.md); everything else goes to the Express app.
 const listener = http.createServer((req, res) => {
   // The server collects garbage once it has been quiet for a moment (app/server/gc.server.ts).
   mod.noteRequest();

@@ -24,7 +24,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     external: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "sharp", "pino", "pino-pretty", "@resvg/resvg-js", "satori"],
     // Libraries whose entry loads everything they have (every icon, every primitive, every date
     // function): bundled, so the server keeps only what the app imports. Left external, lucide-react
-    // alone cost ~7 MB of heap and 0.4 s at every start (docs/decisions/14f-server-memory.md).
+    // alone cost ~7 MB of heap and 0.4 s at every start (docs/decisions/0040-server-memory.md).
     noExternal: ["lucide-react", "radix-ui", /^@radix-ui\//, "date-fns"],
   },
   plugins: [tailwindcss(), reactRouter(), tsconfigPaths()],

@@ -2,17 +2,18 @@ import "./lib/zod-csp";
 import { useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
+import { isMailConfigured, subscriptionOffer } from "~/server/mail-settings.server";
 import stylesheetUrl from "./app.css?url";
 import { ErrorMessage, errorDetails, errorStack } from "./components/error-message";
 import { NotFoundMessage } from "./components/not-found-message";
 import { toast as showToast, Toaster } from "./components/toaster";
 import { AdminSidebarProvider, useAdminSidebar } from "./features/admin/sidebar-state";
 import { getSessionUser } from "./features/auth/session.server";
-import { SiteFooter } from "./features/site/site-footer";
-import { SiteHeader } from "./features/site/site-header";
-import { getSiteSettings } from "./features/site/settings.server";
+import { SiteFooter } from "./features/layout/site-footer";
+import { SiteHeader } from "./features/layout/site-header";
+import { getSiteSettings } from "./features/settings/settings.server";
 import type { SiteIcons } from "./features/uploads/site-icons";
-import { publicSiteUrl } from "./features/site/site-url.server";
+import { publicSiteUrl } from "./features/settings/site-url.server";
 import { statusTitle } from "./lib/http-status";
 import { pageOptsOutOfHydration } from "./lib/hydration";
 import { getVerificationConfig } from "./features/verification/verification.server";
@@ -45,6 +46,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       publicUrl,
       site,
+      // Whether public pages offer the Subscribe form (only while email can be sent).
+      subscriptionOffer: await subscriptionOffer(),
+      // The password reset form is offered only while email can be sent.
+      mailConfigured: await isMailConfigured(),
       // The subscribe form in the footer (and on blog pages) shows the active verifier.
       verification: getVerificationConfig(),
       nonce: requestNonce(request),
@@ -103,7 +108,7 @@ function SiteIconLinks({ icons }: { icons: SiteIcons | null }) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
-  // Issue 14: a page whose routes all opt out (lib/hydration.ts) ships no React to an anonymous
+  // A page whose routes all opt out (lib/hydration.ts) ships no React to an anonymous
   // visitor without a toast — the same HTML for every such visitor, so the page cache can share it.
   const hydrate = !rootData || Boolean(rootData.user) || Boolean(rootData.toast) || !pageOptsOutOfHydration(matches);
   return (

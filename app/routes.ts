@@ -39,6 +39,8 @@ export default [
     route("messages", "routes/admin/messages.tsx"),
     route("bookings", "routes/admin/bookings.tsx"),
     route("settings", "routes/admin/settings.tsx"),
+    route("email", "routes/admin/email.tsx"),
+    route("mail-log", "routes/admin/mail-log.tsx"),
     route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
     route("recent-roles", "routes/admin/recent-positions.tsx", { id: "admin-recent-positions" }),
     route("about", "routes/admin/about.tsx", { id: "admin-about" }),

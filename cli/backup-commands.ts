@@ -2,17 +2,9 @@ import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { createBackup } from "~/server/backup/backup.server";
 import { restoreBackup } from "~/server/backup/restore.server";
-import type { Database } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
-import type { Storage } from "~/server/storage.server";
-import type { CliIo } from "./commands";
-
-/** Commands that manage migrations themselves: a backup must not change the database it copies. */
-export const BACKUP_COMMANDS = new Set(["backup", "restore"]);
-
-export const BACKUP_USAGE = `  backup <file>                  Write the database and every stored file to one archive (.tar.gz).
-  restore <file> [--force]       Check an archive, then load it into an empty database and storage
-                                 (--force replaces what they hold). Older backups are migrated.`;
+import { getStorage } from "~/server/storage.server";
+import type { CliContext } from "./io";
 
 const LABELS = { database: "Database", files: "Files", verify: "Checking", restore: "Restoring" } as const;
 
@@ -46,23 +38,18 @@ function progressBar(enabled: boolean) {
   };
 }
 
-export interface BackupCliContext {
-  database: Database;
-  storage: Storage;
-  io: CliIo;
-  progress?: boolean;
-}
-
-export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promise<void> {
+/** backup <file> and restore <file> [--force]. */
+export async function runBackupCommand(argv: string[], ctx: CliContext): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { force: { type: "boolean" } } });
   const [command, file] = positionals;
   if (!file) throw new ValidationError(`Missing the archive file name: npm run cli -- ${command} <file>`);
   const bar = progressBar(ctx.progress ?? false);
+  const storage = ctx.storage ?? getStorage();
   try {
     if (command === "backup") {
       const summary = await createBackup({
         database: ctx.database,
-        storage: ctx.storage,
+        storage,
         file,
         onProgress: (p) => bar.update(p.phase, p.done, p.total),
       });
@@ -78,7 +65,7 @@ export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promi
     if (command === "restore") {
       const summary = await restoreBackup({
         database: ctx.database,
-        storage: ctx.storage,
+        storage,
         file,
         force: values.force ?? false,
         onProgress: (p) => bar.update(p.phase, p.done, p.total),

@@ -1,35 +1,41 @@
 import { parseArgs } from "node:util";
-import { createUser, grantRole, listUsers, resetTwoFactor, revokeRole, setPassword } from "~/features/users/users.server";
+import { resetTwoFactor } from "~/features/auth/account-recovery.server";
+import { createUser, grantRole, listUsers, revokeRole, setEmail, setPassword } from "~/features/users/users.server";
 import { isStoredRole, ROLE_LABELS, STORED_ROLES, type StoredRole } from "~/lib/roles";
 import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { generatePassword } from "~/server/password.server";
-import { BACKUP_USAGE } from "./backup-commands";
-import { IMPORT_COMMANDS, IMPORT_USAGE, runImportCli } from "./import-commands";
+import { runBackupCommand } from "./backup-commands";
+import { runImportCommand } from "./import-commands";
+import type { CliContext, CliIo } from "./io";
 
 const STORED_ROLE_CHOICES = STORED_ROLES.join("|");
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+/** One CLI command: its name, its lines in the help, and what it does. */
+export interface CliCommand {
+  name: string;
+  /** Its lines of the help text, as printed (two-space indent, description from column 34). */
+  usage: string;
+  /**
+   * Whether the database is migrated before the command runs. Backup and restore manage migrations
+   * themselves: a backup must not change the database it copies, a restore migrates what it loads.
+   */
+  migrates: boolean;
+  run: (argv: string[], ctx: CliContext) => Promise<void>;
+}
 
-Commands:
-  create-user <email> [--name NAME] [--role ${STORED_ROLE_CHOICES}] [--password PASSWORD | --password-stdin]
-                                 Create a user. Without a password one is generated and printed.
-  list-users                     List users with their roles.
-  grant <email> <${STORED_ROLE_CHOICES}>
-                                 Give a user a role.
-  revoke <email> <${STORED_ROLE_CHOICES}>
-                                 Take a role away (the last administrator keeps theirs).
-  set-password <email> [--password PASSWORD | --password-stdin]
-                                 Set a user's password and end their sessions.
-  reset-2fa <email>              Account recovery: remove a user's two-factor authentication
-                                 (authenticator app and recovery codes); the password alone signs in.
-${BACKUP_USAGE}
-${IMPORT_USAGE}
-  help                           Show this help.`;
-
-export interface CliIo {
-  out: (line: string) => void;
-  readStdin: () => Promise<string>;
+/** The options every account command accepts (parseArgs refuses any other). */
+function accountArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      role: { type: "string" },
+      password: { type: "string" },
+      "password-stdin": { type: "boolean" },
+    },
+  });
 }
 
 function parseRole(value: string | undefined): StoredRole {
@@ -48,72 +54,166 @@ async function passwordFrom(values: { password?: string; "password-stdin"?: bool
   return { password: generatePassword(), generated: true };
 }
 
-/** Runs one CLI command against an open database. Throws AppError subclasses for bad input. */
-export async function runCli(argv: string[], db: Db, io: CliIo): Promise<void> {
-  if (IMPORT_COMMANDS.has(argv[0] ?? "")) return runImportCli(argv, db, io);
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: "string" },
-      role: { type: "string" },
-      password: { type: "string" },
-      "password-stdin": { type: "boolean" },
+/** grant and revoke: `<email> <role>`, then one line saying what changed. */
+function roleCommand(
+  name: string,
+  usage: string,
+  change: (db: Db, email: string, role: StoredRole) => Promise<unknown>,
+  done: (role: StoredRole, email: string) => string,
+): CliCommand {
+  return {
+    name,
+    usage,
+    migrates: true,
+    async run(argv, { database, io }) {
+      const { positionals } = accountArgs(argv);
+      const email = requireArg(positionals[1], "email");
+      const role = parseRole(positionals[2]);
+      await change(database.db, email, role);
+      io.out(done(role, email.trim().toLowerCase()));
     },
-  });
-  const [command, ...rest] = positionals;
-  switch (command) {
-    case "create-user": {
-      const email = requireArg(rest[0], "email");
+  };
+}
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly CliCommand[] = [
+  {
+    name: "create-user",
+    usage: `  create-user <email> [--name NAME] [--role ${STORED_ROLE_CHOICES}] [--password PASSWORD | --password-stdin]
+                                 Create a user. Without a password one is generated and printed.`,
+    migrates: true,
+    async run(argv, { database, io }) {
+      const { values, positionals } = accountArgs(argv);
+      const email = requireArg(positionals[1], "email");
       const roles = values.role ? [parseRole(values.role)] : [];
       const { password, generated } = await passwordFrom(values, io);
-      const created = await createUser(db, { email, password, name: values.name, roles });
+      const created = await createUser(database.db, { email, password, name: values.name, roles });
       io.out(`Created user ${created.email}${roles.length ? ` (${roles.join(", ")})` : ""}.`);
       if (generated) io.out(`Password: ${password}`);
-      return;
-    }
-    case "list-users": {
-      const users = await listUsers(db);
+    },
+  },
+  {
+    name: "list-users",
+    usage: "  list-users                     List users with their roles.",
+    migrates: true,
+    async run(argv, { database, io }) {
+      accountArgs(argv);
+      const users = await listUsers(database.db);
       if (users.length === 0) {
         io.out("No users.");
         return;
       }
       for (const u of users) io.out(`${u.email}\t${ROLE_LABELS[u.role]}\t${u.createdAt.toISOString()}`);
-      return;
-    }
-    case "grant": {
-      const email = requireArg(rest[0], "email");
-      const role = parseRole(rest[1]);
-      await grantRole(db, email, role);
-      io.out(`Granted ${role} to ${email.trim().toLowerCase()}.`);
-      return;
-    }
-    case "revoke": {
-      const email = requireArg(rest[0], "email");
-      const role = parseRole(rest[1]);
-      await revokeRole(db, email, role);
-      io.out(`Revoked ${role} from ${email.trim().toLowerCase()}.`);
-      return;
-    }
-    case "set-password": {
-      const email = requireArg(rest[0], "email");
+    },
+  },
+  roleCommand(
+    "grant",
+    `  grant <email> <${STORED_ROLE_CHOICES}>
+                                 Give a user a role.`,
+    grantRole,
+    (role, email) => `Granted ${role} to ${email}.`,
+  ),
+  roleCommand(
+    "revoke",
+    `  revoke <email> <${STORED_ROLE_CHOICES}>
+                                 Take a role away (the last administrator keeps theirs).`,
+    revokeRole,
+    (role, email) => `Revoked ${role} from ${email}.`,
+  ),
+  {
+    name: "set-password",
+    usage: `  set-password <email> [--password PASSWORD | --password-stdin]
+                                 Set a user's password and end their sessions.`,
+    migrates: true,
+    async run(argv, { database, io }) {
+      const { values, positionals } = accountArgs(argv);
+      const email = requireArg(positionals[1], "email");
       const { password, generated } = await passwordFrom(values, io);
-      await setPassword(db, email, password);
+      await setPassword(database.db, email, password);
       io.out(`Password updated for ${email.trim().toLowerCase()}.`);
       if (generated) io.out(`Password: ${password}`);
-      return;
-    }
-    case "reset-2fa": {
-      const { email, removed } = await resetTwoFactor(db, requireArg(rest[0], "email"));
+    },
+  },
+  {
+    name: "set-email",
+    usage: `  set-email <old email> <new email>
+                                 Change a user's sign-in email (the old address gets a notice).`,
+    migrates: true,
+    async run(argv, { database, io }) {
+      const { positionals } = accountArgs(argv);
+      const { email } = await setEmail(database.db, requireArg(positionals[1], "old email"), requireArg(positionals[2], "new email"));
+      io.out(`Sign-in email changed to ${email}.`);
+    },
+  },
+  {
+    name: "reset-2fa",
+    usage: `  reset-2fa <email>              Account recovery: remove a user's two-factor authentication
+                                 (authenticator app and recovery codes); the password alone signs in.`,
+    migrates: true,
+    async run(argv, { database, io }) {
+      const { positionals } = accountArgs(argv);
+      const { email, removed } = await resetTwoFactor(database.db, requireArg(positionals[1], "email"));
       io.out(removed ? `Two-factor authentication removed for ${email}.` : `${email} had no two-factor authentication; nothing to remove.`);
-      return;
-    }
-    case undefined:
-    case "help":
-    case "--help":
-      io.out(USAGE);
-      return;
-    default:
-      throw new ValidationError(`Unknown command '${command}'.\n\n${USAGE}`);
-  }
+    },
+  },
+  {
+    name: "backup",
+    usage: "  backup <file>                  Write the database and every stored file to one archive (.tar.gz).",
+    migrates: false,
+    run: runBackupCommand,
+  },
+  {
+    name: "restore",
+    usage: `  restore <file> [--force]       Check an archive, then load it into an empty database and storage
+                                 (--force replaces what they hold). Older backups are migrated.`,
+    migrates: false,
+    run: runBackupCommand,
+  },
+  {
+    name: "import-supabase",
+    usage: `  import-supabase <dir> [--as EMAIL]
+                                 Import the old site's exports (blog_posts, blog_media, projects, user_roles
+                                 as .csv or .json); images of its blog-images bucket are copied here.`,
+    migrates: true,
+    run: runImportCommand,
+  },
+  {
+    name: "import-ghost",
+    usage: `  import-ghost <export.json> [--map tags.json] [--tag TAG=CATEGORY]... [--default-category CATEGORY]
+               [--ghost-url URL] [--as EMAIL]
+                                 Import a Ghost export's posts; tags become categories by the map.
+                                 Both can run again: changed rows are updated, the rest skipped.`,
+    migrates: true,
+    run: runImportCommand,
+  },
+];
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+${COMMANDS.map((command) => command.usage).join("\n")}
+  help                           Show this help.`;
+
+const HELP = new Set([undefined, "help", "--help"]);
+
+/**
+ * The command argv names, or null for the help (which needs no database). An unknown name is refused
+ * with the help.
+ */
+export function findCommand(argv: readonly string[]): CliCommand | null {
+  const name = argv[0];
+  if (HELP.has(name)) return null;
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new ValidationError(`Unknown command '${name}'.\n\n${USAGE}`);
+  return command;
+}
+
+/**
+ * Runs one CLI command against an open database, migrated when the command needs it (cli/index.ts
+ * does that). Throws AppError subclasses for bad input.
+ */
+export async function runCli(argv: string[], ctx: CliContext): Promise<void> {
+  const command = findCommand(argv);
+  if (command) await command.run(argv, ctx);
+  else ctx.io.out(USAGE);
 }

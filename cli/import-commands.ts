@@ -3,19 +3,8 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { importGhost } from "~/features/imports/ghost.server";
 import { importSupabase } from "~/features/imports/supabase.server";
-import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
-import type { CliIo } from "./commands";
-
-export const IMPORT_COMMANDS = new Set(["import-supabase", "import-ghost"]);
-
-export const IMPORT_USAGE = `  import-supabase <dir> [--as EMAIL]
-                                 Import the old site's exports (blog_posts, blog_media, projects, user_roles
-                                 as .csv or .json); images of its blog-images bucket are copied here.
-  import-ghost <export.json> [--map tags.json] [--tag TAG=CATEGORY]... [--default-category CATEGORY]
-               [--ghost-url URL] [--as EMAIL]
-                                 Import a Ghost export's posts; tags become categories by the map.
-                                 Both can run again: changed rows are updated, the rest skipped.`;
+import type { CliContext } from "./io";
 
 const tagMapFile = z.record(z.string(), z.string());
 
@@ -42,7 +31,9 @@ function parseTagFlags(flags: string[]): Record<string, string> {
   return out;
 }
 
-export async function runImportCli(argv: string[], db: Db, io: CliIo): Promise<void> {
+/** import-supabase <dir> and import-ghost <export.json>, with their options. */
+export async function runImportCommand(argv: string[], { database, io }: CliContext): Promise<void> {
+  const db = database.db;
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

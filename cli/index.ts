@@ -3,8 +3,7 @@ import { isAppError } from "~/server/errors.server";
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
-import { BACKUP_COMMANDS, runBackupCli } from "./backup-commands";
-import { runCli } from "./commands";
+import { findCommand, USAGE } from "./commands";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -15,8 +14,10 @@ async function readStdin(): Promise<string> {
 async function main() {
   if (fs.existsSync(".env")) process.loadEnvFile(".env");
   const argv = process.argv.slice(2);
-  if (argv.length === 0 || argv[0] === "help" || argv[0] === "--help") {
-    await runCli(["help"], undefined as never, { out: console.log, readStdin });
+  const io = { out: console.log, readStdin };
+  const command = findCommand(argv);
+  if (!command) {
+    io.out(USAGE);
     return 0;
   }
   const env = getEnv();
@@ -24,12 +25,8 @@ async function main() {
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, poolSize: 2 })
     : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
   try {
-    if (BACKUP_COMMANDS.has(argv[0] ?? "")) {
-      await runBackupCli(argv, { database, storage: getStorage(), io: { out: console.log, readStdin }, progress: process.stderr.isTTY });
-      return 0;
-    }
-    await migrateDatabase(database);
-    await runCli(argv, database.db, { out: console.log, readStdin });
+    if (command.migrates) await migrateDatabase(database);
+    await command.run(argv, { database, io, storage: getStorage(), progress: process.stderr.isTTY });
     return 0;
   } finally {
     await database.close();

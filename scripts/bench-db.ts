@@ -1,4 +1,4 @@
-// Database benchmark (issue 14): seeds 100,000 posts into a scratch PGlite and a scratch PostgreSQL
+// Database benchmark: seeds 100,000 posts into a scratch PGlite and a scratch PostgreSQL
 // (tests/helpers/postgres-cluster.ts; skipped without binaries) and prints p50/p95 of what each page's
 // loader reads, through the same domain functions the routes call. Prints figures; asserts nothing.
 // Usage: npm run bench:db   Env: BENCH_POSTS (100000), BENCH_RUNS (50), BENCH_DB (both | pglite | postgres),
@@ -15,15 +15,15 @@ import os, { loadavg } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { aroundPost } from "~/features/posts/around-post.server";
-import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { postBodyOf } from "~/features/posts/post-render.server";
-import { getPostStats } from "~/features/posts/post-stats.server";
-import { findMovedPost, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts } from "~/features/posts/posts.server";
-import { buildRss } from "~/features/posts/rss.server";
-import { tableOfContents } from "~/features/posts/table-of-contents.server";
+import { aroundPost } from "~/features/posts/read/around-post.server";
+import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/read/home-posts.server";
+import { postBodyOf } from "~/features/posts/content/post-render.server";
+import { getPostStats } from "~/features/posts/read/post-counts.server";
+import { findMovedPost, getReadablePost, listAdminPosts, listFeedPosts, listPublishedPosts } from "~/features/posts/write/posts.server";
+import { buildRss } from "~/features/posts/read/rss.server";
+import { tableOfContents } from "~/features/posts/content/table-of-contents.server";
 import { countProjects } from "~/features/projects/project-admin.server";
-import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, postsFileCount, postsFileIds } from "~/features/site/sitemap";
+import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, postsFileCount, postsFileIds } from "~/features/pages/sitemap";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";

@@ -1,4 +1,4 @@
-// HTTP benchmark (issue 14): autocannon against the production server (started here on a scratch data
+// HTTP benchmark: autocannon against the production server (started here on a scratch data
 // directory with the demo content), side by side in the same run with a bare Node http server (its
 // own process) answering the same bytes from memory, so the ratio holds on a noisy machine.
 // Prints figures; asserts nothing. Needs a production build. Usage: npm run bench:http
@@ -117,8 +117,8 @@ async function signIn(base) {
 }
 
 /**
- * Signed-in (uncached) pages at the start of issue 14's last phase, idle machine, 50 connections
- * (req/s): issue 14 asks for at least twice these. Printed beside each run's figure as "× before".
+ * Signed-in (uncached) pages before the page-cache and memory work, idle machine, 50 connections
+ * (req/s): the target is at least twice these. Printed beside each run's figure as "× before".
  */
 const SIGNED_IN_BEFORE = { "/admin": 58, "/7fs/Faith": 61 };
 

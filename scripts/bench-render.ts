@@ -4,8 +4,8 @@
 // Prints figures; asserts nothing. Usage: npm run bench:render [-- --iterations 30]
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { warmUpHighlighter } from "~/features/posts/code-highlight.server";
-import { clearMarkdownCache, renderMarkdown, renderMarkdownCached, type KnownImage } from "~/features/posts/markdown.server";
+import { warmUpHighlighter } from "~/features/posts/content/code-highlight.server";
+import { clearMarkdownCache, renderMarkdown, renderMarkdownCached, type KnownImage } from "~/features/posts/content/markdown.server";
 import { readingTimeLabel } from "~/lib/reading-time";
 
 const iterArg = process.argv.indexOf("--iterations");

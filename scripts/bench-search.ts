@@ -1,4 +1,4 @@
-// Search benchmark (issue 18): p50/p95 of searchPosts — count, rank, and the page's snippets — over
+// Search benchmark: p50/p95 of searchPosts — count, rank, and the page's snippets — over
 // 100,000 posts (1 in 20 a draft) with a Zipf-like vocabulary of 50,000 words, on PGlite (in memory)
 // and on a scratch PostgreSQL (tests/helpers/postgres-cluster.ts; skipped without binaries). The
 // query mix is drawn from the generated posts' document frequencies: rare words (in at most 0.2% of

@@ -245,9 +245,9 @@ try {
   await startOnce("first start (migrate + seed)", false);
   for (const copy of copies) fs.cpSync(dataDir, copy, { recursive: true });
   await startOnce("second start            ", true);
-  // Without the young-generation flag of `npm start` (docs/decisions/14f-server-memory.md).
+  // Without the young-generation flag of `npm start` (docs/decisions/0040-server-memory.md).
   await startOnce("second start, plain node server.js", true, copies[0], {}, []);
-  // The reference for server.js's WASM setting (docs/decisions/14d-pglite-memory.md): V8's default tiering.
+  // The reference for server.js's WASM setting (docs/decisions/0038-pglite-memory.md): V8's default tiering.
   await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, [...serverNodeArgs(), "--no-liftoff-only"]);
 } finally {
   for (const dir of [dataDir, ...copies]) fs.rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-// After `react-router build`: bundles the enhancement script (app/enhance/main.ts, issue 14) apart
+// After `react-router build`: bundles the enhancement script (app/enhance/main.ts) apart
 // from React into build/client/assets/enhance-<hash>.js (+ a chunk per dynamic import: the ALTCHA
 // widget, the contact form's behaviour), and writes build/enhance-manifest.json, which the server reads to name it in every page
 // (app/server/enhance-script.server.ts) and check:bundle to measure it.

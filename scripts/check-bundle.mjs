@@ -1,4 +1,4 @@
-// Initial JavaScript of every public page (issue 14), as an anonymous visitor loads it, gzip-compressed
+// Initial JavaScript of every public page, as an anonymous visitor loads it, gzip-compressed
 // as served. A page whose route opts out of hydration (its client module exports handle.hydrate ===
 // false, app/lib/hydration.ts) loads only the enhancement script and its static imports
 // (build/enhance-manifest.json), plus the chunks it loads at once on that page (LOADED_AT_ONCE); a

@@ -1,4 +1,4 @@
-// Lighthouse check (issue 14): mobile, simulated throttling, on the pages the issue names, against the
+// Lighthouse check: mobile, simulated throttling, on five public pages, against the
 // production server (started here on a scratch data directory with the demo content, external feeds
 // refused, or LIGHTHOUSE_URL). Prints the four category scores per page; fails when accessibility,
 // best practices or SEO is below 100. Performance depends on the machine's load: it is printed beside

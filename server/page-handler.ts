@@ -26,7 +26,7 @@ import { createTurnQueue } from "./turn-queue";
 
 /**
  * React Router's request handler for Express (in place of @react-router/express), with the page
- * cache in front of it (docs/decisions/14a-page-cache.md): anonymous GET/HEAD of public pages are
+ * cache in front of it (docs/decisions/0022-page-cache.md): anonymous GET/HEAD of public pages are
  * answered from memory, per content version; a write answers only once this instance has read the
  * version it produced, so the writer never sees its own page stale.
  */
@@ -224,7 +224,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The page cache's hit path (docs/decisions/14b-cache-hit-path.md): an anonymous GET/HEAD of a
+ * The page cache's hit path (docs/decisions/0031-cache-hit-path.md): an anonymous GET/HEAD of a
  * stored page of the current content version is answered here, from the raw node:http request,
  * without Express, the access-log middleware, route matching, sessions or React Router; it writes
  * the access line and the metrics those would have, cheaply. Returns false when the request must go

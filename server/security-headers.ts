@@ -2,10 +2,12 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
-import { lastKnownSiteSettings } from "~/features/site/settings.server";
-import { DEMO_SITE_SETTINGS } from "~/features/site/site-links";
+import { lastKnownSiteSettings } from "~/features/settings/settings.server";
+import { DEMO_SITE_SETTINGS } from "~/features/settings/site-defaults";
 import type { Env } from "~/server/env.server";
 import { getEnv } from "~/server/env.server";
+import { logger } from "~/server/logger.server";
+import { webOriginOf } from "~/lib/web-origin";
 import { createNonce, NONCE_HEADER, NONCE_PLACEHOLDER } from "~/server/nonce.server";
 
 /** Players the post media embeds (app/features/media/media.ts) and the Turnstile widget, by origin. */
@@ -18,16 +20,8 @@ const TURNSTILE = "https://challenges.cloudflare.com";
  */
 export const PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), usb=(), browsing-topics=()";
 
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The Content-Security-Policy (docs/decisions/15a-security-headers.md). Scripts run
+ * The Content-Security-Policy (docs/decisions/0024-security-headers.md). Scripts run
  * only from this origin or with this response's nonce; frames only for what pages embed.
  *
  * Styles allow 'unsafe-inline': Radix and our components set style attributes, and the ALTCHA widget and
@@ -39,10 +33,14 @@ type Source = string | ((req: IncomingMessage) => string);
 /** This response's nonce as a source: helmet computes it per response. */
 const nonceSource: Source = (req) => `'nonce-${String(req.headers[NONCE_HEADER] ?? "")}'`;
 
-export function cspDirectives(env: Env): Record<string, Source[]> {
+/**
+ * `fromSettings: false` gives the strict policy that never depends on what is stored: the fallback when
+ * the policy with the settings cannot be built.
+ */
+export function cspDirectives(env: Env, { fromSettings = true } = {}): Record<string, Source[]> {
   const turnstile = env.TURNSTILE_SITE_KEY ? [TURNSTILE] : [];
   // The scheduling widget's address is a site setting: read per response from the settings last loaded.
-  const scheduling: Source = () => originOf((lastKnownSiteSettings() ?? DEMO_SITE_SETTINGS).schedulingUrl) ?? "'self'";
+  const scheduling: Source = () => (fromSettings && webOriginOf((lastKnownSiteSettings() ?? DEMO_SITE_SETTINGS).schedulingUrl)) || "'self'";
   const directives: Record<string, Source[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", nonceSource, ...turnstile],
@@ -107,26 +105,23 @@ interface HeaderTemplate {
 }
 let template: HeaderTemplate | undefined;
 // Built on the first request: the configuration is read once, after start-up has loaded it.
-let helmetMiddleware: ReturnType<typeof helmet> | undefined;
+let helmetMiddlewares: { withSettings: ReturnType<typeof helmet>; strict: ReturnType<typeof helmet> } | undefined;
 
+/**
+ * A policy that cannot be built (helmet refuses a source it would have to write) never means a response
+ * without headers: the strict policy, which reads no setting, is used instead and the failure logged.
+ */
 function headerTemplate(): HeaderTemplate {
   const settings = lastKnownSiteSettings();
   if (template && template.settings === settings) return template;
-  helmetMiddleware ??= helmetFor(getEnv());
-  const req = new IncomingMessage(new Socket());
-  req.headers[NONCE_HEADER] = NONCE_PLACEHOLDER;
-  const res = new ServerResponse(req);
-  res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
-  let done = false;
-  helmetMiddleware(req, res, () => {
-    done = true;
-  });
-  // helmet's middlewares are synchronous; if that ever changed, the policy would be missing.
-  if (!done) throw new Error("helmet did not finish synchronously");
-  const headers = Object.entries(res.getHeaders()).flatMap(([name, value]): [string, string][] =>
-    value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : String(value)]],
-  );
-  const fields = headers.flat();
+  helmetMiddlewares ??= { withSettings: helmetFor(getEnv(), true), strict: helmetFor(getEnv(), false) };
+  let fields: string[];
+  try {
+    fields = headersFrom(helmetMiddlewares.withSettings);
+  } catch (error) {
+    logger.error({ err: error }, "security headers: the policy from the site settings could not be built; serving the strict default");
+    fields = headersFrom(helmetMiddlewares.strict);
+  }
   const noncePieces = fields.flatMap((value, index): [number, string[]][] =>
     index % 2 === 1 && value.includes(NONCE_PLACEHOLDER) ? [[index, value.split(NONCE_PLACEHOLDER)]] : [],
   );
@@ -134,9 +129,31 @@ function headerTemplate(): HeaderTemplate {
   return template;
 }
 
-function helmetFor(env: Env) {
+/** The headers one helmet instance writes, as a flat list; throws when it does not write them all. */
+function headersFrom(helmetMiddleware: ReturnType<typeof helmet>): string[] {
+  const req = new IncomingMessage(new Socket());
+  req.headers[NONCE_HEADER] = NONCE_PLACEHOLDER;
+  const res = new ServerResponse(req);
+  res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+  let done = false;
+  let failure: unknown;
+  // helmet passes a policy it cannot write to next() and stops: the headers after it would be missing too.
+  helmetMiddleware(req, res, (error?: unknown) => {
+    done = true;
+    failure = error;
+  });
+  // helmet's middlewares are synchronous; if that ever changed, the policy would be missing.
+  if (!done) throw new Error("helmet did not finish synchronously");
+  if (failure !== undefined) throw failure;
+  const headers = Object.entries(res.getHeaders()).flatMap(([name, value]): [string, string][] =>
+    value === undefined ? [] : [[name, Array.isArray(value) ? value.join(", ") : String(value)]],
+  );
+  return headers.flat();
+}
+
+function helmetFor(env: Env, fromSettings: boolean) {
   return helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(env) },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(env, { fromSettings }) },
     // Embeds (videos, scheduling, Turnstile) need no isolation from us, and they would break under it.
     crossOriginEmbedderPolicy: false,
     // Feed readers and other sites show our images (RSS, share cards): resources stay loadable.

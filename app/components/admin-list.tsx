@@ -4,16 +4,7 @@ import { useEffect } from "react";
 import { Form, Link } from "react-router";
 import { toast } from "./toaster";
 import { FormErrors, SubmitButton, useIsSubmitting } from "~/components/forms";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "~/components/ui/alert-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 
@@ -126,30 +117,24 @@ export function DeleteConfirm({
 }) {
   const busy = useIsSubmitting({ intent: "delete", id });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="destructive" size="sm" aria-label={`Delete ${name}`}>
           <Trash2 aria-hidden />
           Delete
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <Form method="post">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={id} />
-            <SubmitButton variant="destructive" pending={busy} pendingLabel="Deleting..." className="w-full">
-              {confirmLabel}
-            </SubmitButton>
-          </Form>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={title}
+      description={description}
+    >
+      <Form method="post">
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="id" value={id} />
+        <SubmitButton variant="destructive" pending={busy} pendingLabel="Deleting..." className="w-full">
+          {confirmLabel}
+        </SubmitButton>
+      </Form>
+    </ConfirmDialog>
   );
 }
 

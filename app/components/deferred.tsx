@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType } from "react";
 
 /**
- * A component whose code stays out of the page's initial JavaScript (issue 14): the browser loads
+ * A component whose code stays out of the page's initial JavaScript: the browser loads
  * it when it first renders. The server imports it at start-up and renders it in place, so the HTML
  * (and a form that works without JavaScript) is complete; hydration keeps that HTML until the
  * code has arrived. Always the lazy component in the browser, so typed input is never remounted.

@@ -22,7 +22,7 @@ function constraintOf(schema: z.ZodType): ReturnType<typeof getZodConstraint> {
 }
 
 /**
- * The one way a form is wired (issue 12): Conform with the shared zod schema. The browser checks a
+ * The one way a form is wired: Conform with the shared zod schema. The browser checks a
  * field when it loses focus and re-checks it on every keystroke once checked, so an error clears as
  * soon as the field is valid; the server's reply (`lastResult`) lands in the same place, with the
  * same messages, and is rendered on the server too, so a form works without JavaScript.

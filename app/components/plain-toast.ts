@@ -1,5 +1,5 @@
 /**
- * Toasts drawn with plain DOM code, for behaviours that run on pages without React (issue 14), where
+ * Toasts drawn with plain DOM code, for behaviours that run on pages without React (anonymous public pages), where
  * sonner (components/toaster.tsx, a React component) cannot be mounted. They look and announce like
  * the app's sonner toasts (rich colours, bottom right, 4 s, three at most, a close button, a polite
  * live region) and carry the same texts; the pages with React keep sonner for everything else.

@@ -1,8 +1,10 @@
 import { cn } from "~/lib/utils";
 
 /**
- * A shipped image from public/images, published as {base}-{width}.avif/.webp (scripts/generate-placeholder-images.mjs).
- * Other URLs (uploads, external) render as a plain <img>. Width and height are always set to keep layout stable.
+ * The one image element for an image with variants. A shipped image from public/images is published as
+ * {base}-{width}.avif/.webp (scripts/generate-placeholder-images.mjs) and gets a <picture>; an upload
+ * brings its variants as `srcSet` (uploads.server srcSetsFor); any other URL renders as a plain <img>.
+ * Width and height are always set to keep layout stable.
  */
 export function ResponsiveImage({
   src,
@@ -10,6 +12,7 @@ export function ResponsiveImage({
   width,
   height,
   widths,
+  srcSet,
   sizes,
   priority = false,
   className,
@@ -21,47 +24,36 @@ export function ResponsiveImage({
   height: number;
   /** Widths published for a shipped image; omit for any other URL. */
   widths?: readonly number[];
+  /** An upload's variants (`url 480w, …`); `sizes` applies only when there are some. */
+  srcSet?: string;
   sizes?: string;
   /** Above the fold: load eagerly with high priority. */
   priority?: boolean;
   className?: string;
   onError?: () => void;
 }) {
-  const loading = priority ? "eager" : "lazy";
-  const fetchPriority = priority ? "high" : "auto";
-  if (!widths || widths.length === 0) {
-    return (
-      <img
-        src={src}
-        alt={alt}
-        width={width}
-        height={height}
-        loading={loading}
-        decoding="async"
-        fetchPriority={fetchPriority}
-        onError={onError}
-        className={className}
-      />
-    );
-  }
-  const set = (ext: string) => widths.map((w) => `${src}-${w}.${ext} ${w}w`).join(", ");
-  const largest = widths[widths.length - 1];
+  const shipped = widths !== undefined && widths.length > 0 ? widths : undefined;
+  const set = (ext: string) => (shipped ?? []).map((w) => `${src}-${w}.${ext} ${w}w`).join(", ");
+  const image = (
+    <img
+      src={shipped ? `${src}-${shipped[shipped.length - 1]}.webp` : src}
+      srcSet={shipped ? set("webp") : srcSet}
+      sizes={shipped || srcSet ? sizes : undefined}
+      alt={alt}
+      width={width}
+      height={height}
+      loading={priority ? "eager" : "lazy"}
+      decoding="async"
+      fetchPriority={priority ? "high" : "auto"}
+      onError={onError}
+      className={shipped ? cn("h-auto", className) : className}
+    />
+  );
+  if (!shipped) return image;
   return (
     <picture>
       <source type="image/avif" srcSet={set("avif")} sizes={sizes} />
-      <img
-        src={`${src}-${largest}.webp`}
-        srcSet={set("webp")}
-        sizes={sizes}
-        alt={alt}
-        width={width}
-        height={height}
-        loading={loading}
-        decoding="async"
-        fetchPriority={fetchPriority}
-        onError={onError}
-        className={cn("h-auto", className)}
-      />
+      {image}
     </picture>
   );
 }

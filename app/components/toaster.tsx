@@ -2,7 +2,7 @@ import { useSyncExternalStore } from "react";
 import { deferred } from "./deferred";
 
 /**
- * Toasts without sonner in every page's initial JavaScript (issue 14): the toaster is mounted for
+ * Toasts without sonner in every page's initial JavaScript (it stays within the public pages' budget): the toaster is mounted for
  * signed-in users (the admin area toasts often) and, on any other page, from its first toast on;
  * sonner's code loads then. Sonner shows a toast made before its toaster subscribed.
  */

@@ -1,5 +1,5 @@
 /**
- * The page's enhancement script (issue 14), on every page: a small vanilla module bundled apart
+ * The page's enhancement script, on every page (public pages ship no React, so their behaviour lives here): a small vanilla module bundled apart
  * from React (scripts/build-enhance.mjs). Public pages that opted out of hydration (lib/hydration.ts)
  * get their interactive parts from it alone; on React pages it drives the same header controls,
  * whose components draw only markup, so each behaviour has one implementation.
@@ -13,7 +13,7 @@ import { enhanceSheets } from "~/components/ui/sheet-behavior";
 import { BOOKING_FORM_ATTRIBUTE, SLOT_PICKER_ATTRIBUTE } from "~/features/booking/booking-dom";
 import { CONTACT_FORM_ATTRIBUTE } from "~/features/contact/contact-form-dom";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
-import { enhancePageLoading } from "~/features/site/page-loading-behavior";
+import { enhancePageLoading } from "~/features/layout/page-loading-behavior";
 import { enhanceSubscribeForms } from "~/features/subscriptions/subscribe-form-behavior";
 
 redirectRecoveryFragment();

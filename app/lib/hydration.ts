@@ -1,5 +1,5 @@
 /**
- * A route's `handle` for a page that needs no React in the browser (issue 14): server-rendered
+ * A route's `handle` for a page that needs no React in the browser: server-rendered
  * content whose few interactive parts app/enhance handles. For anonymous visitors without a toast
  * such a page ships no React (root.tsx); signed-in staff keep the full app (edit links, toasts).
  */

@@ -2,7 +2,7 @@ import type { Role } from "./roles";
 
 /**
  * Who may do what — one module, used by the UI (to show or hide) and the server (to allow or refuse).
- * Our reading of SPEC §6 is recorded in docs/decisions/004-permissions.md.
+ * Our reading of SPEC §6 is recorded in docs/decisions/0004-permissions.md.
  */
 export interface Actor {
   id: string;
@@ -77,4 +77,31 @@ export function canViewAuditLog(actor: Actor | null | undefined): boolean {
 /** Email subscribers (/admin/subscribers): their addresses are personal data, administrators only. */
 export function canManageSubscribers(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
+}
+
+/**
+ * The parts of the site a route can be guarded by as a whole; each area's rule is one of the functions
+ * above (finer per-area permissions can replace them here without touching a route).
+ */
+export type Area =
+  "admin" | "posts" | "messages" | "account" | "settings" | "mail" | "page-content" | "projects" | "users" | "subscribers" | "audit" | "bookings";
+
+const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
+  admin: canEdit,
+  posts: canEdit,
+  messages: canReadMessages,
+  account: canEdit,
+  settings: canManageSettings,
+  mail: canManageSettings,
+  "page-content": canEditPageContent,
+  projects: canManageProjects,
+  users: canManageUsers,
+  subscribers: canManageSubscribers,
+  audit: canViewAuditLog,
+  bookings: canManageBookings,
+};
+
+/** Whether the actor may open an area at all (each write inside it still asks its own rule). */
+export function canEnterArea(actor: Actor | null | undefined, area: Area): boolean {
+  return AREA_RULES[area](actor);
 }

@@ -1,3 +1,8 @@
+import { z } from "zod";
+
+/** An up/down button's direction, as a form sends it. */
+export const moveDirectionSchema = z.enum(["up", "down"], { message: "Direction must be up or down" });
+
 /**
  * The list after moving `id` one place up or down (keyboard- and mouse-friendly reordering, as the
  * admin's up/down buttons do); null when it cannot move (first up, last down) or is not in the list.

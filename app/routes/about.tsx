@@ -1,15 +1,15 @@
 import { Download, GraduationCap } from "lucide-react";
 import { Reveal } from "~/components/reveal";
 import { Button } from "~/components/ui/button";
-import { readPageContent } from "~/features/site/page-content.server";
-import { getSiteSettings } from "~/features/site/settings.server";
-import { useSite } from "~/features/site/use-site";
+import { readPageContent } from "~/features/pages/page-content.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { useSite } from "~/features/settings/use-site";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/about";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {

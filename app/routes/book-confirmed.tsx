@@ -4,7 +4,7 @@ import { BookingSummary } from "~/features/booking/booking-summary";
 import { bookingView } from "~/features/booking/booking-view.server";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import type { Route } from "./+types/book-confirmed";
 
 export const handle = STATIC_PAGE;
@@ -17,7 +17,7 @@ export function meta() {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const token = new URL(request.url).searchParams.get("t");
-  const booking = await withRouteErrors(() => bookingByLink(db, params.id, token));
+  const booking = await withPageFailures(() => bookingByLink(db, params.id, token));
   return { view: await bookingView(db, booking) };
 }
 

@@ -8,7 +8,8 @@ import { pickerHref, SlotPicker } from "~/features/booking/slot-picker";
 import { timeZoneChoices } from "~/features/booking/time-zones";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/book-manage";
 
@@ -22,13 +23,13 @@ async function pageData(request: Request, id: string) {
   const db = getDb();
   const url = new URL(request.url);
   const token = url.searchParams.get("t") ?? "";
-  const booking = await withRouteErrors(() => bookingByLink(db, id, token));
+  const booking = await withPageFailures(() => bookingByLink(db, id, token));
   const view = await bookingView(db, booking);
   const query = pickerQueryOf(url);
   const picker = view.changeable
     ? await pickerData(
         db,
-        await withRouteErrors(() => activeCallType(db, booking.callTypeSlug)),
+        await withPageFailures(() => activeCallType(db, booking.callTypeSlug)),
         { ...query, tz: query.tz ?? view.visitorTimeZone },
         { exceptBookingId: id },
       )
@@ -42,7 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const token = String(form.get("t") ?? "");
   const db = getDb();
   try {

@@ -8,7 +8,8 @@ import { timeZoneChoices } from "~/features/booking/time-zones";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { clientIp } from "~/server/request.server";
 import { readForm } from "~/server/form.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { getDb } from "~/server/db/client.server";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { STATIC_PAGE } from "~/lib/hydration";
@@ -30,7 +31,7 @@ async function pageData(request: Request) {
   const db = getDb();
   const types = await activeCallTypes(db);
   if (types.length === 0) return { types: [], picker: null, verification: getVerificationConfig() };
-  const callType = await withRouteErrors(() => activeCallType(db, url.searchParams.get("type")));
+  const callType = await withPageFailures(() => activeCallType(db, url.searchParams.get("type")));
   const picker = await pickerData(db, callType, pickerQueryOf(url));
   return {
     types: types.map((t) => ({ slug: t.slug, name: t.name, durationMinutes: t.durationMinutes })),
@@ -44,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const values: Record<string, string> = {};
   for (const [key, value] of form) if (typeof value === "string" && key !== "verificationToken") values[key] = value;
   try {

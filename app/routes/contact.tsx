@@ -11,18 +11,19 @@ import {
   type ContactFieldErrors,
 } from "~/features/contact/contact-texts";
 import { submitContactMessage } from "~/features/contact/contact.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/contact";
 
-/** Issue 14: no React for anonymous visitors; the enhancement script loads the form's behaviour. */
+/** No React for anonymous visitors; the enhancement script loads the form's behaviour. */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -43,7 +44,7 @@ export async function loader() {
 
 /** The plain form post (no JavaScript): the same checks and server function as /api/send-contact-email. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" ? value : "";

@@ -1,4 +1,4 @@
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 
 /**
  * GET /manifest.webmanifest — the web app manifest: the site's name and its icons (192 and 512 made

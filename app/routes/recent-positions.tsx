@@ -1,15 +1,15 @@
 import { Briefcase } from "lucide-react";
 import { Reveal } from "~/components/reveal";
-import { Portrait, portraitAlt } from "~/features/site/portrait";
-import { listPositions } from "~/features/site/positions.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { Portrait, portraitAlt } from "~/features/pages/portrait";
+import { listPositions } from "~/features/pages/positions.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
 import { seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/recent-positions";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches, data }: Route.MetaArgs) {

@@ -1,4 +1,4 @@
-import { publicSiteUrl } from "~/features/site/site-url.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import type { Route } from "./+types/robots-txt";
 
 /** GET /robots.txt — everything public may be crawled; the admin area, auth and APIs may not. */

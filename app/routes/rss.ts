@@ -1,7 +1,7 @@
-import { listFeedPosts } from "~/features/posts/posts.server";
-import { buildRss, rssResponse } from "~/features/posts/rss.server";
-import { getSiteSettings } from "~/features/site/settings.server";
-import { publicSiteUrl } from "~/features/site/site-url.server";
+import { listFeedPosts } from "~/features/posts/write/posts.server";
+import { buildRss, rssResponse } from "~/features/posts/read/rss.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/rss";
 

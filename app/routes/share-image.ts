@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { currentShareCard, shareImageOf, shareImagePng, type ShareSubject } from "~/features/share-images/share-images.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { parseCategory } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/share-image";

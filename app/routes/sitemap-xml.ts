@@ -1,6 +1,6 @@
-import { getSitemapDates } from "~/features/posts/home-posts.server";
-import { buildSitemapIndex, sitemapResponse } from "~/features/site/sitemap";
-import { publicSiteUrl } from "~/features/site/site-url.server";
+import { getSitemapDates } from "~/features/posts/read/home-posts.server";
+import { buildSitemapIndex, sitemapResponse } from "~/features/pages/sitemap";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemap-xml";

@@ -1,6 +1,6 @@
-import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { publicSiteUrl } from "~/features/site/site-url.server";
-import { buildPagesSitemap, buildPostsSitemap, postsFileCount, postsFileIds, sitemapResponse } from "~/features/site/sitemap";
+import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/read/home-posts.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
+import { buildPagesSitemap, buildPostsSitemap, postsFileCount, postsFileIds, sitemapResponse } from "~/features/pages/sitemap";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemaps";

@@ -1,11 +1,11 @@
 import { Quote } from "lucide-react";
-import { listVisibleTestimonials } from "~/features/site/testimonials.server";
+import { listVisibleTestimonials } from "~/features/pages/testimonials.server";
 import { getDb } from "~/server/db/client.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import type { Route } from "./+types/testimonials";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {

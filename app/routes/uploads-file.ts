@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { DOCUMENTS_BUCKET, resumeDisposition } from "~/features/uploads/documents.server";
 import { contentTypeForExt } from "~/features/uploads/images.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { BUCKET, publicUploadUrl } from "~/features/uploads/uploads.server";
 import { openRanged } from "~/server/byte-range.server";
 import { getStorage, STORAGE_KEY } from "~/server/storage.server";

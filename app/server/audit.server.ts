@@ -11,7 +11,7 @@ import { logger } from "./logger.server";
 import { pageWindow, type PageWindow } from "./pagination.server";
 
 /**
- * THE audit trail (docs/decisions/015-audit-log.md). Call `recordAudit(tx, …)` inside the transaction
+ * THE audit trail (docs/decisions/0027-audit-log.md). Call `recordAudit(tx, …)` inside the transaction
  * of every staff write, so the row exists exactly when the write does.
  */
 

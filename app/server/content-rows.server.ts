@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { moveInList } from "~/lib/reorder";
 import { recordAudit, type AuditEntry } from "./audit.server";
 import { bumpContentVersion } from "./content-version.server";
@@ -28,6 +30,28 @@ export async function writeContentRow<T>(
   });
   if (!row) throw new NotFoundError(gone);
   return row;
+}
+
+/**
+ * A new row at the end of an ordered list (after the highest display order), written with the content
+ * version and its audit row (which targets it) in one transaction; `summary` names it in the log.
+ */
+export async function appendContentRow<T extends { id: string }>(
+  db: Db,
+  table: PgTable & { displayOrder: AnyPgColumn },
+  audit: Omit<AuditEntry, "summary" | "target"> & { targetType: string },
+  summary: (row: NoInfer<T>) => string,
+  insert: (tx: Db, displayOrder: number) => Promise<T[]>,
+): Promise<T> {
+  const { targetType, ...entry } = audit;
+  return db.transaction(async (tx) => {
+    const [max] = await tx.select({ n: sql<number>`coalesce(max(${table.displayOrder}), -1)::int` }).from(table);
+    const [created] = await insert(tx, (max?.n ?? -1) + 1);
+    if (!created) throw new Error(`${targetType} insert returned no row`);
+    await bumpContentVersion(tx);
+    await recordAudit(tx, { ...entry, target: { type: targetType, id: created.id }, summary: summary(created) });
+    return created;
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 
 /**
- * The content version (docs/decisions/core-b-content-version.md): one counter in the database,
+ * The content version (docs/decisions/0021-content-version.md): one counter in the database,
  * bumped in the same transaction as every write that changes public output. Caches of public
  * output (pages, settings, the home page) key on it. Every instance learns of a bump by
  * LISTEN/NOTIFY (the NOTIFY is sent in the bump's transaction, so it arrives only if the write

@@ -1,5 +1,5 @@
 import type { Category } from "~/lib/categories";
-import type { ProjectType } from "~/lib/project-types";
+import type { ProjectRecord } from "~/lib/project-types";
 
 export interface DemoPost {
   title: string;
@@ -96,16 +96,7 @@ export const DEMO_POSTS: DemoPost[] = [
   },
 ];
 
-export interface DemoProject {
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  type: ProjectType;
-  url: string | null;
-  featured: boolean;
-}
-
-export const DEMO_PROJECTS: DemoProject[] = [
+export const DEMO_PROJECTS: ProjectRecord[] = [
   {
     title: "Client Onboarding Portal",
     description:

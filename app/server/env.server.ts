@@ -108,7 +108,7 @@ const envSchema = z.object({
   /**
    * Posts per sitemap file, on average at most (the protocol allows 50,000): few enough that a file is
    * built in a few milliseconds at 100,000 posts (WordPress writes 2,000 per file, Yoast 1,000).
-   * Files vary a little around the average (app/features/site/sitemap.ts), hence half the limit.
+   * Files vary a little around the average (app/features/pages/sitemap.ts), hence half the limit.
    */
   SITEMAP_POSTS_PER_FILE: z.coerce.number().int().min(1).max(25_000).default(1000),
   // Human verification (ALTCHA by default; Turnstile when both keys are set)

@@ -1,16 +1,7 @@
 import { redirect } from "react-router";
 import { describe, expect, it } from "vitest";
-import {
-  ConflictError,
-  errorAnswer,
-  invariantResponse,
-  RateLimitError,
-  throwRouteError,
-  toResponse,
-  UNEXPECTED_ERROR,
-  ValidationError,
-  withRouteErrors,
-} from "./errors.server";
+import { ConflictError, errorAnswer, RateLimitError, UNEXPECTED_ERROR, ValidationError } from "./errors.server";
+import { invariantResponse, throwPageFailure, apiFailure, withPageFailures } from "./failure-reply.server";
 
 function thrown(work: () => unknown): unknown {
   try {
@@ -38,28 +29,31 @@ describe("errorAnswer", () => {
   });
 });
 
-describe("toResponse", () => {
+describe("apiFailure", () => {
   it("answers JSON { error, fieldErrors } with the status and headers", async () => {
-    const response = toResponse(new ValidationError("Bad email", { email: ["Bad email"] }));
+    const response = apiFailure(new ValidationError("Bad email", { email: ["Bad email"] }));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "Bad email", fieldErrors: { email: ["Bad email"] } });
-    const limited = toResponse(new RateLimitError(undefined, 30));
+    const limited = apiFailure(new RateLimitError(undefined, 30));
     expect(limited.headers.get("retry-after")).toBe("30");
-    expect(await toResponse("boom").json()).toEqual({ error: UNEXPECTED_ERROR });
+    expect(await apiFailure("boom").json()).toEqual({ error: UNEXPECTED_ERROR });
   });
 });
 
 describe("page routes", () => {
-  it("throwRouteError throws data(message) with the status; redirects pass through untouched", () => {
-    expect(thrown(() => throwRouteError(new ConflictError("Taken")))).toMatchObject({ data: "Taken", init: { status: 409 } });
+  it("throwPageFailure throws data(message) with the status; redirects pass through untouched", () => {
+    expect(thrown(() => throwPageFailure(new ConflictError("Taken")))).toMatchObject({ data: "Taken", init: { status: 409 } });
     const location = redirect("/auth");
-    expect(thrown(() => throwRouteError(location))).toBe(location);
-    expect(thrown(() => throwRouteError(new TypeError("x is undefined")))).toMatchObject({ data: UNEXPECTED_ERROR, init: { status: 500 } });
+    expect(thrown(() => throwPageFailure(location))).toBe(location);
+    expect(thrown(() => throwPageFailure(new TypeError("x is undefined")))).toMatchObject({
+      data: UNEXPECTED_ERROR,
+      init: { status: 500 },
+    });
   });
 
-  it("withRouteErrors returns the work's value or throws its error as data()", async () => {
-    expect(await withRouteErrors(async () => 42)).toBe(42);
-    await expect(withRouteErrors(() => Promise.reject(new ValidationError("Nope")))).rejects.toMatchObject({
+  it("withPageFailures returns the work's value or throws its error as data()", async () => {
+    expect(await withPageFailures(async () => 42)).toBe(42);
+    await expect(withPageFailures(() => Promise.reject(new ValidationError("Nope")))).rejects.toMatchObject({
       data: "Nope",
       init: { status: 400 },
     });

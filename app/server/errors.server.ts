@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { z } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
 import { logger } from "./logger.server";
@@ -75,6 +74,19 @@ export interface ErrorAnswer {
 }
 
 export const UNEXPECTED_ERROR = "Something went wrong on our side. Please try again.";
+export const TEXT_NUL_REFUSED = "Text cannot contain NUL characters (\\0). Remove them and try again.";
+
+// PostgreSQL's refusals of text it cannot store (a NUL byte, an invalid escape): the input's fault, so
+// a 400 wherever such text slipped past the form readers (a path segment, a header).
+const UNSTORABLE_TEXT_CODES = new Set(["22021", "22P05"]);
+
+function isUnstorableText(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNSTORABLE_TEXT_CODES.has(code)) return true;
+  }
+  return false;
+}
 
 /**
  * THE mapping from an error to an answer; every adapter below and every route that renders its own
@@ -89,43 +101,10 @@ export function errorAnswer(error: unknown): ErrorAnswer {
       headers: error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {},
     };
   }
+  if (isUnstorableText(error)) {
+    logger.warn("refused text the database cannot store");
+    return { status: 400, message: TEXT_NUL_REFUSED, headers: {} };
+  }
   logger.error({ err: error }, "unexpected error");
   return { status: 500, message: UNEXPECTED_ERROR, headers: {} };
-}
-
-/** For resource routes (JSON APIs): `{ error, fieldErrors? }` with the error's status and headers. */
-export function toResponse(error: unknown): Response {
-  const { status, message, fieldErrors, headers } = errorAnswer(error);
-  return Response.json({ error: message, ...(fieldErrors ? { fieldErrors } : {}) }, { status, headers });
-}
-
-/** A thrown Response (a redirect) or `data()` is already an answer and passes through untouched. */
-function isRouteAnswer(error: unknown): boolean {
-  return (
-    error instanceof Response || (typeof error === "object" && error !== null && "type" in error && error.type === "DataWithResponseInit")
-  );
-}
-
-/**
- * For page loaders and actions: throws the error as `data(message, { status })`, which the error
- * boundary shows with the real status (and a plain HTTP client reads as text).
- */
-export function throwRouteError(error: unknown): never {
-  if (isRouteAnswer(error)) throw error;
-  const { status, message, headers } = errorAnswer(error);
-  throw data(message, { status, headers });
-}
-
-/** Runs a page loader's or action's work; a typed error it throws becomes the page's status and message. */
-export async function withRouteErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throwRouteError(error);
-  }
-}
-
-/** Epic Stack's guard: unless `condition` holds, throw `data(message, init)` (status 400 by default). */
-export function invariantResponse(condition: unknown, message: string, init?: ResponseInit): asserts condition {
-  if (!condition) throw data(message, { status: 400, ...init });
 }

@@ -1,4 +1,4 @@
-import { AppError } from "./errors.server";
+import { AppError, TEXT_NUL_REFUSED, ValidationError } from "./errors.server";
 import { formatBytes, LIMITS } from "./limits.server";
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
@@ -24,11 +24,49 @@ export async function readForm(request: Request, maxBytes: number = LIMITS.form)
   // Without a Content-Length (chunked), cap what is read.
   const body = await readBodyUpTo(request, maxBytes);
   if (!body) throw tooLarge(maxBytes);
+  let form: FormData;
   try {
-    return await new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? type } }).formData();
+    form = await new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? type } }).formData();
   } catch {
     throw new AppError("The form could not be read. Please reload the page and try again.", 400);
   }
+  for (const [name, value] of form) {
+    if (holdsNul(name) || (typeof value === "string" && holdsNul(value))) throw new ValidationError(TEXT_NUL_REFUSED);
+  }
+  return form;
+}
+
+/**
+ * Whether text, or any text in a parsed JSON value, holds a NUL: PostgreSQL stores no NUL in text, so
+ * the readers refuse it with a 400 before any rule or query sees it. Walked without recursion.
+ */
+export function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) return true;
+    } else if (Array.isArray(item)) {
+      for (const inner of item) stack.push(inner);
+    } else if (item && typeof item === "object") {
+      for (const [key, inner] of Object.entries(item)) stack.push(key, inner);
+    }
+  }
+  return false;
+}
+
+/** THE JSON body reader: the parsed body, or a 400 for one that is not JSON or holds a NUL. */
+export async function readJson(request: Request, maxBytes: number = LIMITS.form): Promise<unknown> {
+  const body = await readBodyUpTo(request, maxBytes);
+  if (!body) throw tooLarge(maxBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    throw new ValidationError("Request body must be JSON");
+  }
+  if (holdsNul(parsed)) throw new ValidationError(TEXT_NUL_REFUSED);
+  return parsed;
 }
 
 /**

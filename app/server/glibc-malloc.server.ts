@@ -5,7 +5,7 @@ import { logger } from "./logger.server";
 const M_MMAP_THRESHOLD = -3;
 const M_ARENA_MAX = -8;
 
-/** What the Dockerfile's environment sets (docs/decisions/14f-server-memory.md). */
+/** What the Dockerfile's environment sets (docs/decisions/0040-server-memory.md). */
 const ARENA_MAX = 2;
 const MMAP_THRESHOLD = 128 * 1024;
 

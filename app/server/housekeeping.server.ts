@@ -2,11 +2,14 @@ import { lt } from "drizzle-orm";
 import type { Db } from "./db/client.server";
 import { rateLimits, session, signInChallenges, usedVerificationTokens, verification } from "./db/schema.server";
 import { pruneFinishedJobs } from "./jobs/jobs.server";
+import { pruneMailLog } from "./mail-outbox.server";
 import { defineRecurringTask } from "./jobs/recurring.server";
 import { logger } from "./logger.server";
 
 /** Finished jobs are kept this long for inspection (and their dedupe keys stay taken). */
 export const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60_000;
+/** The mail log keeps settled emails this long. */
+export const MAIL_LOG_RETENTION_MS = 30 * 24 * 60 * 60_000;
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export interface HousekeepingResult {
@@ -16,13 +19,14 @@ export interface HousekeepingResult {
   usedVerificationTokens: number;
   signInChallenges: number;
   jobs: number;
+  mail: number;
 }
 
 /**
  * Deletes rows that can no longer matter: expired sessions, rate-limit windows that have ended,
  * expired verification rows (reset links), used human-verification tokens past their expiry, pending
  * two-factor sign-ins past theirs,
- * and finished jobs past their retention.
+ * finished jobs and settled emails past their retention.
  */
 export async function housekeep(db: Db, now = new Date()): Promise<HousekeepingResult> {
   const count = async (rows: Promise<unknown[]>) => (await rows).length;
@@ -40,6 +44,7 @@ export async function housekeep(db: Db, now = new Date()): Promise<HousekeepingR
       db.delete(signInChallenges).where(lt(signInChallenges.expiresAt, now)).returning({ hash: signInChallenges.tokenHash }),
     ),
     jobs: await pruneFinishedJobs(db, new Date(now.getTime() - FINISHED_JOB_RETENTION_MS)),
+    mail: await pruneMailLog(db, new Date(now.getTime() - MAIL_LOG_RETENTION_MS)),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Every size limit on what a client sends, in one place (docs/decisions/107c-http-robustness.md).
+ * Every size limit on what a client sends, in one place (docs/decisions/0014-http-robustness.md).
  * The app-wide guard (server/app.ts) refuses bodies over `body` before any route; routes that take
  * less read with a smaller limit of their own from here.
  */

@@ -2,12 +2,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { z } from "zod";
-import { queryRows } from "~/server/backup/database-info.server";
+import { queryRows } from "~/server/db/query-rows.server";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
 
 /**
- * Prometheus metrics (GET /metrics, docs/decisions/17-ops.md). Per-process counters (requests,
+ * Prometheus metrics (GET /metrics, docs/decisions/0023-operations-endpoints.md). Per-process counters (requests,
  * page cache) live in memory; shared state (jobs, outbox, scheduler lag) is read from the database
  * at scrape time, so every instance reports the same queue and a scrape of any one is enough.
  */
@@ -69,15 +69,12 @@ function createMetrics(): Metrics {
     },
   });
   new Gauge({
-    name: "app_contact_outbox_messages",
-    help: "Contact messages in the delivery outbox by state (pending/sending = depth; failed = undeliverable).",
+    name: "app_mail_outbox_messages",
+    help: "Emails in the outbox by state (pending/sending = depth; failed = undeliverable; skipped = mail not set up).",
     labelNames: ["state"] as const,
     registers: [registry],
     async collect() {
-      const rows = await readRows(
-        stateCounts,
-        sql`select delivery_state as state, count(*)::int as count from contact_messages group by delivery_state`,
-      );
+      const rows = await readRows(stateCounts, sql`select state, count(*)::int as count from mail_outbox group by state`);
       for (const state of ["pending", "sending", "sent", "failed", "skipped"])
         this.set({ state }, rows.find((r) => r.state === state)?.count ?? 0);
     },

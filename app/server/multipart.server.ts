@@ -24,7 +24,7 @@ export interface MultipartErrors {
 }
 
 /**
- * Reads a multipart body as it arrives (decision 15d): each file goes to `onFile` before the next
+ * Reads a multipart body as it arrives (docs/decisions/0034-streamed-uploads.md): each file goes to `onFile` before the next
  * part is read, and a limit stops the read the moment it is passed — a 400/413 with the caller's
  * words; a malformed body is a 400. Answers the form's other fields.
  */

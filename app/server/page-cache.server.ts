@@ -10,7 +10,7 @@ const deflateRawAsync = promisify(deflateRaw);
 const brotliAsync = promisify(brotliCompress);
 
 /**
- * The rendered-page cache (issue 14): anonymous GET/HEAD of public pages and feeds, keyed by the
+ * The rendered-page cache (docs/decisions/0022-page-cache.md): anonymous GET/HEAD of public pages and feeds, keyed by the
  * normalized URL and the content version. Entries of an older version are never served, and the
  * whole cache is emptied when the version moves, so invalidation relies only on the version every
  * instance reads from the database.

@@ -97,6 +97,12 @@ export async function seedIfEmpty(
   if (adminId === null) return { seeded: true };
   if (generatedPassword) announceGeneratedPassword(env.dataDir, adminEmail, generatedPassword);
   logger.info({ adminEmail, demoContent: env.SEED_DEMO_CONTENT }, "seeded a new database");
+  if (!env.INITIAL_ADMIN_EMAIL) {
+    logger.info(
+      { adminEmail },
+      "the admin signs in as this placeholder address: set your own with INITIAL_ADMIN_EMAIL before the first start, or later with `npm run cli -- set-email OLD NEW`",
+    );
+  }
   return { seeded: true, adminEmail, generatedPassword };
 }
 

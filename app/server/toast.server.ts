@@ -1,7 +1,7 @@
-import { createCookie, redirect, type Cookie } from "react-router";
+import { redirect, type Cookie } from "react-router";
 import { z } from "zod";
+import { signedCookie } from "./cookies.server";
 import { getDb } from "./db/client.server";
-import { getAppSecret } from "./secret.server";
 
 /** A toast carried across a redirect in a short-lived cookie, shown once by the root layout. */
 export const toastSchema = z.object({
@@ -11,12 +11,11 @@ export const toastSchema = z.object({
 });
 export type Toast = z.infer<typeof toastSchema>;
 
-let cookie: Cookie | undefined;
+const signedToastCookie = signedCookie("toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60 });
 
 /** Signed with the app secret, so a page never shows a toast another site (or a script) planted. */
-async function toastCookie(): Promise<Cookie> {
-  cookie ??= createCookie("toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60, secrets: [await getAppSecret(getDb())] });
-  return cookie;
+function toastCookie(): Promise<Cookie> {
+  return signedToastCookie(getDb());
 }
 
 export async function clearToastCookie(): Promise<string> {

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "./helpers/test";
 import { E2E_ADMIN, E2E_USER } from "./constants";
 import { loginAs, solveVerification } from "./helpers/auth";
-import { completeVerification, toastWith } from "./helpers/ui";
+import { completeVerification, toastWith, waitForToasts } from "./helpers/ui";
 
 /** The element's box lies wholly inside the viewport (nothing clipped or pushed off to the right). */
 async function expectInsideViewport(page: Page, locator: Locator): Promise<void> {
@@ -33,8 +33,12 @@ test("a plain user's sign-in says they are signed in and explains the admin area
   await expect(toastWith(page, "Welcome back!", "You are signed in. The admin area needs an editor role")).toBeVisible();
   await expect(toastWith(page, "Access Denied")).toHaveCount(0);
   // Signed in: the top bar offers Logout, and /auth no longer sends them to an admin area that refuses them.
-  await page.goto("/auth");
+  const home = await page.goto("/auth");
+  const redirect = await home?.request().redirectedFrom()?.response();
+  expect(redirect?.status()).toBe(302);
+  expect((await redirect?.allHeaders())?.["set-cookie"] ?? "").not.toContain("toast=");
   await expect(page).toHaveURL(/\/$/);
+  await waitForToasts(page);
   await expect(toastWith(page, "Access Denied")).toHaveCount(0);
 });
 

@@ -30,6 +30,8 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Recent Roles",
     "About",
     "Settings",
+    "Email",
+    "Mail log",
     "Audit log",
     "Account",
   ]);

@@ -7,7 +7,7 @@ import { copyOfSeededDataDir } from "./helpers/server";
 import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
 
-// Issue 14: /contact ships no React to anonymous visitors. The form's markup is drawn by React on the
+// /contact ships no React to anonymous visitors. The form's markup is drawn by React on the
 // server and its behaviour (app/features/contact/contact-form-behavior.ts) is loaded by the page's
 // enhancement script; signed-in staff get React and the same behaviour.
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "./helpers/test";
 import sharp from "sharp";
-import { XSS_PAYLOADS } from "../../app/features/posts/markdown-xss.fixtures";
+import { XSS_PAYLOADS } from "../../app/features/posts/content/markdown-xss.fixtures";
 import { E2E_MODERATOR } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { gotoHydrated } from "./helpers/ui";

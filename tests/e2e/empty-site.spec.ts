@@ -7,7 +7,7 @@ import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 /**
- * Issue 16: a new site started with SEED_DEMO_CONTENT=false (its own production server on an empty
+ * A new site started with SEED_DEMO_CONTENT=false (its own production server on an empty
  * database) shows a tidy empty state on every public page: no example links, no empty lists or
  * frames, no broken image, and a line saying what will appear.
  */

@@ -3,7 +3,7 @@ import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
-// Issue 14: anonymous public pages ship no React, only the enhancement script (app/enhance); signed-in
+// Anonymous public pages ship no React, only the enhancement script (app/enhance); signed-in
 // pages keep the full app, and the header controls behave the same on both (one implementation).
 
 const isMobile = (testInfo: TestInfo) => testInfo.project.name === "mobile";

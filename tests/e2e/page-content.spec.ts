@@ -3,7 +3,7 @@ import { loginAs } from "./helpers/auth";
 import { expect, test, type Locator, type Page } from "./helpers/test";
 import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
 
-/** Issue 16: the Recent Roles timeline and the About and home lists are edited in the admin, and the public pages follow. */
+/** The Recent Roles timeline and the About and home lists are edited in the admin, and the public pages follow. */
 
 async function openFromSidebar(page: Page, label: string): Promise<void> {
   await page.goto("/admin");

@@ -3,7 +3,7 @@ import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
 
-/** Issue 16: the owner makes the site theirs from the admin, and the public pages follow. */
+/** The owner makes the site theirs from the admin, and the public pages follow. */
 test("settings: the site name and contact email change in the admin and show on the pages, in titles and in RSS", async ({
   page,
   request,

@@ -19,7 +19,7 @@ async function upload(page: Page, label: string, file: { name: string; mimeType:
   await expect(toastWith(page, toast).last()).toBeVisible();
 }
 
-/** Issue 16: the logo mark, favicon and resume uploaded in /admin/settings, and a project's image, on the public site. */
+/** The logo mark, favicon and resume uploaded in /admin/settings, and a project's image, on the public site. */
 test("settings: an uploaded logo mark, favicon and resume show on the public site", async ({ page, request }) => {
   await loginAs(page, E2E_ADMIN);
   await page.goto("/admin/settings");

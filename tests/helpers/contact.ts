@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
+import { contactMessages, mailOutbox } from "~/server/db/schema.server";
 import { getAppSecret } from "~/server/secret.server";
 import { easyAltchaToken } from "./altcha";
 import type { ReceivedMail } from "./smtp";
@@ -25,4 +27,23 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A contact message's email in the outbox (its delivery state), or undefined when it has none. */
+export async function deliveryOf(db: Db, messageId: string) {
+  const [row] = await db
+    .select({
+      id: mailOutbox.id,
+      state: mailOutbox.state,
+      attempts: mailOutbox.attempts,
+      lastError: mailOutbox.lastError,
+      nextAttemptAt: mailOutbox.nextAttemptAt,
+      lockedUntil: mailOutbox.lockedUntil,
+      sentAt: mailOutbox.sentAt,
+      recipient: mailOutbox.recipient,
+    })
+    .from(contactMessages)
+    .innerJoin(mailOutbox, eq(mailOutbox.id, contactMessages.mailId))
+    .where(eq(contactMessages.id, messageId));
+  return row;
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { createSession } from "~/features/auth/session.server";
 import { createUser } from "~/features/users/users.server";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts, contactMessages, projects } from "~/server/db/schema.server";
+import { blogPosts, contactMessages, mailOutbox, projects } from "~/server/db/schema.server";
 import type { Actor } from "~/lib/permissions";
 import type { Role } from "~/lib/roles";
 import { slugify } from "~/lib/slug";
@@ -96,10 +96,20 @@ export function contactForm(overrides: Partial<{ name: string; email: string; me
 }
 
 /** A stored contact message, pending delivery unless told otherwise. */
-export async function makeContactMessage(db: Db, overrides: Partial<typeof contactMessages.$inferInsert> = {}) {
+/** A stored contact message; with `delivery`, also its email in the outbox in that state. */
+export async function makeContactMessage(
+  db: Db,
+  { delivery, ...overrides }: Partial<typeof contactMessages.$inferInsert> & { delivery?: Partial<typeof mailOutbox.$inferInsert> } = {},
+) {
+  const [mail] = delivery
+    ? await db
+        .insert(mailOutbox)
+        .values({ kind: "contact.forward", recipient: "owner@example.com", ...delivery })
+        .returning({ id: mailOutbox.id })
+    : [];
   const [row] = await db
     .insert(contactMessages)
-    .values({ ...contactForm(), ...overrides })
+    .values({ ...contactForm(), ...(mail ? { mailId: mail.id } : {}), ...overrides })
     .returning();
   if (!row) throw new Error("contact message insert returned no row");
   return row;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
-import { settingsFormValues } from "~/features/site/settings-schema";
+import { readSiteSettings, saveSiteSettings } from "~/features/settings/settings.server";
+import { settingsFormValues } from "~/features/settings/settings-schema";
 import type { Db } from "~/server/db/client.server";
 
 /** A real local HTTP server standing in for the external feeds (newsletter, blog, knowledge base). */

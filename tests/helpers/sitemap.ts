@@ -1,4 +1,4 @@
-import { postsFileIds, uuidOf } from "~/features/site/sitemap";
+import { postsFileIds, uuidOf } from "~/features/pages/sitemap";
 
 /**
  * Post ids on the edges of `files` sitemap files (which also edge every larger count of files): each

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aroundPost } from "~/features/posts/around-post.server";
+import { aroundPost } from "~/features/posts/read/around-post.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";

@@ -5,7 +5,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
-import { createPost } from "~/features/posts/posts.server";
+import { createPost } from "~/features/posts/write/posts.server";
 import { action as postFormAction } from "~/routes/blog/post-form";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, signedInAs } from "../helpers/factories";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPost } from "~/features/posts/posts.server";
+import { createPost } from "~/features/posts/write/posts.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -291,7 +291,7 @@ describeEachDatabase("blog robustness", (ctx) => {
       const l = await server.fetch(`/7fs/Fun/${live.slug}`);
       expect(l.status).toBe(200);
       expect(l.headers.get("x-robots-tag")).toBeNull();
-      // No featured image: the card image is the post's generated share image (issue 18), absolute; a
+      // No featured image: the card image is the post's generated share image, absolute; a
       // draft's is the site default.
       expect(await l.text()).toMatch(
         new RegExp(`<meta property="og:image" content="https?://[^"]+/share-images/post/${live.id}/[a-f0-9]{24}\\.png"/>`),

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { ContactOutbox } from "~/features/contact/outbox.server";
-import { contactMessages } from "~/server/db/schema.server";
+import "~/features/contact/outbox.server";
+import { MailOutbox } from "~/server/mail-outbox.server";
+import { contactMessages, mailOutbox } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { deliveredIds, easyVerificationToken, waitFor } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
@@ -30,7 +31,7 @@ afterAll(() => {
 describeEachDatabase("contact delivery", (ctx) => {
   let server: TestServer;
   let smtp: TestSmtpServer;
-  let outbox: ContactOutbox | undefined;
+  let outbox: MailOutbox | undefined;
   beforeAll(async () => {
     server = await startTestServer();
     // The first requests to a fresh request handler race while React Router derives its routes
@@ -76,13 +77,12 @@ describeEachDatabase("contact delivery", (ctx) => {
   }
 
   const storedCount = async () => (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(contactMessages))[0]?.n ?? 0;
-  const sentCount = async () =>
-    (
-      await ctx.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(contactMessages)
-        .where(sql`${contactMessages.deliveryState} = 'sent'`)
-    )[0]?.n ?? 0;
+  const deliveries = () =>
+    ctx.db
+      .select({ attempts: mailOutbox.attempts, lastError: mailOutbox.lastError, state: mailOutbox.state })
+      .from(contactMessages)
+      .innerJoin(mailOutbox, eq(mailOutbox.id, contactMessages.mailId));
+  const sentCount = async () => (await deliveries()).filter((r) => r.state === "sent").length;
 
   it("200 concurrent submissions: 200 stored, 200 delivered, no duplicates (retries included)", async () => {
     await ctx.db.delete(contactMessages);
@@ -96,8 +96,8 @@ describeEachDatabase("contact delivery", (ctx) => {
     expect(retries.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(await storedCount()).toBe(200);
 
-    outbox = new ContactOutbox({ db: () => ctx.db, pollMs: 200 });
-    outbox.start();
+    outbox = new MailOutbox({ db: () => ctx.db, pollMs: 200 });
+    await outbox.start();
     await waitFor(async () => (await sentCount()) === 200, 45_000, "200 messages sent");
     await outbox.stop();
     outbox = undefined;
@@ -115,14 +115,12 @@ describeEachDatabase("contact delivery", (ctx) => {
     const { bodies } = await submitMany(20, "outage");
     expect(bodies.every((b) => b.status === 201)).toBe(true);
 
-    outbox = new ContactOutbox({ db: () => ctx.db, pollMs: 100, retryBaseMs: 500 });
-    outbox.start();
+    outbox = new MailOutbox({ db: () => ctx.db, pollMs: 100, retryBaseMs: 500 });
+    await outbox.start();
     // Every message fails at least once while the server is down, with the error recorded.
     await waitFor(
       async () => {
-        const rows = await ctx.db
-          .select({ attempts: contactMessages.attempts, lastError: contactMessages.lastError, state: contactMessages.deliveryState })
-          .from(contactMessages);
+        const rows = await deliveries();
         return rows.length === 20 && rows.every((r) => r.attempts >= 1 && r.lastError && r.state !== "sent");
       },
       15_000,
@@ -138,7 +136,7 @@ describeEachDatabase("contact delivery", (ctx) => {
     const ids = deliveredIds(smtp.received);
     expect(new Set(ids)).toEqual(new Set(bodies.map((b) => b.body.id)));
     expect(ids).toHaveLength(20);
-    const rows = await ctx.db.select({ lastError: contactMessages.lastError, attempts: contactMessages.attempts }).from(contactMessages);
+    const rows = await deliveries();
     expect(rows.every((r) => r.lastError === null && r.attempts >= 2)).toBe(true);
   });
 });

@@ -197,7 +197,7 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
         expect(images.length, pagePath).toBe(2);
         for (const image of images) expect(image, pagePath).toMatch(new RegExp(`^${base}/`));
         // The card image is a file the production server serves (server.js serves build/client statically),
-        // or the page's generated share image (issue 18), which states its type and size.
+        // or the page's generated share image, which states its type and size.
         const imagePath = new URL(images[0] ?? "").pathname;
         if (imagePath.startsWith("/share-images/")) {
           const card = await server.fetch(imagePath);

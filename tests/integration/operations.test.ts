@@ -72,7 +72,7 @@ describeEachDatabase("operations endpoints", (ctx) => {
         { kind: "test.metrics", state: "pending", runAt: sql`now() - interval '90 seconds'` },
       ])
       .returning({ id: jobs.id });
-    const message = await makeContactMessage(ctx.db, { deliveryState: "failed" });
+    const message = await makeContactMessage(ctx.db, { delivery: { state: "failed" } });
     try {
       const response = await server.fetch("/metrics", bearer(TOKEN));
       expect(response.status).toBe(200);
@@ -83,7 +83,7 @@ describeEachDatabase("operations endpoints", (ctx) => {
       expect(sample(body, "http_request_duration_seconds_count", `${route},status="200"`)).toBe(ok0 + 3);
       expect(body).not.toContain(post.slug);
       expect(sample(body, "app_jobs", 'state="failed"')).toBeGreaterThanOrEqual(1);
-      expect(sample(body, "app_contact_outbox_messages", 'state="failed"')).toBeGreaterThanOrEqual(1);
+      expect(sample(body, "app_mail_outbox_messages", 'state="failed"')).toBeGreaterThanOrEqual(1);
       expect(sample(body, "app_scheduler_lag_seconds", 'queue="jobs"')).toBeGreaterThanOrEqual(89);
       expect(body).toMatch(/^page_cache_lookups_total\{result="hit"\} \d+$/m);
       expect(body).toMatch(/^page_cache_hit_ratio \d/m);

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
-import { settingsFormValues } from "~/features/site/settings-schema";
+import { readSiteSettings, saveSiteSettings } from "~/features/settings/settings.server";
+import { settingsFormValues } from "~/features/settings/settings-schema";
 import { positions } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
@@ -9,7 +9,7 @@ import { useSignedInServer } from "../helpers/test-server";
 const LISTS = { intro: "", education: "", certifications: "", skills: "", tools: "", expertise: "" };
 
 /**
- * Issue 16 through the production server, as a browser without JavaScript posts the forms: a
+ * Page content through the production server, as a browser without JavaScript posts the forms: a
  * moderator edits the Recent Roles timeline and the About and home lists, the public pages follow,
  * and an empty list leaves no empty box behind.
  */

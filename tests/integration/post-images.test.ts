@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { expect, it } from "vitest";
 import { z } from "zod";
-import { deletePostFilesJob } from "~/features/posts/post-files.server";
+import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
 import { JobRunner } from "~/server/jobs/runner.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { unique } from "../helpers/factories";

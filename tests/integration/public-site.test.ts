@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
-import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/home-posts.server";
-import { seedDemoPageContent } from "~/features/site/page-content.server";
-import { seedDemoPositions } from "~/features/site/positions.server";
-import { seedDemoTestimonials } from "~/features/site/testimonials.server";
+import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/read/home-posts.server";
+import { seedDemoPageContent } from "~/features/pages/page-content.server";
+import { seedDemoPositions } from "~/features/pages/positions.server";
+import { seedDemoTestimonials } from "~/features/pages/testimonials.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeProject } from "../helpers/factories";
 import {

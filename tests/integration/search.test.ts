@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HIGHLIGHT_START, HIGHLIGHT_STOP } from "~/features/search/highlight";
 import { SEARCH_CANDIDATES, SEARCH_WINDOW_GROWTH, searchPosts } from "~/features/search/search.server";
-import { newestPublishedFirst } from "~/features/posts/posts.server";
+import { newestPublishedFirst } from "~/features/posts/write/posts.server";
 import { blogPosts } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";

@@ -1,4 +1,9 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { SITE_SETTINGS_KEY } from "~/features/settings/settings.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import { appSettings } from "~/server/db/schema.server";
+import { waitFor } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -73,5 +78,33 @@ describeEachDatabase("security headers", (ctx) => {
       expect(nonceOf(response.headers.get("content-security-policy") ?? "")).toBeTruthy();
       expect(response.headers.get("strict-transport-security")).toBeTruthy();
     }
+  });
+
+  it("a stored scheduling address whose host holds ';' or ',' leaves the policy strict, never the headers off", async () => {
+    // Written as an older version (or a direct database edit) could have stored it: the form refuses it now.
+    for (const schedulingUrl of ["https://cal;x.example/jo", "https://cal,x.example/jo"]) {
+      const value = JSON.stringify({ siteName: "Strict Headers Site", schedulingUrl });
+      await ctx.db.transaction(async (tx) => {
+        await tx
+          .insert(appSettings)
+          .values({ key: SITE_SETTINGS_KEY, value })
+          .onConflictDoUpdate({ target: appSettings.key, set: { value } });
+        await bumpContentVersion(tx);
+      });
+      // The settings are re-read once the instance sees the new version: wait until the page shows them.
+      await waitFor(async () => (await (await server.fetch("/")).text()).includes("Strict Headers Site"), 5_000, "the new settings");
+      for (const path of ["/", "/rss.xml", "/api/verification/challenge"]) {
+        const response = await server.fetch(path);
+        const csp = response.headers.get("content-security-policy") ?? "";
+        expect(csp, `${schedulingUrl} ${path}`).toContain("frame-ancestors 'self'");
+        expect(csp).not.toMatch(/cal[;,]x/);
+        expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+        expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      }
+    }
+    await ctx.db.transaction(async (tx) => {
+      await tx.delete(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY));
+      await bumpContentVersion(tx);
+    });
   });
 });

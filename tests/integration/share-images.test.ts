@@ -4,9 +4,9 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { expect, it } from "vitest";
-import { createPost, updatePost } from "~/features/posts/posts.server";
-import { readSiteSettings, saveSiteSettings } from "~/features/site/settings.server";
-import { settingsFormValues } from "~/features/site/settings-schema";
+import { createPost, updatePost } from "~/features/posts/write/posts.server";
+import { readSiteSettings, saveSiteSettings } from "~/features/settings/settings.server";
+import { settingsFormValues } from "~/features/settings/settings-schema";
 import { shareImageJob, sweepStaleShareImages } from "~/features/share-images/share-images.server";
 import { jobs } from "~/server/db/schema.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -37,7 +37,7 @@ function metaContent(html: string, attribute: "property" | "name", key: string):
   return match?.[1] ?? null;
 }
 
-/** Generated share images (issue 18) through the production server: tags, bytes, caching, renames. */
+/** Generated share images through the production server: tags, bytes, caching, renames. */
 describeEachDatabase("share images", (ctx) => {
   const server = useSignedInServer(ctx, "admin");
   let admin: { id: string; role: "admin" } | undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { settingsFormValues } from "~/features/site/settings-schema";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { settingsFormValues } from "~/features/settings/settings-schema";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";

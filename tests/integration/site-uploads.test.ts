@@ -1,8 +1,8 @@
 import sharp from "sharp";
 import { expect, it } from "vitest";
 import { z } from "zod";
-import { settingsFormValues } from "~/features/site/settings-schema";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { settingsFormValues } from "~/features/settings/settings-schema";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { LIMITS } from "~/server/limits.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";

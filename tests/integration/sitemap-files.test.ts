@@ -1,6 +1,6 @@
 // The posts' sitemap files through the production server, with two posts per file on average so
 // that a few dozen posts make many files: every published post in exactly one file, none of the
-// drafts, and the 404 past the last file (app/features/site/sitemap.ts, app/routes/sitemaps.ts).
+// drafts, and the 404 past the last file (app/features/pages/sitemap.ts, app/routes/sitemaps.ts).
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { postPath } from "~/lib/categories";
 import { describeEachDatabase } from "../helpers/databases";

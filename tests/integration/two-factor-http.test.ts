@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { INVALID_CODE } from "~/features/auth/two-factor-schema";
-import { readSecuritySettings } from "~/features/site/settings.server";
+import { readSecuritySettings } from "~/features/settings/settings.server";
 import { auditLog } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
@@ -12,7 +12,7 @@ import { softwarePasskey } from "../helpers/software-passkey";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Two-factor authentication through the production server (issue 15): setting it up on
+ * Two-factor authentication through the production server: setting it up on
  * /admin/account, the second sign-in step on /auth, and the setting that requires it of staff.
  */
 const saved = { ...process.env };

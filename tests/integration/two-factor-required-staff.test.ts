@@ -1,14 +1,14 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TWO_FACTOR_REQUIRED } from "~/features/admin/two-factor-guard.server";
-import { saveSecuritySettings } from "~/features/site/settings.server";
+import { TWO_FACTOR_REQUIRED } from "~/features/auth/guards.server";
+import { saveSecuritySettings } from "~/features/settings/settings.server";
 import { blogPosts, passkeys } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * 'Require two-factor authentication' covers every staff write, not only /admin/* (issue 15): the post
+ * 'Require two-factor authentication' covers every staff write, not only /admin/*: the post
  * editor's pages and the post page's delete send a staff member without 2FA to set it up; the staff
  * APIs (/api/uploads, /api/posts/*) answer 403 with the reason. A passkey counts as 2FA.
  */
@@ -93,5 +93,30 @@ describeEachDatabase("require 2FA outside /admin", (ctx) => {
     expect(
       (await request("/api/posts/preview", moderator.cookie, { method: "POST", body: new URLSearchParams({ content: "x" }) })).status,
     ).toBe(200);
+  });
+
+  it("refuses the resume upload to an admin without 2FA, and sends staff without it from a draft to set it up", async () => {
+    const admin = await signedInAs(ctx.db, "admin");
+    const moderator = await signedInAs(ctx.db, "moderator");
+    const draft = await makePost(ctx.db, { published: false });
+    const published = await makePost(ctx.db);
+    await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "on" });
+    try {
+      const form = new FormData();
+      form.append("file", new Blob(["%PDF-1.4\n%%EOF\n"], { type: "application/pdf" }), "resume.pdf");
+      const upload = await request("/api/uploads/resume", admin.cookie, { method: "POST", body: form });
+      expect(upload.status).toBe(403);
+      expect(await upload.json()).toEqual({ error: TWO_FACTOR_REQUIRED });
+      for (const cookie of [admin.cookie, moderator.cookie]) {
+        const page = await request(`/7fs/Fun/${draft.slug}`, cookie, { redirect: "manual" });
+        expect(page.status).toBe(302);
+        expect(page.headers.get("location")).toBe("/admin/account");
+        expect(await page.text()).not.toContain(draft.title);
+        expect((await request(`/7fs/Fun/${published.slug}`, cookie)).status).toBe(200);
+      }
+    } finally {
+      await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "" });
+    }
+    expect((await request(`/7fs/Fun/${draft.slug}`, moderator.cookie)).status).toBe(200);
   });
 });

@@ -5,14 +5,17 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "../..");
 const eslint = new ESLint({ cwd: root, overrideConfigFile: path.join(root, "eslint.config.js") });
 
-/** Lints one in-memory module as if it lived at `file`, and returns the import-direction complaints. */
-async function boundaryErrors(file: string, source: string): Promise<string[]> {
+/** Lints one in-memory module as if it lived at `file`, and returns the complaints of one rule. */
+async function ruleErrors(rule: string, file: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
   const messages = result?.messages ?? [];
   // A parse error or a missing rule would hide the rule under test; fail loudly instead.
   expect(messages.filter((m) => m.fatal || m.ruleId === null)).toEqual([]);
-  return messages.filter((m) => m.ruleId === "import-x/no-restricted-paths").map((m) => m.message);
+  return messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
+
+/** The import-direction complaints (layers, and features' public modules). */
+const boundaryErrors = (file: string, source: string) => ruleErrors("import-x/no-restricted-paths", file, source);
 
 describe("the lint config enforces the import direction", () => {
   it("lets lib import only external packages and other lib modules", async () => {
@@ -23,7 +26,7 @@ describe("the lint config enforces the import direction", () => {
       ),
     ).toEqual([]);
     expect(
-      await boundaryErrors("app/lib/probe.ts", `import { NAV_LINKS } from "~/features/site/site-links";\nexport const x = NAV_LINKS;\n`),
+      await boundaryErrors("app/lib/probe.ts", `import { NAV_LINKS } from "~/features/layout/site-links";\nexport const x = NAV_LINKS;\n`),
     ).toEqual([expect.stringContaining("app/lib holds pure rules")]);
     expect(
       await boundaryErrors("app/lib/probe.ts", `import { getEnv } from "../server/env.server";\nexport const x = getEnv;\n`),
@@ -35,7 +38,7 @@ describe("the lint config enforces the import direction", () => {
     expect(
       await boundaryErrors(
         "app/components/probe.tsx",
-        `import { NAV_LINKS } from "~/features/site/site-links";\nexport const x = NAV_LINKS;\n`,
+        `import { NAV_LINKS } from "~/features/layout/site-links";\nexport const x = NAV_LINKS;\n`,
       ),
     ).toEqual([expect.stringContaining("components and server sit below features")]);
     expect(
@@ -56,14 +59,71 @@ describe("the lint config enforces the import direction", () => {
     expect(
       await boundaryErrors(
         "app/routes/probe.tsx",
-        `import { NAV_LINKS } from "~/features/site/site-links";\nexport const x = NAV_LINKS;\n`,
+        `import { NAV_LINKS } from "~/features/layout/site-links";\nexport const x = NAV_LINKS;\n`,
       ),
     ).toEqual([]);
     expect(
-      await boundaryErrors("app/features/site/probe.ts", `import { loader } from "~/routes/home";\nexport const x = loader;\n`),
+      await boundaryErrors("app/features/pages/probe.ts", `import { loader } from "~/routes/home";\nexport const x = loader;\n`),
     ).toEqual([expect.stringContaining("Nothing imports a route module")]);
     expect(await boundaryErrors("cli/probe.ts", `import { loader } from "../app/routes/home";\nexport const x = loader;\n`)).toHaveLength(
       1,
     );
+  });
+});
+
+describe("the lint config refuses import loops and a feature's private modules", () => {
+  // A planted module replaces a real one: settings.server.ts imports share-images.server.ts, so a
+  // share-images module that reads the settings back closes a loop between the two features.
+  const loop = `import { readSiteSettings } from "~/features/settings/settings.server";\nexport const x = readSiteSettings;\n`;
+
+  it("fails on a loop between two features", async () => {
+    expect(await ruleErrors("import-x/no-cycle", "app/features/share-images/share-images.server.ts", loop)).toEqual([
+      expect.stringContaining("Dependency cycle"),
+    ]);
+    // The same import from a feature settings does not depend on is no loop.
+    expect(await ruleErrors("import-x/no-cycle", "app/features/contact/probe.server.ts", loop)).toEqual([]);
+  });
+
+  it("fails on a loop inside the CLI and the server", async () => {
+    // cli/commands.ts imports cli/backup-commands.ts.
+    const back = `import { COMMANDS } from "./commands";\nexport const x = COMMANDS;\n`;
+    expect(await ruleErrors("import-x/no-cycle", "cli/backup-commands.ts", back)).toHaveLength(1);
+    // server/app.ts imports server/request-guards.ts.
+    const up = `import { app } from "./app";\nexport const x = app;\n`;
+    expect(await ruleErrors("import-x/no-cycle", "server/request-guards.ts", up)).toHaveLength(1);
+  });
+
+  it("lets a feature use another's public modules only", async () => {
+    expect(
+      await boundaryErrors(
+        "app/features/contact/probe.ts",
+        `import { POST_MESSAGES } from "~/features/posts/write/post-schema";\nexport const x = POST_MESSAGES;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        "app/features/contact/probe.ts",
+        `import { renderMarkdown } from "~/features/posts/content/markdown.server";\nexport const x = renderMarkdown;\n`,
+      ),
+    ).toEqual([expect.stringContaining("through its public modules")]);
+    expect(
+      await boundaryErrors(
+        "app/features/contact/probe.ts",
+        `import { NAV_LINKS } from "../layout/site-links";\nexport const x = NAV_LINKS;\n`,
+      ),
+    ).toHaveLength(1);
+    // Inside a feature, and from a route, any module may be used.
+    expect(
+      await boundaryErrors(
+        "app/features/posts/probe.ts",
+        `import { renderMarkdown } from "./content/markdown.server";\nexport const x = renderMarkdown;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        "app/routes/probe.tsx",
+        `import { renderMarkdown } from "~/features/posts/content/markdown.server";\nexport const x = renderMarkdown;\n`,
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The behaviour of the header's menu buttons (menu-button.tsx draws them), for every page: with
- * React or without it (issue 14: anonymous public pages load no React). One listener per event on
+ * React or without it (anonymous public pages load no React). One listener per event on
  * the document, so menus drawn later (a client-side navigation) need nothing more.
  *
  * The WAI-ARIA menu button keyboard model: Enter, Space or ArrowDown open a menu on its first item

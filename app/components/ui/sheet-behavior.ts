@@ -1,6 +1,6 @@
 /**
  * The behaviour of sheets (sheet.tsx draws them: a modal <dialog> and its trigger), for every page,
- * with React or without it (issue 14). The browser's modal dialog moves focus in and keeps it there,
+ * with React or without it (anonymous public pages load no React). The browser's modal dialog moves focus in and keeps it there,
  * makes the page behind inert and closes on Escape; this opens it from its trigger, closes it from
  * its Close button, the backdrop, a link or a search inside it, and returns focus to the trigger.
  */

@@ -8,7 +8,7 @@ import {
   relyingParty,
   type PasskeySummary,
 } from "~/features/auth/passkeys.server";
-import { dropRecoveryCodesWithoutSecondFactor, issueRecoveryCodesIfNone } from "~/features/auth/two-factor.server";
+import { dropRecoveryCodesWithoutSecondFactor } from "~/features/auth/two-factor.server";
 import { canEdit } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
@@ -16,8 +16,9 @@ import type { Db } from "~/server/db/client.server";
 import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { ACCOUNT_FORBIDDEN } from "./account.server";
+import { CODES_ISSUED, issueRecoveryCodes } from "./two-factor-account.server";
 
-/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/15d-passkeys.md). */
+/** Passkeys on /admin/account: the signed-in staff member's own, nobody else's (docs/decisions/0035-passkeys.md). */
 
 export async function listOwnPasskeys(db: Db, actor: SessionUser | null): Promise<PasskeySummary[]> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
@@ -48,12 +49,11 @@ export async function addPasskey(
   const outcome = await db.transaction(async (tx) => {
     const registered = await registerPasskey(tx, actor.id, name, credential, rp);
     if ("refused" in registered) return registered;
-    const recoveryCodes = await issueRecoveryCodesIfNone(tx, actor.id);
-    await recordAudit(tx, {
-      actor,
+    const recoveryCodes = await issueRecoveryCodes(tx, actor, {
+      ifNone: true,
       action: "account.passkey.add",
       target: { type: "passkey", id: registered.id },
-      summary: recoveryCodes ? `passkey "${name}" added; 10 recovery codes issued` : `passkey "${name}" added`,
+      summary: (codes) => (codes ? `passkey "${name}" added; ${CODES_ISSUED}` : `passkey "${name}" added`),
     });
     return { recoveryCodes };
   });

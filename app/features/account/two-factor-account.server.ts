@@ -3,7 +3,9 @@ import type { SessionUser } from "~/features/auth/session.server";
 import { INVALID_CODE, totpConfirmSchema, twoFactorDisableSchema } from "~/features/auth/two-factor-schema";
 import {
   hasTwoFactor,
+  issueRecoveryCodesIfNone,
   readSecret,
+  RECOVERY_CODE_COUNT,
   readTwoFactorState,
   removeAuthenticatorApp,
   replaceRecoveryCodes,
@@ -13,7 +15,7 @@ import {
   type TwoFactorState,
 } from "~/features/auth/two-factor.server";
 import { canEdit } from "~/lib/permissions";
-import { recordAudit } from "~/server/audit.server";
+import { recordAudit, type AuditEntry } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, twoFactor } from "~/server/db/schema.server";
@@ -28,6 +30,28 @@ const ALREADY_ON = "Two-factor authentication is already on.";
 const NO_SETUP = "Start the setup again: 'Set up authenticator app'.";
 const NOT_ON = "Two-factor authentication is not on.";
 const WRONG_CREDENTIAL = "That is neither your current password nor a valid code.";
+
+/** How the audit log says that codes were issued. */
+export const CODES_ISSUED = `${RECOVERY_CODE_COUNT} recovery codes issued`;
+
+/**
+ * Recovery codes issued in the caller's transaction, with the audit row that says so: a new set (the
+ * old codes stop working), or with `ifNone` only for an account that has none yet. Returns the codes,
+ * shown this once, or null when none were issued; `summary` gets the same.
+ */
+export async function issueRecoveryCodes(
+  tx: Db,
+  actor: SessionUser,
+  {
+    ifNone = false,
+    summary,
+    ...audit
+  }: Pick<AuditEntry, "action" | "target"> & { ifNone?: boolean; summary: (codes: string[] | null) => string },
+): Promise<string[] | null> {
+  const codes = ifNone ? await issueRecoveryCodesIfNone(tx, actor.id) : await replaceRecoveryCodes(tx, actor.id);
+  await recordAudit(tx, { ...audit, actor, summary: summary(codes) });
+  return codes;
+}
 
 /** Guessing codes or the password through these forms is as limited as through the sign-in form. */
 function limitGuesses(db: Db, actor: SessionUser) {
@@ -65,14 +89,7 @@ export async function confirmTotpSetup(db: Db, actor: SessionUser | null, raw: u
   if (step === null) throw new ValidationError(INVALID_CODE, { code: [INVALID_CODE] });
   return db.transaction(async (tx) => {
     await tx.update(twoFactor).set({ enabledAt: new Date(), lastUsedStep: step }).where(eq(twoFactor.userId, actor.id));
-    const codes = await replaceRecoveryCodes(tx, actor.id);
-    await recordAudit(tx, {
-      actor,
-      action: "account.2fa.enable",
-      target: { type: "user", id: actor.id },
-      summary: "authenticator app added; 10 recovery codes issued",
-    });
-    return codes;
+    return newCodes(tx, actor, "account.2fa.enable", `authenticator app added; ${CODES_ISSUED}`);
   });
 }
 
@@ -114,13 +131,11 @@ export async function regenerateRecoveryCodes(db: Db, actor: SessionUser | null,
   return db.transaction(async (tx) => {
     if (!(await hasTwoFactor(tx, actor.id))) throw new ValidationError(NOT_ON);
     if (!(await provesIdentity(tx, actor, credential))) throw new ValidationError(WRONG_CREDENTIAL, { credential: [WRONG_CREDENTIAL] });
-    const codes = await replaceRecoveryCodes(tx, actor.id);
-    await recordAudit(tx, {
-      actor,
-      action: "account.2fa.recovery-codes",
-      target: { type: "user", id: actor.id },
-      summary: "10 new recovery codes issued",
-    });
-    return codes;
+    return newCodes(tx, actor, "account.2fa.recovery-codes", `${RECOVERY_CODE_COUNT} new recovery codes issued`);
   });
+}
+
+/** A new set of codes for the actor's own account. */
+async function newCodes(tx: Db, actor: SessionUser, action: string, summary: string): Promise<string[]> {
+  return (await issueRecoveryCodes(tx, actor, { action, target: { type: "user", id: actor.id }, summary: () => summary })) ?? [];
 }

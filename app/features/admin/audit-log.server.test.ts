@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { signIn } from "~/features/auth/auth.server";
-import { createPost, deletePost, updatePost } from "~/features/posts/posts.server";
+import { createPost, deletePost, updatePost } from "~/features/posts/write/posts.server";
 import { createProject, deleteProject, moveProject, updateProject } from "~/features/projects/project-admin.server";
 import { addUser, changeUserRole, setPassword } from "~/features/users/users.server";
 import { listAudit, pruneAudit, recordAudit } from "~/server/audit.server";

@@ -1,4 +1,4 @@
-import { NO_POST_STATS, postStatsOf, type PostStats } from "~/features/posts/post-stats.server";
+import { NO_POST_STATS, postStatsOf, type PostStats } from "~/features/posts/read/post-counts.server";
 import { projectCountOf } from "~/features/projects/project-admin.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";

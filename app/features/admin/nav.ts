@@ -1,8 +1,10 @@
 import {
+  AtSign,
   Briefcase,
   CalendarCheck,
   FileText,
   IdCard,
+  Inbox,
   FolderKanban,
   LayoutDashboard,
   Mail,
@@ -49,6 +51,8 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/recent-roles", label: "Recent Roles", icon: Briefcase, allowed: canEditPageContent },
   { to: "/admin/about", label: "About", icon: IdCard, allowed: canEditPageContent },
   { to: "/admin/settings", label: "Settings", icon: Settings, allowed: canManageSettings },
+  { to: "/admin/email", label: "Email", icon: AtSign, allowed: canManageSettings },
+  { to: "/admin/mail-log", label: "Mail log", icon: Inbox, allowed: canManageSettings },
   { to: "/admin/audit", label: "Audit log", icon: ScrollText, allowed: canViewAuditLog },
   // Every staff member's own account; the whole admin area (this page included) needs canEdit.
   { to: "/admin/account", label: "Account", icon: UserCog, allowed: canEdit },

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { getSessionUser } from "~/features/auth/session.server";
-import { saveSecuritySettings } from "~/features/site/settings.server";
+import { saveSecuritySettings } from "~/features/settings/settings.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeContactMessage, signedInAs } from "../../../tests/helpers/factories";

@@ -9,6 +9,9 @@ export const PASSWORD_UPDATED = {
   description: "Your password has been successfully changed. Please log in with your new password.",
 } as const;
 
+/** The reset page while the site cannot send email: no form, no promise of a link. */
+export const RESET_UNAVAILABLE = "Password resets are unavailable because this site cannot send email yet. Please contact the site owner.";
+
 export const RESET_EMAIL_SENT = {
   title: "Check your email!",
   description: "We've sent you a password reset link.",

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createCookie, type Cookie } from "react-router";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { account, user } from "~/server/db/schema.server";
 import { recordAudit } from "~/server/audit.server";
 import { ForbiddenError, parseOrThrow, RateLimitError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { getEnv } from "~/server/env.server";
-import { getAppSecret } from "~/server/secret.server";
+import { signedCookie } from "~/server/cookies.server";
 import { hashPassword, verifyPassword } from "~/server/password.server";
 import { enforceRateLimits, hitRateLimit, resetRateLimit } from "~/server/rate-limit.server";
 import { clientIp, isSecureRequest } from "~/server/request.server";
@@ -29,7 +28,7 @@ import {
 const INVALID_LOGIN = "Invalid login credentials";
 
 /*
- * Limits that stop guessing without letting anyone lock the owner out (docs/decisions/15b-login-limits.md):
+ * Limits that stop guessing without letting anyone lock the owner out (docs/decisions/0025-client-ip-and-login-limits.md):
  * - per IP: LOGIN_RATE_LIMIT_PER_IP attempts (default 10) in 15 minutes, whatever the account;
  * - per (account, IP): 5 attempts in 15 minutes, cleared by a successful sign-in from that address;
  * - per account, from everywhere: past LOGIN_ACCOUNT_SLOWDOWN_AFTER attempts (default 20) in an hour,
@@ -120,15 +119,10 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   return { userId: row.id, twoFactor: false, setCookie: await createSession(db, row.id, request) };
 }
 
-// ---- The second step (issue 15): the pending sign-in's cookie, then a code ----
-
-let challenge: Cookie | undefined;
+// ---- The second step (two-factor authentication): the pending sign-in's cookie, then a code ----
 
 /** Signed with the app secret and httpOnly; the token it carries is stored (hashed) in sign_in_challenges. */
-async function challengeCookie(db: Db): Promise<Cookie> {
-  challenge ??= createCookie("2fa", { path: "/", httpOnly: true, sameSite: "lax", secrets: [await getAppSecret(db)] });
-  return challenge;
-}
+const challengeCookie = signedCookie("2fa", { path: "/", httpOnly: true, sameSite: "lax" });
 
 /** The pending sign-in's token from the request, if its cookie is there and genuine. */
 async function challengeToken(db: Db, request: Request): Promise<string | null> {
@@ -202,16 +196,26 @@ async function completeSecondFactor(
   const [who] = await db.select({ email: user.email }).from(user).where(eq(user.id, pending.userId));
   const actor = { id: pending.userId, email: who?.email, ip };
   const env = getEnv();
+  // Like the password step: refused per account and address, so whoever knows the password cannot lock
+  // the owner out from another client; across addresses the tries are counted and only slowed down.
+  const accountIpKey = `login:2fa:${pending.userId}|${ip}`;
   try {
     await enforceRateLimits(db, [
       { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
-      { key: `login:2fa:${pending.userId}`, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
+      { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
     ]);
   } catch (error) {
     if (error instanceof RateLimitError)
       await recordAudit(db, { actor, action: "auth.sign-in.locked", summary: `second factor: ${error.message}` });
     throw error;
   }
+  const onAccount = await hitRateLimit(db, {
+    key: `login:2fa-account:${pending.userId}`,
+    limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
+    windowSeconds: ACCOUNT_WINDOW_SECONDS,
+  });
+  const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
+  if (delay > 0) await sleep(delay);
   const method = await refusedAsNull(
     db.transaction(async (tx) => {
       const proven = await prove(tx, pending.userId);
@@ -224,7 +228,8 @@ async function completeSecondFactor(
     await recordAudit(db, { actor, action: "auth.sign-in.2fa-failed", summary: failureSummary });
     throw new UnauthorizedError(refusal);
   }
-  await resetRateLimit(db, `login:2fa:${pending.userId}`);
+  await resetRateLimit(db, accountIpKey);
+  await resetRateLimit(db, `login:2fa-account:${pending.userId}`);
   return {
     userId: pending.userId,
     setCookies: [await createSession(db, pending.userId, request), await clearChallengeCookie(db, request)],
@@ -241,7 +246,7 @@ async function refusedAsNull<T>(work: Promise<T | null>): Promise<T | null> {
   }
 }
 
-// ---- Passkeys (docs/decisions/15d-passkeys.md) ----
+// ---- Passkeys (docs/decisions/0035-passkeys.md) ----
 
 /** Options are cheap to ask for but each one is a stored row: limited per address. */
 const PASSKEY_OPTIONS_PER_IP = 60;

@@ -1,12 +1,13 @@
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
-import { PASSKEY_CANCELLED, PASSKEY_FAILED, type PasskeyPurpose } from "./passkey-schema";
-
 /**
  * The browser half of a passkey ceremony: options from /api/passkeys/options, then the authenticator.
  * @simplewebauthn/browser is imported here, on first use, so it is a chunk of its own that only /auth and
  * /admin/account ever load (never a public page's bundle).
  */
 
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { PASSKEY_CANCELLED, PASSKEY_FAILED, type PasskeyPurpose } from "./passkey-schema";
+
+/** A JSON object (not null, not an array). */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

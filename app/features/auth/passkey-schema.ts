@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jsonField } from "~/lib/forms";
 
 /**
- * Passkeys (WebAuthn, issue 15; docs/decisions/15d-passkeys.md): the forms' rules, shared by the browser
+ * Passkeys (WebAuthn; docs/decisions/0035-passkeys.md): the forms' rules, shared by the browser
  * and the server functions.
  */
 export const PASSKEY_NAME_LABEL = "Passkey name";

@@ -5,8 +5,8 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { and, asc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import { publicSiteUrl } from "~/features/site/site-url.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { passkeys, webauthnChallenges } from "~/server/db/schema.server";
 import { UnauthorizedError, ValidationError } from "~/server/errors.server";
@@ -19,7 +19,7 @@ const webauthn = () => import("@simplewebauthn/server");
 const webauthnHelpers = () => import("@simplewebauthn/server/helpers");
 
 /**
- * Passkeys (WebAuthn; docs/decisions/15d-passkeys.md). Challenges live in the database so any instance
+ * Passkeys (WebAuthn; docs/decisions/0035-passkeys.md). Challenges live in the database so any instance
  * can check the answer; each is single use and expires after 5 minutes. The relying party is the site's
  * public address (publicSiteUrl): its host name is the RP ID, its origin the only origin accepted.
  */

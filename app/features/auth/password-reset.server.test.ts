@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { createUser } from "~/features/users/users.server";
 import type { Db } from "~/server/db/client.server";
-import { jobs, verification } from "~/server/db/schema.server";
-import { JobRunner } from "~/server/jobs/runner.server";
+import { mailOutbox, verification } from "~/server/db/schema.server";
+import { MailOutbox } from "~/server/mail-outbox.server";
 import { hitRateLimit } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
 import { easyAltchaToken } from "../../../tests/helpers/altcha";
@@ -14,7 +14,7 @@ import { parseMail, type ReceivedMail } from "../../../tests/helpers/smtp";
 import { useSmtpServer } from "../../../tests/helpers/smtp-suite";
 import { signIn } from "./auth.server";
 import { RESET_LINK_INVALID } from "./auth-schema";
-import { passwordResetEmailJob, requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
+import { passwordResetMail, requestPasswordReset, updatePasswordWithToken } from "./password-reset.server";
 
 /** Signed with the app's secret like the real challenge, only easier: the server's check is the real one. */
 async function humanToken(db: Db): Promise<string> {
@@ -39,9 +39,8 @@ describe("password reset", () => {
 
   describeEachDatabase("password reset", (ctx) => {
     let n = 0;
-    // The email is a job: the runner sends it (the server runs one; here it is drained by hand).
-    const sendQueuedEmails = () =>
-      new JobRunner({ database: () => ctx.database, tasks: [], pollMs: 60_000, kinds: [passwordResetEmailJob.kind] }).drain();
+    // The email is in the outbox: the server's outbox sends it (here it is drained by hand).
+    const sendQueuedEmails = () => new MailOutbox({ db: () => ctx.db }).drain();
     const mailTo = async (email: string) => {
       await sendQueuedEmails();
       return waitForMail(smtp.received, email);
@@ -52,18 +51,18 @@ describe("password reset", () => {
       return { ...created, email };
     };
 
-    it("queues the email as a durable job holding only the user id; a runner started later (after a restart) sends it", async () => {
+    it("queues the email in the outbox holding only the user id; an outbox started later (after a restart) sends it", async () => {
       const account = await newAccount();
       await requestPasswordReset(ctx.db, { email: account.email, verificationToken: await humanToken(ctx.db) }, requestFrom());
       const queued = await ctx.db
-        .select({ payload: jobs.payload, state: jobs.state })
-        .from(jobs)
-        .where(eq(jobs.kind, passwordResetEmailJob.kind));
-      const mine = queued.filter((job) => JSON.stringify(job.payload).includes(account.id));
-      expect(mine).toEqual([{ payload: { userId: account.id }, state: "pending" }]);
+        .select({ payload: mailOutbox.payload, state: mailOutbox.state, recipient: mailOutbox.recipient })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.kind, passwordResetMail.kind));
+      const mine = queued.filter((mail) => JSON.stringify(mail.payload).includes(account.id));
+      expect(mine).toEqual([{ payload: { userId: account.id }, state: "pending", recipient: account.email }]);
       expect(smtp.received.some((m) => m.to.includes(account.email))).toBe(false);
       const token = await mailTo(account.email);
-      expect(JSON.stringify(await ctx.db.select().from(jobs))).not.toContain(token);
+      expect(JSON.stringify(await ctx.db.select().from(mailOutbox))).not.toContain(token);
     });
 
     it("emails a single-use link, stores only a hash, ends every session and changes the password", async () => {

@@ -4,21 +4,24 @@ import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
 import type { Db } from "~/server/db/client.server";
 import { user, verification } from "~/server/db/schema.server";
-import { parseOrThrow, ValidationError } from "~/server/errors.server";
-import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
+import { ConflictError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { isMailConfigured } from "~/server/mail-settings.server";
+import { RESET_UNAVAILABLE } from "./auth-messages";
+import { defineMailKind } from "~/server/mail-outbox.server";
 import { logger } from "~/server/logger.server";
-import { sendMail } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { clientIp } from "~/server/request.server";
 import { passwordUpdateSchema, RESET_LINK_INVALID, resetRequestSchema } from "./auth-schema";
 import { verifyHumanToken } from "~/features/verification/verification.server";
-import { readSiteSettings } from "~/features/site/settings.server";
-import { emailSiteUrl } from "~/features/site/site-url.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
+import { emailSiteUrl } from "~/features/settings/site-url.server";
 import { setPassword, userForAdminAction } from "~/features/users/users.server";
 import { USER_MESSAGES, USERS_FORBIDDEN } from "~/features/users/user-schema";
 import { canManageUsers, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
+
+const RESET_LINK_NEEDS_MAIL = "Email isn't set up, so no reset link can be sent. Set it up in Settings → Email first.";
 
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
@@ -40,6 +43,8 @@ function resetLink(siteUrl: string, token: string): string {
  */
 export async function requestPasswordReset(db: Db, input: unknown, request: Request): Promise<void> {
   const { email, verificationToken } = parseOrThrow(resetRequestSchema, input);
+  // Never claim a link was sent when none can be.
+  if (!(await isMailConfigured(db))) throw new ConflictError(RESET_UNAVAILABLE);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [
@@ -57,7 +62,7 @@ export async function requestPasswordReset(db: Db, input: unknown, request: Requ
   }
   // The email goes through the job runner (durable, retried, survives a restart). Its payload is the
   // user id only: the token is made when the email is sent, so it is never stored or logged in clear.
-  await passwordResetEmailJob.enqueue(db, { userId: found.id });
+  await passwordResetMail.enqueue(db, { to: found.email, payload: { userId: found.id } });
 }
 
 /**
@@ -68,28 +73,29 @@ export async function sendPasswordResetFor(db: Db, actor: Actor | null, raw: unk
   authorize(actor, canManageUsers, USERS_FORBIDDEN);
   const found = await userForAdminAction(db, raw);
   if (found.disabledAt) throw new ValidationError(USER_MESSAGES.resetDisabled);
+  if (!(await isMailConfigured(db))) throw new ConflictError(RESET_LINK_NEEDS_MAIL);
   await db.transaction(async (tx) => {
-    await passwordResetEmailJob.enqueue(tx, { userId: found.id });
+    await passwordResetMail.enqueue(tx, { to: found.email, payload: { userId: found.id } });
     await recordAudit(tx, { actor, action: "user.password.reset-link", target: { type: "user", id: found.id }, summary: found.email });
   });
   return { email: found.email };
 }
 
 /**
- * Sends one reset email: a new token (replacing any earlier link of the user, one live link per user)
+ * One reset email: a new token (replacing any earlier link of the user, one live link per user)
  * and the message. A retry after a send whose outcome was lost sends a fresh link; the latest works.
  */
-export const passwordResetEmailJob = defineJob(
-  "auth.password-reset-email",
-  z.object({ userId: z.string().min(1) }),
-  async ({ userId }, { db }) => {
+export const passwordResetMail = defineMailKind("auth.password-reset", {
+  label: "Password reset",
+  schema: z.object({ userId: z.string().min(1) }),
+  async render({ userId }, { db }) {
     const [found] = await db
       .select({ id: user.id, email: user.email, disabledAt: user.disabledAt })
       .from(user)
       .where(eq(user.id, userId))
       .limit(1);
-    if (!found) throw new PermanentJobError("the user no longer exists");
-    if (found.disabledAt) throw new PermanentJobError("the user is disabled");
+    if (!found) return { skip: "Not sent: the account no longer exists." };
+    if (found.disabledAt) return { skip: "Not sent: the account is disabled." };
     const token = randomBytes(32).toString("base64url");
     await db.transaction(async (tx) => {
       await tx.delete(verification).where(lt(verification.expiresAt, new Date()));
@@ -102,8 +108,9 @@ export const passwordResetEmailJob = defineJob(
       });
     });
     const settings = await readSiteSettings(db);
-    const result = await sendMail({
+    return {
       senderName: settings.siteName,
+      // The account's current address (it may have changed since the request).
       to: found.email,
       subject: "Reset your password",
       text: [
@@ -114,11 +121,9 @@ export const passwordResetEmailJob = defineJob(
         "",
         "If you did not ask for this, ignore this email: your password stays as it is.",
       ].join("\n"),
-    });
-    if (!result.delivered) logger.warn({ userId: found.id }, "password reset email not sent: SMTP_URL is not configured");
+    };
   },
-  { maxAttempts: 8, retryBaseMs: 5_000 },
-);
+});
 
 /**
  * Sets a new password with a reset token: checks verification, the match and the password policy,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The two-factor forms' rules (issue 15), shared by the browser forms and the server functions:
+ * The two-factor forms' rules, shared by the browser forms and the server functions:
  * the sign-in step, the setup confirmation on /admin/account and turning it off.
  */
 export const CODE_LABEL = "Authentication code";

@@ -12,7 +12,7 @@ import {
   startTotpSetup,
 } from "~/features/account/two-factor-account.server";
 import { addPasskey, listOwnPasskeys, removePasskey, startPasskeyRegistration } from "~/features/account/passkeys-account.server";
-import { resetTwoFactor } from "~/features/users/users.server";
+import { resetTwoFactor } from "./account-recovery.server";
 import type { Db } from "~/server/db/client.server";
 import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";

@@ -7,7 +7,7 @@ import { hasPasskey, hasPasskeyOf } from "./passkeys.server";
 import { looksLikeTotp, normalizeCode } from "./two-factor-schema";
 
 /**
- * The second factor (issue 15, docs/decisions/15c-two-factor.md): an authenticator app (TOTP, RFC 6238,
+ * The second factor (docs/decisions/0029-two-factor.md): an authenticator app (TOTP, RFC 6238,
  * 30-second steps, 6 digits) and 10 single-use recovery codes. The TOTP secret is stored sealed with the
  * app secret; recovery codes only as hashes.
  */

@@ -8,7 +8,8 @@ import { hasPgErrorCode, UNIQUE_VIOLATION } from "~/server/db/pg-errors.server";
 import { BOOKING_QUESTIONS, bookingCallTypes, bookingDateOverrides, bookingWeeklyHours, CALL_LOCATIONS } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, ValidationError, parseOrThrow } from "~/server/errors.server";
 import { availabilityText, parseAvailability } from "./availability-text";
-import { BOOKINGS_FORBIDDEN, overrideColumns, weeklyColumns } from "./booking.server";
+import { BOOKINGS_FORBIDDEN } from "./booking-schema";
+import { overrideColumns, weeklyColumns } from "./booking.server";
 
 /** The owner's side of booking: call types and availability (administrators only). */
 

@@ -50,3 +50,6 @@ export const bookingRequestSchema = bookingAnswersSchema.extend({
 });
 
 export type BookingRequest = z.input<typeof bookingRequestSchema>;
+
+/** The refusal of the bookings area and of every bookings write to anyone but an administrator. */
+export const BOOKINGS_FORBIDDEN = "Only an administrator can manage bookings.";

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, gt, gte, lt, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { readSiteSettings } from "~/features/site/settings.server";
-import { emailSiteUrl } from "~/features/site/site-url.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
+import { emailSiteUrl } from "~/features/settings/site-url.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { canManageBookings, type Actor } from "~/lib/permissions";
@@ -26,7 +26,7 @@ import { logger } from "~/server/logger.server";
 import { mailFromAddress, sendMail } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
-import { BOOKING_TEXT, bookingRequestSchema } from "./booking-schema";
+import { BOOKING_TEXT, BOOKINGS_FORBIDDEN, bookingRequestSchema } from "./booking-schema";
 import { calendarText, googleCalendarLink, type InviteEvent, type InviteMethod } from "./invite.server";
 import { availableSlots, blockedInterval, isOfferedSlot, type Interval, type SlotInput } from "./slots";
 
@@ -38,7 +38,6 @@ import { availableSlots, blockedInterval, isOfferedSlot, type Interval, type Slo
  */
 
 const MINUTE_MS = 60_000;
-export const BOOKINGS_FORBIDDEN = "Only an administrator can manage bookings.";
 
 export type CallType = typeof bookingCallTypes.$inferSelect;
 
@@ -609,7 +608,7 @@ export const bookingMailJob = defineJob(
             `Bookings: ${base}/admin/bookings`,
           ]),
     ];
-    const result = await sendMail({
+    const result = await sendMail(db, {
       to: audience === "visitor" ? booking.email : ownerAddress(),
       ...(audience === "owner" ? { replyTo: booking.email } : {}),
       subject: SUBJECTS[event](booking, audience),

@@ -30,7 +30,7 @@ export const CONTACT_THANKS_CLOSE_ATTRIBUTE = "data-contact-thanks-close";
 export const CONTACT_VERIFICATION_ATTRIBUTE = "data-contact-verification";
 
 let schemaModule: Promise<typeof import("./contact-schema")> | undefined;
-/** The shared schema, with zod: loaded on first use (issue 14: not in the page's initial JavaScript). */
+/** The shared schema, with zod: loaded on first use (not in the page's initial JavaScript). */
 const loadSchema = () =>
   (schemaModule ??= import("./contact-schema").catch((error: unknown) => {
     // Tried again at the next use.

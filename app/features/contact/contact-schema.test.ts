@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contactFieldErrors, contactSchema } from "./contact-schema";
 import { firstName } from "./contact-texts";
-import { retryDelayMs } from "./outbox.server";
 
 function errorsOf(input: { name: string; email: string; message: string }) {
   const result = contactSchema.safeParse(input);
@@ -37,17 +36,6 @@ describe("contact schema (SPEC §5)", () => {
   it("greets by the first word of the name", () => {
     expect(firstName("  Ada   Lovelace ")).toBe("Ada");
     expect(firstName("Grace")).toBe("Grace");
-  });
-});
-
-describe("retry delay", () => {
-  it("doubles from the base, is capped at an hour and jittered by ±20%", () => {
-    expect(retryDelayMs(1, 5000, () => 0.5)).toBe(5000);
-    expect(retryDelayMs(2, 5000, () => 0.5)).toBe(10_000);
-    expect(retryDelayMs(4, 5000, () => 0.5)).toBe(40_000);
-    expect(retryDelayMs(30, 5000, () => 0.5)).toBe(3_600_000);
-    expect(retryDelayMs(1, 5000, () => 0)).toBe(4000);
-    expect(retryDelayMs(1, 5000, () => 1)).toBe(6000);
   });
 });
 

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { contactMessages } from "~/server/db/schema.server";
+import { contactMessages, mailOutbox } from "~/server/db/schema.server";
+import { MailOutbox } from "~/server/mail-outbox.server";
 import { resetEnvForTests } from "~/server/env.server";
 import type { Actor } from "~/lib/permissions";
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { contactForm } from "../../../tests/helpers/factories";
-import { deliveredIds, easyVerificationToken } from "../../../tests/helpers/contact";
+import { contactForm, makeContactMessage } from "../../../tests/helpers/factories";
+import { deliveredIds, deliveryOf, easyVerificationToken } from "../../../tests/helpers/contact";
 import { startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp";
 import {
   deleteContactMessage,
@@ -17,7 +18,7 @@ import {
   setMessageHandled,
   submitContactMessage,
 } from "./contact.server";
-import { ContactOutbox } from "./outbox.server";
+import "./outbox.server";
 
 const saved = { ...process.env };
 
@@ -93,9 +94,9 @@ describeEachDatabase("contact messages", (ctx) => {
       email: "grace@example.com",
       message: "Hi there",
       ipAddress: ip,
-      deliveryState: "pending",
-      attempts: 0,
     });
+    // Its email to the owner is queued in the same transaction.
+    expect(await deliveryOf(ctx.db, id)).toMatchObject({ state: "pending", attempts: 0 });
   });
 
   it("stores one message for a retried submission with the same client id", async () => {
@@ -155,25 +156,20 @@ describeEachDatabase("contact messages", (ctx) => {
   it("outbox without SMTP: the message stays stored, marked skipped; retry queues it again", async () => {
     await ctx.db.delete(contactMessages);
     const { id } = await submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
-    const outbox = new ContactOutbox({ db: () => ctx.db });
+    const outbox = new MailOutbox({ db: () => ctx.db });
     await outbox.drain();
-    const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
-    expect(row?.deliveryState).toBe("skipped");
-    expect(row?.lastError).toMatch(/not configured/);
+    expect(await deliveryOf(ctx.db, id)).toMatchObject({ state: "skipped", attempts: 0, lastError: expect.stringMatching(/isn't set up/) });
     await retryMessageDelivery(ctx.db, MODERATOR, id);
     await setMessageHandled(ctx.db, MODERATOR, id, true);
+    expect(await deliveryOf(ctx.db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null });
     const [after] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
-    expect(after).toMatchObject({ deliveryState: "pending", attempts: 0, lastError: null });
     expect(after?.handledAt).toBeInstanceOf(Date);
   });
 
   it("inbox writes decide who may: staff mark and retry, only an admin deletes, nobody else touches a message", async () => {
     await ctx.db.delete(contactMessages);
-    const [row] = await ctx.db
-      .insert(contactMessages)
-      .values({ name: "Guarded", email: "g@example.com", message: "Hi", deliveryState: "failed" })
-      .returning();
-    const id = row?.id ?? "";
+    const row = await makeContactMessage(ctx.db, { name: "Guarded", delivery: { state: "failed" } });
+    const id = row.id;
     await expect(setMessageHandled(ctx.db, USER, id, true)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(retryMessageDelivery(ctx.db, USER, id)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(setMessageHandled(ctx.db, null, id, true)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -239,15 +235,15 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     await ctx.db.delete(contactMessages);
     useSmtp(smtp.url);
     const id = await submit("Please call me back");
-    await new ContactOutbox({ db: () => ctx.db }).drain();
+    await new MailOutbox({ db: () => ctx.db }).drain();
     const mail = smtp.received.find((m) => deliveredIds([m]).includes(id));
     expect(mail?.to).toEqual(["owner@example.com"]);
     expect(mail?.raw).toMatch(/^Reply-To: Visitor Name <visitor@example.com>/m);
     expect(mail?.raw).toMatch(/^Subject: Contact form: message from Visitor Name/m);
     expect(mail?.raw).toContain("Please call me back");
-    const [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
-    expect(row).toMatchObject({ deliveryState: "sent", attempts: 1, lastError: null, lockedUntil: null });
-    expect(row?.deliveredAt).toBeInstanceOf(Date);
+    const row = await deliveryOf(ctx.db, id);
+    expect(row).toMatchObject({ state: "sent", attempts: 1, lastError: null, lockedUntil: null, recipient: "owner@example.com" });
+    expect(row?.sentAt).toBeInstanceOf(Date);
   });
 
   it("records failures, backs off, and marks a message failed after the last attempt", async () => {
@@ -255,11 +251,13 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     smtp.mode = "reject";
     useSmtp(smtp.url);
     const id = await submit("Will not get through");
-    const outbox = new ContactOutbox({ db: () => ctx.db, maxAttempts: 3, retryBaseMs: 1000 });
+    const outbox = new MailOutbox({ db: () => ctx.db, maxAttempts: 3, retryBaseMs: 1000 });
     await outbox.drain();
-    let [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
-    expect(row).toMatchObject({ deliveryState: "pending", attempts: 1 });
-    expect(row?.lastError).toMatch(/451|unavailable/i);
+    let row = await deliveryOf(ctx.db, id);
+    const mailId = row?.id ?? "";
+    expect(row).toMatchObject({ state: "pending", attempts: 1 });
+    // The reason in words, with the server's own answer.
+    expect(row?.lastError).toMatch(/refused the message for now.*451/i);
     const delay = (row?.nextAttemptAt.getTime() ?? 0) - Date.now();
     expect(delay).toBeGreaterThan(500);
     expect(delay).toBeLessThan(1300);
@@ -267,17 +265,17 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     expect(await outbox.drain()).toBe(0);
     for (let attempt = 2; attempt <= 3; attempt++) {
       await ctx.db
-        .update(contactMessages)
+        .update(mailOutbox)
         .set({ nextAttemptAt: sql`now()` })
-        .where(eq(contactMessages.id, id));
+        .where(eq(mailOutbox.id, mailId));
       await outbox.drain();
     }
-    [row] = await ctx.db.select().from(contactMessages).where(eq(contactMessages.id, id));
-    expect(row).toMatchObject({ deliveryState: "failed", attempts: 3 });
+    row = await deliveryOf(ctx.db, id);
+    expect(row).toMatchObject({ state: "failed", attempts: 3 });
     await ctx.db
-      .update(contactMessages)
+      .update(mailOutbox)
       .set({ nextAttemptAt: sql`now()` })
-      .where(eq(contactMessages.id, id));
+      .where(eq(mailOutbox.id, mailId));
     expect(await outbox.drain()).toBe(0);
     smtp.mode = "accept";
   });
@@ -287,17 +285,18 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     useSmtp(smtp.url);
     const live = await submit("Being sent by another instance");
     const dead = await submit("Left behind by a killed instance");
+    const mailOf = async (id: string) => (await deliveryOf(ctx.db, id))?.id ?? "";
     await ctx.db
-      .update(contactMessages)
-      .set({ deliveryState: "sending", lockedUntil: sql`now() + interval '1 minute'` })
-      .where(eq(contactMessages.id, live));
+      .update(mailOutbox)
+      .set({ state: "sending", lockedBy: "alive", lockedUntil: sql`now() + interval '1 minute'` })
+      .where(eq(mailOutbox.id, await mailOf(live)));
     await ctx.db
-      .update(contactMessages)
-      .set({ deliveryState: "sending", lockedUntil: sql`now() - interval '1 second'` })
-      .where(eq(contactMessages.id, dead));
-    expect(await new ContactOutbox({ db: () => ctx.db }).drain()).toBe(1);
-    const rows = await ctx.db.select({ id: contactMessages.id, state: contactMessages.deliveryState }).from(contactMessages);
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.state]))).toEqual({ [live]: "sending", [dead]: "sent" });
+      .update(mailOutbox)
+      .set({ state: "sending", lockedBy: "killed", lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(mailOutbox.id, await mailOf(dead)));
+    expect(await new MailOutbox({ db: () => ctx.db }).drain()).toBe(1);
+    expect((await deliveryOf(ctx.db, live))?.state).toBe("sending");
+    expect((await deliveryOf(ctx.db, dead))?.state).toBe("sent");
   });
 
   it("two outboxes draining at once send each message exactly once", async () => {
@@ -306,8 +305,8 @@ function outboxWithSmtp(ctx: { readonly db: import("~/server/db/client.server").
     const before = smtp.received.length;
     const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => submit(`parallel ${i}`)));
     await Promise.all([
-      new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain(),
-      new ContactOutbox({ db: () => ctx.db, batchSize: 4 }).drain(),
+      new MailOutbox({ db: () => ctx.db, batchSize: 4 }).drain(),
+      new MailOutbox({ db: () => ctx.db, batchSize: 4 }).drain(),
     ]);
     const sent = deliveredIds(smtp.received.slice(before));
     expect(sent.sort()).toEqual([...ids].sort());

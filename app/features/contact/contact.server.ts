@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { canDeleteMessages, canReadMessages, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { contactMessages } from "~/server/db/schema.server";
+import { contactMessages, mailOutbox, type MailState } from "~/server/db/schema.server";
+import { requeueMail } from "~/server/mail-outbox.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
@@ -13,7 +14,7 @@ import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { contactRequestSchema } from "./contact-schema";
 import { HONEYPOT_FIELD } from "./contact-texts";
-import { nudgeOutbox } from "./outbox.server";
+import { contactMail, contactRecipient } from "./outbox.server";
 
 const CONTACT_INVALID = "Please correct the highlighted fields.";
 const CONTACT_RATE_LIMITED = "You have sent several messages in a short time. Please try again later or email me directly.";
@@ -56,12 +57,18 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
     return { id: randomUUID(), created: true };
   }
 
-  const inserted = await db
-    .insert(contactMessages)
-    .values({ name, email, message, clientId: clientId ?? null, ipAddress: ip })
-    .onConflictDoNothing({ target: contactMessages.clientId })
-    .returning({ id: contactMessages.id });
-  const row = inserted[0];
+  const to = await contactRecipient(db);
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(contactMessages)
+      .values({ name, email, message, clientId: clientId ?? null, ipAddress: ip })
+      .onConflictDoNothing({ target: contactMessages.clientId })
+      .returning({ id: contactMessages.id });
+    if (!inserted) return undefined;
+    const mail = await contactMail.enqueue(tx, { to, payload: { messageId: inserted.id } }, { key: `contact:${inserted.id}` });
+    await tx.update(contactMessages).set({ mailId: mail.id }).where(eq(contactMessages.id, inserted.id));
+    return inserted;
+  });
   if (!row) {
     // Two requests with one client id raced; the other one stored it.
     const existing = clientId ? await findByClientId(db, clientId) : undefined;
@@ -69,7 +76,6 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
     return replayResult(existing, { name, email, message });
   }
   logger.info({ id: row.id }, "contact message stored");
-  nudgeOutbox();
   return { id: row.id, created: true };
 }
 
@@ -107,14 +113,16 @@ function inboxQuery(db: Db) {
       email: contactMessages.email,
       message: contactMessages.message,
       createdAt: contactMessages.createdAt,
-      deliveryState: contactMessages.deliveryState,
-      attempts: contactMessages.attempts,
-      lastError: contactMessages.lastError,
-      nextAttemptAt: contactMessages.nextAttemptAt,
-      deliveredAt: contactMessages.deliveredAt,
+      // The delivery state is its outbox row's; a message whose row was pruned (or never made) shows as sent.
+      deliveryState: sql<MailState>`coalesce(${mailOutbox.state}, 'sent')`,
+      attempts: sql<number>`coalesce(${mailOutbox.attempts}, 0)`.mapWith(Number),
+      lastError: mailOutbox.lastError,
+      nextAttemptAt: mailOutbox.nextAttemptAt,
+      deliveredAt: mailOutbox.sentAt,
       handledAt: contactMessages.handledAt,
     })
-    .from(contactMessages);
+    .from(contactMessages)
+    .leftJoin(mailOutbox, eq(mailOutbox.id, contactMessages.mailId));
 }
 
 /** One page of the inbox (1-based; a page past the last: NotFoundError) with the total count. */
@@ -152,22 +160,23 @@ export async function setMessageHandled(db: Db, actor: Actor | null, id: string,
 }
 
 /**
- * Queues a message for delivery now with a fresh set of attempts. A message being sent right now
+ * Queues a message's email again now with a fresh set of attempts. A message being sent right now
  * is left alone (its attempt decides); one already sent is sent again only if asked explicitly.
  */
 export async function retryMessageDelivery(db: Db, actor: Actor | null, id: string): Promise<void> {
   authorize(actor, canReadMessages, INBOX_FORBIDDEN);
-  const updated = await db
-    .update(contactMessages)
-    .set({ deliveryState: "pending", attempts: 0, nextAttemptAt: sql`now()`, lockedUntil: null, lastError: null })
-    .where(and(eq(contactMessages.id, id), sql`${contactMessages.deliveryState} <> 'sending'`))
-    .returning({ id: contactMessages.id });
-  if (updated.length === 0) {
-    const [exists] = await db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id));
-    if (!exists) throw new NotFoundError("Message not found");
-    throw new ConflictError("This message is being sent right now. Please wait a moment.");
+  const [found] = await db.select({ mailId: contactMessages.mailId }).from(contactMessages).where(eq(contactMessages.id, id));
+  if (!found) throw new NotFoundError("Message not found");
+  if (!found.mailId) {
+    // Its row was pruned: a new one.
+    await db.transaction(async (tx) => {
+      const mail = await contactMail.enqueue(tx, { to: await contactRecipient(tx), payload: { messageId: id } });
+      await tx.update(contactMessages).set({ mailId: mail.id }).where(eq(contactMessages.id, id));
+    });
+    return;
   }
-  nudgeOutbox();
+  const requeued = await requeueMail(db, found.mailId);
+  if (requeued === false) throw new ConflictError("This message is being sent right now. Please wait a moment.");
 }
 
 export async function deleteContactMessage(db: Db, actor: Actor | null, id: string): Promise<void> {

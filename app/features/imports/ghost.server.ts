@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { createImportedPost, importedPostExists, updateImportedPost } from "~/features/posts/post-import.server";
-import { postInputSchema } from "~/features/posts/post-schema";
+import { createImportedPost, importedPostExists, updateImportedPost } from "~/features/posts/write/post-import.server";
+import { postInputSchema } from "~/features/posts/write/post-schema";
 import { parseCategory, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { user } from "~/server/db/schema.server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORIES, parseCategory } from "~/lib/categories";
-import { POST_MESSAGES } from "~/features/posts/post-schema";
+import { POST_MESSAGES } from "~/features/posts/write/post-schema";
 
 /**
  * Field readers for exported rows. CSV gives every value as text ("" for null, "t"/"true" for true);

@@ -240,8 +240,7 @@ describeEachDatabase("import-ghost", (ctx) => {
     const lines: string[] = [];
     await runCli(
       ["import-ghost", file, "--map", path.join(FIXTURES, "ghost-tags.json"), "--tag", "random=fun", "--ghost-url", server.url],
-      ctx.db,
-      { out: (l) => lines.push(l), readStdin: async () => "" },
+      { database: ctx.database, io: { out: (l) => lines.push(l), readStdin: async () => "" } },
     );
     expect(lines[0]).toMatch(/^Imported from the Ghost export .* \(as owner@example.com\):$/);
     expect(lines).toContain("  posts: 1 created, 0 updated, 7 skipped");

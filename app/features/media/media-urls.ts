@@ -1,4 +1,4 @@
-// Media URL rules without zod, so public pages that only show media do not bring it along (issue 14).
+// Media URL rules without zod, so public pages that only show media do not bring it along (public pages stay within the initial-JS budget).
 export const MEDIA_KINDS = ["youtube", "vimeo", "video", "image"] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 

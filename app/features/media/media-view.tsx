@@ -1,3 +1,4 @@
+import { ResponsiveImage } from "~/components/responsive-image";
 import { isSafeImageUrl, isVideoFileUrl, vimeoEmbedUrl, youtubeEmbedUrl, type MediaKind } from "./media-urls";
 
 export interface MediaViewItem {
@@ -44,16 +45,14 @@ function MediaBody({ item, title }: { item: MediaViewItem; title: string }) {
   }
   if (!isSafeImageUrl(item.mediaUrl)) return null;
   return (
-    <img
+    <ResponsiveImage
       src={item.mediaUrl}
       srcSet={item.srcSet}
-      sizes={item.srcSet ? "(min-width: 768px) 768px, 100vw" : undefined}
+      sizes="(min-width: 768px) 768px, 100vw"
       alt={item.alt || item.caption || `Image in ${title}`}
       // A 16:9 box is reserved until the image (any ratio) arrives.
       width={1200}
       height={675}
-      loading="lazy"
-      decoding="async"
       className="h-auto w-full rounded-lg"
     />
   );

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { canManageProjects, type Actor } from "~/lib/permissions";
-import type { ProjectType } from "~/lib/project-types";
+import type { ProjectRecord } from "~/lib/project-types";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
@@ -10,13 +10,7 @@ import { NotFoundError } from "~/server/errors.server";
 import { PROJECTS_FORBIDDEN } from "./project-schema";
 
 /** A project brought in from another system: it keeps its place in the list and its creation date. */
-export interface ImportedProject {
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  type: ProjectType;
-  url: string | null;
-  featured: boolean;
+export interface ImportedProject extends ProjectRecord {
   displayOrder: number;
   createdAt: Date;
 }

@@ -30,6 +30,5 @@ export const projectInputSchema = z.object({
 });
 
 export const projectIdSchema = z.uuid("Unknown project");
-export const moveDirectionSchema = z.enum(["up", "down"], { message: "Direction must be up or down" });
 
 export const PROJECTS_FORBIDDEN = "Only administrators can manage projects.";

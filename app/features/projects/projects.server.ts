@@ -1,16 +1,10 @@
 import { asc, desc, eq } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
-import type { ProjectType } from "~/lib/project-types";
+import type { ProjectRecord } from "~/lib/project-types";
 
-export interface PublicProject {
+export interface PublicProject extends ProjectRecord {
   id: string;
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  type: ProjectType;
-  url: string | null;
-  featured: boolean;
 }
 
 export const publicProjectColumns = {

@@ -4,7 +4,7 @@ import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { unionAll } from "drizzle-orm/pg-core";
 import { blogPosts } from "~/server/db/schema.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
-import { newestPublishedFirst } from "~/features/posts/posts.server";
+import { newestPublishedFirst } from "~/features/posts/write/posts.server";
 import { requiredPairs } from "./phrase-pairs";
 import { RESULTS_PER_PAGE } from "./search-schema";
 import { highlightAll, searchTerms, snippetOf, type LexemeCache } from "./snippet";
@@ -69,6 +69,15 @@ const windowStarts = new WeakMap<Db, Map<number, WindowStarts & { readAt: number
 const WINDOW_START_MAX_AGE_MS = 60_000;
 
 /**
+ * `query` with each run of exclusion signs before a word ("---x", "- - x") as one: websearch_to_tsquery
+ * nests a NOT per sign, and 33 of them overflow its parser's stack ("tsquery stack too small"). One
+ * sign means the same; signs inside a word ("e-mail") stay.
+ */
+function withOneNegation(query: string): string {
+  return query.replace(/(^|\s)[-\s]*-/g, "$1-");
+}
+
+/**
  * Published posts matching `query` (websearch syntax: words, "phrases", -exclusions, or), best first
  * by ts_rank_cd over the stored weighted vector (title A, excerpt B, content C), newest first on a
  * tie, among the newest SEARCH_CANDIDATES matches. `query` has passed parseSearchQuery; a page past the
@@ -78,7 +87,7 @@ const WINDOW_START_MAX_AGE_MS = 60_000;
  */
 export async function searchPosts(db: Db, query: string, page: number, window: number | null = SEARCH_WINDOW): Promise<SearchResults> {
   const offset = pageOffset(page, RESULTS_PER_PAGE);
-  const tsquery = sql`websearch_to_tsquery('english', ${query})`;
+  const tsquery = sql`websearch_to_tsquery('english', ${withOneNegation(query)})`;
   return db.transaction(async (tx) => {
     // The matches come from the GIN index as a bitmap: it answers `@@` without reading the vectors
     // (phrases still read the vectors of the posts holding all their words), and the same index holds

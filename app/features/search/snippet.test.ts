@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { queryRows } from "~/server/backup/database-info.server";
+import { queryRows } from "~/server/db/query-rows.server";
 import type { Database } from "~/server/db/client.server";
 import { DEMO_POSTS } from "~/server/demo-content.server";
 import { createTestDatabase } from "../../../tests/helpers/databases";

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { longDate } from "~/features/posts/dates";
+import { longDate } from "~/lib/dates";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { SeoImage } from "~/lib/seo";
 import type { Db } from "~/server/db/client.server";

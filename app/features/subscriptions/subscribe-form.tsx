@@ -33,10 +33,10 @@ function useVerificationConfig(): VerificationConfig {
 }
 
 /**
- * 'Subscribe' (issue 18): an email and which categories (all ticked by default), posted to
+ * 'Subscribe': an email and which categories (all ticked by default), posted to
  * /subscribe. With JavaScript it stays on the page (a fetcher); without it the browser posts the
  * form and /subscribe shows the answer. The verification widget appears once the form is used,
- * so pages that merely show the form fetch no challenge. On pages without React (issue 14) this is
+ * so pages that merely show the form fetch no challenge. On pages without React (anonymous public pages) this is
  * the markup, and subscribe-form-behavior.ts does the same in the browser.
  */
 export function SubscribeForm({

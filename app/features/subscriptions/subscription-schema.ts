@@ -39,6 +39,11 @@ export const SUBSCRIBE_TEXT = {
   manageInvalid: "This link is invalid or the address is no longer subscribed.",
   saved: "Your categories are saved.",
   rateLimited: "You have subscribed several times in a short time. Please try again later.",
+  /** Shown instead of the form while email cannot be sent (or the owner turned subscriptions off). */
+  unavailable: "Email subscriptions are not available yet.",
+  followRss: "Follow new posts with the RSS feed",
+  resendNeedsMail: "Email isn't set up yet: set it up in Settings → Email first.",
+  resendRateLimited: "Confirmations were re-sent a short while ago. Please try again later.",
 } as const;
 
 /** Every category, in the site's order: the form's default. */

@@ -1,11 +1,11 @@
 import { eq, like } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPost, updatePost } from "~/features/posts/posts.server";
-import { publishScheduledPost } from "~/features/posts/scheduling.server";
+import { createPost, updatePost } from "~/features/posts/write/posts.server";
+import { publishScheduledPost } from "~/features/posts/write/scheduling.server";
 import type { Category } from "~/lib/categories";
-import { auditLog, blogPosts, jobs, newsletterSends, subscribers } from "~/server/db/schema.server";
+import { auditLog, blogPosts, mailOutbox, newsletterSends, subscribers } from "~/server/db/schema.server";
 import { ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
-import { JobRunner } from "~/server/jobs/runner.server";
+import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeUser } from "../../../tests/helpers/factories";
@@ -18,17 +18,13 @@ import {
   exportSubscribersCsv,
   getSubscription,
   listSubscribers,
-  newsletterEmailJob,
   newsletterJobKey,
   onPostPublished,
   sentCount,
   subscribe,
-  subscriptionEmailJob,
   unsubscribe,
   updateSubscriptionCategories,
 } from "./subscriptions.server";
-
-const KINDS = [subscriptionEmailJob.kind, newsletterEmailJob.kind];
 
 /** A received message as text: headers unfolded, then the body with quoted-printable undone. */
 const decoded = (mail: ReceivedMail) => {
@@ -42,7 +38,7 @@ describe("email subscriptions", () => {
 
   describeEachDatabase("email subscriptions", (ctx) => {
     const secondDatabase = useSecondHandle(ctx);
-    const runners: JobRunner[] = [];
+    const runners: MailOutbox[] = [];
     afterEach(async () => {
       await Promise.all(runners.splice(0).map((r) => r.stop()));
     });
@@ -50,7 +46,7 @@ describe("email subscriptions", () => {
     const address = (label: string) => `${label}-${++n}-${Date.now()}@subscribers.example`;
     let ipCounter = 0;
     const ip = () => `10.9.${ctx.kind === "pglite" ? 1 : 2}.${++ipCounter}`;
-    const drain = () => new JobRunner({ database: () => ctx.database, tasks: [], pollMs: 60_000, kinds: KINDS }).drain();
+    const drain = () => new MailOutbox({ db: () => ctx.db }).drain();
     const admin = async () => (await makeUser(ctx.db, { role: "admin" })).actor;
     const publish = async (category: Category, label = "Post") =>
       createPost(ctx.db, await admin(), {
@@ -121,8 +117,8 @@ describe("email subscriptions", () => {
       expect(
         await ctx.db
           .select()
-          .from(jobs)
-          .where(like(jobs.dedupeKey, `newsletter:%:${readerId}`)),
+          .from(mailOutbox)
+          .where(like(mailOutbox.dedupeKey, `newsletter:%:${readerId}`)),
       ).toHaveLength(1);
     });
 
@@ -152,7 +148,7 @@ describe("email subscriptions", () => {
       const token = decodeURIComponent(/\/subscribe\/confirm\?token=([\w%-]+)/.exec(decoded(mail))?.[1] ?? "");
       const [stored] = await ctx.db.select().from(subscribers).where(eq(subscribers.email, reader));
       expect(stored?.confirmTokenHash).not.toBe(token);
-      expect(JSON.stringify(await ctx.db.select().from(jobs))).not.toContain(token);
+      expect(JSON.stringify(await ctx.db.select().from(mailOutbox))).not.toContain(token);
       await ctx.db
         .update(subscribers)
         .set({ confirmExpiresAt: new Date(Date.now() - 1000) })
@@ -197,17 +193,16 @@ describe("email subscriptions", () => {
       const post = await publish("Figurehead");
       // A second call of the hook (as a second publish path would) queues nothing new.
       await ctx.db.transaction((tx) => onPostPublished(tx, { id: post.id, category: "Figurehead" }));
-      const options = { pollMs: 50, tasks: [], kinds: [newsletterEmailJob.kind] };
-      const a = new JobRunner({ ...options, database: () => ctx.database });
-      const b = new JobRunner({ ...options, database: secondDatabase });
+      const a = new MailOutbox({ pollMs: 50, db: () => ctx.db });
+      const b = new MailOutbox({ pollMs: 50, db: () => secondDatabase().db });
       runners.push(a, b);
       await Promise.all([a.start(), b.start()]);
       await waitFor(async () => (await sentCount(ctx.db, post.id)) === 3, 15_000, "three emails");
       for (const reader of readers) expect(mailsTo(smtp, reader)).toHaveLength(2);
       const keys = await ctx.db
-        .select({ key: jobs.dedupeKey })
-        .from(jobs)
-        .where(like(jobs.dedupeKey, `newsletter:${post.id}:%`));
+        .select({ key: mailOutbox.dedupeKey })
+        .from(mailOutbox)
+        .where(like(mailOutbox.dedupeKey, `newsletter:${post.id}:%`));
       expect(keys).toHaveLength(3);
       const sends = await ctx.db.select().from(newsletterSends).where(eq(newsletterSends.postId, post.id));
       expect(keys.map((k) => k.key).sort()).toEqual(sends.map((s) => newsletterJobKey(post.id, s.subscriberId)).sort());

@@ -1,21 +1,22 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, arrayContains, count, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
+import { and, arrayContains, count, desc, eq, gt, isNotNull, ne, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORIES, postPath, type Category } from "~/lib/categories";
 import { canManageSubscribers, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts, newsletterSends, SUBSCRIBER_STATES, subscribers } from "~/server/db/schema.server";
+import { blogPosts, mailOutbox, newsletterSends, SUBSCRIBER_STATES, subscribers } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
-import { defineJob } from "~/server/jobs/jobs.server";
+import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { mailFromAddress, sendMail } from "~/server/mail.server";
+import { defineMailKind } from "~/server/mail-outbox.server";
+import { isMailConfigured, subscriptionsAvailable } from "~/server/mail-settings.server";
+import { mailFromAddress } from "~/server/mail.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
-import { readSiteSettings } from "~/features/site/settings.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { csvRow, manageSchema, SUBSCRIBE_TEXT, subscribeRequestSchema } from "./subscription-schema";
@@ -64,6 +65,8 @@ export async function subscriptionLinks(db: Db, id: string) {
  */
 export async function subscribe(db: Db, body: unknown, ip: string): Promise<void> {
   const { email, categories, verificationToken } = parseOrThrow(subscribeRequestSchema, body);
+  // Nothing public may claim an email was sent when none can be.
+  if (!(await subscriptionsAvailable(db))) throw new ConflictError(SUBSCRIBE_TEXT.unavailable);
   if (!verificationToken) throw new ForbiddenError(VERIFICATION_REQUIRED.description);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(
@@ -88,7 +91,7 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<void
       })
       .returning({ id: subscribers.id });
     if (!row) throw new Error("subscriber upsert returned no row");
-    await subscriptionEmailJob.enqueue(tx, { subscriberId: row.id });
+    await subscriptionMail.enqueue(tx, { to: email, payload: { subscriberId: row.id } });
   });
 }
 
@@ -97,19 +100,19 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<void
  * its hash is stored, and the latest link is the one that works), to a confirmed one a reminder
  * with the manage link. Nothing else is ever sent to an unconfirmed address.
  */
-export const subscriptionEmailJob = defineJob(
-  "subscriptions.confirm-email",
-  z.object({ subscriberId: z.uuid() }),
-  async ({ subscriberId }, { db }) => {
+export const subscriptionMail = defineMailKind("subscriptions.confirm", {
+  label: "Subscription confirmation",
+  schema: z.object({ subscriberId: z.uuid() }),
+  async render({ subscriberId }, { db }) {
     const [found] = await db
       .select({ id: subscribers.id, email: subscribers.email, state: subscribers.state })
       .from(subscribers)
       .where(eq(subscribers.id, subscriberId));
-    if (!found || found.state === "unsubscribed") return;
+    if (!found || found.state === "unsubscribed") return { skip: "Not sent: the address is no longer subscribed." };
     const { siteName } = await readSiteSettings(db);
     if (found.state === "confirmed") {
       const { manageUrl } = await subscriptionLinks(db, found.id);
-      await sendMail({
+      return {
         senderName: siteName,
         to: found.email,
         subject: `You're already subscribed to ${siteName}`,
@@ -118,8 +121,7 @@ export const subscriptionEmailJob = defineJob(
           "",
           `Change your categories or unsubscribe here: ${manageUrl}`,
         ].join("\n"),
-      });
-      return;
+      };
     }
     const token = randomBytes(32).toString("base64url");
     await db
@@ -127,7 +129,7 @@ export const subscriptionEmailJob = defineJob(
       .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TOKEN_TTL_MS) })
       .where(and(eq(subscribers.id, found.id), eq(subscribers.state, "pending")));
     const link = `${getEnv().publicUrl}/subscribe/confirm?token=${encodeURIComponent(token)}`;
-    const result = await sendMail({
+    return {
       senderName: siteName,
       to: found.email,
       subject: `Confirm your subscription to ${siteName}`,
@@ -139,11 +141,9 @@ export const subscriptionEmailJob = defineJob(
         "",
         "If you did not ask for this, ignore this email: nothing more will be sent to you.",
       ].join("\n"),
-    });
-    if (!result.delivered) logger.warn({ subscriberId }, "subscription confirmation not sent: SMTP_URL is not configured");
+    };
   },
-  { maxAttempts: 8 },
-);
+});
 
 /** Follows a confirmation link: once, before it expires. */
 export async function confirmSubscription(db: Db, token: string | null | undefined): Promise<void> {
@@ -207,11 +207,11 @@ export function newsletterJobKey(postId: string, subscriberId: string): string {
  */
 export async function onPostPublished(tx: Db, post: { id: string; category: Category }): Promise<number> {
   const audience = await tx
-    .select({ id: subscribers.id })
+    .select({ id: subscribers.id, email: subscribers.email })
     .from(subscribers)
     .where(and(eq(subscribers.state, "confirmed"), arrayContains(subscribers.categories, [post.category])));
-  for (const { id } of audience) {
-    await newsletterEmailJob.enqueue(tx, { postId: post.id, subscriberId: id }, { key: newsletterJobKey(post.id, id) });
+  for (const { id, email } of audience) {
+    await newsletterMail.enqueue(tx, { to: email, payload: { postId: post.id, subscriberId: id } }, { key: newsletterJobKey(post.id, id) });
   }
   if (audience.length > 0) logger.info({ postId: post.id, subscribers: audience.length }, "new post queued for subscribers");
   return audience.length;
@@ -223,10 +223,15 @@ export async function onPostPublished(tx: Db, post: { id: string; category: Cate
  * the retry sends), while a process killed mid-send leaves it, and the retry does not send again —
  * a second copy in someone's inbox is worse than a missed one.
  */
-export const newsletterEmailJob = defineJob(
-  "subscriptions.newsletter-email",
-  z.object({ postId: z.uuid(), subscriberId: z.uuid() }),
-  async ({ postId, subscriberId }, { db }) => {
+const newsletterPayload = z.object({ postId: z.uuid(), subscriberId: z.uuid() });
+const sendOf = ({ postId, subscriberId }: z.output<typeof newsletterPayload>) =>
+  and(eq(newsletterSends.postId, postId), eq(newsletterSends.subscriberId, subscriberId));
+
+export const newsletterMail = defineMailKind("subscriptions.newsletter", {
+  label: "New post",
+  schema: newsletterPayload,
+  ratePerSecond: getEnv().NEWSLETTER_RATE_PER_MINUTE / 60,
+  async render({ postId, subscriberId }, { db }) {
     const [subscriber] = await db
       .select({ email: subscribers.email, state: subscribers.state, categories: subscribers.categories })
       .from(subscribers)
@@ -243,7 +248,9 @@ export const newsletterEmailJob = defineJob(
       .from(blogPosts)
       .where(eq(blogPosts.id, postId));
     // Unsubscribed, deleted, or no longer interested since the post was queued; or the post went back to draft.
-    if (!subscriber || subscriber.state !== "confirmed" || !post?.published || !subscriber.categories.includes(post.category)) return;
+    if (!subscriber || subscriber.state !== "confirmed" || !post?.published || !subscriber.categories.includes(post.category)) {
+      return { skip: "Not sent: no longer subscribed to this post's category, or the post is no longer published." };
+    }
     const claimed = await db
       .insert(newsletterSends)
       .values({ postId, subscriberId })
@@ -251,28 +258,22 @@ export const newsletterEmailJob = defineJob(
       .returning({ postId: newsletterSends.postId });
     if (claimed.length === 0) {
       logger.warn({ postId, subscriberId }, "newsletter email not sent again: an earlier attempt started it");
-      return;
+      return { skip: "Not sent again: an earlier attempt started sending it (a duplicate is worse than a missed email)." };
     }
-    const mine = and(eq(newsletterSends.postId, postId), eq(newsletterSends.subscriberId, subscriberId));
-    try {
-      const { siteName } = await readSiteSettings(db);
-      const result = await sendMail({ ...(await newsletterEmail(db, subscriberId, subscriber.email, post)), senderName: siteName });
-      if (!result.delivered) {
-        await db.delete(newsletterSends).where(mine);
-        logger.warn({ postId, subscriberId }, "newsletter email not sent: SMTP_URL is not configured");
-        return;
-      }
-      await db
-        .update(newsletterSends)
-        .set({ sentAt: sql`now()` })
-        .where(mine);
-    } catch (error) {
-      await db.delete(newsletterSends).where(mine);
-      throw error;
-    }
+    const { siteName } = await readSiteSettings(db);
+    return { ...(await newsletterEmail(db, subscriberId, subscriber.email, post)), senderName: siteName };
   },
-  { maxAttempts: 8, ratePerSecond: getEnv().NEWSLETTER_RATE_PER_MINUTE / 60 },
-);
+  async onSent(payload, { db }) {
+    await db
+      .update(newsletterSends)
+      .set({ sentAt: sql`now()` })
+      .where(sendOf(payload));
+  },
+  async onError(payload, { db }) {
+    // The SMTP server refused it: the retry may send.
+    await db.delete(newsletterSends).where(sendOf(payload));
+  },
+});
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
@@ -381,6 +382,44 @@ export async function deleteSubscriber(db: Db, actor: Actor | null, rawId: unkno
     if (deleted.length === 0) throw new NotFoundError("That subscriber no longer exists.");
     await recordAudit(tx, { actor, action: "subscriber.delete", target: { type: "subscriber", id }, summary: "Deleted a subscriber" });
   });
+}
+
+/**
+ * Re-sends the confirmation email to every pending subscriber (once mail works): one button,
+ * rate-limited, and each address at most once per 24 hours (a confirmation that was not sent
+ * because mail was not set up does not count). Returns how many were queued.
+ */
+export async function resendPendingConfirmations(db: Db, actor: Actor | null): Promise<number> {
+  authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
+  if (!(await isMailConfigured(db))) throw new ConflictError(SUBSCRIBE_TEXT.resendNeedsMail);
+  await enforceRateLimits(
+    db,
+    [{ key: "subscriptions:resend-confirmations", limit: 3, windowSeconds: 3600 }],
+    SUBSCRIBE_TEXT.resendRateLimited,
+  );
+  const recent = db
+    .select({ one: sql`1` })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.kind, subscriptionMail.kind),
+        eq(mailOutbox.recipient, subscribers.email),
+        ne(mailOutbox.state, "skipped"),
+        gt(mailOutbox.createdAt, sql`now() - interval '24 hours'`),
+      ),
+    );
+  const due = await db
+    .select({ id: subscribers.id, email: subscribers.email })
+    .from(subscribers)
+    .where(and(eq(subscribers.state, "pending"), notExists(recent)));
+  const day = Math.floor(Date.now() / 86_400_000);
+  await db.transaction(async (tx) => {
+    for (const { id, email } of due) {
+      await subscriptionMail.enqueue(tx, { to: email, payload: { subscriberId: id } }, { key: `confirm-resend:${id}:${day}` });
+    }
+    await recordAudit(tx, { actor, action: "subscriber.resend-confirmations", summary: `Re-sent ${due.length} confirmation emails` });
+  });
+  return due.length;
 }
 
 /** How many emails about a post went out (tests and the admin). */

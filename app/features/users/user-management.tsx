@@ -4,16 +4,7 @@ import { Form, useActionData } from "react-router";
 import { toast } from "~/components/toaster";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { DeleteConfirm } from "~/components/admin-list";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "~/components/ui/alert-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -63,31 +54,22 @@ function RoleFields({ email, role, intent }: { email: string; role: "admin" | "m
 /** Removing one's own admin role locks one out of Users and Settings at once: asked first. */
 function RevokeOwnAdmin({ email }: { email: string }) {
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button type="button" size="sm" variant="outline" aria-label={`Revoke Administrator for ${email}`}>
           Revoke Administrator
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Remove your own administrator role?</AlertDialogTitle>
-          <AlertDialogDescription>
-            You will lose access to Users, Settings, Projects and the audit log as soon as you confirm. Only another administrator can give
-            the role back.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <Form method="post">
-            <RoleFields email={email} role="admin" intent="revoke" />
-            <Button type="submit" variant="destructive" className="w-full">
-              Remove my administrator role
-            </Button>
-          </Form>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Remove your own administrator role?"
+      description="You will lose access to Users, Settings, Projects and the audit log as soon as you confirm. Only another administrator can give the role back."
+    >
+      <Form method="post">
+        <RoleFields email={email} role="admin" intent="revoke" />
+        <Button type="submit" variant="destructive" className="w-full">
+          Remove my administrator role
+        </Button>
+      </Form>
+    </ConfirmDialog>
   );
 }
 

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { deleteAllPasskeys } from "~/features/auth/passkeys.server";
-import { removeSecondFactors } from "~/features/auth/two-factor.server";
+import { z } from "zod";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
 import { canManageUsers, type Actor } from "~/lib/permissions";
@@ -11,6 +10,7 @@ import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { account, session, user, userRoles } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
+import { defineMailKind } from "~/server/mail-outbox.server";
 import { generatePassword, hashPassword } from "~/server/password.server";
 import { createUserSchema, roleChangeSchema, USER_MESSAGES, USERS_FORBIDDEN, userTargetSchema } from "./user-schema";
 
@@ -43,7 +43,8 @@ export async function findUserByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-async function requireUser(db: Db, email: string) {
+/** The user with this email, or a 404 naming the address. */
+export async function requireUser(db: Db, email: string) {
   const found = await findUserByEmail(db, email);
   if (!found) throw new NotFoundError(`No user with email ${parseEmail(email)}`);
   return found;
@@ -51,7 +52,45 @@ async function requireUser(db: Db, email: string) {
 
 // createUser, setPassword, grantRole and revokeRole take no actor: they are the operator's (the CLI
 // at the server's shell, the first-run seed). The admin screen goes through addUser and
-// changeUserRole, which take the actor and decide (docs/decisions/004-permissions.md).
+// changeUserRole, which take the actor and decide (docs/decisions/0004-permissions.md).
+
+/** The notice to the old address after a sign-in email changed (so a takeover does not go unnoticed). */
+export const emailChangedMail = defineMailKind("account.email-changed", {
+  label: "Sign-in email changed",
+  schema: z.object({ newEmail: z.string() }),
+  async render({ newEmail }) {
+    return {
+      subject: "Your sign-in email was changed",
+      text: [
+        `The sign-in email of your account was changed to ${newEmail}. This address no longer signs in.`,
+        "",
+        "If you did not do this, contact the site owner at once.",
+      ].join("\n"),
+    };
+  },
+});
+
+/**
+ * Changes a user's sign-in email (the CLI's set-email: the operator at the server's shell). The new
+ * address must be free; the old one gets a notice through the outbox; audited. Sessions stay.
+ */
+export async function setEmail(db: Db, oldInput: string, newInput: string, by: AuditActor | null = null): Promise<{ email: string }> {
+  const found = await requireUser(db, oldInput);
+  const email = parseEmail(newInput);
+  if (email === found.email) return { email };
+  if (await findUserByEmail(db, email)) throw new ConflictError(`A user with email ${email} already exists`);
+  await db.transaction(async (tx) => {
+    await tx.update(user).set({ email, updatedAt: new Date() }).where(eq(user.id, found.id));
+    await emailChangedMail.enqueue(tx, { to: found.email, payload: { newEmail: email } });
+    await recordAudit(tx, {
+      actor: by,
+      action: "user.email.set",
+      target: { type: "user", id: found.id },
+      summary: `${found.email} → ${email}`,
+    });
+  });
+  return { email };
+}
 
 /** Creates a user who signs in with email and password (better-auth's 'credential' account). */
 export async function createUser(
@@ -105,25 +144,6 @@ export async function setPassword(
     // A new password ends every existing session of that user.
     await tx.delete(session).where(eq(session.userId, found.id));
     await recordAudit(tx, { actor: by, action, target: { type: "user", id: found.id }, summary: found.email });
-  });
-}
-
-/**
- * Account recovery by the operator (`npm run cli -- reset-2fa <email>`): removes the user's authenticator
- * app, recovery codes, passkeys and pending sign-ins, so the password alone signs in again. Audited.
- */
-export async function resetTwoFactor(db: Db, emailInput: string): Promise<{ email: string; removed: boolean }> {
-  const found = await requireUser(db, emailInput);
-  return db.transaction(async (tx) => {
-    const { removed } = await removeSecondFactors(tx, found.id);
-    const passkeysRemoved = await deleteAllPasskeys(tx, found.id);
-    await recordAudit(tx, {
-      actor: null,
-      action: "user.2fa.reset",
-      target: { type: "user", id: found.id },
-      summary: `${found.email}: second factors removed by the operator (CLI)`,
-    });
-    return { email: found.email, removed: removed || passkeysRemoved > 0 };
   });
 }
 
@@ -237,7 +257,7 @@ export async function setUserDisabled(db: Db, actor: Actor | null, raw: unknown,
 
 /**
  * Deletes a user for good: their sign-in, sessions, roles and unsaved drafts go; their posts, revisions
- * and uploads stay, with no author (docs/decisions/16c-disable-delete-users.md). Admins only; not
+ * and uploads stay, with no author (docs/decisions/0028-disable-delete-users.md). Admins only; not
  * oneself, and never the last enabled administrator.
  */
 export async function deleteUser(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string }> {

@@ -54,9 +54,9 @@ async function verifyTurnstile(token: string, ip: string | undefined): Promise<b
   }
 }
 
-/** Records a token as used; false when it had been used before. */
-async function markUsed(db: Db, token: string): Promise<boolean> {
-  const tokenHash = createHash("sha256").update(token).digest("base64url");
+/** Records a spent challenge (its identity, not the text it came in); false when it had been spent before. */
+async function markUsed(db: Db, identity: string): Promise<boolean> {
+  const tokenHash = createHash("sha256").update(identity).digest("base64url");
   await db.delete(usedVerificationTokens).where(lt(usedVerificationTokens.expiresAt, new Date()));
   const inserted = await db
     .insert(usedVerificationTokens)
@@ -66,17 +66,39 @@ async function markUsed(db: Db, token: string): Promise<boolean> {
   return inserted.length === 1;
 }
 
+// The ALTCHA token is base64 JSON; what identifies the solved challenge is its server-issued salt (random and
+// signed), not the token's text, which can be re-encoded (spacing, key order, extra keys) without breaking it.
+const altchaPayload = z.object({
+  algorithm: z.enum(["SHA-1", "SHA-256", "SHA-512"]),
+  challenge: z.string().max(200),
+  number: z.number().int().nonnegative(),
+  salt: z.string().min(1).max(300),
+  signature: z.string().max(200),
+});
+
+function parseAltchaToken(token: string): z.infer<typeof altchaPayload> | undefined {
+  try {
+    return altchaPayload.parse(JSON.parse(Buffer.from(token, "base64").toString("utf8")));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks a token with the active provider; returns what identifies it for single use, or undefined when invalid. */
+async function checkToken(db: Db, token: string, ip: string | undefined): Promise<string | undefined> {
+  if (getVerificationConfig().provider === "turnstile") return (await verifyTurnstile(token, ip)) ? `turnstile:${token}` : undefined;
+  const payload = parseAltchaToken(token);
+  if (!payload) return undefined;
+  const valid = await verifySolution(payload, await getAppSecret(db), true).catch(() => false);
+  return valid ? `altcha:${payload.salt}` : undefined;
+}
+
 /**
- * Checks a human-verification token from a form or request body. Each token works once and expires.
+ * Checks a human-verification token from a form or request body. Each challenge works once and expires.
  * Throws ForbiddenError (403) when it is missing, invalid, expired or reused.
  */
 export async function verifyHumanToken(db: Db, token: string | null | undefined, ip?: string): Promise<void> {
   if (!token || token.length > 4096) throw new ForbiddenError(VERIFICATION_FAILED);
-  const config = getVerificationConfig();
-  const valid =
-    config.provider === "turnstile"
-      ? await verifyTurnstile(token, ip)
-      : await verifySolution(token, await getAppSecret(db), true).catch(() => false);
-  if (!valid) throw new ForbiddenError(VERIFICATION_FAILED);
-  if (!(await markUsed(db, token))) throw new ForbiddenError(VERIFICATION_FAILED);
+  const identity = await checkToken(db, token, ip);
+  if (!identity || !(await markUsed(db, identity))) throw new ForbiddenError(VERIFICATION_FAILED);
 }

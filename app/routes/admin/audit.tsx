@@ -1,11 +1,14 @@
 import { Form, Link } from "react-router";
+import { Pager } from "~/components/pager";
+import { Timestamp } from "~/components/timestamp";
 import { Button } from "~/components/ui/button";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { getSessionUser } from "~/features/auth/session.server";
 import { listAudit } from "~/server/audit.server";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
 import type { Route } from "./+types/audit";
 
@@ -16,18 +19,13 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await getSessionUser(request);
   const params = new URL(request.url).searchParams;
-  const found = await withRouteErrors(() =>
+  const found = await withPageFailures(() =>
     listAudit(getDb(), actor, { actor: params.get("actor") ?? undefined, action: params.get("action") ?? undefined }, pageParam(request)),
   );
   return {
     ...found,
     rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
   };
-}
-
-/** Stable on server and client (no time-zone dependent formatting during hydration). */
-function when(iso: string): string {
-  return `${iso.slice(0, 19).replace("T", " ")} UTC`;
 }
 
 function pageHref(page: number, filter: { actor?: string; action?: string }): string {
@@ -76,64 +74,38 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </Form>
-      <div className="mt-6 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Audit log entries, newest first</caption>
-          <thead>
-            <tr className="border-b">
-              <th scope="col" className="py-2 pr-4">
-                Time
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Actor
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Action
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Target
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Summary
-              </th>
-              <th scope="col" className="py-2">
-                IP
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id} className="border-b align-top" data-testid="audit-row">
-                <td className="py-2 pr-4 whitespace-nowrap">
-                  <time dateTime={r.createdAt}>{when(r.createdAt)}</time>
-                </td>
-                <td className="py-2 pr-4 break-all">{r.actorEmail ?? "operator (CLI)"}</td>
-                <td className="py-2 pr-4 font-mono">{r.action}</td>
-                <td className="py-2 pr-4 break-all">{r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "—"}</td>
-                <td className="py-2 pr-4 break-words">{r.summary}</td>
-                <td className="py-2 whitespace-nowrap">{r.ip ?? "—"}</td>
-              </tr>
+      <Table containerClassName="mt-6">
+        <TableCaption className="sr-only">Audit log entries, newest first</TableCaption>
+        <TableHeader>
+          <TableRow>
+            {["Time", "Actor", "Action", "Target", "Summary", "IP"].map((column) => (
+              <TableHead key={column}>{column}</TableHead>
             ))}
-          </tbody>
-        </table>
-      </div>
-      {pageCount > 1 ? (
-        <nav aria-label="Audit log pages" className="mt-6 flex items-center gap-4 text-sm">
-          {page > 1 ? (
-            <Link to={pageHref(page - 1, filter)} className="underline">
-              Newer entries
-            </Link>
-          ) : null}
-          <span>
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? (
-            <Link to={pageHref(page + 1, filter)} className="underline">
-              Older entries
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((r) => (
+            <TableRow key={r.id} className="align-top" data-testid="audit-row">
+              <TableCell className="whitespace-nowrap">
+                <Timestamp iso={r.createdAt} format="utc-seconds" />
+              </TableCell>
+              <TableCell className="break-all">{r.actorEmail ?? "operator (CLI)"}</TableCell>
+              <TableCell className="font-mono">{r.action}</TableCell>
+              <TableCell className="break-all">{r.targetType ? `${r.targetType}${r.targetId ? ` ${r.targetId}` : ""}` : "—"}</TableCell>
+              <TableCell className="break-words">{r.summary}</TableCell>
+              <TableCell className="whitespace-nowrap">{r.ip ?? "—"}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <Pager
+        label="Audit log pages"
+        page={page}
+        pageCount={pageCount}
+        href={(n) => pageHref(n, filter)}
+        prevLabel="Newer entries"
+        nextLabel="Older entries"
+      />
     </section>
   );
 }

@@ -1,43 +1,21 @@
-import { formatDistanceToNow } from "date-fns";
+import { Pager } from "~/components/pager";
 import { Link, useNavigation } from "react-router";
-import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { requireStaffPage } from "~/features/posts/page-guards.server";
-import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/admin-filters";
-import { listAdminPosts } from "~/features/posts/posts.server";
-import { CATEGORIES, categoryPath, postPath } from "~/lib/categories";
+import { requireStaff } from "~/features/auth/guards.server";
+import { ADMIN_FILTERS, adminFilterFrom, type AdminFilter } from "~/features/posts/write/admin-filters";
+import { CATEGORIES, categoryPath } from "~/lib/categories";
 import { cn } from "~/lib/utils";
-import { formatInZone } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/env.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
+import { adminPostsView } from "~/features/posts/write/admin-posts.server";
+import { AdminPostList } from "~/features/posts/write/admin-post-list";
 import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaffPage(request);
+  await requireStaff(request);
   const filter = adminFilterFrom(new URL(request.url));
-  const result = await withRouteErrors(() => listAdminPosts(getDb(), filter, pageParam(request)));
-  const now = new Date();
-  const timeZone = getEnv().SITE_TIME_ZONE;
-  return {
-    filter,
-    counts: result.counts,
-    page: result.page,
-    pageCount: result.pageCount,
-    posts: result.posts.map((p) => ({
-      id: p.id,
-      title: p.title,
-      category: p.category,
-      slug: p.slug,
-      published: p.published,
-      scheduledFor: p.scheduledAt && !p.published ? formatInZone(p.scheduledAt, timeZone) : null,
-      scheduledAt: p.scheduledAt?.toISOString() ?? null,
-      // Computed on the server so the page and its hydration agree.
-      updated: `${formatDistanceToNow(p.updatedAt > now ? now : p.updatedAt)} ago`,
-      updatedAt: p.updatedAt.toISOString(),
-    })),
-  };
+  return withPageFailures(() => adminPostsView(getDb(), filter, pageParam(request)));
 }
 
 export function meta() {
@@ -88,60 +66,18 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
       ) : posts.length === 0 ? (
         <p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>
       ) : (
-        <ul className="mt-6 divide-y rounded-lg border">
-          {posts.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-center gap-3 p-4">
-              <div className="min-w-0 flex-1">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h2 className="font-semibold [overflow-wrap:anywhere]">{p.title}</h2>
-                  <Badge variant={p.published ? "default" : p.scheduledFor ? "secondary" : "outline"}>
-                    {p.published ? "Published" : p.scheduledFor ? "Scheduled" : "Draft"}
-                  </Badge>
-                </div>
-                <p className="mt-1 text-sm text-muted-foreground">
-                  {p.category} · Updated <time dateTime={p.updatedAt}>{p.updated}</time>
-                  {p.scheduledFor && p.scheduledAt ? (
-                    <>
-                      {" "}
-                      · Publishes <time dateTime={p.scheduledAt}>{p.scheduledFor}</time>
-                    </>
-                  ) : null}
-                </p>
-              </div>
-              <div className="flex gap-2">
-                {p.published ? (
-                  <Button asChild variant="ghost" size="sm">
-                    <Link to={postPath(p.category, p.slug)} aria-label={`View ${p.title}`}>
-                      View
-                    </Link>
-                  </Button>
-                ) : (
-                  // The post page shows drafts and scheduled posts to staff only (getReadablePost).
-                  <Button asChild variant="ghost" size="sm">
-                    <Link to={postPath(p.category, p.slug)} aria-label={`Preview ${p.title}`}>
-                      Preview
-                    </Link>
-                  </Button>
-                )}
-                <Button asChild variant="outline" size="sm">
-                  <Link to={`${postPath(p.category, p.slug)}/edit`} aria-label={`Edit ${p.title}`}>
-                    Edit
-                  </Link>
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
+        <AdminPostList posts={posts} />
       )}
-      {pageCount > 1 ? (
-        <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-4">
-          {page > 1 ? <Link to={hrefFor(filter, page - 1)}>Previous</Link> : null}
-          <span className="text-sm text-muted-foreground">
-            Page {page} of {pageCount}
-          </span>
-          {page < pageCount ? <Link to={hrefFor(filter, page + 1)}>Next</Link> : null}
-        </nav>
-      ) : null}
+      <Pager
+        label="Pagination"
+        page={page}
+        pageCount={pageCount}
+        href={(n) => hrefFor(filter, n)}
+        prevLabel="Previous"
+        nextLabel="Next"
+        variant="public"
+        className="mt-6"
+      />
     </section>
   );
 }

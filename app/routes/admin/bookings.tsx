@@ -4,15 +4,15 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
-import { handleAdminForm, requireActor } from "~/features/admin/admin-guard.server";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
+import { requireArea } from "~/features/auth/guards.server";
 import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } from "~/features/booking/booking-admin.server";
-import { BOOKINGS_FORBIDDEN, cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow } from "~/features/booking/booking.server";
+import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow } from "~/features/booking/booking.server";
 import { STATUS_TEXT } from "~/features/booking/booking-view.server";
 import { longLabel } from "~/features/booking/slot-picker.server";
-import { canManageBookings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/env.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
+import { isMailConfigured } from "~/server/mail-settings.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/bookings";
 
@@ -21,10 +21,10 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canManageBookings, BOOKINGS_FORBIDDEN);
+  const actor = await requireArea(request, "bookings");
   const db = getDb();
   const zone = ownerTimeZone();
-  const [upcoming, past, callTypes, availability] = await withRouteErrors(() =>
+  const [upcoming, past, callTypes, availability] = await withPageFailures(() =>
     Promise.all([
       listBookings(db, actor, "upcoming"),
       listBookings(db, actor, "past", 50),
@@ -52,10 +52,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     noShow: b.noShow,
     cancelMessage: b.cancelMessage,
   });
-  const env = getEnv();
   return {
     zone,
-    mailConfigured: Boolean(env.SMTP_URL),
+    mailConfigured: await isMailConfigured(db),
     upcoming: upcoming.map(row),
     past: past.map(row),
     callTypes: callTypes.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() })),
@@ -65,7 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const done = (title: string) => redirectWithToast("/admin/bookings", { title, type: "success" });
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "bookings", {
     cancel: async ({ actor, db, form }) => {
       await cancelBookingByOwner(db, actor, String(form.id ?? ""), String(form.message ?? ""));
       return done("Call cancelled; the visitor is told by email");

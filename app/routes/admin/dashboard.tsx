@@ -1,16 +1,17 @@
-import { CalendarClock, CheckCircle2, Circle, FileText, FolderKanban, PenLine, type LucideIcon } from "lucide-react";
+import { CalendarClock, FileText, FolderKanban, PenLine } from "lucide-react";
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { requireAdminArea } from "~/features/admin/admin-guard.server";
+import { requireAdminShell } from "~/features/auth/guards.server";
 import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
-import { gettingStartedSteps, type GettingStartedStep } from "~/features/site/getting-started";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { gettingStartedSteps } from "~/features/pages/getting-started";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { readMailStatus } from "~/features/mail/mail-settings.server";
 import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server";
 import { longLabel } from "~/features/booking/slot-picker.server";
 import { canManageBookings, canManageProjects, canManageSettings } from "~/lib/permissions";
-import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
+import { Counter, GettingStartedCard, UpcomingCallsCard } from "~/features/admin/dashboard-cards";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -18,13 +19,14 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireAdminArea(request);
+  const actor = await requireAdminShell(request);
   const { posts, projects } = await getDashboardCounts(getDb());
   const steps = gettingStartedSteps({
     settings: await getSiteSettings(),
     publishedPosts: posts.published,
     canManageSettings: canManageSettings(actor),
   });
+  const mail = await readMailStatus(getDb(), actor);
   const zone = ownerTimeZone();
   const calls = canManageBookings(actor)
     ? await upcomingCalls(getDb(), actor).then(({ total, next }) => ({
@@ -38,56 +40,23 @@ export async function loader({ request }: Route.LoaderArgs) {
         })),
       }))
     : null;
-  return { posts, projects, steps, calls, canManageProjects: canManageProjects(actor) };
-}
-
-function Counter({ label, value, icon: Icon, loading }: { label: string; value: number; icon: LucideIcon; loading: boolean }) {
-  return (
-    <Card className="gap-2">
-      <CardHeader className="flex flex-row items-center justify-between">
-        <CardTitle className="text-sm font-medium">{label}</CardTitle>
-        <Icon className="size-4 text-muted-foreground" aria-hidden />
-      </CardHeader>
-      <CardContent>
-        <p className="text-2xl font-bold" data-testid={`counter-${label}`} aria-busy={loading || undefined}>
-          {loading ? "..." : value}
-        </p>
-      </CardContent>
-    </Card>
-  );
-}
-
-/** One checklist line: done or to do (said in words too), linked to the screen where it is done. */
-function GettingStartedItem({ step }: { step: GettingStartedStep }) {
-  const Icon = step.done ? CheckCircle2 : Circle;
-  const body = (
-    <>
-      <Icon aria-hidden className={cn("size-4 shrink-0", step.done ? "text-emerald-600" : "text-muted-foreground")} />
-      <span className={cn(step.done && "text-muted-foreground line-through")}>{step.label}</span>
-      <span className="sr-only">{step.done ? "(done)" : "(to do)"}</span>
-    </>
-  );
-  if (!step.to) {
-    return (
-      <div className="flex items-center gap-2 p-2">
-        {body}
-        <span className="ml-auto text-xs text-muted-foreground">An administrator sets this</span>
-      </div>
-    );
-  }
-  return (
-    <Link
-      to={step.to}
-      className="flex items-center gap-2 rounded-md p-2 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-    >
-      {body}
-    </Link>
-  );
+  return {
+    posts,
+    projects,
+    steps,
+    calls,
+    canManageProjects: canManageProjects(actor),
+    mailStatus: !mail.configured
+      ? "Email isn't set up."
+      : mail.lastFailure
+        ? "Email is set up, but the last send failed."
+        : "Email is working.",
+    canManageMail: canManageSettings(actor),
+  };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { posts, projects, steps } = loaderData;
-  const remaining = steps.filter((step) => !step.done).length;
   // SPEC §2: each counter shows '...' while the numbers load (here: while the dashboard reloads).
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin";
@@ -96,6 +65,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-3xl font-bold">Dashboard</h1>
         <p className="mt-2 text-muted-foreground">Welcome back! Here&apos;s an overview of your content.</p>
+        <p className="mt-1 text-sm" data-testid="mail-status">
+          {loaderData.mailStatus}{" "}
+          {loaderData.canManageMail ? (
+            <Link to="/admin/email" className="text-primary underline underline-offset-4">
+              Email settings
+            </Link>
+          ) : null}
+        </p>
       </div>
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
         <Counter label="Total Posts" value={posts.total} icon={FileText} loading={loading} />
@@ -104,33 +81,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <Counter label="Scheduled" value={posts.scheduled} icon={CalendarClock} loading={loading} />
         <Counter label="Projects" value={projects} icon={FolderKanban} loading={loading} />
       </div>
-      {loaderData.calls ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              <h2 className="text-lg">
-                Upcoming calls: <span data-testid="counter-Upcoming calls">{loaderData.calls.total}</span>
-              </h2>
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            {loaderData.calls.next.length === 0 ? (
-              <p className="text-muted-foreground">No calls booked.</p>
-            ) : (
-              <ul className="grid gap-1">
-                {loaderData.calls.next.map((c) => (
-                  <li key={c.id}>
-                    <time dateTime={c.start}>{c.when}</time> · {c.callTypeName} with {c.name}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <Link to="/admin/bookings" className="mt-3 inline-block text-sm text-primary underline underline-offset-4">
-              All bookings
-            </Link>
-          </CardContent>
-        </Card>
-      ) : null}
+      {loaderData.calls ? <UpcomingCallsCard calls={loaderData.calls} /> : null}
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>
@@ -156,25 +107,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             ) : null}
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              <h2>Getting Started</h2>
-            </CardTitle>
-            <CardDescription>
-              {remaining === 0 ? "All set: your site is ready." : `${steps.length - remaining} of ${steps.length} done.`}
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <ul className="space-y-1 text-sm" aria-label="Getting started checklist">
-              {steps.map((step) => (
-                <li key={step.id} data-testid={`step-${step.id}`} data-done={step.done}>
-                  <GettingStartedItem step={step} />
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <GettingStartedCard steps={steps} />
       </div>
     </div>
   );

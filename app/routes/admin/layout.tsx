@@ -1,24 +1,14 @@
-import { ExternalLink, Loader2, LogOut, PanelLeft, UserCog, X } from "lucide-react";
-import { useEffect } from "react";
-import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useNavigation } from "react-router";
+import { isRouteErrorResponse } from "react-router";
 import { ErrorMessage, errorDetails } from "~/components/error-message";
 import { NotFoundMessage } from "~/components/not-found-message";
-import { Button } from "~/components/ui/button";
-import { requireAdminArea } from "~/features/admin/admin-guard.server";
-import { readAdminShellFacts, requireTwoFactorSetup } from "~/features/admin/two-factor-guard.server";
-import { ADMIN_NAV, adminNavFor, avatarInitials, SIDEBAR_COOKIE } from "~/features/admin/nav";
-import { useAdminSidebar, useIsMobile } from "~/features/admin/sidebar-state";
-import { ThemeToggle } from "~/components/theme-toggle";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "~/components/ui/dropdown-menu";
+import { AdminShell } from "~/features/admin/admin-shell";
+import { readAdminShellFacts } from "~/features/admin/two-factor-guard.server";
+import { requireAdminShell, requireTwoFactorSetup } from "~/features/auth/guards.server";
+import { adminNavFor, SIDEBAR_COOKIE } from "~/features/admin/nav";
+import { MailBanner } from "~/features/mail/mail-banner";
+import { readMailBanner } from "~/features/mail/mail-settings.server";
 import { ROLE_LABELS } from "~/lib/roles";
-import { cn } from "~/lib/utils";
+import { getDb } from "~/server/db/client.server";
 import { readCookie } from "~/server/cookies.server";
 import type { Route } from "./+types/layout";
 
@@ -30,259 +20,20 @@ export function meta() {
 export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorSetup(request)];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireAdminArea(request);
+  const actor = await requireAdminShell(request);
   return {
     user: { email: actor.email, roleLabel: ROLE_LABELS[actor.role] },
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor).map((item) => item.to),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
     unreadMessages: (await readAdminShellFacts(request, actor)).unreadMessages,
+    mail: await readMailBanner(getDb(), actor),
   };
 }
 
-const MESSAGES_PATH = "/admin/messages";
-
-/** The inbox's unread count beside 'Messages' (a dot on the icon when the sidebar is collapsed). */
-function UnreadBadge({ count, collapsed }: { count: number; collapsed: boolean }) {
-  const label = `${count} unread`;
-  if (collapsed) {
-    return (
-      <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-primary">
-        <span className="sr-only">{label}</span>
-      </span>
-    );
-  }
-  return (
-    <span
-      className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-foreground"
-      data-testid="unread-messages"
-    >
-      {count > 99 ? "99+" : count}
-      <span className="sr-only"> unread</span>
-    </span>
-  );
-}
-
-/**
- * The admin area's own slim top bar (no public header): the sidebar toggle (SPEC §2, also Ctrl/Meta+B),
- * 'View site', the theme and the user menu.
- */
-function AdminTopBar({ email, roleLabel, canOpenAccount }: { email: string; roleLabel: string; canOpenAccount: boolean }) {
-  const { open, openMobile, toggle } = useAdminSidebar();
-  const mobile = useIsMobile();
-  return (
-    <header className="sticky top-0 z-30 flex h-12 items-center gap-2 border-b bg-background/95 px-2 backdrop-blur md:px-4">
-      <Button
-        type="button"
-        variant="ghost"
-        size="icon"
-        className="shrink-0"
-        onClick={toggle}
-        aria-label="Toggle Sidebar"
-        aria-expanded={mobile ? openMobile : open}
-        title="Toggle Sidebar (Ctrl+B)"
-        aria-keyshortcuts="Control+B Meta+B"
-      >
-        <PanelLeft aria-hidden />
-      </Button>
-      <div className="ml-auto flex items-center gap-1">
-        <Button asChild variant="ghost" size="sm">
-          <Link to="/">
-            <ExternalLink aria-hidden />
-            View site
-          </Link>
-        </Button>
-        <ThemeToggle />
-        <DropdownMenu modal={false}>
-          <DropdownMenuTrigger asChild>
-            <Button type="button" variant="ghost" size="icon" className="rounded-full" aria-label={`User menu (${email})`}>
-              <span
-                aria-hidden
-                className="flex size-8 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
-              >
-                {avatarInitials(email)}
-              </span>
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end" className="min-w-56">
-            <DropdownMenuLabel>
-              <span className="block truncate text-sm font-medium">{email}</span>
-              <span className="block text-xs font-normal text-muted-foreground">{roleLabel}</span>
-            </DropdownMenuLabel>
-            <DropdownMenuSeparator />
-            {canOpenAccount ? (
-              <DropdownMenuItem asChild>
-                <Link to="/admin/account">
-                  <UserCog aria-hidden className="size-4" />
-                  Account
-                </Link>
-              </DropdownMenuItem>
-            ) : null}
-            <DropdownMenuItem asChild>
-              <Link to="/">
-                <ExternalLink aria-hidden className="size-4" />
-                View site
-              </Link>
-            </DropdownMenuItem>
-            <DropdownMenuSeparator />
-            <Form method="post" action="/logout">
-              <DropdownMenuItem asChild>
-                <button type="submit" className="w-full">
-                  <LogOut aria-hidden className="size-4" />
-                  Logout
-                </button>
-              </DropdownMenuItem>
-            </Form>
-          </DropdownMenuContent>
-        </DropdownMenu>
-      </div>
-    </header>
-  );
-}
-
-// SPEC §9 widths: 16rem expanded, 3rem icons only, 18rem on mobile (below 768px).
-// The toggle button lives in the site header's top bar (SPEC §2 "Shared layout"); the state is shared.
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, nav, unreadMessages } = loaderData;
-  const { open, openMobile, setOpenMobile, toggle } = useAdminSidebar();
-  const navigation = useNavigation();
-  const items = ADMIN_NAV.filter((item) => nav.includes(item.to));
-
-  // Leaving the admin area closes the mobile drawer.
-  useEffect(() => () => setOpenMobile(false), [setOpenMobile]);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() === "b" && (event.metaKey || event.ctrlKey)) {
-        event.preventDefault();
-        toggle();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [toggle]);
-
-  useEffect(() => {
-    if (!openMobile) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpenMobile(false);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [openMobile, setOpenMobile]);
-
-  const loadingAdminPage = navigation.state === "loading" && navigation.location.pathname.startsWith("/admin");
-
-  const sidebarBody = (collapsed: boolean, onNavigate?: () => void) => (
-    <div className="flex h-full flex-col">
-      <div className={cn("flex h-12 items-center border-b px-3", collapsed && "justify-center px-0")}>
-        {collapsed ? <span className="sr-only">Admin Panel</span> : <h2 className="truncate text-base font-semibold">Admin Panel</h2>}
-      </div>
-      <nav aria-label="Admin" className="flex-1 overflow-y-auto p-2">
-        <ul className="flex flex-col gap-1">
-          {items.map((item) => (
-            <li key={item.to}>
-              <NavLink
-                to={item.to}
-                end={item.end}
-                onClick={onNavigate}
-                title={collapsed ? item.label : undefined}
-                className={({ isActive }) =>
-                  cn(
-                    "relative flex h-9 items-center gap-2 rounded-md px-2 text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring",
-                    isActive && "bg-accent font-medium text-accent-foreground",
-                    collapsed && "justify-center px-0",
-                  )
-                }
-              >
-                <item.icon className="size-4 shrink-0" aria-hidden />
-                <span className={cn(collapsed && "sr-only")}>{item.label}</span>
-                {item.to === MESSAGES_PATH && unreadMessages > 0 ? <UnreadBadge count={unreadMessages} collapsed={collapsed} /> : null}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="border-t p-2">
-        <div className={cn("flex items-center gap-2 p-1", collapsed && "justify-center")}>
-          <span
-            aria-hidden
-            className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
-          >
-            {avatarInitials(user.email)}
-          </span>
-          <div className={cn("min-w-0 flex-1 text-sm", collapsed && "sr-only")}>
-            <p className="truncate font-medium" data-testid="sidebar-email">
-              {user.email}
-            </p>
-            <p className="truncate text-xs text-muted-foreground">{user.roleLabel}</p>
-          </div>
-        </div>
-        <Form method="post" action="/logout" className="mt-1">
-          <Button
-            type="submit"
-            variant="ghost"
-            size="sm"
-            title={collapsed ? "Logout" : undefined}
-            className={cn("w-full justify-start", collapsed && "justify-center px-0")}
-          >
-            <LogOut aria-hidden />
-            <span className={cn(collapsed && "sr-only")}>Logout</span>
-          </Button>
-        </Form>
-      </div>
-    </div>
-  );
-
-  return (
-    <div className="flex min-h-screen flex-1" data-sidebar-state={open ? "expanded" : "collapsed"}>
-      <aside
-        aria-label="Admin Panel"
-        data-testid="admin-sidebar"
-        className={cn(
-          "sticky top-0 hidden h-screen shrink-0 border-r bg-background transition-[width] duration-200 md:block",
-          open ? "w-[16rem]" : "w-[3rem]",
-        )}
-      >
-        {sidebarBody(!open)}
-      </aside>
-      {openMobile ? (
-        <div className="fixed inset-0 z-50 md:hidden">
-          <button type="button" aria-label="Close sidebar" className="absolute inset-0 bg-black/50" onClick={() => setOpenMobile(false)} />
-          <aside
-            aria-label="Admin Panel"
-            role="dialog"
-            aria-modal="true"
-            className="absolute inset-y-0 left-0 w-[18rem] bg-background shadow-lg"
-          >
-            <button
-              type="button"
-              aria-label="Close sidebar"
-              // Focus moves into the drawer when it opens; Escape or this button closes it.
-              autoFocus
-              onClick={() => setOpenMobile(false)}
-              className="absolute right-2 top-2 rounded p-1 hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
-            >
-              <X className="size-4" aria-hidden />
-            </button>
-            {sidebarBody(false, () => setOpenMobile(false))}
-          </aside>
-        </div>
-      ) : null}
-      <div className="flex min-w-0 flex-1 flex-col">
-        <AdminTopBar email={user.email} roleLabel={user.roleLabel} canOpenAccount={nav.includes("/admin/account")} />
-        <main id="main" className="relative flex-1 p-4 md:p-8">
-          {loadingAdminPage ? (
-            <div role="status" className="absolute inset-x-0 top-2 flex items-center justify-center gap-2 text-sm text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" aria-hidden />
-              Loading...
-            </div>
-          ) : null}
-          <Outlet />
-        </main>
-      </div>
-    </div>
-  );
+  const { mail, ...shell } = loaderData;
+  return <AdminShell {...shell} banner={<MailBanner mail={mail} canFix={shell.nav.includes("/admin/email")} />} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

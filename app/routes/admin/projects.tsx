@@ -1,11 +1,11 @@
 import { data } from "react-router";
-import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
+import { requireArea } from "~/features/auth/guards.server";
+import { handleAdminForm, type AdminFormContext } from "~/features/admin/admin-form.server";
 import { createProject, deleteProject, listProjectsForAdmin, moveProject, updateProject } from "~/features/projects/project-admin.server";
 import { ProjectManagement } from "~/features/projects/project-management";
-import { projectInputSchema, PROJECTS_FORBIDDEN } from "~/features/projects/project-schema";
-import { canManageProjects } from "~/lib/permissions";
+import { projectInputSchema } from "~/features/projects/project-schema";
 import { getDb } from "~/server/db/client.server";
-import { invalidSubmission } from "~/server/form-reply.server";
+import { invalidSubmission } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/projects";
 
@@ -14,7 +14,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireActor(request, canManageProjects, PROJECTS_FORBIDDEN);
+  await requireArea(request, "projects");
   return { projects: await listProjectsForAdmin(getDb()) };
 }
 
@@ -37,7 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
       type: "success",
     });
   };
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "projects", {
     create: save,
     update: save,
     delete: async ({ actor, db, form }) => {

@@ -1,10 +1,9 @@
 import { data } from "react-router";
-import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
-import { PositionManagement, type PositionActionData } from "~/features/site/position-management";
-import { positionInputSchema } from "~/features/site/positions-schema";
-import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/site/positions.server";
-import { PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
-import { canEditPageContent } from "~/lib/permissions";
+import { requireArea } from "~/features/auth/guards.server";
+import { handleAdminForm, type AdminFormContext } from "~/features/admin/admin-form.server";
+import { PositionManagement, type PositionActionData } from "~/features/pages/position-management";
+import { positionInputSchema } from "~/features/pages/positions-schema";
+import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/pages/positions.server";
 import { getDb } from "~/server/db/client.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/recent-positions";
@@ -15,7 +14,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  await requireArea(request, "page-content");
   return { positions: await listPositions(getDb()) };
 }
 
@@ -33,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
       type: "success",
     });
   };
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "page-content", {
     create: save,
     update: save,
     delete: async ({ actor, db, form }) => {

@@ -1,21 +1,14 @@
-import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { requireArea } from "~/features/auth/guards.server";
+import { formFailure, withPageFailures, invalidSubmission } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { SettingsForm } from "~/features/site/settings-form";
-import { SecuritySettingsForm } from "~/features/site/security-settings-form";
-import {
-  SECURITY_SAVED,
-  securitySettingsFormSchema,
-  SETTINGS_FORBIDDEN,
-  SETTINGS_SAVED,
-  siteSettingsFormSchema,
-} from "~/features/site/settings-schema";
-import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/site/settings.server";
+import { SettingsForm } from "~/features/settings/settings-form";
+import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
+import { SECURITY_SAVED, securitySettingsFormSchema, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/settings/settings-schema";
+import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/settings/settings.server";
 import { parseSubmission } from "~/lib/forms";
-import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { ValidationError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
-import { invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
 
@@ -24,7 +17,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireActor(request, canManageSettings, SETTINGS_FORBIDDEN);
+  await requireArea(request, "settings");
   const db = getDb();
   const [settings, security] = await Promise.all([readSiteSettings(db), readSecuritySettings(db)]);
   return { settings, security };
@@ -32,14 +25,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await getSessionUser(request);
-  const formData = await withRouteErrors(() => readForm(request));
+  const formData = await withPageFailures(() => readForm(request));
   if (formData.get("intent") === "security") {
     const security = parseSubmission(formData, securitySettingsFormSchema);
     try {
       await saveSecuritySettings(getDb(), actor, Object.fromEntries(formData));
       return await redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
     } catch (error) {
-      return adminFormFailure(error, security);
+      return formFailure(error, security, { refusals: "page" });
     }
   }
   const submission = parseSubmission(formData, siteSettingsFormSchema);
@@ -49,7 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
     return await redirectWithToast("/admin/settings", { title: SETTINGS_SAVED, type: "success" });
   } catch (error) {
     if (error instanceof ValidationError && submission.status !== "success") return invalidSubmission(submission);
-    return adminFormFailure(error, submission);
+    return formFailure(error, submission, { refusals: "page" });
   }
 }
 

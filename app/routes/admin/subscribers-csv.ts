@@ -1,14 +1,13 @@
-import { requireActor } from "~/features/admin/admin-guard.server";
-import { exportSubscribersCsv, SUBSCRIBERS_FORBIDDEN } from "~/features/subscriptions/subscriptions.server";
-import { canManageSubscribers } from "~/lib/permissions";
+import { requireArea } from "~/features/auth/guards.server";
+import { exportSubscribersCsv } from "~/features/subscriptions/subscriptions.server";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import type { Route } from "./+types/subscribers-csv";
 
 /** GET /admin/subscribers.csv: every subscriber, for a spreadsheet. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
-  const csv = await withRouteErrors(() => exportSubscribersCsv(getDb(), actor));
+  const actor = await requireArea(request, "subscribers");
+  const csv = await withPageFailures(() => exportSubscribersCsv(getDb(), actor));
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {
     headers: {

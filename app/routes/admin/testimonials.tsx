@@ -1,8 +1,9 @@
 import { data } from "react-router";
-import { adminFormFailure, requireActor } from "~/features/admin/admin-guard.server";
+import { requireArea } from "~/features/auth/guards.server";
+import { formFailure, withPageFailures, invalidSubmission } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
-import { TestimonialManagement, type TestimonialActionData } from "~/features/site/testimonial-management";
-import { testimonialInputSchema, PAGE_CONTENT_FORBIDDEN } from "~/features/site/testimonials-schema";
+import { TestimonialManagement, type TestimonialActionData } from "~/features/pages/testimonial-management";
+import { testimonialInputSchema } from "~/features/pages/testimonials-schema";
 import {
   createTestimonial,
   deleteTestimonial,
@@ -10,13 +11,11 @@ import {
   moveTestimonial,
   setTestimonialHidden,
   updateTestimonial,
-} from "~/features/site/testimonials.server";
+} from "~/features/pages/testimonials.server";
 import { parseSubmission, type Submission } from "~/lib/forms";
-import { canEditPageContent } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError, withRouteErrors } from "~/server/errors.server";
+import { ValidationError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
-import { invalidSubmission } from "~/server/form-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/testimonials";
 
@@ -25,13 +24,13 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireActor(request, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  await requireArea(request, "page-content");
   return { testimonials: await listTestimonialsForAdmin(getDb()) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await getSessionUser(request);
-  const formData = await withRouteErrors(() => readForm(request));
+  const formData = await withPageFailures(() => readForm(request));
   const form = Object.fromEntries(formData);
   const db = getDb();
   let submission: Submission<unknown> | undefined;
@@ -75,7 +74,7 @@ export async function action({ request }: Route.ActionArgs) {
         throw new ValidationError("Unknown action.");
     }
   } catch (error) {
-    return adminFormFailure(error, submission);
+    return formFailure(error, submission, { refusals: "page" });
   }
 }
 

@@ -1,14 +1,14 @@
 import { data } from "react-router";
-import { handleAdminForm, requireActor, type AdminFormContext } from "~/features/admin/admin-guard.server";
+import { requireArea } from "~/features/auth/guards.server";
+import { handleAdminForm, type AdminFormContext } from "~/features/admin/admin-form.server";
 import { UserManagement, type UsersActionData } from "~/features/users/user-management";
-import { createUserSchema, roleChangeSchema, USERS_FORBIDDEN } from "~/features/users/user-schema";
+import { createUserSchema, roleChangeSchema } from "~/features/users/user-schema";
 import { addUser, changeUserRole, deleteUser, listUsers, setUserDisabled } from "~/features/users/users.server";
 import { sendPasswordResetFor } from "~/features/auth/password-reset.server";
 import { parseSubmission } from "~/lib/forms";
-import { canManageUsers } from "~/lib/permissions";
 import { ROLE_LABELS } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
-import { invalidSubmission } from "~/server/form-reply.server";
+import { invalidSubmission } from "~/server/failure-reply.server";
 import type { Route } from "./+types/users";
 
 export function meta() {
@@ -16,7 +16,7 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const actor = await requireActor(request, canManageUsers, USERS_FORBIDDEN);
+  const actor = await requireArea(request, "users");
   const users = await listUsers(getDb());
   return {
     currentUserId: actor.id,
@@ -42,7 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
           : `${ROLE_LABELS[input.role]} role removed from ${input.email}.`;
       return done(message);
     };
-  return handleAdminForm(request, {
+  return handleAdminForm(request, "users", {
     create: async ({ actor, db, form, parse }) => {
       const parsed = parse(createUserSchema);
       if (parsed.status !== "success") return invalidSubmission(parsed);

@@ -1,6 +1,6 @@
 import { signIn } from "~/features/auth/auth.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse } from "~/server/errors.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/auth-login";
 
@@ -24,6 +24,6 @@ export async function action({ request }: Route.ActionArgs) {
     if (twoFactor) return Response.json({ ok: false, twoFactorRequired: true, next: "/auth" }, { headers: { "Set-Cookie": setCookie } });
     return Response.json({ ok: true }, { headers: { "Set-Cookie": setCookie } });
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }

@@ -1,6 +1,6 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
-import { getSiteSettings } from "~/features/site/settings.server";
-import { toResponse } from "~/server/errors.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { readBodyUpTo } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/feeds-substack";
@@ -11,7 +11,7 @@ async function answer(substackUrl: unknown) {
     const url = substackUrl === undefined || substackUrl === null || substackUrl === "" ? undefined : feeds.parseSubstackUrl(substackUrl);
     return feedItemResponse(await feeds.fetchSubstack(url), "The newsletter feed is unavailable right now.");
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }
 

@@ -1,5 +1,5 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
-import { getSiteSettings } from "~/features/site/settings.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
 
 /** GET or POST /api/feeds/tsp-blog — the newest blog post (SPEC §7 fetch-tsp-blog, no body). Other methods: the app-wide guard (server/app.ts). */
 async function answer() {

@@ -3,7 +3,8 @@ import { passkeySignInOptions } from "~/features/auth/auth.server";
 import { passkeyPurposeSchema } from "~/features/auth/passkey-schema";
 import { getSessionUser } from "~/features/auth/session.server";
 import { getDb } from "~/server/db/client.server";
-import { parseOrThrow, toResponse } from "~/server/errors.server";
+import { parseOrThrow } from "~/server/errors.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/passkey-options";
 
@@ -22,7 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
         : await passkeySignInOptions(db, purpose, request);
     return Response.json(options, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }
 

@@ -1,14 +1,14 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { discardOwnAutosave, saveAutosave } from "~/features/posts/autosave.server";
+import { discardOwnAutosave, saveAutosave } from "~/features/posts/write/autosave.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse } from "~/server/errors.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/post-autosave";
-import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
+// While the site requires 2FA of staff, a staff member without it is refused here too.
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "api")];
 
 /**
  * POST /api/posts/autosave — the editor's unsaved text (form data: postId in edit mode, category,
@@ -29,6 +29,6 @@ export async function action({ request }: Route.ActionArgs) {
     const { savedAt } = await saveAutosave(getDb(), user, fields);
     return Response.json({ savedAt: savedAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }

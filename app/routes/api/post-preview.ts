@@ -1,14 +1,14 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { previewPostBody } from "~/features/posts/post-render.server";
+import { previewPostBody } from "~/features/posts/content/post-render.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse } from "~/server/errors.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
 import type { Route } from "./+types/post-preview";
-import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
+// While the site requires 2FA of staff, a staff member without it is refused here too.
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "api")];
 
 /**
  * POST /api/posts/preview — form field `content`; staff only. Answers { html } rendered by the server's
@@ -21,7 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
     const result = await previewPostBody(getDb(), user, { content: form.get("content") });
     return Response.json(result, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }
 

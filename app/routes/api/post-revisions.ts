@@ -1,13 +1,13 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { listRevisions } from "~/features/posts/revisions.server";
+import { listRevisions } from "~/features/posts/write/revisions.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse } from "~/server/errors.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import type { Route } from "./+types/post-revisions";
-import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 
 /** GET /api/posts/:postId/revisions — the post's revisions, newest first (staff; listRevisions decides). */
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
+// While the site requires 2FA of staff, a staff member without it is refused here too.
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "api")];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   try {
@@ -18,6 +18,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }

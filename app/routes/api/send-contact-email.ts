@@ -1,6 +1,7 @@
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getDb } from "~/server/db/client.server";
-import { toResponse } from "~/server/errors.server";
+import { readJson } from "~/server/form.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/send-contact-email";
 
@@ -10,17 +11,12 @@ import type { Route } from "./+types/send-contact-email";
  * (400 with fieldErrors, 403 verification, 409 reused id, 429 with Retry-After).
  */
 export async function action({ request }: Route.ActionArgs) {
-  let body: unknown;
   try {
-    body = await request.json();
-  } catch {
-    return Response.json({ error: "Request body must be JSON" }, { status: 400 });
-  }
-  try {
+    const body = await readJson(request);
     const result = await submitContactMessage(getDb(), body, clientIp(request));
     return Response.json({ ok: true, id: result.id }, { status: result.created ? 201 : 200 });
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }
 

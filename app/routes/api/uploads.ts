@@ -1,16 +1,17 @@
 import { getSessionUser } from "~/features/auth/session.server";
 import { startImageBatch } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
-import { AppError, toResponse, ValidationError } from "~/server/errors.server";
+import { AppError, ValidationError } from "~/server/errors.server";
+import { apiFailure } from "~/server/failure-reply.server";
 import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
 import { parseMultipart } from "~/server/multipart.server";
 import type { Route } from "./+types/uploads";
-import { requireTwoFactorForStaffApi } from "~/features/admin/two-factor-guard.server";
+import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 
 const TOO_LARGE = `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.`;
 
-// While the site requires 2FA of staff, a staff member without it is refused here too (issue 15).
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffApi(request)];
+// While the site requires 2FA of staff, a staff member without it is refused here too.
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "api")];
 
 /**
  * POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }.
@@ -48,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
       throw error;
     }
   } catch (error) {
-    return toResponse(error);
+    return apiFailure(error);
   }
 }
 

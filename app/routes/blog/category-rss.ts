@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { listFeedPosts } from "~/features/posts/posts.server";
-import { buildRss, rssResponse } from "~/features/posts/rss.server";
-import { getSiteSettings } from "~/features/site/settings.server";
-import { publicSiteUrl } from "~/features/site/site-url.server";
+import { listFeedPosts } from "~/features/posts/write/posts.server";
+import { buildRss, rssResponse } from "~/features/posts/read/rss.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { CATEGORIES, categoryPath, parseCategory } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/category-rss";

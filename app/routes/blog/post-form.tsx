@@ -1,101 +1,47 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { autosaveToOffer, type StoredAutosave } from "~/features/posts/autosave.server";
-import { PostForm } from "~/features/posts/post-form";
-import { warmRenderer } from "~/features/posts/post-render.server";
-import { requireStaffPage } from "~/features/posts/page-guards.server";
-import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/posts.server";
-import { postFormSchema, postInputFromForm } from "~/features/posts/post-schema";
+import { PostForm } from "~/features/posts/editor/post-form";
+import { warmRenderer } from "~/features/posts/content/post-render.server";
+import { requireStaff, requireTwoFactorForStaff } from "~/features/auth/guards.server";
+import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features/posts/write/posts.server";
+import { postFormSchema, postInputFromForm } from "~/features/posts/write/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
-import { formatInZone, utcToZonedLocal } from "~/lib/time-zone";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { NotFoundError } from "~/server/errors.server";
 import { readForm } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
+import { formFailure, invalidSubmission, throwPageFailure } from "~/server/failure-reply.server";
+import { PAGE_NOT_FOUND } from "~/server/pagination.server";
+import { newPostEditorState, postEditorState } from "~/features/posts/editor/editor-state.server";
 import { LIMITS } from "~/server/limits.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/post-form";
-import { requireTwoFactorForStaffPage } from "~/features/admin/two-factor-guard.server";
 
 /** Create mode when the slug is 'new' or absent (SPEC §2). */
 function slugOf(params: { slug?: string }): string | null {
   return params.slug && params.slug !== "new" ? params.slug : null;
 }
 
-// While the site requires 2FA of staff, the editor sends a staff member without it to set it up (issue 15).
-export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaffPage(request)];
+// While the site requires 2FA of staff, the editor sends a staff member without it to set it up.
+export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "page")];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
-  if (!category) throw data("Oops! Page not found", { status: 404 });
-  const user = await requireStaffPage(request);
+  if (!category) throwPageFailure(new NotFoundError(PAGE_NOT_FOUND));
+  const user = await requireStaff(request);
   warmRenderer();
   const slug = slugOf(params);
   if (category !== params.category) throw redirect(slug ? `${postPath(category, slug)}/edit` : `${categoryPath(category)}/new`, 301);
-  const timeZone = getEnv().SITE_TIME_ZONE;
-  const offer = (saved: StoredAutosave | null) =>
-    saved
-      ? {
-          title: saved.title,
-          excerpt: saved.excerpt,
-          content: saved.content,
-          featuredImageUrl: saved.featuredImageUrl,
-          details: saved.details,
-          featuredImageAlt: saved.featuredImageAlt,
-          savedAt: saved.savedAt.toISOString(),
-          savedAtLabel: formatInZone(saved.savedAt, timeZone),
-        }
-      : null;
-  if (!slug) return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(getDb(), user.id, { category }, null)) };
+  if (!slug) return newPostEditorState(getDb(), user, category);
   const post = await getPostBySlug(getDb(), slug);
   if (!post) {
     const moved = await findMovedPost(getDb(), category, slug, user);
     if (moved) throw redirect(`${postPath(moved.category, moved.slug)}/edit`, 301);
-    throw data("Oops! Page not found", { status: 404 });
+    throwPageFailure(new NotFoundError(PAGE_NOT_FOUND));
   }
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
-  // The form's fields beyond the text, in the shape autosave keeps them (to tell a real change).
-  const details = {
-    category: post.category,
-    slug: post.slug,
-    published: post.published,
-    featured: post.featured,
-    media: post.media.map((m) => ({
-      mediaType: m.mediaType,
-      mediaUrl: m.mediaUrl,
-      caption: m.caption ?? "",
-      alt: m.alt ?? "",
-      uploadId: m.uploadId ?? undefined,
-    })),
-    schedule: post.scheduledAt !== null && !post.published,
-    publishAt: post.scheduledAt && !post.published ? utcToZonedLocal(post.scheduledAt, timeZone) : "",
-  };
-  const editable = {
-    title: post.title,
-    excerpt: post.excerpt ?? "",
-    content: post.content,
-    featuredImageUrl: post.featuredImageUrl ?? "",
-    details,
-    featuredImageAlt: post.featuredImageAlt ?? "",
-    updatedAt: post.updatedAt,
-  };
-  return {
-    category,
-    timeZone,
-    autosave: offer(await autosaveToOffer(getDb(), user.id, { postId: post.id }, editable)),
-    post: {
-      ...details,
-      id: post.id,
-      title: editable.title,
-      excerpt: editable.excerpt,
-      content: editable.content,
-      featuredImageUrl: editable.featuredImageUrl,
-      featuredImageAlt: editable.featuredImageAlt,
-      version: post.version,
-    },
-  };
+  return postEditorState(getDb(), user, post);
 }
 
 export async function action({ request, params }: Route.ActionArgs) {

@@ -3,12 +3,13 @@ import { Button } from "~/components/ui/button";
 import { SUBSCRIBE_TEXT } from "~/features/subscriptions/subscription-schema";
 import { confirmSubscription } from "~/features/subscriptions/subscriptions.server";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/confirm";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta() {
@@ -24,7 +25,7 @@ export function loader({ request }: Route.LoaderArgs) {
  * on their own; the person's click (a POST) does.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const token = form.get("token");
   try {
     await confirmSubscription(getDb(), typeof token === "string" ? token : null);

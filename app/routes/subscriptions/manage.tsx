@@ -5,9 +5,9 @@ import { getSubscription, updateSubscriptionCategories } from "~/features/subscr
 import { CATEGORIES } from "~/lib/categories";
 import { parseSubmission, type FormFailure } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer, withRouteErrors } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
+import { withPageFailures, formFailure, invalidSubmission } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import type { Route } from "./+types/manage";
 
 export function meta() {
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const submission = parseSubmission(form, manageSchema);
   if (submission.status !== "success") return invalidSubmission(submission);
   try {

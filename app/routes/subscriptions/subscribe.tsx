@@ -1,17 +1,17 @@
 import { SubscribeForm, type SubscribeActionData } from "~/features/subscriptions/subscribe-form";
 import { subscribeSchema } from "~/features/subscriptions/subscription-schema";
+import { SubscribeOffer, useSubscriptionOffer } from "~/features/subscriptions/subscribe-offer";
 import { subscribe } from "~/features/subscriptions/subscriptions.server";
 import { parseSubmission } from "~/lib/forms";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
-import { withRouteErrors } from "~/server/errors.server";
+import { withPageFailures, formFailure, invalidSubmission } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
-import { formFailure, invalidSubmission } from "~/server/form-reply.server";
 import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/subscribe";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 /** Every subscribe form posts here: the fetcher gets the answer as data, a plain post gets this page. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await withRouteErrors(() => readForm(request));
+  const form = await withPageFailures(() => readForm(request));
   const submission = parseSubmission(form, subscribeSchema);
   if (submission.status !== "success") return invalidSubmission(submission);
   const token = form.get("verificationToken");
@@ -37,6 +37,14 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Subscribe({ actionData }: Route.ComponentProps) {
+  const offer = useSubscriptionOffer();
+  if (offer !== "form" && !actionData) {
+    return (
+      <div className="mx-auto max-w-2xl px-4 py-16">
+        <SubscribeOffer id="subscribe-page" page />
+      </div>
+    );
+  }
   return (
     <div className="mx-auto max-w-2xl px-4 py-16">
       <SubscribeForm id="subscribe-page" heading="Subscribe" headingLevel="h1" actionData={actionData} />

@@ -7,7 +7,7 @@ import { errorAnswer } from "~/server/errors.server";
 import type { Route } from "./+types/unsubscribe";
 import { STATIC_PAGE } from "~/lib/hydration";
 
-/** Issue 14: no React for anonymous visitors (lib/hydration.ts). */
+/** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
 export function meta() {

@@ -18,6 +18,7 @@ import {
   blogMedia,
   blogPosts,
   contactMessages,
+  mailOutbox,
   projects,
   rateLimits,
   session,
@@ -29,7 +30,8 @@ import {
 import { createLocalStorage, type Storage } from "../storage.server";
 import { readArchive } from "./archive.server";
 import { createBackup } from "./backup.server";
-import { applyMigrations, listTables, loadMigrations, queryRows } from "./database-info.server";
+import { queryRows } from "../db/query-rows.server";
+import { applyMigrations, listTables, loadMigrations } from "./database-info.server";
 import { restoreBackup } from "./restore.server";
 
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -109,13 +111,22 @@ async function seedContent(db: Db, storage: Storage, tag: string) {
   await db
     .insert(projects)
     .values({ title: "Site", description: "Multi\nline", type: "web", url: "https://example.com", featured: true, displayOrder: 3 });
+  const [mail] = await db
+    .insert(mailOutbox)
+    .values({
+      kind: "contact.forward",
+      recipient: "owner@example.com",
+      payload: { messageId: "x" },
+      state: "failed",
+      attempts: 8,
+      lastError: "550 no",
+    })
+    .returning({ id: mailOutbox.id });
   await db.insert(contactMessages).values({
     name: "Ann",
     email: "ann@example.com",
     message: "Hi there",
-    deliveryState: "failed",
-    attempts: 8,
-    lastError: "550 no",
+    mailId: mail!.id,
     ipAddress: "203.0.113.9",
   });
   await db.execute(sql`update contact_messages set created_at = '2024-06-01 10:11:12.123456+00'`);

@@ -18,16 +18,8 @@ import {
   tableChunkPath,
   type Manifest,
 } from "./archive.server";
-import {
-  appliedMigration,
-  columnList,
-  countRows,
-  ident,
-  listTables,
-  loadMigrations,
-  queryRows,
-  type Executor,
-} from "./database-info.server";
+import { appliedMigration, columnList, countRows, ident, listTables, loadMigrations } from "./database-info.server";
+import { queryRows, type Executor } from "../db/query-rows.server";
 
 export interface BackupProgress {
   phase: "database" | "files";

@@ -13,11 +13,10 @@ import {
   ident,
   listTables,
   loadMigrations,
-  queryRows,
   resetSequences,
-  type Executor,
   type TableInfo,
 } from "./database-info.server";
+import { queryRows, type Executor } from "../db/query-rows.server";
 
 export interface RestoreProgress {
   phase: "verify" | "restore";

@@ -2,7 +2,7 @@ import { PGlite, type QueryOptions } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { queryRows } from "~/server/backup/database-info.server";
+import { queryRows } from "~/server/db/query-rows.server";
 import { createTestDatabase } from "../../../tests/helpers/databases";
 import { session } from "./schema.server";
 import { ONE_ROW, type Database } from "./client.server";

@@ -35,7 +35,7 @@ export type DatabaseOptions =
 
 /**
  * PGlite writes this over the data directory's postgresql.conf at every open, so it carries initdb's own lines
- * (locale, time zone, text search) too. Why these values: docs/decisions/14d-pglite-memory.md.
+ * (locale, time zone, text search) too. Why these values: docs/decisions/0038-pglite-memory.md.
  */
 const PGLITE_POSTGRESQL_CONF = [
   "shared_buffers = 32MB",
@@ -85,7 +85,7 @@ function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions 
  * The embedded database's client for drizzle. drizzle-orm hands PGlite its parsers with every
  * statement, and PGlite then copies its own table of ~320 parsers into a new object per statement
  * (`{ ...this.parsers, ...options.parsers }`): 0.1–0.3 ms each, about a tenth of a signed-in page's
- * CPU (docs/decisions/14a-page-cache.md, addendum 3). This client holds drizzle's parsers itself
+ * CPU (docs/decisions/0022-page-cache.md, addendum 3). This client holds drizzle's parsers itself
  * (set after start-up, which registers the array types) and leaves drizzle's copy out of each query.
  */
 class DrizzlePGlite extends PGlite {
@@ -120,7 +120,7 @@ export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzl
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
-    // Imported only here: a site on the embedded database never loads pg (docs/decisions/14f-server-memory.md).
+    // Imported only here: a site on the embedded database never loads pg (docs/decisions/0040-server-memory.md).
     const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     pool.on("error", (error) => logger.error({ err: error }, "postgres pool error"));

@@ -67,7 +67,7 @@ export function createPgListener(url: string): { listen: Listen; close: () => Pr
   const connect = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      // pg is loaded only by sites on PostgreSQL (docs/decisions/14f-server-memory.md).
+      // pg is loaded only by sites on PostgreSQL (docs/decisions/0040-server-memory.md).
       const { default: postgres } = await import("pg");
       const next = new postgres.Client({ connectionString: url });
       next.on("error", (error) => lost(next, error));

@@ -224,7 +224,7 @@ export const blogPosts = pgTable(
     version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-    // Search (issue 18): stored, so ranking reads it instead of parsing every matching post again.
+    // Search: stored, so ranking reads it instead of parsing every matching post again.
     // Title weighs most (A), then excerpt (B), then the body (C); English stemming.
     searchVector: tsvector("search_vector")
       .notNull()
@@ -450,9 +450,52 @@ export const projects = pgTable(
   ],
 );
 
-// ---- Contact messages (stored first, delivered by an outbox worker) ----
+// ---- Outgoing email: one durable outbox for every message the site sends (app/server/mail) ----
 
-export const DELIVERY_STATES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+/** pending: waiting for its (next) attempt; skipped: not sent because email is not set up or nothing is left to send. */
+export const MAIL_STATES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+export type MailState = (typeof MAIL_STATES)[number];
+
+/**
+ * One row per email. The content is rendered when it is sent, from `payload` (never a secret: a
+ * reset link's token is made at send time), so the row doubles as the mail log.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The registered mail kind that renders it (e.g. "contact.forward"). */
+    kind: text("kind").notNull(),
+    recipient: text("recipient").notNull(),
+    payload: jsonb("payload").notNull().default({}),
+    state: text("state", { enum: MAIL_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(8),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** The claim holding the lease; only its holder may settle the row. */
+    lockedBy: text("locked_by"),
+    lastError: text("last_error"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    /** The same logical email enqueued twice is stored once while the first row exists. */
+    dedupeKey: text("dedupe_key").unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("mail_outbox_state_check", sql`${t.state} in (${inList(MAIL_STATES)})`),
+    index("mail_outbox_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.state} = 'pending'`),
+    index("mail_outbox_lease_idx")
+      .on(t.lockedUntil)
+      .where(sql`${t.state} = 'sending'`),
+    index("mail_outbox_created_idx").on(t.createdAt.desc()),
+    index("mail_outbox_attempt_idx").on(t.lastAttemptAt.desc()),
+  ],
+);
+
+// ---- Contact messages (stored first, emailed to the owner through the mail outbox) ----
 
 export const contactMessages = pgTable(
   "contact_messages",
@@ -465,22 +508,14 @@ export const contactMessages = pgTable(
     message: text("message").notNull(),
     ipAddress: text("ip_address"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    deliveryState: text("delivery_state", { enum: DELIVERY_STATES }).notNull().default("pending"),
-    attempts: integer("attempts").notNull().default(0),
-    lastError: text("last_error"),
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
-    lockedUntil: timestamp("locked_until", { withTimezone: true }),
-    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    /** Its email to the owner; the inbox shows that row's delivery state. */
+    mailId: uuid("mail_id").references(() => mailOutbox.id, { onDelete: "set null" }),
     handledAt: timestamp("handled_at", { withTimezone: true }),
   },
-  (t) => [
-    check("contact_messages_state_check", sql`${t.deliveryState} in (${inList(DELIVERY_STATES)})`),
-    index("contact_messages_outbox_idx").on(t.deliveryState, t.nextAttemptAt),
-    index("contact_messages_created_idx").on(t.createdAt.desc()),
-  ],
+  (t) => [index("contact_messages_created_idx").on(t.createdAt.desc()), index("contact_messages_mail_idx").on(t.mailId)],
 );
 
-// ---- Email subscriptions (app/features/subscriptions; issue 18) ----
+// ---- Email subscriptions (app/features/subscriptions) ----
 
 export const SUBSCRIBER_STATES = ["pending", "confirmed", "unsubscribed"] as const;
 
@@ -556,7 +591,7 @@ export const appSettings = pgTable("app_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-// ---- Background work (app/server/jobs; docs/decisions/core-a-jobs.md) ----
+// ---- Background work (app/server/jobs; docs/decisions/0020-jobs.md) ----
 
 export const JOB_STATES = ["pending", "running", "done", "failed"] as const;
 
@@ -621,7 +656,7 @@ export const contentVersion = pgTable(
   (t) => [check("content_version_single_row", sql`${t.id} = 1`)],
 );
 
-// ---- Page content edited in the admin (issue 16) ----
+// ---- Page content edited in the admin (app/features/pages) ----
 
 /** The Testimonials page's cards, in display order; hidden ones stay in the admin only. */
 export const testimonials = pgTable(
@@ -663,7 +698,7 @@ export const positions = pgTable(
   (t) => [index("positions_display_order_idx").on(t.displayOrder)],
 );
 
-// ---- Audit log (app/server/audit.server.ts; docs/decisions/015-audit-log.md) ----
+// ---- Audit log (app/server/audit.server.ts; docs/decisions/0027-audit-log.md) ----
 
 /**
  * One row per staff write, sign-in outcome and account-security change. The actor's email is copied

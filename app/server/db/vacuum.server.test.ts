@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
-import { queryRows } from "~/server/backup/database-info.server";
+import { queryRows } from "~/server/db/query-rows.server";
 import { createTestDatabase } from "../../../tests/helpers/databases";
 import type { Database } from "./client.server";
 import { listingTableNeedsVacuum, vacuumListingTable } from "./vacuum.server";

@@ -1,18 +1,15 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { queryRows } from "~/server/backup/database-info.server";
-import { defineRecurringTask } from "~/server/jobs/recurring.server";
+import { queryRows } from "./query-rows.server";
 import { logger } from "~/server/logger.server";
-import { getDatabase, type Db } from "./client.server";
+import type { Db } from "./client.server";
 
 /**
- * VACUUM for the embedded database, which has no autovacuum (docs/decisions/14g-db-tails.md).
+ * VACUUM for the embedded database, which has no autovacuum (docs/decisions/0042-db-tails.md).
  * Listings read a page through an index-only scan ("deferred join"): fast only where the visibility
  * map says the table's pages are all-visible, and only VACUUM sets it. PostgreSQL's autovacuum does
- * that on its own; PGlite runs no background worker, so this task does it for blog_posts.
+ * that on its own; PGlite runs no background worker, so the pglite.vacuum task (server/jobs.ts) does it for blog_posts.
  */
-const INTERVAL_MS = 5 * 60_000;
-
 const tableState = z.object({
   pages: z.coerce.number(),
   allVisible: z.coerce.number(),
@@ -52,12 +49,3 @@ export async function vacuumListingTable(db: Db): Promise<boolean> {
   logger.info({ ms: Math.round(performance.now() - started) }, "blog_posts vacuumed");
   return true;
 }
-
-export const vacuumTask = defineRecurringTask(
-  "pglite.vacuum",
-  INTERVAL_MS,
-  async ({ db }) => {
-    if (getDatabase().kind === "pglite") await vacuumListingTable(db);
-  },
-  { firstRunDelayMs: 60_000 },
-);

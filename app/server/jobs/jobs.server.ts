@@ -1,11 +1,11 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "~/server/db/client.server";
 import { notifySql } from "~/server/db/notify.server";
-import { jobs } from "~/server/db/schema.server";
+import { jobPacing, jobs } from "~/server/db/schema.server";
 
 /**
- * Background jobs (docs/decisions/core-a-jobs.md): a job is a row in `jobs`, enqueued in the
+ * Background jobs (docs/decisions/0020-jobs.md): a job is a row in `jobs`, enqueued in the
  * caller's transaction, run by the job runner (runner.server.ts) of any instance. Define each kind
  * once, at module level, in a module that server/app.ts imports (so every instance knows it):
  *
@@ -168,6 +168,23 @@ export async function pruneFinishedJobs(db: Db, before: Date): Promise<number> {
     .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.finishedAt, before)))
     .returning({ id: jobs.id });
   return deleted.length;
+}
+
+/**
+ * Reserves the next start slot of a paced stream (a job kind, a mail kind), shared by every instance
+ * through job_pacing with one atomic upsert; returns how long to wait for it.
+ */
+export async function reservePacingSlot(db: Db, key: string, intervalMs: number): Promise<number> {
+  const interval = sql`make_interval(secs => ${intervalMs / 1000})`;
+  const [row] = await db
+    .insert(jobPacing)
+    .values({ kind: key, nextSlotAt: sql`now() + ${interval}` })
+    .onConflictDoUpdate({
+      target: jobPacing.kind,
+      set: { nextSlotAt: sql`greatest(${jobPacing.nextSlotAt}, now()) + ${interval}` },
+    })
+    .returning({ waitMs: sql<number>`(extract(epoch from ${jobPacing.nextSlotAt} - now()) * 1000)::float8` });
+  return Math.max(0, Number(row?.waitMs ?? 0) - intervalMs);
 }
 
 const MAX_DELAY_MS = 3_600_000;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { getDatabase, type Database, type Db } from "~/server/db/client.server";
-import { jobPacing, jobs } from "~/server/db/schema.server";
+import { jobs } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { logger } from "~/server/logger.server";
 import {
@@ -10,6 +10,7 @@ import {
   getJobDefinition,
   JOBS_CHANNEL,
   PermanentJobError,
+  reservePacingSlot,
   registeredJobKinds,
   retryDelayMs,
   type AnyJobDefinition,
@@ -167,17 +168,8 @@ export class JobRunner {
     return { token, rows };
   }
 
-  /** Reserves the kind's next start slot, shared by every instance; returns how long to wait for it. */
-  private async reserveSlot(kind: string, intervalMs: number): Promise<number> {
-    const [row] = await this.db
-      .insert(jobPacing)
-      .values({ kind, nextSlotAt: sql`now() + ${secs(intervalMs)}` })
-      .onConflictDoUpdate({
-        target: jobPacing.kind,
-        set: { nextSlotAt: sql`greatest(${jobPacing.nextSlotAt}, now()) + ${secs(intervalMs)}` },
-      })
-      .returning({ waitMs: sql<number>`(extract(epoch from ${jobPacing.nextSlotAt} - now()) * 1000)::float8` });
-    return Math.max(0, Number(row?.waitMs ?? 0) - intervalMs);
+  private reserveSlot(kind: string, intervalMs: number): Promise<number> {
+    return reservePacingSlot(this.db, kind, intervalMs);
   }
 
   private async runPaced(job: ClaimedJob, token: string, waitMs: number, definition: AnyJobDefinition): Promise<void> {

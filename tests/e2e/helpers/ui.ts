@@ -14,6 +14,17 @@ export function toastWith(page: Page, title: string, description?: string): Loca
   return description ? toast.filter({ hasText: description }) : toast;
 }
 
+/**
+ * Waits until a toast carried to this page (the toast cookie, shown by the root after hydration) would
+ * be on screen: the page is hydrated, sonner's toaster is mounted (always, for a signed-in user) and
+ * two frames have been painted since. Only then does "no such toast" mean something.
+ */
+export async function waitForToasts(page: Page): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.locator('section[aria-label^="Notifications"]').waitFor({ state: "attached" });
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 /** The axe check of every spec: no serious or critical violation on the page, outside the `exclude`d selectors. */
 export async function expectNoSeriousAxeViolations(page: Page, { exclude = [] }: { exclude?: string[] } = {}): Promise<void> {
   const builder = new AxeBuilder({ page });

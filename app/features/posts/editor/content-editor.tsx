@@ -4,7 +4,7 @@ import { useLayoutEffect, useRef, useState, type ComponentProps } from "react";
 import { Button } from "~/components/ui/button";
 import { Textarea } from "~/components/ui/textarea";
 import { cn } from "~/lib/utils";
-import { PostBody } from "../post-body";
+import { PostBody } from "../read/post-body";
 import { applyFormat, insertImage, shortcutAction, TOOLBAR_ACTIONS, type FormatAction, type TextState } from "./markdown-edits";
 import { imageFilesOf, uploadImageFiles } from "./upload-images";
 import { InsertImageDialog } from "./insert-image-dialog";

@@ -1,0 +1,117 @@
+import { Link, useLocation } from "react-router";
+import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
+import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
+import { useSite } from "../settings/use-site";
+import { useOptionalUser } from "~/lib/use-user";
+import { ExternalLinkItems } from "./external-link-items";
+
+const linkClass = "hover:text-primary hover:underline";
+
+function Group({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <h2 className="text-sm font-semibold text-foreground">{title}</h2>
+      <ul className="mt-3 space-y-2">{children}</ul>
+    </div>
+  );
+}
+
+/** Footer (SPEC §2): navigation, services, quick links, 7Fs links, copyright, Admin (canEdit), social links. */
+/**
+ * Pages without the footer's Subscribe form: those with a form of their own (blog pages show
+ * Subscribe in the page; contact, sign-in and the subscription pages ask for an email already)
+ * and the admin area.
+ */
+const OWN_FORM_PAGES = /^\/(7fs|admin|auth|contact|subscribe|unsubscribe)(\/|$)/;
+
+export function SiteFooter() {
+  const user = useOptionalUser();
+  const site = useSite();
+  const { pathname } = useLocation();
+  return (
+    <footer className="border-t bg-muted/40">
+      <nav
+        aria-label="Footer"
+        className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground sm:grid-cols-2 lg:grid-cols-4"
+      >
+        <Group title="Navigation">
+          {[...NAV_LINKS, CONTACT_LINK].map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className={linkClass}>
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </Group>
+        {site.serviceLinks.length > 0 ? (
+          <Group title="Services">
+            <ExternalLinkItems links={site.serviceLinks} className={linkClass} />
+          </Group>
+        ) : null}
+        <Group title="Quick Links">
+          {site.newsletterUrl ? (
+            <li>
+              <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass}>
+                {NEWSLETTER_LABEL}
+              </a>
+            </li>
+          ) : null}
+          <li>
+            <Link to="/#reach-me" className={linkClass}>
+              Book a Call
+            </Link>
+          </li>
+          {site.resumeUrl ? (
+            <li>
+              <a href={site.resumeUrl} className={linkClass}>
+                Resume (PDF)
+              </a>
+            </li>
+          ) : null}
+          <li>
+            <Link to="/hero-mockups" className={linkClass}>
+              Hero Mockups
+            </Link>
+          </li>
+          {user?.canEdit ? (
+            <li>
+              <Link to="/admin" className={linkClass}>
+                Admin
+              </Link>
+            </li>
+          ) : null}
+        </Group>
+        <Group title="7Fs Framework">
+          {CATEGORY_LINKS.map((category) => (
+            <li key={category.to}>
+              <Link to={category.to} className={linkClass}>
+                {category.label}
+              </Link>
+            </li>
+          ))}
+        </Group>
+      </nav>
+      {OWN_FORM_PAGES.test(pathname) ? null : (
+        <div className="mx-auto max-w-7xl px-4 pb-10">
+          <SubscribeOffer id="subscribe-footer" className="max-w-2xl" />
+        </div>
+      )}
+      <div className="border-t">
+        <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
+          <p>
+            © {new Date().getFullYear()} {site.siteName}. All rights reserved.
+          </p>
+          <ul aria-label="Social links" className="flex gap-4">
+            {site.socialLinks.map((social) => (
+              <li key={social.url}>
+                <a href={social.url} target="_blank" rel="noopener noreferrer me" className={linkClass}>
+                  {social.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,38 @@
+import type { SessionUser } from "~/features/auth/session.server";
+import { isSafeImageUrl } from "~/features/media/media-urls";
+import { shortDate } from "~/lib/dates";
+import { listPublishedPosts } from "~/features/posts/write/posts.server";
+import { categoryShareCard, shareImageOf } from "~/features/share-images/share-images.server";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { srcSetsFor } from "~/features/uploads/uploads.server";
+import { CATEGORY_DESCRIPTIONS, type Category } from "~/lib/categories";
+import { canCreatePost } from "~/lib/permissions";
+import type { Db } from "~/server/db/client.server";
+
+/** One page of a category's published posts as its listing shows them (a page past the last is a NotFoundError). */
+export async function categoryPageView(db: Db, user: SessionUser | null, category: Category, page: number) {
+  const [listing, { siteName }] = await Promise.all([listPublishedPosts(db, category, page), getSiteSettings()]);
+  const srcSets = await srcSetsFor(
+    db,
+    listing.posts.map((p) => p.featuredImageUrl),
+  );
+  return {
+    category,
+    description: CATEGORY_DESCRIPTIONS[category],
+    posts: listing.posts.map((p) => ({
+      slug: p.slug,
+      title: p.title,
+      excerpt: p.excerpt,
+      date: shortDate(p.publishedAt),
+      image: p.featuredImageUrl && isSafeImageUrl(p.featuredImageUrl) ? p.featuredImageUrl : null,
+      srcSet: p.featuredImageUrl ? srcSets[p.featuredImageUrl] : undefined,
+      imageAlt: p.featuredImageAlt ?? "",
+    })),
+    page: listing.page,
+    pageCount: listing.pageCount,
+    canCreate: canCreatePost(user),
+    card: shareImageOf({ kind: "category", category }, categoryShareCard(category, siteName)),
+  };
+}
+
+export type CategoryPageView = Awaited<ReturnType<typeof categoryPageView>>;

@@ -1,0 +1,33 @@
+import { formatDistanceToNow } from "date-fns";
+import type { AdminFilter } from "~/features/posts/write/admin-filters";
+import { listAdminPosts } from "~/features/posts/write/posts.server";
+import { formatInZone } from "~/lib/time-zone";
+import type { Db } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
+
+/** One page of the admin's post list (/admin/blog) with the filter's counts; dates as the list shows them. */
+export async function adminPostsView(db: Db, filter: AdminFilter, page: number) {
+  const result = await listAdminPosts(db, filter, page);
+  const now = new Date();
+  const timeZone = getEnv().SITE_TIME_ZONE;
+  return {
+    filter,
+    counts: result.counts,
+    page: result.page,
+    pageCount: result.pageCount,
+    posts: result.posts.map((p) => ({
+      id: p.id,
+      title: p.title,
+      category: p.category,
+      slug: p.slug,
+      published: p.published,
+      scheduledFor: p.scheduledAt && !p.published ? formatInZone(p.scheduledAt, timeZone) : null,
+      scheduledAt: p.scheduledAt?.toISOString() ?? null,
+      // Computed on the server so the page and its hydration agree.
+      updated: `${formatDistanceToNow(p.updatedAt > now ? now : p.updatedAt)} ago`,
+      updatedAt: p.updatedAt.toISOString(),
+    })),
+  };
+}
+
+export type AdminPostsView = Awaited<ReturnType<typeof adminPostsView>>;

@@ -1,0 +1,187 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import { createUser } from "~/features/users/users.server";
+import type { Actor } from "~/lib/permissions";
+import { blogMedia, blogPosts } from "~/server/db/schema.server";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
+import { describeEachDatabase } from "../../../../tests/helpers/databases";
+import { getFeaturedArticle } from "../read/home-posts.server";
+import {
+  createPost,
+  deletePost,
+  getPostBySlug,
+  getReadablePost,
+  listAdminPosts,
+  listFeedPosts,
+  listPublishedPosts,
+  updatePost,
+} from "./posts.server";
+
+let n = 0;
+async function actor(db: Parameters<typeof createUser>[0], role: "admin" | "moderator" | "user"): Promise<Actor> {
+  n += 1;
+  const u = await createUser(db, {
+    email: `${role}${n}-${Date.now()}@posts.test`,
+    password: "posts test pass phrase 9",
+    roles: role === "user" ? [] : [role],
+  });
+  return { id: u.id, role };
+}
+
+const base = { content: "Some words here.", category: "Fitness", published: true };
+
+describeEachDatabase("posts", (ctx) => {
+  let admin: Actor;
+  let mod: Actor;
+  let mod2: Actor;
+  beforeAll(async () => {
+    admin = await actor(ctx.db, "admin");
+    mod = await actor(ctx.db, "moderator");
+    mod2 = await actor(ctx.db, "moderator");
+  });
+
+  it("makes the slug from the title and adds -2, -3 on clashes", async () => {
+    const a = await createPost(ctx.db, mod, { ...base, title: "Morning Run: 5k!" });
+    const b = await createPost(ctx.db, mod, { ...base, title: "morning run 5k", content: "other" });
+    const c = await createPost(ctx.db, mod2, { ...base, title: "Morning -- Run 5K", content: "third" });
+    expect([a.slug, b.slug, c.slug]).toEqual(["morning-run-5k", "morning-run-5k-2", "morning-run-5k-3"]);
+  });
+
+  it("never uses a slug that is one of our route words", async () => {
+    expect((await createPost(ctx.db, mod, { ...base, title: "New" })).slug).toBe("new-2");
+  });
+
+  it("gives concurrent posts with the same title distinct slugs (unique index + retry)", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => createPost(ctx.db, i % 2 ? mod : mod2, { ...base, title: "Race Day", content: `variant ${i}` })),
+    );
+    expect(new Set(results.map((r) => r.slug)).size).toBe(5);
+    expect(results.map((r) => r.slug).sort()).toEqual(["race-day", "race-day-2", "race-day-3", "race-day-4", "race-day-5"]);
+  });
+
+  it("turns a double submit into one post", async () => {
+    const input = { ...base, title: "Double Click", content: "same body" };
+    const [one, two] = await Promise.all([createPost(ctx.db, mod, input), createPost(ctx.db, mod, input)]);
+    expect(one.slug).toBe(two.slug);
+    const rows = await ctx.db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.title, "Double Click"));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("refuses invalid input with field errors", async () => {
+    const error = await createPost(ctx.db, mod, { ...base, title: "?!" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error instanceof ValidationError && error.fieldErrors?.title).toEqual([
+      "Title must contain at least one letter or number (a-z, 0-9)",
+    ]);
+  });
+
+  it("stores media in display order and replaces it on edit, keeping the slug", async () => {
+    const created = await createPost(ctx.db, mod, {
+      ...base,
+      title: "With Media",
+      media: [
+        { mediaType: "youtube", mediaUrl: "https://youtu.be/dQw4w9WgXcQ", caption: "first" },
+        { mediaType: "vimeo", mediaUrl: "https://vimeo.com/1" },
+      ],
+    });
+    let post = await getReadablePost(ctx.db, created.slug, null);
+    expect(post?.media.map((m) => m.mediaType)).toEqual(["youtube", "vimeo"]);
+    await updatePost(ctx.db, mod2, created.slug, {
+      ...base,
+      title: "A Completely New Title",
+      media: [
+        { mediaType: "vimeo", mediaUrl: "https://vimeo.com/1" },
+        { mediaType: "youtube", mediaUrl: "https://youtu.be/dQw4w9WgXcQ", caption: "now second" },
+      ],
+    });
+    post = await getReadablePost(ctx.db, created.slug, null);
+    expect(post?.title).toBe("A Completely New Title");
+    expect(post?.slug).toBe("with-media");
+    expect(post?.media.map((m) => [m.mediaType, m.caption])).toEqual([
+      ["vimeo", null],
+      ["youtube", "now second"],
+    ]);
+  });
+
+  it("hides drafts from visitors and plain users, shows them to staff", async () => {
+    const draft = await createPost(ctx.db, mod, { ...base, title: "Secret Draft", published: false });
+    const reader = await actor(ctx.db, "user");
+    expect(await getReadablePost(ctx.db, draft.slug, null)).toBeNull();
+    expect(await getReadablePost(ctx.db, draft.slug, reader)).toBeNull();
+    expect((await getReadablePost(ctx.db, draft.slug, mod2))?.title).toBe("Secret Draft");
+    const listing = await listPublishedPosts(ctx.db, "Fitness", 1);
+    expect(listing.posts.map((p) => p.slug)).not.toContain(draft.slug);
+    expect((await listFeedPosts(ctx.db, null)).map((p) => p.slug)).not.toContain(draft.slug);
+    const adminList = await listAdminPosts(ctx.db, "drafts", 1);
+    expect(adminList.posts.map((p) => p.slug)).toContain(draft.slug);
+    expect(adminList.counts.all).toBe(adminList.counts.published + adminList.counts.drafts);
+  });
+
+  it("carries the newest 20 published posts in a feed", async () => {
+    const start = Date.UTC(2030, 0, 1);
+    for (let i = 0; i < 22; i++) {
+      await ctx.db.insert(blogPosts).values({
+        title: `Feed ${i}`,
+        slug: `feed-${i}`,
+        content: "x",
+        category: "Fun",
+        published: true,
+        createdAt: new Date(start + i * 60_000),
+        publishedAt: new Date(start + i * 60_000),
+      });
+    }
+    const feed = await listFeedPosts(ctx.db, "Fun");
+    expect(feed).toHaveLength(20);
+    expect(feed[0]?.slug).toBe("feed-21");
+    expect(feed[19]?.slug).toBe("feed-2");
+  });
+
+  it("lists a category newest first, 12 a page", async () => {
+    for (let i = 0; i < 13; i++) await createPost(ctx.db, mod, { ...base, category: "Family", title: `Family ${i}` });
+    const first = await listPublishedPosts(ctx.db, "Family", 1);
+    const second = await listPublishedPosts(ctx.db, "Family", 2);
+    expect(first.posts).toHaveLength(12);
+    expect(first.pageCount).toBe(2);
+    expect(second.posts).toHaveLength(1);
+    expect(first.posts[0]?.title).toBe("Family 12");
+    expect(second.posts[0]?.title).toBe("Family 0");
+  });
+
+  it("refuses to create or update for a plain user (403) or nobody (401), whatever the input", async () => {
+    const plain: Actor = { id: "plain-user", role: "user" };
+    const before = await ctx.db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts);
+    await expect(createPost(ctx.db, plain, { ...base, title: "Not allowed" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createPost(ctx.db, plain, {})).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createPost(ctx.db, null, { ...base, title: "Not allowed" })).rejects.toBeInstanceOf(UnauthorizedError);
+    const existing = await createPost(ctx.db, mod, { ...base, title: "Stays as it is" });
+    await expect(updatePost(ctx.db, plain, existing.slug, { ...base, title: "Changed" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(deletePost(ctx.db, null, existing.slug)).rejects.toBeInstanceOf(UnauthorizedError);
+    const after = await ctx.db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts);
+    expect(after).toEqual([...before, { id: existing.id, title: "Stays as it is" }]);
+  });
+
+  it("lets the admin and the author delete, not another moderator; media rows go too", async () => {
+    const post = await createPost(ctx.db, mod, {
+      ...base,
+      title: "Deletable",
+      media: [{ mediaType: "vimeo", mediaUrl: "https://vimeo.com/2" }],
+    });
+    await expect(deletePost(ctx.db, mod2, post.slug)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(deletePost(ctx.db, { id: "nobody", role: "user" }, post.slug)).rejects.toBeInstanceOf(ForbiddenError);
+    await deletePost(ctx.db, mod, post.slug);
+    expect(await ctx.db.select().from(blogMedia).where(eq(blogMedia.postId, post.id))).toHaveLength(0);
+    const other = await createPost(ctx.db, mod, { ...base, title: "Admin Deletes" });
+    expect(await deletePost(ctx.db, admin, other.slug)).toEqual({ category: "Fitness" });
+    expect(await getReadablePost(ctx.db, other.slug, admin)).toBeNull();
+  });
+
+  it("'Feature on home page' sets the featured flag the home page's featured article orders by; unsetting it lets go", async () => {
+    const featured = await createPost(ctx.db, mod, { ...base, title: `Featured pick ${Date.now()}`, featured: true });
+    await createPost(ctx.db, mod, { ...base, title: `Newer but plain ${Date.now()}` });
+    expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(true);
+    expect((await getFeaturedArticle(ctx.db))?.slug).toBe(featured.slug);
+    await updatePost(ctx.db, mod, featured.slug, { ...base, title: "Featured pick", featured: false });
+    expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(false);
+    expect((await getFeaturedArticle(ctx.db))?.slug).not.toBe(featured.slug);
+  });
+});

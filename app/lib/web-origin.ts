@@ -1,0 +1,16 @@
+// A host as a browser resolves it: DNS labels (IDN already in punycode), IPv4, or a bracketed IPv6
+// address, with an optional port. The URL parser accepts more (";", ",", "!", "$", …), and those break
+// or widen the headers an origin is written into (a CSP source list).
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/** The origin of an http(s) address with a plain host, or undefined for anything else. */
+export function webOriginOf(value: string): string | undefined {
+  if (!/^https?:\/\//i.test(value)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return HOST.test(url.host) ? url.origin : undefined;
+}
