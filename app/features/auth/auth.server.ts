@@ -52,6 +52,37 @@ export function loginDelayMs(accountAttempts: number, slowdownAfter: number): nu
 let dummyHash: Promise<string> | undefined;
 
 /**
+ * The limits of one sign-in step: refused per address and per account and address (so whoever knows the
+ * password cannot lock the owner out from another client), and counted per account across addresses,
+ * where the tries only slow every address down. `onLocked` records a refusal.
+ */
+async function throttleSignInStep(
+  db: Db,
+  ip: string,
+  accountIpKey: string,
+  accountKey: string,
+  onLocked: (message: string) => Promise<unknown>,
+): Promise<void> {
+  const env = getEnv();
+  try {
+    await enforceRateLimits(db, [
+      { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
+      { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
+    ]);
+  } catch (error) {
+    if (error instanceof RateLimitError) await onLocked(error.message);
+    throw error;
+  }
+  const onAccount = await hitRateLimit(db, {
+    key: accountKey,
+    limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
+    windowSeconds: ACCOUNT_WINDOW_SECONDS,
+  });
+  const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
+  if (delay > 0) await sleep(delay);
+}
+
+/**
  * Checks verification, rate limits and credentials. On success: a session (Set-Cookie of the session),
  * or, when the account has two-factor authentication, a pending sign-in (Set-Cookie of the challenge,
  * `twoFactor: true`) that completeTwoFactorSignIn turns into a session. Errors: ValidationError 400,
@@ -62,26 +93,10 @@ export async function signIn(db: Db, input: unknown, request: Request): Promise<
   const { email, password, verificationToken } = parseOrThrow(loginSchema, input);
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
-  const env = getEnv();
   const accountIpKey = `login:account-ip:${email}|${ip}`;
-  try {
-    await enforceRateLimits(db, [
-      { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
-      { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
-    ]);
-  } catch (error) {
-    if (error instanceof RateLimitError)
-      await recordAudit(db, { actor: null, email, ip, action: "auth.sign-in.locked", summary: error.message });
-    throw error;
-  }
-  // Counted, never refused: the ceiling only slows every address down.
-  const onAccount = await hitRateLimit(db, {
-    key: `login:account:${email}`,
-    limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
-    windowSeconds: ACCOUNT_WINDOW_SECONDS,
-  });
-  const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
-  if (delay > 0) await sleep(delay);
+  await throttleSignInStep(db, ip, accountIpKey, `login:account:${email}`, (message) =>
+    recordAudit(db, { actor: null, email, ip, action: "auth.sign-in.locked", summary: message }),
+  );
   const [row] = await db
     .select({ id: user.id, passwordHash: account.password, disabledAt: user.disabledAt })
     .from(user)
@@ -195,27 +210,12 @@ async function completeSecondFactor(
   if (!token || !pending) throw new UnauthorizedError(TWO_FACTOR_EXPIRED);
   const [who] = await db.select({ email: user.email }).from(user).where(eq(user.id, pending.userId));
   const actor = { id: pending.userId, email: who?.email, ip };
-  const env = getEnv();
   // Like the password step: refused per account and address, so whoever knows the password cannot lock
   // the owner out from another client; across addresses the tries are counted and only slowed down.
   const accountIpKey = `login:2fa:${pending.userId}|${ip}`;
-  try {
-    await enforceRateLimits(db, [
-      { key: `login:ip:${ip}`, limit: env.LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
-      { key: accountIpKey, limit: ACCOUNT_IP_LIMIT, windowSeconds: LOGIN_WINDOW_SECONDS },
-    ]);
-  } catch (error) {
-    if (error instanceof RateLimitError)
-      await recordAudit(db, { actor, action: "auth.sign-in.locked", summary: `second factor: ${error.message}` });
-    throw error;
-  }
-  const onAccount = await hitRateLimit(db, {
-    key: `login:2fa-account:${pending.userId}`,
-    limit: env.LOGIN_ACCOUNT_SLOWDOWN_AFTER,
-    windowSeconds: ACCOUNT_WINDOW_SECONDS,
-  });
-  const delay = loginDelayMs(onAccount.attempts, env.LOGIN_ACCOUNT_SLOWDOWN_AFTER);
-  if (delay > 0) await sleep(delay);
+  await throttleSignInStep(db, ip, accountIpKey, `login:2fa-account:${pending.userId}`, (message) =>
+    recordAudit(db, { actor, action: "auth.sign-in.locked", summary: `second factor: ${message}` }),
+  );
   const method = await refusedAsNull(
     db.transaction(async (tx) => {
       const proven = await prove(tx, pending.userId);

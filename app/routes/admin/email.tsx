@@ -4,11 +4,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
 import { MailSettingsForm, TestEmailForm, type TestEmailAnswer } from "~/features/mail/mail-settings-form";
-import { MAIL_FORBIDDEN, MAIL_SETTINGS_SAVED, mailSettingsFormSchema, testEmailSchema } from "~/features/mail/mail-settings-schema";
+import { MAIL_SETTINGS_SAVED, mailSettingsFormSchema, testEmailSchema } from "~/features/mail/mail-settings-schema";
 import { readMailSettingsView, saveMailSettings, sendTestEmail } from "~/features/mail/mail-settings.server";
 import { resendPendingConfirmations } from "~/features/subscriptions/subscriptions.server";
 import type { FormFailure } from "~/lib/forms";
-import { canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";

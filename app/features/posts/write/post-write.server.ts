@@ -9,7 +9,7 @@ import type { Db } from "~/server/db/client.server";
 import { blogPosts, postRedirects } from "~/server/db/schema.server";
 import { renderPostBody } from "../content/post-render.server";
 import { recordRevision, revisionKind, type RevisionSnapshot } from "./revisions.server";
-import { syncPublishJob } from "./scheduling.server";
+import { syncPublishJob } from "./publish-schedule.server";
 
 /**
  * What every write of a post shares — the editor's create and update, the scheduled publish and the
