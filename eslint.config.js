@@ -47,6 +47,7 @@ const FEATURE_SURFACE = {
     "two-factor-schema.ts",
     "two-factor.server.ts",
   ],
+  booking: ["booking-schema.ts", "reach-me-slots.tsx", "reach-me.server.ts"],
   contact: ["contact.server.ts"],
   feeds: ["feed-item.ts", "feeds.server.ts"],
   imports: [],

@@ -84,7 +84,18 @@ export function canManageSubscribers(actor: Actor | null | undefined): boolean {
  * above (finer per-area permissions can replace them here without touching a route).
  */
 export type Area =
-  "admin" | "posts" | "messages" | "account" | "settings" | "mail" | "page-content" | "projects" | "users" | "subscribers" | "audit" | "bookings";
+  | "admin"
+  | "posts"
+  | "messages"
+  | "account"
+  | "settings"
+  | "mail"
+  | "page-content"
+  | "projects"
+  | "users"
+  | "subscribers"
+  | "audit"
+  | "bookings";
 
 const AREA_RULES: Record<Area, (actor: Actor | null | undefined) => boolean> = {
   admin: canEdit,
