@@ -66,7 +66,7 @@ const FEATURE_SURFACE = {
   search: ["search-form.tsx"],
   settings: ["settings-schema.ts", "settings.server.ts", "site-defaults.ts", "site-url.server.ts", "use-site.ts"],
   "share-images": ["share-images.server.ts"],
-  subscriptions: ["subscribe-form-deferred.tsx", "subscribe-offer.tsx", "subscriptions.server.ts"],
+  subscriptions: ["newsletter-settings.server.ts", "subscribe-form-deferred.tsx", "subscribe-offer.tsx", "subscriptions.server.ts"],
   uploads: ["site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
   users: ["user-schema.ts", "users.server.ts"],
   verification: ["human-verification.tsx", "verification-widget.ts", "verification.server.ts", "verification.ts"],

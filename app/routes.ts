@@ -47,6 +47,7 @@ export default [
     route("audit", "routes/admin/audit.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("subscribers.csv", "routes/admin/subscribers-csv.ts"),
+    route("posts/:postId/email", "routes/admin/post-email.tsx"),
     route("account", "routes/admin/account.tsx"),
   ]),
   // 7 Fs blog. Static segments (rss.xml, new) outrank :slug in React Router's ranking.

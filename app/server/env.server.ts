@@ -95,8 +95,6 @@ const envSchema = z.object({
   BOOKING_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(5),
   BOOKING_RATE_LIMIT_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).default(3),
   // Background jobs (app/server/jobs) and the content version (app/server/content-version.server.ts)
-  /** Post notification emails to subscribers: at most this many start per minute, across all instances. */
-  NEWSLETTER_RATE_PER_MINUTE: z.coerce.number().min(1).max(100_000).default(60),
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   CONTENT_VERSION_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // Blog editor: the zone 'Publish at' is typed in (IANA name; stored in UTC) and revisions kept per post

@@ -58,8 +58,11 @@ export interface MailKindOptions<S extends z.ZodType> {
   maxAttempts?: number;
   /** First retry delay; doubles each attempt, capped at an hour, ±20% jitter (default 5 s). */
   retryBaseMs?: number;
-  /** At most this many sends per second across all instances (newsletters). */
-  ratePerSecond?: number;
+  /**
+   * At most this many sends per second across all instances (newsletters); a function reads it for
+   * every email (a setting in the database, so every instance follows a change at once).
+   */
+  ratePerSecond?: number | ((db: Db) => Promise<number>);
 }
 
 export interface MailKind<S extends z.ZodType> extends Required<Pick<MailKindOptions<S>, "label" | "maxAttempts" | "retryBaseMs">> {
@@ -339,10 +342,21 @@ export class MailOutbox {
         await this.settle(row, token, { state: "skipped", lastError: rendered.skip });
         return;
       }
-      const rate = definition.options.ratePerSecond;
-      if (rate) {
+      const pacing = definition.options.ratePerSecond;
+      const rate = typeof pacing === "function" ? await pacing(db) : pacing;
+      if (rate && rate > 0) {
         const waitMs = await reservePacingSlot(db, `mail:${row.kind}`, 1000 / rate);
-        if (waitMs > 0) await sleep(waitMs);
+        if (waitMs > 0) {
+          // A long queue of paced sends waits past the lease: keep the claim for the wait, or another
+          // instance would claim the row and send it too.
+          const kept = await db
+            .update(mailOutbox)
+            .set({ lockedUntil: sql`now() + ${secs(waitMs + this.lockSeconds * 1000)}` })
+            .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.lockedBy, token), eq(mailOutbox.state, "sending")))
+            .returning({ id: mailOutbox.id });
+          if (kept.length === 0) return;
+          await sleep(waitMs);
+        }
       }
       stage = "send";
       const to = rendered.to ?? row.recipient;

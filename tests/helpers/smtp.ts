@@ -66,6 +66,10 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
       });
     },
   });
+  // A client killed mid-session (the restart tests) resets its connection: expected, not a failure.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET") throw error;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
@@ -87,6 +91,8 @@ export interface ParsedMail {
   to: string[];
   subject: string;
   text: string;
+  /** The header block, continuation lines unfolded. */
+  headers: string;
 }
 
 export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
@@ -102,5 +108,5 @@ export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
       : encoding === "base64"
         ? Buffer.from(body, "base64").toString("utf8")
         : body;
-  return { to, subject, text };
+  return { to, subject, text, headers: unfolded };
 }

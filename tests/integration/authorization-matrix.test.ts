@@ -18,6 +18,7 @@ import {
   auditLog,
   blogPosts,
   contactMessages,
+  mailOutbox,
   positions,
   postAutosaves,
   projects,
@@ -143,6 +144,64 @@ function inboxAction(
 }
 
 const WRITE_ENDPOINTS: WriteEndpoint[] = [
+  {
+    name: "email settings save",
+    route: "/admin/email",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      const before = await auditCount(db, "settings.mail");
+      return {
+        path: "/admin/email",
+        body: new URLSearchParams({ intent: "save", host: "", port: "587", security: "starttls", user: "", senderName: "Matrix" }),
+        verify: async (db) => expect(await auditCount(db, "settings.mail")).toBe(before + 1),
+      };
+    },
+  },
+  {
+    name: "mail log retry",
+    route: "/admin/mail-log",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      const [row] = await db
+        .insert(mailOutbox)
+        .values({
+          kind: "subscriptions.confirm",
+          recipient: `retry-${unique()}@example.com`,
+          state: "failed",
+          attempts: 8,
+          lastError: "boom",
+        })
+        .returning({ id: mailOutbox.id });
+      const id = row?.id ?? "";
+      return {
+        path: "/admin/mail-log",
+        body: new URLSearchParams({ intent: "retry", id }),
+        verify: async (db) => {
+          const [after] = await db
+            .select({ state: mailOutbox.state, lastError: mailOutbox.lastError })
+            .from(mailOutbox)
+            .where(eq(mailOutbox.id, id));
+          expect(after?.state === "failed" && after.lastError === "boom").toBe(false);
+        },
+      };
+    },
+  },
+  {
+    name: "post email test send (no mail set up: refused in words after the permission check)",
+    route: "/admin/posts/:postId/email",
+    allowed: STAFF,
+    okStatus: 400,
+    prepare: async (db, { author }) => {
+      const post = await makePost(db, { authorId: author });
+      return {
+        path: `/admin/posts/${post.id}/email`,
+        body: new URLSearchParams({ intent: "send-test" }),
+        verify: async (_db, response) => expect(response.headers.get("location")).toBeNull(),
+      };
+    },
+  },
   {
     name: "post create",
     route: "/7fs/:category/new",

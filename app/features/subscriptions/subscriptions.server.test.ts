@@ -19,7 +19,7 @@ import {
   getSubscription,
   listSubscribers,
   newsletterJobKey,
-  onPostPublished,
+  emailPostIfChosen,
   sentCount,
   subscribe,
   unsubscribe,
@@ -192,7 +192,7 @@ describe("email subscriptions", () => {
       for (const reader of readers) await confirmedSubscriber(reader, ["Figurehead"]);
       const post = await publish("Figurehead");
       // A second call of the hook (as a second publish path would) queues nothing new.
-      await ctx.db.transaction((tx) => onPostPublished(tx, { id: post.id, category: "Figurehead" }));
+      expect(await ctx.db.transaction((tx) => emailPostIfChosen(tx, post.id))).toBeNull();
       const a = new MailOutbox({ pollMs: 50, db: () => ctx.db });
       const b = new MailOutbox({ pollMs: 50, db: () => secondDatabase().db });
       runners.push(a, b);

@@ -1,24 +1,26 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, arrayContains, count, desc, eq, gt, isNotNull, ne, notExists, sql } from "drizzle-orm";
+import { and, arrayContains, count, desc, eq, gt, isNotNull, isNull, ne, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
-import { CATEGORIES, postPath, type Category } from "~/lib/categories";
-import { canManageSubscribers, type Actor } from "~/lib/permissions";
+import { CATEGORIES, type Category } from "~/lib/categories";
+import { canManageSubscribers, canUpdatePost, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts, mailOutbox, newsletterSends, SUBSCRIBER_STATES, subscribers } from "~/server/db/schema.server";
+import { blogPosts, mailOutbox, newsletterSends, SUBSCRIBER_STATES, subscribers, user } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
 import { isMailConfigured, subscriptionsAvailable } from "~/server/mail-settings.server";
-import { mailFromAddress } from "~/server/mail.server";
+import { describeSmtpError, mailFromAddress, sendMail, type MailMessage } from "~/server/mail.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
+import { newsletterMessage, noticeMessage } from "./newsletter-email.server";
+import { readNewsletterSettings } from "./newsletter-settings.server";
 import { csvRow, manageSchema, SUBSCRIBE_TEXT, subscribeRequestSchema } from "./subscription-schema";
 
 /** How long a confirmation link works. */
@@ -112,16 +114,12 @@ export const subscriptionMail = defineMailKind("subscriptions.confirm", {
     const { siteName } = await readSiteSettings(db);
     if (found.state === "confirmed") {
       const { manageUrl } = await subscriptionLinks(db, found.id);
-      return {
-        senderName: siteName,
+      return noticeMessage(db, {
         to: found.email,
         subject: `You're already subscribed to ${siteName}`,
-        text: [
-          `Someone (hopefully you) asked to subscribe this address to ${siteName}. It is subscribed already.`,
-          "",
-          `Change your categories or unsubscribe here: ${manageUrl}`,
-        ].join("\n"),
-      };
+        paragraphs: [`Someone (hopefully you) asked to subscribe this address to ${siteName}. It is subscribed already.`],
+        action: { label: "Change your categories or unsubscribe", href: manageUrl },
+      });
     }
     const token = randomBytes(32).toString("base64url");
     await db
@@ -129,19 +127,16 @@ export const subscriptionMail = defineMailKind("subscriptions.confirm", {
       .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + CONFIRM_TOKEN_TTL_MS) })
       .where(and(eq(subscribers.id, found.id), eq(subscribers.state, "pending")));
     const link = `${getEnv().publicUrl}/subscribe/confirm?token=${encodeURIComponent(token)}`;
-    return {
-      senderName: siteName,
+    return noticeMessage(db, {
       to: found.email,
       subject: `Confirm your subscription to ${siteName}`,
-      text: [
+      paragraphs: [
         `Someone (hopefully you) asked to receive new posts of ${siteName} by email.`,
-        "",
         "Confirm your subscription here (the link works once, for 48 hours):",
-        link,
-        "",
-        "If you did not ask for this, ignore this email: nothing more will be sent to you.",
-      ].join("\n"),
-    };
+      ],
+      action: { label: "Confirm your subscription", href: link },
+      closing: "If you did not ask for this, ignore this email: nothing more will be sent to you.",
+    });
   },
 });
 
@@ -202,123 +197,144 @@ export function newsletterJobKey(postId: string, subscriberId: string): string {
 }
 
 /**
- * Called in the transaction that publishes a post (on save or by the scheduler): queues one email per
- * confirmed subscriber of its category. The jobs commit with the publication or not at all.
+ * Called in every transaction that can make a post go live (create, update, the scheduler), after
+ * the post row is written. When the post is published, its author chose "Publish and email
+ * subscribers" and it was never emailed, it is marked emailed — the conditional UPDATE lets this
+ * happen once per post, ever, whichever path, instance or retry gets there — and one email per
+ * confirmed subscriber of its category is queued. The jobs commit with the publication or not at
+ * all. Returns how many were queued, or null when the post is not emailed now.
  */
-export async function onPostPublished(tx: Db, post: { id: string; category: Category }): Promise<number> {
+export async function emailPostIfChosen(tx: Db, postId: string): Promise<number | null> {
+  const [post] = await tx
+    .update(blogPosts)
+    .set({ emailedAt: sql`now()`, emailedCount: 0 })
+    .where(and(eq(blogPosts.id, postId), eq(blogPosts.published, true), eq(blogPosts.emailOnPublish, true), isNull(blogPosts.emailedAt)))
+    .returning({ category: blogPosts.category });
+  if (!post) return null;
   const audience = await tx
     .select({ id: subscribers.id, email: subscribers.email })
     .from(subscribers)
     .where(and(eq(subscribers.state, "confirmed"), arrayContains(subscribers.categories, [post.category])));
   for (const { id, email } of audience) {
-    await newsletterMail.enqueue(tx, { to: email, payload: { postId: post.id, subscriberId: id } }, { key: newsletterJobKey(post.id, id) });
+    await newsletterMail.enqueue(tx, { to: email, payload: { postId, subscriberId: id } }, { key: newsletterJobKey(postId, id) });
   }
-  if (audience.length > 0) logger.info({ postId: post.id, subscribers: audience.length }, "new post queued for subscribers");
+  await tx.update(blogPosts).set({ emailedCount: audience.length }).where(eq(blogPosts.id, postId));
+  logger.info({ postId, subscribers: audience.length }, "post queued for its subscribers");
   return audience.length;
 }
 
+/** The columns of a post its email shows. */
+const newsletterPostColumns = {
+  id: blogPosts.id,
+  title: blogPosts.title,
+  slug: blogPosts.slug,
+  category: blogPosts.category,
+  excerpt: blogPosts.excerpt,
+  contentHtml: blogPosts.contentHtml,
+  featuredImageUrl: blogPosts.featuredImageUrl,
+  featuredImageAlt: blogPosts.featuredImageAlt,
+  published: blogPosts.published,
+};
+
 /**
- * Sends one post to one subscriber. The job is delivered at least once; the newsletter_sends row,
- * written before the email goes out, makes the email go at most once: a failed send removes it (so
- * the retry sends), while a process killed mid-send leaves it, and the retry does not send again —
- * a second copy in someone's inbox is worse than a missed one.
+ * One post to one subscriber, at least once and, but for one narrow window, exactly once. The outbox
+ * delivers the row at least once (a process killed mid-send leaves its lease to run out, then any
+ * instance sends it again); the newsletter_sends row's sent_at, set as soon as the SMTP server
+ * accepted the email, turns every later attempt into a skip. Only a process killed between the SMTP
+ * server's acceptance and that update sends a second copy. Paced across all instances at the
+ * newsletter settings' rate, read for every email.
  */
 const newsletterPayload = z.object({ postId: z.uuid(), subscriberId: z.uuid() });
-const sendOf = ({ postId, subscriberId }: z.output<typeof newsletterPayload>) =>
-  and(eq(newsletterSends.postId, postId), eq(newsletterSends.subscriberId, subscriberId));
 
 export const newsletterMail = defineMailKind("subscriptions.newsletter", {
   label: "New post",
   schema: newsletterPayload,
-  ratePerSecond: getEnv().NEWSLETTER_RATE_PER_MINUTE / 60,
+  ratePerSecond: async (db) => (await readNewsletterSettings(db)).ratePerSecond,
   async render({ postId, subscriberId }, { db }) {
     const [subscriber] = await db
       .select({ email: subscribers.email, state: subscribers.state, categories: subscribers.categories })
       .from(subscribers)
       .where(eq(subscribers.id, subscriberId));
-    const [post] = await db
-      .select({
-        title: blogPosts.title,
-        slug: blogPosts.slug,
-        category: blogPosts.category,
-        excerpt: blogPosts.excerpt,
-        featuredImageUrl: blogPosts.featuredImageUrl,
-        published: blogPosts.published,
-      })
-      .from(blogPosts)
-      .where(eq(blogPosts.id, postId));
+    const [post] = await db.select(newsletterPostColumns).from(blogPosts).where(eq(blogPosts.id, postId));
     // Unsubscribed, deleted, or no longer interested since the post was queued; or the post went back to draft.
     if (!subscriber || subscriber.state !== "confirmed" || !post?.published || !subscriber.categories.includes(post.category)) {
       return { skip: "Not sent: no longer subscribed to this post's category, or the post is no longer published." };
     }
-    const claimed = await db
+    const [record] = await db
       .insert(newsletterSends)
       .values({ postId, subscriberId })
-      .onConflictDoNothing()
-      .returning({ postId: newsletterSends.postId });
-    if (claimed.length === 0) {
-      logger.warn({ postId, subscriberId }, "newsletter email not sent again: an earlier attempt started it");
-      return { skip: "Not sent again: an earlier attempt started sending it (a duplicate is worse than a missed email)." };
-    }
-    const { siteName } = await readSiteSettings(db);
-    return { ...(await newsletterEmail(db, subscriberId, subscriber.email, post)), senderName: siteName };
+      .onConflictDoUpdate({ target: [newsletterSends.postId, newsletterSends.subscriberId], set: { startedAt: sql`now()` } })
+      .returning({ sentAt: newsletterSends.sentAt });
+    if (record?.sentAt) return { skip: "Not sent again: this subscriber has had this post already." };
+    return newsletterMessage(db, post, subscriber.email, await subscriptionLinks(db, subscriberId), subscriberId);
   },
   async onSent(payload, { db }) {
     await db
       .update(newsletterSends)
       .set({ sentAt: sql`now()` })
-      .where(sendOf(payload));
-  },
-  async onError(payload, { db }) {
-    // The SMTP server refused it: the retry may send.
-    await db.delete(newsletterSends).where(sendOf(payload));
+      .where(and(eq(newsletterSends.postId, payload.postId), eq(newsletterSends.subscriberId, payload.subscriberId)));
   },
 });
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+// ---- Editor: the post's email, previewed and sent as a test ----
 
-async function newsletterEmail(
+const POST_EMAIL_FORBIDDEN = "Only administrators and moderators can preview a post's email.";
+export const TEST_EMAIL_TEXT = {
+  sent: "Test email sent",
+  rateLimited: "Too many test emails. Try again in a few minutes.",
+  notSetUp: "Email isn't set up, so the test email could not be sent.",
+} as const;
+
+async function postForEmail(db: Db, postId: string) {
+  const id = parseOrThrow(z.uuid(), postId, "That post no longer exists.");
+  const [post] = await db.select(newsletterPostColumns).from(blogPosts).where(eq(blogPosts.id, id));
+  if (!post) throw new NotFoundError("That post no longer exists.");
+  return post;
+}
+
+/** Links of an email that goes to no subscriber (preview, test): they lead to the subscription pages' "invalid link" answer. */
+function sampleLinks() {
+  const base = getEnv().publicUrl;
+  return { unsubscribeUrl: `${base}/unsubscribe?token=preview`, manageUrl: `${base}/subscribe/manage?token=preview` };
+}
+
+/** The exact email subscribers get for a post (HTML and plain-text parts, headers), addressed to a sample subscriber. */
+export async function previewPostEmail(db: Db, actor: Actor | null, postId: string): Promise<MailMessage> {
+  authorize(actor, canUpdatePost, POST_EMAIL_FORBIDDEN);
+  return newsletterMessage(db, await postForEmail(db, postId), "subscriber@example.com", sampleLinks(), "preview");
+}
+
+/** Sends the post's email to the acting user's own address, subject marked "[Test]". */
+export async function sendTestPostEmail(db: Db, actor: Actor | null, postId: string): Promise<{ to: string }> {
+  authorize(actor, canUpdatePost, POST_EMAIL_FORBIDDEN);
+  const post = await postForEmail(db, postId);
+  await enforceRateLimits(db, [{ key: `newsletter-test:${actor.id}`, limit: 10, windowSeconds: 600 }], TEST_EMAIL_TEXT.rateLimited);
+  const [me] = await db.select({ email: user.email }).from(user).where(eq(user.id, actor.id));
+  if (!me) throw new NotFoundError("Your account no longer exists.");
+  const message = await newsletterMessage(db, post, me.email, sampleLinks(), "test", "[Test] ");
+  let result: Awaited<ReturnType<typeof sendMail>>;
+  try {
+    result = await sendMail(db, message);
+  } catch (error) {
+    throw new ValidationError(`The test email could not be sent: ${describeSmtpError(error)}`);
+  }
+  if (!result.delivered) throw new ValidationError(TEST_EMAIL_TEXT.notSetUp);
+  logger.info({ postId: post.id, userId: actor.id }, "test newsletter email sent");
+  return { to: me.email };
+}
+
+/** The post's "email subscribers" choice, and whether and when it went to its subscribers, for the editor. */
+export async function postEmailStatus(
   db: Db,
-  subscriberId: string,
-  to: string,
-  post: { title: string; slug: string; category: Category; excerpt: string | null; featuredImageUrl: string | null },
-) {
-  const env = getEnv();
-  const { unsubscribeUrl, manageUrl } = await subscriptionLinks(db, subscriberId);
-  const link = `${env.publicUrl}${postPath(post.category, post.slug)}`;
-  const image = post.featuredImageUrl ? new URL(post.featuredImageUrl, env.publicUrl).href : null;
-  const mailto = `mailto:${env.CONTACT_TO ?? mailFromAddress(env.MAIL_FROM)}?subject=${encodeURIComponent(`unsubscribe ${subscriberId}`)}`;
-  const excerpt = post.excerpt?.trim() ?? "";
-  return {
-    to,
-    subject: post.title,
-    headers: {
-      "List-Unsubscribe": `<${unsubscribeUrl}>, <${mailto}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
-    text: [
-      post.title,
-      "",
-      ...(excerpt ? [excerpt, ""] : []),
-      ...(image ? [`Image: ${image}`, ""] : []),
-      `Read it: ${link}`,
-      "",
-      "--",
-      `You receive this because you subscribed to ${post.category} posts.`,
-      `Change your categories: ${manageUrl}`,
-      `Unsubscribe: ${unsubscribeUrl}`,
-    ].join("\n"),
-    html: [
-      `<h1>${escapeHtml(post.title)}</h1>`,
-      image ? `<p><img src="${escapeHtml(image)}" alt="" style="max-width:100%;height:auto"></p>` : "",
-      excerpt ? `<p>${escapeHtml(excerpt)}</p>` : "",
-      `<p><a href="${escapeHtml(link)}">Read the post</a></p>`,
-      "<hr>",
-      `<p style="font-size:12px">You receive this because you subscribed to ${escapeHtml(post.category)} posts. `,
-      `<a href="${escapeHtml(manageUrl)}">Change your categories</a> · <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`,
-    ].join("\n"),
-  };
+  postId: string,
+): Promise<{ emailOnPublish: boolean; emailed: { at: Date; queued: number; sent: number } | null }> {
+  const [post] = await db
+    .select({ emailOnPublish: blogPosts.emailOnPublish, emailedAt: blogPosts.emailedAt, emailedCount: blogPosts.emailedCount })
+    .from(blogPosts)
+    .where(eq(blogPosts.id, postId));
+  if (!post) throw new NotFoundError("That post no longer exists.");
+  const emailed = post.emailedAt ? { at: post.emailedAt, queued: post.emailedCount ?? 0, sent: await sentCount(db, postId) } : null;
+  return { emailOnPublish: post.emailOnPublish, emailed };
 }
 
 // ---- Admin (/admin/subscribers) ----

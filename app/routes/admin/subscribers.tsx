@@ -4,6 +4,9 @@ import { Button } from "~/components/ui/button";
 import { requireArea } from "~/features/auth/guards.server";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { deleteSubscriber, listSubscribers } from "~/features/subscriptions/subscriptions.server";
+import { NewsletterSettingsForm } from "~/features/subscriptions/newsletter-settings-form";
+import { NEWSLETTER_TEXT } from "~/features/subscriptions/newsletter-settings";
+import { readNewsletterSettings, saveNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { pageParam } from "~/server/pagination.server";
@@ -18,11 +21,16 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "subscribers");
   const found = await withPageFailures(() => listSubscribers(getDb(), actor, pageParam(request)));
-  return { ...found, rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  const newsletter = await readNewsletterSettings(getDb());
+  return { ...found, newsletter, rows: found.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   return handleAdminForm(request, "subscribers", {
+    "newsletter-settings": async ({ actor, db, form }) => {
+      await saveNewsletterSettings(db, actor, form);
+      return redirectWithToast("/admin/subscribers", { title: NEWSLETTER_TEXT.saved, type: "success" });
+    },
     delete: async ({ actor, db, form }) => {
       await deleteSubscriber(db, actor, form.id);
       const page = pageParam(request);
@@ -34,7 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Subscribers({ loaderData, actionData }: Route.ComponentProps) {
-  const { byState, byCategory, total, rows, page, pageCount } = loaderData;
+  const { byState, byCategory, total, rows, page, pageCount, newsletter } = loaderData;
   useFailureToast(actionData && "error" in actionData ? actionData : undefined);
   const pageHref = (n: number) => (n > 1 ? `/admin/subscribers?page=${n}` : "/admin/subscribers");
   return (
@@ -55,6 +63,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
           </a>
         </Button>
       </div>
+      <NewsletterSettingsForm settings={newsletter} lastResult={actionData && "result" in actionData ? actionData.result : undefined} />
       <SubscribersByCategory byCategory={byCategory} />
       <SubscriberTable rows={rows} />
       <Pager

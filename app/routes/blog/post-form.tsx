@@ -78,6 +78,7 @@ export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
       category={loaderData.category}
       post={loaderData.post}
       timeZone={loaderData.timeZone}
+      newsletter={loaderData.newsletter}
       autosave={loaderData.autosave}
     />
   );

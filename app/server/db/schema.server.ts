@@ -222,6 +222,11 @@ export const blogPosts = pgTable(
     scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
     // Optimistic concurrency: every save must name the version it was based on.
     version: integer("version").notNull().default(1),
+    // 'Publish and email subscribers': the author's choice, applied when the post goes live (now or by the scheduler).
+    emailOnPublish: boolean("email_on_publish").notNull().default(false),
+    // When the post was handed to its subscribers, and to how many: set once, so a post is emailed at most once, ever.
+    emailedAt: timestamp("emailed_at", { withTimezone: true }),
+    emailedCount: integer("emailed_count"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     // Search: stored, so ranking reads it instead of parsing every matching post again.

@@ -28,3 +28,14 @@ export async function waitForMail(recipient: string, since: number, timeoutMs = 
   }
   throw new Error(`no email to ${recipient} within ${timeoutMs} ms`);
 }
+
+/** Every message to `recipient` that arrived after `since` (ms), oldest first. */
+export function mailsTo(recipient: string, since: number): ParsedMail[] {
+  if (!fs.existsSync(mailDir())) return [];
+  return fs
+    .readdirSync(mailDir())
+    .filter((f) => f.endsWith(".json") && Number(f.split("-")[0]) >= since)
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(mailDir(), f), "utf8")) as ParsedMail)
+    .filter((mail) => mail.to.includes(recipient.toLowerCase()));
+}

@@ -1,4 +1,6 @@
 import type { SessionUser } from "~/features/auth/session.server";
+import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
+import { postEmailStatus } from "~/features/subscriptions/subscriptions.server";
 import { autosaveToOffer, type StoredAutosave } from "~/features/posts/write/autosave.server";
 import type { PostWithMedia } from "~/features/posts/write/posts.server";
 import type { Category } from "~/lib/categories";
@@ -25,7 +27,14 @@ function offer(saved: StoredAutosave | null, timeZone: string) {
 /** The editor's state for a new post in a category: empty, with the user's unsaved draft to offer. */
 export async function newPostEditorState(db: Db, user: SessionUser, category: Category) {
   const timeZone = getEnv().SITE_TIME_ZONE;
-  return { category, timeZone, post: null, autosave: offer(await autosaveToOffer(db, user.id, { category }, null), timeZone) };
+  const { emailByDefault } = await readNewsletterSettings(db);
+  return {
+    category,
+    timeZone,
+    post: null,
+    newsletter: { emailByDefault, emailed: null },
+    autosave: offer(await autosaveToOffer(db, user.id, { category }, null), timeZone),
+  };
 }
 
 /** The editor's state for an existing post: its fields in the form's shape, and a newer autosave to offer. */
@@ -56,9 +65,15 @@ export async function postEditorState(db: Db, user: SessionUser, post: PostWithM
     featuredImageAlt: post.featuredImageAlt ?? "",
     updatedAt: post.updatedAt,
   };
+  const { emailOnPublish, emailed } = await postEmailStatus(db, post.id);
   return {
     category: post.category,
     timeZone,
+    newsletter: {
+      // A saved post starts with its own choice (a draft saved before got the default then).
+      emailByDefault: emailOnPublish,
+      emailed: emailed ? { queued: emailed.queued, sent: emailed.sent, atLabel: formatInZone(emailed.at, timeZone) } : null,
+    },
     autosave: offer(await autosaveToOffer(db, user.id, { postId: post.id }, editable), timeZone),
     post: {
       ...details,

@@ -9,7 +9,7 @@ import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { detectMediaKind, MEDIA_URL_MESSAGE, type MediaKind } from "~/features/media/media";
-import { categoryPath, parseCategory, type Category } from "~/lib/categories";
+import { categoryPath, parseCategory, postPath, type Category } from "~/lib/categories";
 import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { AddressFields } from "./address-fields";
@@ -21,6 +21,7 @@ import { LeaveConfirmation } from "./leave-confirmation";
 import { RevisionsDialog } from "./revisions-dialog";
 import { useAutosave, type AutosaveFields } from "./use-autosave";
 import { ScheduleField } from "./schedule-field";
+import { EmailChoice, type PostNewsletter } from "./email-choice";
 import type { AutosaveDetails } from "../write/autosave-details";
 import { postFormSchema } from "../write/post-schema";
 
@@ -69,6 +70,7 @@ interface Props {
   post: (FormValues & { id: string; slug: string; version: number }) | null;
   /** The site's time zone, in which 'Publish at' is entered. */
   timeZone: string;
+  newsletter: PostNewsletter;
   /** Unsaved changes newer than the post, offered as 'Restore unsaved changes'. */
   autosave: AutosaveOffer | null;
 }
@@ -133,12 +135,13 @@ const EMPTY: Omit<FormValues, "category"> = {
 };
 
 /** SPEC §2 Post form, create and edit modes. */
-export function PostForm({ category, post, timeZone, autosave }: Props) {
+export function PostForm({ category, post, timeZone, newsletter, autosave }: Props) {
   const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ?? { ...EMPTY, category });
   const [values, setValues] = useState<FormValues>(initial.current);
   const [form, fields] = useSchemaForm({ id: "post-form", schema: postFormSchema, lastResult: fetcher.data?.result });
   const [uploading, setUploading] = useState(false);
+  const [emailSubscribers, setEmailSubscribers] = useState(newsletter.emailByDefault);
   // Text typed (or a category chosen) before the page finished loading sits in the fields but not in
   // the form's state: take it over once, when the form comes alive, so nothing typed early is lost.
   useEffect(() => {
@@ -591,6 +594,14 @@ export function PostForm({ category, post, timeZone, autosave }: Props) {
           field={fields.publishAt}
           onScheduleChange={(checked) => setValues((v) => ({ ...v, schedule: checked, published: checked ? false : v.published }))}
           onPublishAtChange={(value) => set("publishAt", value)}
+        />
+        <EmailChoice
+          newsletter={newsletter}
+          goesLive={!initial.current.published && (values.published || values.schedule)}
+          emailSubscribers={emailSubscribers}
+          onChange={setEmailSubscribers}
+          postId={post?.id}
+          editPath={post ? `${postPath(initial.current.category, initial.current.slug)}/edit` : ""}
         />
         {post ? <input type="hidden" name="version" value={post.version} /> : null}
 

@@ -83,6 +83,11 @@ const postInputObject = z.object({
   /** 'Feature on home page': the featured-article query (SPEC §7) orders by it. */
   featured: z.boolean().default(false),
   media: z.array(mediaItemSchema).max(MAX_MEDIA_ITEMS, POST_MESSAGES.tooManyMedia).default([]),
+  /**
+   * "Publish and email subscribers" (true) or "Publish" (false), applied when the post goes live,
+   * now or by the scheduler; absent: the newsletter settings' default.
+   */
+  emailSubscribers: z.boolean().optional(),
   /** When set (and `published` is false) the post is scheduled: published by a job at this instant. */
   publishAt: z.date().nullable().default(null),
   /** The version the edit was based on (edit mode): an older one is refused as a conflict. */
@@ -108,6 +113,11 @@ export const postFormSchema = postInputObject
     featured: formCheckbox,
     media: jsonField(postInputObject.shape.media),
     schedule: formCheckbox,
+    /** The 'When it goes live' choice; absent when the form does not offer it (the post was emailed already). */
+    emailSubscribers: z
+      .enum(["yes", "no"])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === "yes")),
     /** A `datetime-local` value in the site's time zone ("YYYY-MM-DDTHH:mm"). */
     publishAt: z.string().trim().optional(),
     version: z

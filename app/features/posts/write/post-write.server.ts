@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { slugCandidate } from "~/lib/slug";
-import { onPostPublished } from "~/features/subscriptions/subscriptions.server";
+import { emailPostIfChosen } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
 import { recordAudit, type AuditActor } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
@@ -125,7 +125,8 @@ export async function afterPostWrite(tx: Db, write: PostWrite): Promise<void> {
   await recordRevision(tx, revisionKind(before, after), write.revision);
   if (write.syncSchedule) await syncPublishJob(tx, postId, before?.scheduledAt ?? null, after.scheduledAt);
   if (write.announce) {
-    if (after.published && !before?.published) await onPostPublished(tx, { id: postId, category: after.category });
+    // Emailed once ever, when it is live and its author chose "Publish and email subscribers".
+    await emailPostIfChosen(tx, postId);
     await enqueuePostShareImage(tx, postId, write.announce.siteName);
   }
   await bumpContentVersion(tx);

@@ -7,6 +7,7 @@ import { authorize } from "~/server/authorize.server";
 import { slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
+import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { blogMedia, blogPosts, MEDIA_TYPES, postRedirects } from "~/server/db/schema.server";
@@ -205,6 +206,7 @@ export async function createPost(
   if (existing) return { ...existing, duplicate: true };
   const columns = await renderedColumns(db, input);
   const { siteName } = await readSiteSettings(db);
+  const emailOnPublish = await emailChoice(db, input);
   for (const slug of slugCandidates(base)) {
     if (await isSlugTaken(db, slug)) {
       // A concurrent double submit may have committed between the first duplicate check and this read.
@@ -218,6 +220,7 @@ export async function createPost(
           .insert(blogPosts)
           .values({
             ...columns,
+            emailOnPublish,
             slug,
             publishedAt: input.published ? now : null,
             scheduledAt,
@@ -249,6 +252,11 @@ export async function createPost(
     }
   }
   throw new ValidationError("Could not find a free address for this title; please change the title.");
+}
+
+/** "Publish and email subscribers" as the save asks, else the newsletter settings' default. */
+async function emailChoice(db: Db, input: PostInput): Promise<boolean> {
+  return input.emailSubscribers ?? (await readNewsletterSettings(db)).emailByDefault;
 }
 
 /** The time a post is scheduled for by this input, or null; a time not in the future is refused. */
@@ -309,12 +317,14 @@ export async function updatePost(
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
   const { siteName } = await readSiteSettings(db);
+  const emailOnPublish = await emailChoice(db, input);
   try {
     await db.transaction(async (tx) => {
       const updated = await tx
         .update(blogPosts)
         .set({
           ...columns,
+          emailOnPublish,
           slug: newSlug,
           publishedAt: input.published ? sql`coalesce(${blogPosts.publishedAt}, ${now.toISOString()}::timestamptz)` : undefined,
           scheduledAt,
