@@ -103,14 +103,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3.close();
 });
-contract("S3-compatible storage", () =>
-  createS3Storage({
-    bucket: "site-uploads",
-    region: "us-east-1",
-    endpoint,
-    accessKeyId: "S3RVER",
-    secretAccessKey: "S3RVER",
-    forcePathStyle: true,
-  }),
+contract(
+  "S3-compatible storage",
+  () =>
+    createS3Storage({
+      bucket: "site-uploads",
+      region: "us-east-1",
+      endpoint,
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+      forcePathStyle: true,
+    }),
   { partialUploadsVisible: true },
 );

@@ -12,7 +12,7 @@ import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationE
 import { logger } from "~/server/logger.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
 import { isMailConfigured, subscriptionsAvailable } from "~/server/mail-settings.server";
-import { describeSmtpError, mailFromAddress, sendMail, type MailMessage } from "~/server/mail.server";
+import { describeSmtpError, sendMail, type MailMessage } from "~/server/mail.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
