@@ -1,5 +1,5 @@
 import { passwordResetMail } from "~/features/auth/password-reset.server";
-import { bookingMailJob } from "~/features/booking/booking.server";
+import { bookingMail } from "~/features/booking/booking.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
 import { publishPostJob } from "~/features/posts/write/scheduling.server";
@@ -44,9 +44,9 @@ export const vacuumTask = defineRecurringTask(
  * a new job is added here. (Scheduled backups are defined at start-up from the configuration:
  * scheduleBackups.)
  */
-export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob, bookingMailJob] as const;
+export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob] as const;
 
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
-export const MAIL_KINDS = [passwordResetMail, contactMail, subscriptionMail, newsletterMail] as const;
+export const MAIL_KINDS = [bookingMail, passwordResetMail, contactMail, subscriptionMail, newsletterMail] as const;
 
 export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask] as const;

@@ -11,10 +11,10 @@ import {
   rescheduleBooking,
   type CallType,
 } from "~/features/booking/booking.server";
-import { bookingCallTypes, bookings, bookingWeeklyHours, jobs } from "~/server/db/schema.server";
+import { bookingCallTypes, bookings, bookingWeeklyHours, mailOutbox } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import { JobRunner } from "~/server/jobs/runner.server";
+import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../helpers/contact";
 import { parseInvite } from "../helpers/invite";
 import { describeEachDatabase } from "../helpers/databases";
@@ -180,9 +180,9 @@ describeEachDatabase("booking", (ctx) => {
   });
 
   describe("emails, reschedule and cancel", () => {
-    let runner: JobRunner;
+    let runner: MailOutbox;
     beforeAll(async () => {
-      runner = new JobRunner({ database: () => ctx.database, kinds: ["booking.mail"], tasks: [], pollMs: 100 });
+      runner = new MailOutbox({ db: () => ctx.db, pollMs: 100 });
       await runner.start();
     });
     afterAll(async () => {
@@ -240,9 +240,9 @@ describeEachDatabase("booking", (ctx) => {
       // The freed time is offered again; the reminders of the cancelled call are gone.
       expect((await listSlots(ctx.db, intro)).slots.map((s) => s.start)).toContain(second.start);
       const reminders = await ctx.db
-        .select({ key: jobs.dedupeKey, state: jobs.state })
-        .from(jobs)
-        .where(sql`${jobs.dedupeKey} like ${`booking-reminder:${id}:%`} and ${jobs.state} = 'pending'`);
+        .select({ key: mailOutbox.dedupeKey, state: mailOutbox.state })
+        .from(mailOutbox)
+        .where(sql`${mailOutbox.dedupeKey} like ${`booking-reminder:${id}:%`} and ${mailOutbox.state} = 'pending'`);
       expect(reminders).toEqual([]);
     });
 

@@ -21,9 +21,9 @@ import {
 } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, parseOrThrow } from "~/server/errors.server";
-import { cancelJob, defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
-import { mailFromAddress, sendMail } from "~/server/mail.server";
+import { cancelMail, defineMailKind } from "~/server/mail-outbox.server";
+import { mailFromAddress } from "~/server/mail.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
 import { BOOKING_TEXT, BOOKINGS_FORBIDDEN, bookingRequestSchema } from "./booking-schema";
@@ -478,12 +478,20 @@ const mailPayload = z.object({
 
 async function enqueueBookingMails(tx: Db, bookingId: string, sequence: number, event: MailEvent): Promise<void> {
   for (const audience of ["visitor", "owner"] as const) {
-    await bookingMailJob.enqueue(
+    const to = audience === "visitor" ? await visitorAddress(tx, bookingId) : ownerAddress();
+    await bookingMail.enqueue(
       tx,
-      { bookingId, sequence, event, audience },
+      { to, payload: { bookingId, sequence, event, audience } },
       { key: `booking-mail:${bookingId}:${sequence}:${event}:${audience}` },
     );
   }
+}
+
+/** The visitor's address a booking's email is enqueued for (the mail log shows it). */
+async function visitorAddress(db: Db, bookingId: string): Promise<string> {
+  const [row] = await db.select({ email: bookings.email }).from(bookings).where(eq(bookings.id, bookingId));
+  if (!row) throw new NotFoundError("This booking does not exist.");
+  return row.email;
 }
 
 const reminderKey = (bookingId: string, sequence: number, which: "24h" | "1h") => `booking-reminder:${bookingId}:${sequence}:${which}`;
@@ -496,17 +504,17 @@ async function scheduleReminders(tx: Db, bookingId: string, sequence: number, st
   for (const { which, on, at } of plan) {
     // A reminder whose time has passed at booking is not sent (the confirmation just went out).
     if (!on || at <= Date.now()) continue;
-    await bookingMailJob.enqueue(
+    await bookingMail.enqueue(
       tx,
-      { bookingId, sequence, event: `reminder-${which}`, audience: "visitor" },
+      { to: await visitorAddress(tx, bookingId), payload: { bookingId, sequence, event: `reminder-${which}`, audience: "visitor" } },
       { key: reminderKey(bookingId, sequence, which), runAt: new Date(at) },
     );
   }
 }
 
 async function cancelReminders(tx: Db, bookingId: string, sequence: number): Promise<void> {
-  await cancelJob(tx, reminderKey(bookingId, sequence, "24h"));
-  await cancelJob(tx, reminderKey(bookingId, sequence, "1h"));
+  await cancelMail(tx, reminderKey(bookingId, sequence, "24h"));
+  await cancelMail(tx, reminderKey(bookingId, sequence, "1h"));
 }
 
 /** Where the owner's booking emails go: the contact address (CONTACT_TO), else the sender's. */
@@ -567,15 +575,15 @@ const SUBJECTS: Record<MailEvent, (b: Booking, audience: "visitor" | "owner") =>
   "reminder-1h": (b) => `In one hour: ${b.callTypeName}`,
 };
 
-export const bookingMailJob = defineJob(
-  "booking.mail",
-  mailPayload,
-  async ({ bookingId, sequence, event, audience }, { db }) => {
+export const bookingMail = defineMailKind("booking.mail", {
+  label: "Booking",
+  schema: mailPayload,
+  render: async ({ bookingId, sequence, event, audience }, { db }) => {
     const booking = await findBooking(db, bookingId);
-    if (!booking) throw new PermanentJobError("booking no longer exists");
+    if (!booking) return { skip: "The booking no longer exists." };
     // A later change superseded this email (its own email carries the newer state).
-    if (booking.sequence !== sequence) return;
-    if (event !== "cancelled" && booking.status !== "confirmed") return;
+    if (booking.sequence !== sequence) return { skip: "The booking changed since; a newer email was sent." };
+    if (event !== "cancelled" && booking.status !== "confirmed") return { skip: "The call was cancelled." };
     const settings = await readSiteSettings(db);
     const base = emailSiteUrl(settings);
     const invite = await inviteEventOf(db, booking);
@@ -608,15 +616,13 @@ export const bookingMailJob = defineJob(
             `Bookings: ${base}/admin/bookings`,
           ]),
     ];
-    const result = await sendMail(db, {
+    return {
       to: audience === "visitor" ? booking.email : ownerAddress(),
       ...(audience === "owner" ? { replyTo: booking.email } : {}),
       subject: SUBJECTS[event](booking, audience),
       text: lines.join("\n"),
       icalEvent: { method, filename: event === "cancelled" ? "cancel.ics" : "invite.ics", content: calendarText(method, [invite]) },
       senderName: settings.siteName,
-    });
-    if (!result.delivered) logger.info({ bookingId, event, audience }, "booking email not sent: SMTP is not configured");
+    };
   },
-  { maxAttempts: 8 },
-);
+});
