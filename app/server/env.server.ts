@@ -181,14 +181,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   };
 }
 
-let cached: Env | undefined;
+// On globalThis, like the database handle: a test that loads the production build in-process and
+// changes process.env resets the build's copy of this module too.
+const envHolder = globalThis as typeof globalThis & { __appEnv?: Env };
 
 export function getEnv(): Env {
-  cached ??= parseEnv(process.env);
-  return cached;
+  envHolder.__appEnv ??= parseEnv(process.env);
+  return envHolder.__appEnv;
 }
 
 /** For tests that change process.env between cases. */
 export function resetEnvForTests() {
-  cached = undefined;
+  envHolder.__appEnv = undefined;
 }

@@ -102,7 +102,7 @@ async function readMailState(db: Db): Promise<MailState> {
   return { config, subscriptionsEnabled: stored?.subscriptionsEnabled ?? true };
 }
 
-let cache: { version: number; state: Promise<MailState> } | undefined;
+let cache: { version: number; db: Db; smtpUrl: string | undefined; state: Promise<MailState> } | undefined;
 
 /**
  * The mail state every send and public page reads: kept in memory per content version (saving the
@@ -116,9 +116,11 @@ function getMailState(db: Db): Promise<MailState> {
     // Scripts and unit tests follow no version: read every time.
     return readMailState(db);
   }
-  if (cache?.version !== version) {
+  const smtpUrl = getEnv().SMTP_URL;
+  // Another database or SMTP_URL (a test suite switching them) is another state, whatever the version.
+  if (cache?.version !== version || cache.db !== db || cache.smtpUrl !== smtpUrl) {
     const state = readMailState(db);
-    cache = { version, state };
+    cache = { version, db, smtpUrl, state };
     state.catch(() => {
       if (cache?.state === state) cache = undefined;
     });

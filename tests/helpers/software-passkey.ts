@@ -52,6 +52,8 @@ export function softwarePasskey(rp: { id: string; origin: string }, userId = "us
     Buffer.from(JSON.stringify({ type, challenge, origin: rp.origin, crossOrigin: false }));
 
   const id = b64url(credentialId);
+  /** The envelope a browser hands over around an authenticator's response. */
+  const credential = <R>(response: R) => ({ id, rawId: id, type: "public-key" as const, clientExtensionResults: {}, response });
   return {
     id,
     register(challenge) {
@@ -62,34 +64,22 @@ export function softwarePasskey(rp: { id: string; origin: string }, userId = "us
           ["authData", authenticatorData(true)],
         ]),
       );
-      return {
-        id,
-        rawId: id,
-        type: "public-key",
-        clientExtensionResults: {},
-        response: {
-          clientDataJSON: b64url(clientData("webauthn.create", challenge)),
-          attestationObject: b64url(attestationObject),
-          transports: ["internal"],
-        },
-      };
+      return credential({
+        clientDataJSON: b64url(clientData("webauthn.create", challenge)),
+        attestationObject: b64url(attestationObject),
+        transports: ["internal"],
+      });
     },
     assert(challenge) {
       const data = authenticatorData(false);
       const client = clientData("webauthn.get", challenge);
       const signature = sign("sha256", Buffer.concat([data, sha256(client)]), { key: privateKey, dsaEncoding: "der" });
-      return {
-        id,
-        rawId: id,
-        type: "public-key",
-        clientExtensionResults: {},
-        response: {
-          clientDataJSON: b64url(client),
-          authenticatorData: b64url(data),
-          signature: b64url(signature),
-          userHandle: b64url(Buffer.from(userId)),
-        },
-      };
+      return credential({
+        clientDataJSON: b64url(client),
+        authenticatorData: b64url(data),
+        signature: b64url(signature),
+        userHandle: b64url(Buffer.from(userId)),
+      });
     },
   };
 }

@@ -4,6 +4,7 @@ import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { rateLimits, session } from "~/server/db/schema.server";
 import { describeEachDatabase } from "../helpers/databases";
+import { useSmtpServer } from "../helpers/smtp-suite";
 import { makeUser } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -63,6 +64,8 @@ afterAll(async () => {
 });
 
 describeEachDatabase("sign-in with Turnstile and rate limits", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+  useSmtpServer();
   let server: TestServer;
   let ipCounter = 0;
   const PASSWORD = "turnstile pass phrase 42";

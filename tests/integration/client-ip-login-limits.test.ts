@@ -4,6 +4,7 @@ import { contactMessages, rateLimits } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { useSmtpServer } from "../helpers/smtp-suite";
 import { contactForm, makeUser } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -27,6 +28,8 @@ afterAll(() => {
 });
 
 describeEachDatabase("client IP behind a proxy and login limits", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+  useSmtpServer();
   let server: TestServer;
   let counter = 0;
   const PASSWORD = "owner pass phrase for limits 9";

@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { openDatabase, type Database } from "~/server/db/client.server";
-import { publishJobKey, syncPublishJob } from "~/features/posts/write/publish-schedule.server";
+import { publishJobKey, syncPublishJob } from "~/features/posts/write/scheduling.server";
 import { blogPosts, contactMessages, jobs, mailOutbox, postRevisions } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";

@@ -5,6 +5,7 @@ import { bumpContentVersion } from "~/server/content-version.server";
 import { appSettings } from "~/server/db/schema.server";
 import { waitFor } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { useSmtpServer } from "../helpers/smtp-suite";
 import { makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -19,6 +20,8 @@ afterAll(() => {
 });
 
 describeEachDatabase("security headers", (ctx) => {
+  // Mail is set up, as on a working site: the footer then carries the subscribe form and its scripts.
+  useSmtpServer();
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

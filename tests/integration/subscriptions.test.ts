@@ -6,6 +6,7 @@ import { subscribers } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { useSmtpServer } from "../helpers/smtp-suite";
 import { signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -21,6 +22,8 @@ afterAll(() => {
 });
 
 describeEachDatabase("subscriptions over HTTP", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it subscribing and password resets are refused honestly.
+  useSmtpServer();
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

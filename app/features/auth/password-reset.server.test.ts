@@ -22,6 +22,16 @@ async function humanToken(db: Db): Promise<string> {
 }
 
 let ipCounter = 0;
+/** The reset link's form sent with the replacement password and a solved verification. */
+async function resetTo(db: Db, token: string) {
+  const verificationToken = await humanToken(db);
+  return updatePasswordWithToken(
+    db,
+    { token, password: "replacement phrase 456", confirmPassword: "replacement phrase 456", verificationToken },
+    requestFrom(),
+  );
+}
+
 function requestFrom(ip = `10.0.0.${++ipCounter}`) {
   return new Request("http://localhost/auth", { method: "POST", headers: { "x-app-client-ip": ip } });
 }
@@ -94,16 +104,7 @@ describe("password reset", () => {
         ),
       ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/at least/) });
 
-      await updatePasswordWithToken(
-        ctx.db,
-        {
-          token,
-          password: "replacement phrase 456",
-          confirmPassword: "replacement phrase 456",
-          verificationToken: await humanToken(ctx.db),
-        },
-        requestFrom(),
-      );
+      await resetTo(ctx.db, token);
       expect(await getSessionUser(new Request("http://localhost/", { headers: { cookie } }))).toBeNull();
       await expect(
         signIn(
@@ -150,18 +151,7 @@ describe("password reset", () => {
         .update(verification)
         .set({ expiresAt: new Date(Date.now() - 1000) })
         .where(eq(verification.value, account.id));
-      await expect(
-        updatePasswordWithToken(
-          ctx.db,
-          {
-            token,
-            password: "replacement phrase 456",
-            confirmPassword: "replacement phrase 456",
-            verificationToken: await humanToken(ctx.db),
-          },
-          requestFrom(),
-        ),
-      ).rejects.toMatchObject({ status: 400, message: RESET_LINK_INVALID });
+      await expect(resetTo(ctx.db, token)).rejects.toMatchObject({ status: 400, message: RESET_LINK_INVALID });
     });
 
     it("answers an unknown address like a known one, sends nothing, and rate-limits per address", async () => {

@@ -14,7 +14,7 @@ import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { contactRequestSchema } from "./contact-schema";
 import { HONEYPOT_FIELD } from "./contact-texts";
-import { contactMail, contactRecipient } from "./outbox.server";
+import { CONTACT_MESSAGE_COLUMNS, contactMail, contactRecipient } from "./outbox.server";
 
 const CONTACT_INVALID = "Please correct the highlighted fields.";
 const CONTACT_RATE_LIMITED = "You have sent several messages in a short time. Please try again later or email me directly.";
@@ -108,11 +108,7 @@ export const INBOX_PAGE_SIZE = 50;
 function inboxQuery(db: Db) {
   return db
     .select({
-      id: contactMessages.id,
-      name: contactMessages.name,
-      email: contactMessages.email,
-      message: contactMessages.message,
-      createdAt: contactMessages.createdAt,
+      ...CONTACT_MESSAGE_COLUMNS,
       // The delivery state is its outbox row's; a message whose row was pruned (or never made) shows as sent.
       deliveryState: sql<MailState>`coalesce(${mailOutbox.state}, 'sent')`,
       attempts: sql<number>`coalesce(${mailOutbox.attempts}, 0)`.mapWith(Number),

@@ -6,6 +6,15 @@ import { getEnv } from "~/server/env.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 
+/** A contact message as its email and the inbox show it. */
+export const CONTACT_MESSAGE_COLUMNS = {
+  id: contactMessages.id,
+  name: contactMessages.name,
+  email: contactMessages.email,
+  message: contactMessages.message,
+  createdAt: contactMessages.createdAt,
+};
+
 /**
  * A contact message's email to the owner, delivered by the mail outbox (server/mail-outbox.server.ts):
  * the message is stored first (contact.server.ts), with its outbox row in the same transaction, so
@@ -27,13 +36,7 @@ export const contactMail = defineMailKind("contact.forward", {
   retryBaseMs: getEnv().CONTACT_RETRY_BASE_SECONDS * 1000,
   async render({ messageId }, { db }) {
     const [message] = await db
-      .select({
-        id: contactMessages.id,
-        name: contactMessages.name,
-        email: contactMessages.email,
-        message: contactMessages.message,
-        createdAt: contactMessages.createdAt,
-      })
+      .select(CONTACT_MESSAGE_COLUMNS)
       .from(contactMessages)
       .where(eq(contactMessages.id, messageId));
     if (!message) return { skip: "Not sent: the message was deleted." };

@@ -2,15 +2,18 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { getSessionUser } from "~/features/auth/session.server";
 import { sendPasswordResetFor } from "~/features/auth/password-reset.server";
-import { blogPosts, jobs, session, userRoles } from "~/server/db/schema.server";
+import { blogPosts, mailOutbox, session, userRoles } from "~/server/db/schema.server";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
+import { useSmtpServer } from "../../../tests/helpers/smtp-suite";
 import { makePost, makeUser, signedInAs } from "../../../tests/helpers/factories";
 import { deleteUser, listUsers, revokeRole, setUserDisabled } from "./users.server";
 
 const requestWith = (cookie: string) => new Request("http://localhost/admin", { headers: { cookie } });
 
 describeEachDatabase("disabling, deleting and resetting users (admin)", (ctx) => {
+  // Mail is set up (a local SMTP stand-in): without it no reset link can be sent.
+  useSmtpServer();
   it("a disabled user is signed out everywhere and cannot use a session; Enable undoes it", async () => {
     const admin = await makeUser(ctx.db, { role: "admin" });
     const target = await signedInAs(ctx.db, "moderator");
@@ -66,9 +69,9 @@ describeEachDatabase("disabling, deleting and resetting users (admin)", (ctx) =>
     const target = await makeUser(ctx.db);
     await sendPasswordResetFor(ctx.db, admin.actor, { id: target.id });
     const queued = await ctx.db
-      .select({ kind: jobs.kind, payload: jobs.payload })
-      .from(jobs)
-      .where(eq(jobs.kind, "auth.password-reset-email"));
+      .select({ kind: mailOutbox.kind, payload: mailOutbox.payload })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, "auth.password-reset"));
     expect(queued.some((j) => JSON.stringify(j.payload).includes(target.id))).toBe(true);
     await setUserDisabled(ctx.db, admin.actor, { id: target.id }, true);
     await expect(sendPasswordResetFor(ctx.db, admin.actor, { id: target.id })).rejects.toThrow(/Enable the account first/);

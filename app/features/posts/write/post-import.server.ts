@@ -19,6 +19,7 @@ import {
   type PostFields,
   type PostWrite,
 } from "./post-write.server";
+import { syncPublishJob } from "./scheduling.server";
 
 /**
  * Posts brought in from another system (the importers of app/features/imports). Unlike createPost
@@ -69,7 +70,7 @@ function afterImport(
     before: write.before,
     after: { published: post.published, scheduledAt: scheduleOf(post), category: post.category },
     address: write.address,
-    syncSchedule: true,
+    syncSchedule: syncPublishJob,
     announce: null,
     audit: { actor: write.audit, action: "post.import", summary: write.summary },
   });

@@ -9,7 +9,6 @@ import type { Db } from "~/server/db/client.server";
 import { blogPosts, postRedirects } from "~/server/db/schema.server";
 import { renderPostBody } from "../content/post-render.server";
 import { recordRevision, revisionKind, type RevisionSnapshot } from "./revisions.server";
-import { syncPublishJob } from "./publish-schedule.server";
 
 /**
  * What every write of a post shares — the editor's create and update, the scheduled publish and the
@@ -101,8 +100,11 @@ export interface PostWrite {
   after: PublicationState & { category: Category };
   /** The address the write gave the post; `from` is the one it left, which answers 301 to it from now on. */
   address?: { slug: string; from?: { category: Category; slug: string } };
-  /** Bring the publish job in line with the schedule: not for the scheduled publish, which is that job. */
-  syncSchedule: boolean;
+  /**
+   * Brings the publish job in line with the schedule (scheduling.server's syncPublishJob, handed in: that
+   * job's handler writes through this step); null for the scheduled publish, which is that job.
+   */
+  syncSchedule: ((tx: Db, postId: string, previous: Date | null, next: Date | null) => Promise<void>) | null;
   /** Readers hear of it (subscriber emails when it goes live, its share card drawn ahead); imports are old news. */
   announce: { siteName: string } | null;
   /** The audit row, targeting the post; none for the scheduled publish (no person acts). */
@@ -123,7 +125,7 @@ export async function afterPostWrite(tx: Db, write: PostWrite): Promise<void> {
     await takeAddress(tx, postId, slug);
   }
   await recordRevision(tx, revisionKind(before, after), write.revision);
-  if (write.syncSchedule) await syncPublishJob(tx, postId, before?.scheduledAt ?? null, after.scheduledAt);
+  if (write.syncSchedule) await write.syncSchedule(tx, postId, before?.scheduledAt ?? null, after.scheduledAt);
   if (write.announce) {
     // Emailed once ever, when it is live and its author chose "Publish and email subscribers".
     await emailPostIfChosen(tx, postId);

@@ -156,8 +156,9 @@ describeEachDatabase("posts", (ctx) => {
     const existing = await createPost(ctx.db, mod, { ...base, title: "Stays as it is" });
     await expect(updatePost(ctx.db, plain, existing.slug, { ...base, title: "Changed" })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(deletePost(ctx.db, null, existing.slug)).rejects.toBeInstanceOf(UnauthorizedError);
-    const after = await ctx.db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts);
-    expect(after).toEqual([...before, { id: existing.id, title: "Stays as it is" }]);
+    const after = await ctx.db.select({ id: blogPosts.id, title: blogPosts.title }).from(blogPosts).orderBy(blogPosts.id);
+    const expected = [...before, { id: existing.id, title: "Stays as it is" }].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    expect(after).toEqual(expected);
   });
 
   it("lets the admin and the author delete, not another moderator; media rows go too", async () => {

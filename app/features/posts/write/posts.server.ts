@@ -19,6 +19,7 @@ import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { countPublishedPosts, NO_POST_STATS, postStatsOf, publishedCountOf } from "../read/post-counts.server";
 import { discardAutosave } from "./autosave.server";
 import { afterPostWrite, isReservedSlug, isSlugTaken, renderedColumns, revisionOf, slugCandidates } from "./post-write.server";
+import { syncPublishJob } from "./scheduling.server";
 import { enqueuePostFilesCleanup } from "./post-files.server";
 
 export const POSTS_PER_PAGE = 12;
@@ -237,7 +238,7 @@ export async function createPost(
           before: null,
           after: { published: input.published, scheduledAt, category: row.category },
           address: { slug },
-          syncSchedule: true,
+          syncSchedule: syncPublishJob,
           announce: { siteName },
           audit: { actor: author, action: "post.create", summary: `${input.title} (/7fs/${input.category}/${slug})` },
         });
@@ -342,7 +343,7 @@ export async function updatePost(
         before: post,
         after: { published: input.published, scheduledAt, category: input.category },
         address: moved ? { slug: newSlug, from: { category: post.category, slug } } : undefined,
-        syncSchedule: true,
+        syncSchedule: syncPublishJob,
         announce: { siteName },
         audit: { actor, action: "post.update", summary: `${input.title} (${input.published ? "published" : "draft"}${address})` },
       });

@@ -12,8 +12,7 @@ import {
 } from "./posts.server";
 import { getPostStats } from "../read/post-counts.server";
 import { listRevisions } from "./revisions.server";
-import { publishJobKey } from "./publish-schedule.server";
-import { publishPostJob } from "./scheduling.server";
+import { publishJobKey, publishPostJob } from "./scheduling.server";
 import { getFeaturedArticle, listPublishedPostsForSitemap } from "../read/home-posts.server";
 import { POST_MESSAGES } from "./post-schema";
 import { readContentVersion } from "~/server/content-version.server";

@@ -1,11 +1,16 @@
 import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
-import { defineJob } from "~/server/jobs/jobs.server";
+import { cancelJob, defineJob } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
 import { afterPostWrite } from "./post-write.server";
-import { PUBLISH_JOB_KIND, publishJobPayload } from "./publish-schedule.server";
+
+/** The dedupe key of the job that publishes `postId` at `at`: one job per post and time. */
+export function publishJobKey(postId: string, at: Date): string {
+  return `publish:${postId}:${at.toISOString()}`;
+}
 
 /**
  * Publishes a scheduled post if it is still scheduled for exactly this time (a later edit may have
@@ -42,7 +47,7 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
       revision,
       before: { published: false, scheduledAt: at },
       after: { published: true, scheduledAt: null, category },
-      syncSchedule: false,
+      syncSchedule: null,
       announce: { siteName },
       audit: null,
     });
@@ -53,10 +58,19 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
 }
 
 export const publishPostJob = defineJob(
-  PUBLISH_JOB_KIND,
-  publishJobPayload,
+  "posts.publish",
+  z.object({ postId: z.uuid(), at: z.iso.datetime() }),
   async ({ postId, at }, ctx) => {
     await publishScheduledPost(ctx.db, postId, new Date(at));
   },
   { maxAttempts: 10 },
 );
+
+/**
+ * Brings the post's publish job in line with its schedule, in the save's transaction: the old
+ * time's job (if any and not started) is removed, the new time's job is enqueued.
+ */
+export async function syncPublishJob(tx: Db, postId: string, previous: Date | null, next: Date | null): Promise<void> {
+  if (previous && previous.getTime() !== next?.getTime()) await cancelJob(tx, publishJobKey(postId, previous));
+  if (next) await publishPostJob.enqueue(tx, { postId, at: next.toISOString() }, { runAt: next, key: publishJobKey(postId, next) });
+}
