@@ -25,6 +25,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Users",
     // With an unread count when messages wait (another spec may have sent one).
     /^Messages(\s*\d+\+? unread)?$/,
+    "Bookings",
     "Subscribers",
     "Testimonials",
     "Recent Roles",

@@ -1,4 +1,4 @@
-import { addDays, DAY_MS, instantOf, wallTimeOf, weekdayOf } from "~/lib/time-zone";
+import { addDays, DAY_MS, instantOf, offsetAt, wallTimeOf, weekdayOf } from "~/lib/time-zone";
 
 /**
  * Slot arithmetic, the one home of the rule "which times can a visitor book": pure, so it is
@@ -114,6 +114,11 @@ export function earliestStart(now: number, rules: CallTypeRules): number {
   return now + rules.minimumNoticeMinutes * MINUTE_MS;
 }
 
+function insideByClock(start: number, day: string, range: { startMinute: number; endMinute: number }, timeZone: string): boolean {
+  const wall = wallTimeOf(start, timeZone);
+  return wall.day === day && range.startMinute <= wall.minute && wall.minute < range.endMinute;
+}
+
 /**
  * Every bookable slot, ascending: inside the day's hours (the whole call, without its buffers,
  * which may reach outside the hours), starting on the increment from each range's start, after
@@ -136,9 +141,14 @@ export function availableSlots(input: SlotInput): Slot[] {
     for (const range of hoursOfDay(day, input.weekly, input.overrides)) {
       const rangeStart = instantOf(day, range.startMinute, timeZone);
       const rangeEnd = instantOf(day, range.endMinute, timeZone);
+      // Across a clock change a range's instants and its wall-clock times part: the repeated hour at
+      // fall-back (02:00 again, for 02:30-03:00) and the hour after a spring-forward gap (03:00, for
+      // 00:00-02:30) lie outside the range by the owner's clock and are not offered.
+      const clockChanges = offsetAt(rangeStart, timeZone) !== offsetAt(rangeEnd, timeZone);
       for (let start = rangeStart; start + duration <= rangeEnd; start += step) {
         if (start < from) continue;
         if (start >= until) break;
+        if (clockChanges && !insideByClock(start, day, range, timeZone)) continue;
         const blocked = blockedInterval(start, rules);
         while (busyIndex > 0 && (busy[busyIndex - 1]?.end ?? -Infinity) > blocked.start) busyIndex--;
         while (busyIndex < busy.length && (busy[busyIndex]?.end ?? Infinity) <= blocked.start) busyIndex++;
