@@ -1,6 +1,8 @@
 import { emailChangeConfirmMail } from "~/features/account/account-email.server";
 import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
+import { bookingMail } from "~/features/booking/booking.server";
+import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
 import { publishPostJob } from "~/features/posts/write/scheduling.server";
@@ -50,12 +52,15 @@ export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob] as const
 
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
 export const MAIL_KINDS = [
+  bookingMail,
   passwordResetMail,
   contactMail,
   subscriptionMail,
   newsletterMail,
   emailChangedMail,
   emailChangeConfirmMail,
+  ownerCommentMail,
+  replyCommentMail,
 ] as const;
 
 export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask, analyticsRollupTask] as const;

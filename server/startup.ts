@@ -1,5 +1,6 @@
 import { configureCollector } from "~/features/analytics/collector.server";
 import { startViewFlushing, stopViewFlushing } from "~/features/analytics/ingest.server";
+import { seedDemoBooking } from "~/features/booking/demo.server";
 import { warmFeeds } from "~/features/feeds/feeds.server";
 import { seedDemoPageContent } from "~/features/pages/page-content.server";
 import { seedDemoPositions } from "~/features/pages/positions.server";
@@ -62,6 +63,7 @@ export async function startup(): Promise<void> {
   await seedDemoTestimonials(database.db, env.SEED_DEMO_CONTENT);
   await seedDemoPositions(database.db, env.SEED_DEMO_CONTENT);
   await seedDemoPageContent(database.db, env.SEED_DEMO_CONTENT);
+  await seedDemoBooking(database.db, env.SEED_DEMO_CONTENT);
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
   logStartupMemory("migrated and seeded");

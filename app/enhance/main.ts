@@ -10,6 +10,7 @@ import { enhanceReveals } from "~/components/reveal-behavior";
 import { enhanceThemeToggle } from "~/components/theme-toggle-behavior";
 import { enhanceMenuButtons } from "~/components/ui/menu-button-behavior";
 import { enhanceSheets } from "~/components/ui/sheet-behavior";
+import { BOOKING_FORM_ATTRIBUTE, SLOT_PICKER_ATTRIBUTE } from "~/features/booking/booking-dom";
 import { COMMENT_FORM_ATTRIBUTE } from "~/features/comments/comment-form-dom";
 import { CONTACT_FORM_ATTRIBUTE } from "~/features/contact/contact-form-dom";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
@@ -31,11 +32,14 @@ if (!("__reactRouterContext" in window)) {
   enhancePageLoading();
   // The contact form's behaviour (with zod, for the shared schema) loads only on the page with it.
   const contactForm = document.querySelector<HTMLFormElement>(`form[${CONTACT_FORM_ATTRIBUTE}]`);
+  const booking = document.querySelector(`[${SLOT_PICKER_ATTRIBUTE}], form[${BOOKING_FORM_ATTRIBUTE}]`);
   const ready = contactForm
     ? import("~/features/contact/contact-form-behavior").then(({ enhanceContactForm }) => {
         enhanceContactForm(contactForm);
       })
-    : Promise.resolve();
+    : booking
+      ? import("~/features/booking/booking-behavior").then(({ enhanceBooking }) => enhanceBooking())
+      : Promise.resolve();
   // The comment form's proof of work loads when the reader first reaches the form.
   for (const form of document.querySelectorAll<HTMLFormElement>(`form[${COMMENT_FORM_ATTRIBUTE}]`)) {
     form.addEventListener(

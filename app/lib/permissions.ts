@@ -30,7 +30,8 @@ export type Area =
   | "subscribers"
   | "audit"
   | "statistics"
-  | "comments";
+  | "comments"
+  | "bookings";
 
 const STAFF: readonly Role[] = ["admin", "moderator"];
 const ADMINS: readonly Role[] = ["admin"];
@@ -50,6 +51,7 @@ export const AREA_ROLES: Readonly<Record<Area, readonly Role[]>> = {
   // Moderators enter only when the owner allows it in the statistics settings (the feature reads that setting).
   statistics: STAFF,
   comments: STAFF,
+  bookings: ADMINS,
 };
 
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */
@@ -102,6 +104,11 @@ export function canReadMessages(actor: Actor | null | undefined): boolean {
 
 export function canDeleteMessages(actor: Actor | null | undefined): boolean {
   return actor?.role === "admin";
+}
+
+/** Call types, availability, calendar feeds and bookings (/admin/bookings). */
+export function canManageBookings(actor: Actor | null | undefined): boolean {
+  return canEnterArea(actor, "bookings");
 }
 
 /** Site identity, addresses and feeds (/admin/settings). */

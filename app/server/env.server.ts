@@ -91,6 +91,9 @@ const envSchema = z.object({
   CONTACT_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
   CONTACT_LOCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
   CONTACT_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  // Booking calls (app/features/booking): bookings accepted per visitor address an hour and per email a day
+  BOOKING_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  BOOKING_RATE_LIMIT_PER_EMAIL_PER_DAY: z.coerce.number().int().min(1).default(3),
   // Background jobs (app/server/jobs) and the content version (app/server/content-version.server.ts)
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   CONTENT_VERSION_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),

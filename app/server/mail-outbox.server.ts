@@ -158,6 +158,24 @@ export async function requeueMail(db: Db, id: string): Promise<boolean | null> {
 }
 
 /**
+ * Withdraws a pending email by its key (a reminder for a call that moved or was cancelled): true when
+ * one was withdrawn. One an outbox is sending right now (locked) is left alone.
+ */
+export async function cancelMail(db: Db, key: string): Promise<boolean> {
+  const deleted = await db
+    .delete(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.dedupeKey, key),
+        eq(mailOutbox.state, "pending"),
+        or(sql`${mailOutbox.lockedUntil} is null`, lt(mailOutbox.lockedUntil, sql`now()`)),
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  return deleted.length > 0;
+}
+
+/**
  * Deletes settled rows (sent, failed, skipped) created before `before` — housekeeping keeps the log
  * to MAIL_LOG_RETENTION_DAYS. A contact message's row stays while the message does: the inbox shows it.
  */

@@ -12,6 +12,8 @@ export interface MailMessage {
   replyTo?: string;
   /** Extra headers (e.g. List-Unsubscribe); values must be single lines. */
   headers?: Record<string, string>;
+  /** A calendar invite (text/calendar with its METHOD), shown by mail apps as an event to add or update. */
+  icalEvent?: { method: string; filename: string; content: string };
   /** The sender's name when the mail settings name none (the site name). */
   senderName?: string;
 }

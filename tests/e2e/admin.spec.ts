@@ -28,6 +28,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     // With an unread count when messages wait (another spec may have sent one).
     /^Messages(\s*\d+\+? unread)?$/,
     /^Comments(\s*\d+\+? pending)?$/,
+    "Bookings",
     "Subscribers",
     "Testimonials",
     "Recent Roles",

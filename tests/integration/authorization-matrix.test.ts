@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { storePendingEmailChange } from "~/features/account/account-email.server";
 import { createSession } from "~/features/auth/session.server";
 import { signComment } from "~/features/comments/comment-tokens.server";
+import { bookingToken } from "~/features/booking/booking.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
 import { getStoredRoles, findUserByEmail } from "~/features/users/users.server";
 import routeTable from "~/routes";
@@ -19,6 +20,9 @@ import {
   appSettings,
   auditLog,
   blogPosts,
+  bookingCallTypes,
+  bookings,
+  bookingWeeklyHours,
   contactMessages,
   mailOutbox,
   positions,
@@ -32,6 +36,7 @@ import {
   userRoles,
 } from "~/server/db/schema.server";
 import { png } from "../fixtures/images";
+import { freeSlot, makeBooking, OPEN_ALL_WEEK } from "../helpers/booking";
 import { deliveryOf, easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
 import { useSmtpServer } from "../helpers/smtp-suite";
@@ -181,7 +186,110 @@ function inboxAction(
   };
 }
 
+const bookingRow = async (db: Db, id: string) =>
+  (await db.select({ status: bookings.status, noShow: bookings.noShow }).from(bookings).where(eq(bookings.id, id)))[0];
+
+/** A Bookings page form on a fresh booking: `fields` beside intent and id, `expected` of the row after. */
+function bookingAction(name: string, intent: string, fields: Record<string, string>, expected: object): WriteEndpoint {
+  return {
+    name,
+    route: "/admin/bookings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      const id = await makeBooking(db);
+      return {
+        path: "/admin/bookings",
+        body: new URLSearchParams({ intent, id, ...fields }),
+        verify: async (db) => expect(await bookingRow(db, id)).toMatchObject(expected),
+      };
+    },
+  };
+}
+
 const WRITE_ENDPOINTS: WriteEndpoint[] = [
+  {
+    name: "book a call",
+    route: "/book",
+    allowed: ACTORS,
+    okStatus: 303,
+    prepare: async (db) => {
+      const { slug, start } = await freeSlot(db);
+      const email = `booker-${unique()}@example.com`;
+      const token = (await freshVisitor(db)).token;
+      return {
+        path: "/book",
+        body: new URLSearchParams({ callType: slug, start: new Date(start).toISOString(), name: "Ada", email, verificationToken: token }),
+        verify: async (db, response) => {
+          const rows = await db.select({ id: bookings.id }).from(bookings).where(eq(bookings.email, email));
+          expect(rows).toHaveLength(1);
+          expect(response.headers.get("location")).toMatch(new RegExp(`^/book/confirmed/${rows[0]?.id}\\?t=`));
+        },
+      };
+    },
+  },
+  {
+    name: "cancel a call through its signed link",
+    route: "/book/manage/:id",
+    allowed: ACTORS,
+    okStatus: 303,
+    prepare: async (db) => {
+      const id = await makeBooking(db);
+      return {
+        path: `/book/manage/${id}`,
+        body: new URLSearchParams({ intent: "cancel", t: await bookingToken(db, id) }),
+        verify: async (db) => expect((await bookingRow(db, id))?.status).toBe("cancelled-by-visitor"),
+      };
+    },
+  },
+  bookingAction("booking: cancel by the owner", "cancel", { message: "Sorry" }, { status: "cancelled-by-owner" }),
+  bookingAction("booking: mark as no-show", "no-show", { noShow: "true" }, { noShow: true }),
+  {
+    name: "booking: availability save",
+    route: "/admin/bookings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      // The open call type's hours and one range more; the save leaves the hours as text says (every
+      // row that books still finds free times, whether this call was refused or not).
+      await freeSlot(db);
+      await db.insert(bookingWeeklyHours).values({ weekday: 1, startMinute: 0, endMinute: 60 });
+      return {
+        path: "/admin/bookings",
+        body: new URLSearchParams({ intent: "availability", availability: OPEN_ALL_WEEK }),
+        verify: async (db) => expect(await db.select({ weekday: bookingWeeklyHours.weekday }).from(bookingWeeklyHours)).toHaveLength(7),
+      };
+    },
+  },
+  {
+    name: "booking: call type create",
+    route: "/admin/bookings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async () => {
+      const slug = `matrix-${unique()}`.toLowerCase().replace(/[^a-z0-9-]/g, "-");
+      return {
+        path: "/admin/bookings",
+        // Not active: the open call type stays the one the other rows book.
+        body: new URLSearchParams({
+          intent: "call-type",
+          name: "Matrix call",
+          slug,
+          durationMinutes: "30",
+          incrementMinutes: "30",
+          bufferBeforeMinutes: "0",
+          bufferAfterMinutes: "0",
+          minimumNoticeMinutes: "0",
+          horizonDays: "10",
+          location: "link-later",
+        }),
+        verify: async (db) => {
+          const rows = await db.select({ active: bookingCallTypes.active }).from(bookingCallTypes).where(eq(bookingCallTypes.slug, slug));
+          expect(rows).toEqual([{ active: false }]);
+        },
+      };
+    },
+  },
   {
     name: "email settings save",
     route: "/admin/email",

@@ -66,3 +66,38 @@ export function GettingStartedCard({ steps }: { steps: GettingStartedStep[] }) {
     </Card>
   );
 }
+
+/** The owner's next booked calls and how many are upcoming, linked to the Bookings screen. */
+export function UpcomingCallsCard({
+  calls,
+}: {
+  calls: { total: number; next: Array<{ id: string; start: string; when: string; name: string; callTypeName: string }> };
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-lg">
+            Upcoming calls: <span data-testid="counter-Upcoming calls">{calls.total}</span>
+          </h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {calls.next.length === 0 ? (
+          <p className="text-muted-foreground">No calls booked.</p>
+        ) : (
+          <ul className="grid gap-1">
+            {calls.next.map((c) => (
+              <li key={c.id}>
+                <time dateTime={c.start}>{c.when}</time> · {c.callTypeName} with {c.name}
+              </li>
+            ))}
+          </ul>
+        )}
+        <Link to="/admin/bookings" className="mt-3 inline-block text-sm text-primary underline underline-offset-4">
+          All bookings
+        </Link>
+      </CardContent>
+    </Card>
+  );
+}

@@ -2,6 +2,7 @@ import {
   AtSign,
   BarChart3,
   Briefcase,
+  CalendarCheck,
   FileText,
   IdCard,
   Inbox,
@@ -20,6 +21,7 @@ import {
 import {
   canEdit,
   canEditPageContent,
+  canManageBookings,
   canManageProjects,
   canManageSettings,
   canManageSubscribers,
@@ -49,6 +51,7 @@ export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },
   { to: "/admin/messages", label: "Messages", icon: Mail, allowed: canReadMessages },
   { to: "/admin/comments", label: "Comments", icon: MessagesSquare, allowed: canModerateComments },
+  { to: "/admin/bookings", label: "Bookings", icon: CalendarCheck, allowed: canManageBookings },
   { to: "/admin/subscribers", label: "Subscribers", icon: Newspaper, allowed: canManageSubscribers },
   { to: "/admin/testimonials", label: "Testimonials", icon: MessageSquareQuote, allowed: canEditPageContent },
   { to: "/admin/recent-roles", label: "Recent Roles", icon: Briefcase, allowed: canEditPageContent },

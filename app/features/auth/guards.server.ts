@@ -1,6 +1,7 @@
 import { STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
 import { redirect } from "react-router";
 import { COMMENTS_FORBIDDEN } from "~/features/comments/comments.server";
+import { BOOKINGS_FORBIDDEN } from "~/features/booking/booking-schema";
 import { INBOX_FORBIDDEN } from "~/features/contact/contact.server";
 import { ACCOUNT_FORBIDDEN } from "~/features/account/account.server";
 import { readAdminShellFacts, staffMustUseTwoFactor } from "~/features/admin/two-factor-guard.server";
@@ -46,6 +47,7 @@ const AREA_REFUSAL: Record<Area, string> = {
   audit: AUDIT_FORBIDDEN,
   statistics: STATISTICS_TEXT.forbidden,
   comments: COMMENTS_FORBIDDEN,
+  bookings: BOOKINGS_FORBIDDEN,
 };
 
 /** The typed refusal: no user → UnauthorizedError, a user the area's rule refuses → ForbiddenError. */

@@ -1,5 +1,6 @@
 import type { FeedItem } from "~/features/feeds/feed-item";
 import { getFeedService, withDeadline } from "~/features/feeds/feeds.server";
+import { reachMeSlots } from "~/features/booking/reach-me.server";
 import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/read/home-posts.server";
 import { getFeaturedWebProject } from "~/features/projects/projects.server";
 import { readPageContent } from "~/features/pages/page-content.server";
@@ -30,12 +31,13 @@ export async function homePageView() {
     withDeadline(feeds.fetchTspBlog(), deadline).then((item) => ({ kind: "blog" as const, item })),
     withDeadline(feeds.fetchTspKb(), deadline).then((item) => ({ kind: "kb" as const, item })),
   ]);
-  const [article, newest, project, portraitSrcSets, pageContent] = await Promise.all([
+  const [article, newest, project, portraitSrcSets, pageContent, booking] = await Promise.all([
     quietly("featured article", getFeaturedArticle(db)),
     quietly("newest post", getNewestPublishedPost(db)),
     quietly("featured project", getFeaturedWebProject(db)),
     quietly("portrait variants", srcSetsFor(db, [site.portraitUrl])),
     quietly("page content", readPageContent(db)),
+    site.bookingMode === "built-in" ? quietly("booking slots", reachMeSlots(db)) : null,
   ]);
   return {
     headline: site.headline,
@@ -45,6 +47,8 @@ export async function homePageView() {
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
     heroGreeting: pageContent?.heroGreeting ?? "",
+    bookingMode: site.bookingMode,
+    booking,
     certifications: pageContent?.certifications ?? [],
     expertise: pageContent?.expertise ?? [],
     feedsConfigured: Boolean(site.substackUrl || site.tspBlogUrl || site.tspKbUrl),

@@ -5,6 +5,7 @@ import { FeaturedCard } from "~/components/featured-card";
 import { Reveal } from "~/components/reveal";
 import { Spinner } from "~/components/spinner";
 import { Button } from "~/components/ui/button";
+import { ReachMeSlots } from "~/features/booking/reach-me-slots";
 import { Portrait, portraitAlt } from "~/features/pages/portrait";
 import type { HomePageView } from "./home-page.server";
 
@@ -24,6 +25,8 @@ export function HomePage({ view }: { view: HomePageView }) {
     ownerName,
     portrait,
     schedulingUrl,
+    bookingMode,
+    booking,
     feedsConfigured,
     heroGreeting,
     certifications,
@@ -183,33 +186,45 @@ export function HomePage({ view }: { view: HomePageView }) {
         </Reveal>
       ) : null}
 
-      <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
-        <div className="mx-auto max-w-5xl px-4 py-16">
-          <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
-            <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
-          </h2>
-          {schedulingUrl ? (
-            <>
-              <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
-              <iframe
-                src={schedulingUrl}
-                title="Schedule a one-on-one call"
-                loading="lazy"
-                height={800}
-                style={{ height: 800 }}
-                className="mt-8 w-full rounded-xl border bg-background"
-              />
-            </>
-          ) : (
-            <>
-              <p className="mt-2 text-muted-foreground">Send me a message and we will find a time to talk.</p>
-              <Button asChild size="lg" className="mt-6">
-                <Link to="/contact">Book a call</Link>
-              </Button>
-            </>
-          )}
-        </div>
-      </Reveal>
+      {bookingMode === "off" ? null : (
+        <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
+          <div className="mx-auto max-w-5xl px-4 py-16">
+            <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
+              <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
+            </h2>
+            {bookingMode === "built-in" && booking ? (
+              <ReachMeSlots booking={booking} />
+            ) : (bookingMode === "external-link" || bookingMode === "external-embed") && schedulingUrl ? (
+              <>
+                <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
+                {/* The link is always there: an embed that is blocked or fails to load never leaves a blank box. */}
+                <Button asChild size="lg" className="mt-6">
+                  <a href={schedulingUrl} rel="noopener noreferrer">
+                    Open the booking page
+                  </a>
+                </Button>
+                {bookingMode === "external-embed" ? (
+                  <iframe
+                    src={schedulingUrl}
+                    title="Schedule a one-on-one call"
+                    loading="lazy"
+                    height={800}
+                    style={{ height: 800 }}
+                    className="mt-8 w-full rounded-xl border bg-background"
+                  />
+                ) : null}
+              </>
+            ) : (
+              <>
+                <p className="mt-2 text-muted-foreground">Send me a message and we will find a time to talk.</p>
+                <Button asChild size="lg" className="mt-6">
+                  <Link to="/contact">Book a call</Link>
+                </Button>
+              </>
+            )}
+          </div>
+        </Reveal>
+      )}
     </>
   );
 }

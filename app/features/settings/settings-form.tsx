@@ -158,10 +158,29 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
           <FormField field={fields.newsletterUrl} label="Newsletter URL">
             {(props) => <Input {...props} type="url" placeholder="https://…" />}
           </FormField>
+        </Section>
+        <Section title="Booking">
+          <FormField
+            field={fields.bookingMode}
+            select
+            label="Booking"
+            hint={hint(
+              "How visitors book a call from the home page's Reach Me section. An external page is always offered as an 'Open the booking page' link; it is embedded only when you choose so.",
+            )}
+          >
+            {(props) => (
+              <select {...props} className="h-9 rounded-md border bg-background px-2 text-sm">
+                <option value="built-in">Built-in: visitors book at /book (Bookings in the sidebar)</option>
+                <option value="external-link">External scheduling page, as a link</option>
+                <option value="external-embed">External scheduling page, embedded (with the link)</option>
+                <option value="off">Off: no Reach Me section</option>
+              </select>
+            )}
+          </FormField>
           <FormField
             field={fields.schedulingUrl}
-            label="Scheduling widget URL"
-            hint={hint("Embedded in the home page's Reach Me section. Empty: a 'Book a call' link to the Contact page.")}
+            label="Scheduling page URL"
+            hint={hint("For the external choices, e.g. your Calendly page.")}
           >
             {(props) => <Input {...props} type="url" placeholder="https://…" />}
           </FormField>

@@ -87,6 +87,13 @@ const linkLines = (label: string) =>
       return links;
     });
 
+/**
+ * How the home page's "Reach Me" section books calls: the site's own booking (/book), a link to an
+ * external scheduling page, that page embedded (with the link always shown too), or no section.
+ */
+export const BOOKING_MODES = ["built-in", "external-link", "external-embed", "off"] as const;
+export type BookingMode = (typeof BOOKING_MODES)[number];
+
 export const siteSettingsFormSchema = z.object({
   siteName: text("Site name", SETTINGS_LIMITS.siteName).refine((v) => v.length > 0, "Site name is required"),
   /** The public address links in feeds, emails and canonical tags start with, when PUBLIC_URL is unset. */
@@ -111,7 +118,8 @@ export const siteSettingsFormSchema = z.object({
   socialLinks: linkLines("Social links"),
   serviceLinks: linkLines("Services links"),
   newsletterUrl: httpUrl("Newsletter URL"),
-  schedulingUrl: httpUrl("Scheduling widget URL"),
+  bookingMode: z.enum(BOOKING_MODES).default("built-in"),
+  schedulingUrl: httpUrl("Scheduling page URL"),
   substackUrl: httpUrl("Newsletter feed address"),
   tspBlogUrl: httpUrl("Blog feed address"),
   tspKbUrl: httpUrl("Knowledge-base feed address"),
@@ -149,6 +157,7 @@ export const storedSiteSettingsSchema = z
     socialLinks: z.array(linkSchema),
     serviceLinks: z.array(linkSchema),
     newsletterUrl: z.string(),
+    bookingMode: z.enum(BOOKING_MODES),
     schedulingUrl: z.string(),
     substackUrl: z.string(),
     tspBlogUrl: z.string(),

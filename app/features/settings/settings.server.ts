@@ -57,6 +57,7 @@ export function defaultSiteSettings(env: Env): SiteSettings {
     socialLinks: [],
     serviceLinks: [],
     newsletterUrl: "",
+    bookingMode: "built-in",
     schedulingUrl: "",
     substackUrl: "",
     tspBlogUrl: "",
@@ -81,7 +82,9 @@ export async function readSiteSettings(db: Db, env: Env = getEnv()): Promise<Sit
     logger.error({ issues: stored.error.issues }, "site settings: stored record is invalid; using the defaults");
     return defaults;
   }
-  return { ...defaults, ...stored.data };
+  // A record saved before the booking setting existed keeps what that site had: its embedded widget, or the site's own booking.
+  const bookingMode = stored.data.bookingMode ?? (stored.data.schedulingUrl ? "external-embed" : "built-in");
+  return { ...defaults, ...stored.data, bookingMode };
 }
 
 let cache: { version: number; settings: Promise<SiteSettings> } | undefined;

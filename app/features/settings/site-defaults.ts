@@ -32,6 +32,7 @@ export const DEMO_SITE_SETTINGS: SiteSettings = {
     { url: "https://training.example.com", label: "IT Training" },
   ],
   newsletterUrl: "https://sevenfs.substack.com",
+  bookingMode: "built-in",
   schedulingUrl: "https://calendly.com/portfolio-owner/30min",
   substackUrl: "",
   tspBlogUrl: "",

@@ -7,9 +7,11 @@ import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps } from "~/features/pages/getting-started";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { readMailStatus } from "~/features/mail/mail-settings.server";
-import { canManageProjects, canManageSettings } from "~/lib/permissions";
+import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server";
+import { longLabel } from "~/features/booking/slot-picker.server";
+import { canManageBookings, canManageProjects, canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { Counter, GettingStartedCard } from "~/features/admin/dashboard-cards";
+import { Counter, GettingStartedCard, UpcomingCallsCard } from "~/features/admin/dashboard-cards";
 import { NewPostMenu } from "~/features/admin/new-post-menu";
 import type { Route } from "./+types/dashboard";
 
@@ -27,10 +29,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   });
   // Only what this actor can act on: the mail line is for those who may change the mail settings.
   const mail = canManageSettings(actor) ? await readMailStatus(getDb(), actor) : null;
+  const zone = ownerTimeZone();
+  const calls = canManageBookings(actor)
+    ? await upcomingCalls(getDb(), actor).then(({ total, next }) => ({
+        total,
+        next: next.map((c) => ({
+          id: c.id,
+          start: c.startsAt.toISOString(),
+          when: longLabel(c.startsAt.getTime(), zone),
+          name: c.name,
+          callTypeName: c.callTypeName,
+        })),
+      }))
+    : null;
   return {
     posts,
     projects,
     steps,
+    calls,
     canManageProjects: canManageProjects(actor),
     mailStatus: !mail
       ? null
@@ -68,6 +84,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <Counter label="Scheduled" value={posts.scheduled} icon={CalendarClock} loading={loading} />
         <Counter label="Projects" value={projects} icon={FolderKanban} loading={loading} />
       </div>
+      {loaderData.calls ? <UpcomingCallsCard calls={loaderData.calls} /> : null}
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>

@@ -934,3 +934,177 @@ export const commentsClosedPosts = pgTable("comments_closed_posts", {
     .references(() => blogPosts.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---- Booking calls (app/features/booking) ----
+
+/** created_at and updated_at, set by the database. */
+const rowTimes = () => ({
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const CALL_LOCATIONS = ["video", "phone", "link-later"] as const;
+export const BOOKING_QUESTIONS = ["company", "topic", "notes"] as const;
+export const BOOKING_STATUSES = ["confirmed", "cancelled-by-visitor", "cancelled-by-owner"] as const;
+
+/** One row (id 1): booking's own settings (hours are in SITE_TIME_ZONE, the site's zone). */
+export const bookingSettings = pgTable(
+  "booking_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    /** Secret of the private ICS feed of bookings; null while the owner has none. */
+    feedToken: text("feed_token"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("booking_settings_single_row", sql`${t.id} = 1`)],
+);
+
+export const bookingCallTypes = pgTable(
+  "booking_call_types",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    durationMinutes: integer("duration_minutes").notNull(),
+    incrementMinutes: integer("increment_minutes").notNull().default(30),
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    minimumNoticeMinutes: integer("minimum_notice_minutes").notNull().default(720),
+    horizonDays: integer("horizon_days").notNull().default(60),
+    /** At most this many calls of this type a day (the owner's day); null: no cap. */
+    dailyCap: integer("daily_cap"),
+    location: text("location", { enum: CALL_LOCATIONS }).notNull().default("link-later"),
+    /** The video link the owner pasted (location "video"). */
+    videoUrl: text("video_url"),
+    /** The optional questions asked besides name and email. */
+    questions: jsonb("questions").$type<(typeof BOOKING_QUESTIONS)[number][]>().notNull().default([]),
+    remind24h: boolean("remind_24h").notNull().default(true),
+    remind1h: boolean("remind_1h").notNull().default(true),
+    active: boolean("active").notNull().default(true),
+    displayOrder: integer("display_order").notNull().default(0),
+    ...rowTimes(),
+  },
+  (t) => [
+    check("booking_call_types_location_check", sql`${t.location} in (${inList(CALL_LOCATIONS)})`),
+    check("booking_call_types_duration_check", sql`${t.durationMinutes} between 5 and 480`),
+    check("booking_call_types_increment_check", sql`${t.incrementMinutes} between 5 and 480`),
+    check(
+      "booking_call_types_buffers_check",
+      sql`${t.bufferBeforeMinutes} between 0 and 240 and ${t.bufferAfterMinutes} between 0 and 240`,
+    ),
+    check("booking_call_types_notice_check", sql`${t.minimumNoticeMinutes} between 0 and 43200`),
+    check("booking_call_types_horizon_check", sql`${t.horizonDays} between 1 and 365`),
+    check("booking_call_types_cap_check", sql`${t.dailyCap} is null or ${t.dailyCap} between 1 and 100`),
+  ],
+);
+
+/** Weekly hours in the owner's time zone: several ranges a day; weekday 1 = Monday … 7 = Sunday. */
+export const bookingWeeklyHours = pgTable(
+  "booking_weekly_hours",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    weekday: integer("weekday").notNull(),
+    startMinute: integer("start_minute").notNull(),
+    endMinute: integer("end_minute").notNull(),
+  },
+  (t) => [
+    check("booking_weekly_hours_weekday_check", sql`${t.weekday} between 1 and 7`),
+    check("booking_weekly_hours_range_check", sql`${t.startMinute} >= 0 and ${t.endMinute} <= 1440 and ${t.startMinute} < ${t.endMinute}`),
+  ],
+);
+
+/**
+ * Date overrides in the owner's time zone, for the days first_day..last_day: without minutes the
+ * days are off (a day off, holidays); with minutes these hours replace the weekly hours those days.
+ */
+export const bookingDateOverrides = pgTable(
+  "booking_date_overrides",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    firstDay: text("first_day").notNull(),
+    lastDay: text("last_day").notNull(),
+    startMinute: integer("start_minute"),
+    endMinute: integer("end_minute"),
+    note: text("note").notNull().default(""),
+  },
+  (t) => [
+    check(
+      "booking_date_overrides_days_check",
+      sql`${t.firstDay} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${t.lastDay} ~ '^\\d{4}-\\d{2}-\\d{2}$' and ${t.firstDay} <= ${t.lastDay}`,
+    ),
+    check(
+      "booking_date_overrides_range_check",
+      sql`(${t.startMinute} is null and ${t.endMinute} is null) or (${t.startMinute} >= 0 and ${t.endMinute} <= 1440 and ${t.startMinute} < ${t.endMinute})`,
+    ),
+  ],
+);
+
+/**
+ * Bookings. blocked_from..blocked_until is the call with its buffers; the migration adds an
+ * exclusion constraint over it for confirmed bookings, so the database refuses any overlap.
+ */
+export const bookings = pgTable(
+  "bookings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    callTypeId: uuid("call_type_id")
+      .notNull()
+      .references(() => bookingCallTypes.id, { onDelete: "restrict" }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    blockedFrom: timestamp("blocked_from", { withTimezone: true }).notNull(),
+    blockedUntil: timestamp("blocked_until", { withTimezone: true }).notNull(),
+    status: text("status", { enum: BOOKING_STATUSES }).notNull().default("confirmed"),
+    /** The iCalendar SEQUENCE: raised by each reschedule and by the cancellation. */
+    sequence: integer("sequence").notNull().default(0),
+    rescheduleCount: integer("reschedule_count").notNull().default(0),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    company: text("company"),
+    topic: text("topic"),
+    notes: text("notes"),
+    visitorTimeZone: text("visitor_time_zone"),
+    ipAddress: text("ip_address"),
+    cancelMessage: text("cancel_message"),
+    noShow: boolean("no_show").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("bookings_status_check", sql`${t.status} in (${inList(BOOKING_STATUSES)})`),
+    check(
+      "bookings_times_check",
+      sql`${t.blockedFrom} <= ${t.startsAt} and ${t.startsAt} < ${t.endsAt} and ${t.endsAt} <= ${t.blockedUntil}`,
+    ),
+    index("bookings_starts_idx").on(t.startsAt),
+  ],
+);
+
+/** The owner's calendar feeds (private ICS addresses) read for busy times. The URL is a secret. */
+export const bookingCalendarFeeds = pgTable("booking_calendar_feeds", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  label: text("label").notNull(),
+  url: text("url").notNull(),
+  refreshMinutes: integer("refresh_minutes").notNull().default(10),
+  lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+  lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
+  lastError: text("last_error"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Busy times read from a feed (replaced as a whole by each successful refresh). */
+export const bookingBusyTimes = pgTable(
+  "booking_busy_times",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    feedId: uuid("feed_id")
+      .notNull()
+      .references(() => bookingCalendarFeeds.id, { onDelete: "cascade" }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("booking_busy_times_range_idx").on(t.startsAt, t.endsAt)],
+);

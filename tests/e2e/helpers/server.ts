@@ -28,6 +28,7 @@ function serverEnv(port: number, dataDir: string): Record<string, string> {
     LOGIN_ACCOUNT_SLOWDOWN_AFTER: "100000",
     // Every e2e request comes from 127.0.0.1; the per-IP contact limit itself is tested in vitest.
     CONTACT_RATE_LIMIT_PER_10_MIN: "50",
+    BOOKING_RATE_LIMIT_PER_HOUR: "50",
   };
 }
 

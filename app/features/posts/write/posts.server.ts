@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { hasPgErrorCode, UNIQUE_VIOLATION } from "~/server/db/pg-errors.server";
 import { z } from "zod";
 import { postPath, type Category } from "~/lib/categories";
 import { canCreatePost, canDeletePost, canUpdatePost, canViewDrafts, type Actor } from "~/lib/permissions";
@@ -151,12 +152,7 @@ export function parsePostInput(input: unknown): PostInput {
   return parseOrThrow(postInputSchema, input);
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === "object"; e = "cause" in e ? e.cause : undefined) {
-    if ("code" in e && e.code === "23505") return true;
-  }
-  return false;
-}
+const isUniqueViolation = (error: unknown) => hasPgErrorCode(error, UNIQUE_VIOLATION);
 
 async function findDuplicate(db: Db, authorId: string, input: PostInput) {
   const [dup] = await db

@@ -1,0 +1,81 @@
+import type { AdminFormContext } from "~/features/admin/admin-form.server";
+import type { Actor } from "~/lib/permissions";
+import type { Db } from "~/server/db/client.server";
+import { isMailConfigured } from "~/server/mail-settings.server";
+import { redirectWithToast } from "~/server/toast.server";
+import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } from "./booking-admin.server";
+import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow, type Booking } from "./booking.server";
+import { STATUS_TEXT } from "./booking-view.server";
+import { longLabel } from "./slot-picker.server";
+
+/** How the owner reads a booking's status (the visitor's page says "by you" for the visitor). */
+function ownerStatus(b: Pick<Booking, "status" | "rescheduleCount">): string {
+  if (b.status === "confirmed") return b.rescheduleCount > 0 ? "Confirmed (rescheduled)" : STATUS_TEXT.confirmed;
+  return b.status === "cancelled-by-visitor" ? "Cancelled by visitor" : "Cancelled by you";
+}
+
+function bookingRow(b: Booking, zone: string) {
+  return {
+    id: b.id,
+    when: longLabel(b.startsAt.getTime(), zone),
+    start: b.startsAt.toISOString(),
+    callTypeName: b.callTypeName,
+    name: b.name,
+    email: b.email,
+    phone: b.phone,
+    company: b.company,
+    topic: b.topic,
+    notes: b.notes,
+    visitorTimeZone: b.visitorTimeZone,
+    status: ownerStatus(b),
+    confirmed: b.status === "confirmed",
+    noShow: b.noShow,
+    cancelMessage: b.cancelMessage,
+  };
+}
+
+/** Everything the admin's Bookings page shows: upcoming and past calls, availability, call types. */
+export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
+  const zone = ownerTimeZone();
+  const [upcoming, past, callTypes, availability, mailConfigured] = await Promise.all([
+    listBookings(db, actor, "upcoming", 100, now),
+    listBookings(db, actor, "past", 50, now),
+    listCallTypes(db, actor),
+    readAvailabilityText(db, actor),
+    isMailConfigured(db),
+  ]);
+  return {
+    zone,
+    mailConfigured,
+    upcoming: upcoming.map((b) => bookingRow(b, zone)),
+    past: past.map((b) => bookingRow(b, zone)),
+    callTypes: callTypes.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() })),
+    availability,
+  };
+}
+
+export type BookingsPageView = Awaited<ReturnType<typeof bookingsPageView>>;
+export type BookingRow = BookingsPageView["upcoming"][number];
+export type CallTypeRow = BookingsPageView["callTypes"][number];
+
+const done = (title: string) => redirectWithToast("/admin/bookings", { title, type: "success" });
+
+/** The Bookings page's forms, by `intent` (run by the admin form pipeline, handleAdminForm). */
+export const bookingsIntents = {
+  cancel: async ({ actor, db, form }: AdminFormContext) => {
+    await cancelBookingByOwner(db, actor, String(form.id ?? ""), String(form.message ?? ""));
+    return done("Call cancelled; the visitor is told by email");
+  },
+  "no-show": async ({ actor, db, form }: AdminFormContext) => {
+    await setNoShow(db, actor, String(form.id ?? ""), form.noShow === "true");
+    return done(form.noShow === "true" ? "Marked as no-show" : "No-show mark removed");
+  },
+  availability: async ({ actor, db, form }: AdminFormContext) => {
+    await saveAvailability(db, actor, form.availability);
+    return done("Availability saved");
+  },
+  "call-type": async ({ actor, db, form, formData }: AdminFormContext) => {
+    await saveCallType(db, actor, { ...form, questions: formData.getAll("questions") });
+    return done("Call type saved");
+  },
+};

@@ -1,0 +1,111 @@
+import { Form } from "react-router";
+import { useFailureToast } from "~/components/admin-list";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Textarea } from "~/components/ui/textarea";
+import type { BookingRow, BookingsPageView } from "./bookings-page.server";
+import { CallTypeForm } from "./call-type-form";
+
+function BookingRows({ rows, caption, upcoming }: { rows: BookingRow[]; caption: string; upcoming: boolean }) {
+  if (rows.length === 0) return <p className="mt-2 text-muted-foreground">None.</p>;
+  return (
+    <ul className="mt-4 grid gap-4" aria-label={caption}>
+      {rows.map((b) => (
+        <li key={b.id} className="rounded-lg border p-4" data-testid="booking-row">
+          <p className="font-semibold">
+            <time dateTime={b.start}>{b.when}</time> · {b.callTypeName}
+          </p>
+          <p>
+            {b.name} &lt;{b.email}&gt;{b.phone ? ` · ${b.phone}` : ""}
+            {b.visitorTimeZone ? <span className="text-muted-foreground"> · visitor in {b.visitorTimeZone}</span> : null}
+          </p>
+          {b.company ? <p>Company: {b.company}</p> : null}
+          {b.topic ? <p>Topic: {b.topic}</p> : null}
+          {b.notes ? <p className="whitespace-pre-wrap">Notes: {b.notes}</p> : null}
+          <p className="mt-1 text-sm">
+            Status: <strong data-testid="booking-status">{b.status}</strong>
+            {b.noShow ? " · no-show" : ""}
+            {b.cancelMessage ? ` · message: ${b.cancelMessage}` : ""}
+          </p>
+          <div className="mt-3 flex flex-wrap items-end gap-4">
+            {upcoming && b.confirmed ? (
+              <Form method="post" className="flex flex-wrap items-end gap-2">
+                <input type="hidden" name="intent" value="cancel" />
+                <input type="hidden" name="id" value={b.id} />
+                <div className="grid gap-1">
+                  <Label htmlFor={`cancel-message-${b.id}`}>Message to the visitor (optional)</Label>
+                  <Input id={`cancel-message-${b.id}`} name="message" maxLength={1000} className="w-72" />
+                </div>
+                <Button type="submit" variant="destructive" size="sm">
+                  Cancel call
+                </Button>
+              </Form>
+            ) : null}
+            {!upcoming && b.confirmed ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="no-show" />
+                <input type="hidden" name="id" value={b.id} />
+                <input type="hidden" name="noShow" value={b.noShow ? "false" : "true"} />
+                <Button type="submit" variant="outline" size="sm">
+                  {b.noShow ? "Remove no-show mark" : "Mark as no-show"}
+                </Button>
+              </Form>
+            ) : null}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The admin's Bookings page; `failure` is a refused form's reply, shown as a toast. */
+export function BookingsPage({ view, failure }: { view: BookingsPageView; failure?: { error: string } }) {
+  useFailureToast(failure);
+  const { upcoming, past, callTypes, availability, zone, mailConfigured } = view;
+  return (
+    <section className="max-w-5xl">
+      <h1 className="text-3xl font-bold">Bookings</h1>
+      <p className="mt-2 text-muted-foreground">Times in the site&apos;s time zone, {zone}. Visitors book at /book.</p>
+      {!mailConfigured ? (
+        <p role="status" className="mt-4 rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm">
+          Email is not configured (SMTP_URL), so neither you nor visitors get booking emails or reminders. Booking still works: the
+          visitor&apos;s confirmation page carries the .ics download and the cancel and reschedule links.
+        </p>
+      ) : null}
+      <h2 className="mt-8 text-2xl font-semibold">Upcoming</h2>
+      <BookingRows rows={upcoming} caption="Upcoming calls" upcoming />
+      <h2 className="mt-10 text-2xl font-semibold">Past</h2>
+      <BookingRows rows={past} caption="Past calls" upcoming={false} />
+      <h2 className="mt-10 text-2xl font-semibold">Availability</h2>
+      <Form method="post" className="mt-4 grid max-w-2xl gap-2">
+        <input type="hidden" name="intent" value="availability" />
+        <Label htmlFor="availability">Weekly hours and date overrides, one a line</Label>
+        <p id="availability-hint" className="text-sm text-muted-foreground">
+          &quot;Mon 09:00-12:00, 14:00-17:00&quot; for weekly hours; &quot;2026-12-24 off&quot; or &quot;2026-12-24..2027-01-02 off&quot;
+          for days off; &quot;2026-12-28 10:00-12:00&quot; for other hours on a date.
+        </p>
+        <Textarea
+          id="availability"
+          name="availability"
+          rows={10}
+          defaultValue={availability}
+          aria-describedby="availability-hint"
+          className="font-mono"
+        />
+        <div>
+          <Button type="submit">Save availability</Button>
+        </div>
+      </Form>
+      <h2 className="mt-10 text-2xl font-semibold">Call types</h2>
+      <p className="mt-1 text-sm text-muted-foreground">The first active one (by order) is the default, shown on the home page.</p>
+      <div className="mt-4 grid gap-6">
+        {callTypes.map((t) => (
+          <CallTypeForm key={t.id} type={t} />
+        ))}
+        <h3 className="text-lg font-semibold">Add a call type</h3>
+        <CallTypeForm type={null} />
+      </div>
+    </section>
+  );
+}
