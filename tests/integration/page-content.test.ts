@@ -10,14 +10,14 @@ const LISTS = { intro: "", education: "", certifications: "", skills: "", tools:
 
 /**
  * Page content through the production server, as a browser without JavaScript posts the forms: a
- * moderator edits the Recent Roles timeline and the About and home lists, the public pages follow,
+ * administrator edits the Recent Roles timeline and the About and home lists, the public pages follow,
  * and an empty list leaves no empty box behind.
  */
 describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
-  const server = useSignedInServer(ctx, "moderator");
+  const server = useSignedInServer(ctx, "admin");
   const page = async (path: string) => (await server.fetch(path)).text();
 
-  it("a moderator saves the About and home lists; /about and / show them, in order", async () => {
+  it("an administrator saves the About and home lists; /about and / show them, in order", async () => {
     const tag = unique();
     const saved = await server.postForm("/admin/about", {
       ...LISTS,
@@ -71,7 +71,7 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(home).not.toContain('aria-label="Certifications"');
   });
 
-  it("a moderator adds a role to the timeline; with none left, /recent-roles says so", async () => {
+  it("an administrator adds a role to the timeline; with none left, /recent-roles says so", async () => {
     const title = `Engine Designer ${unique()}`;
     const added = await server.postForm("/admin/recent-roles", {
       intent: "create",

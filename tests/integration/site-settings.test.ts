@@ -72,10 +72,10 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
     expect(rss).toContain("<title>7 Fs Framework — Jo Doe Consulting</title>");
   });
 
-  it("a moderator edits the testimonials, and the public page follows", async () => {
+  it("an administrator edits the testimonials (a moderator may not), and the public page follows", async () => {
     const added = await server.fetch("/admin/testimonials", {
       method: "POST",
-      headers: { origin: server.url, cookie: moderator },
+      headers: { origin: server.url, cookie: admin },
       body: new URLSearchParams({
         intent: "create",
         name: "Grace Hopper",
@@ -89,7 +89,7 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
     expect(await (await server.fetch("/testimonials")).text()).toContain("It is easier to ask forgiveness.");
     const invalid = await server.fetch("/admin/testimonials", {
       method: "POST",
-      headers: { origin: server.url, cookie: moderator },
+      headers: { origin: server.url, cookie: admin },
       body: new URLSearchParams({ intent: "create", name: "", position: "X", text: "Y" }),
     });
     expect(invalid.status).toBe(400);
