@@ -100,7 +100,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
         published: true,
       });
       const html = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
-      expect(html).toMatch(/<div class="markdown-body[^"]*" data-testid="post-content"><h3 id="why-bother">Why bother<\/h3>/);
+      expect(html).toMatch(/<div class="markdown-body[^"]*" data-testid="post-content"><h2 id="why-bother">Why bother<\/h2>/);
       expect(html).toContain("<strong>crisis</strong>");
       expect(html).not.toContain("**crisis**");
       expect(html).toContain('<pre class="shiki');
@@ -108,7 +108,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(html).toContain("2 min read");
       expect(html).toMatch(/"articleBody":"Why bother\\n\\nA crisis averted\./);
       const rss = await (await server.fetch("/7fs/Fun/rss.xml")).text();
-      expect(rss).toContain("<content:encoded>&lt;h3 id=&quot;why-bother&quot;&gt;Why bother&lt;/h3&gt;");
+      expect(rss).toContain("<content:encoded>&lt;h2 id=&quot;why-bother&quot;&gt;Why bother&lt;/h2&gt;");
     });
 
     it("hides drafts from anonymous requests with a real 404, shows them to staff marked and noindex", async () => {
@@ -165,7 +165,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       const r = await preview("## Hi\n\nA **b** <script>alert(1)</script>", staff.cookie);
       expect(r.status).toBe(200);
       expect(r.headers.get("cache-control")).toContain("no-store");
-      expect(await r.json()).toEqual({ html: '<h3 id="hi">Hi</h3>\n<p>A <strong>b</strong> &#x3C;script>alert(1)&#x3C;/script></p>' });
+      expect(await r.json()).toEqual({ html: '<h2 id="hi">Hi</h2>\n<p>A <strong>b</strong> &#x3C;script>alert(1)&#x3C;/script></p>' });
       expect((await preview("x")).status).toBe(401);
       const reader = await signedInAs(ctx.db, "user");
       expect((await preview("x", reader.cookie)).status).toBe(403);
