@@ -1,5 +1,6 @@
 import { countConversion } from "~/features/analytics/attribution.server";
 import { Form, Link } from "react-router";
+import { ActionMessage } from "~/components/email-link-page";
 import { Button } from "~/components/ui/button";
 import { SUBSCRIBE_TEXT } from "~/features/subscriptions/subscription-schema";
 import { confirmSubscription } from "~/features/subscriptions/subscriptions.server";
@@ -42,9 +43,7 @@ export default function ConfirmSubscription({ loaderData, actionData }: Route.Co
     <section className="mx-auto max-w-2xl px-4 py-16">
       <h1 className="text-3xl font-bold">Confirm your subscription</h1>
       {actionData ? (
-        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
-          {actionData.message}
-        </p>
+        <ActionMessage result={actionData} />
       ) : (
         <Form method="post" className="mt-6">
           <input type="hidden" name="token" value={loaderData.token} />
