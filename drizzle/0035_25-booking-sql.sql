@@ -3,5 +3,3 @@
 -- operator class needs no extension (the site has one owner, so no btree_gist column is needed).
 ALTER TABLE "bookings" ADD CONSTRAINT "bookings_no_overlap"
   EXCLUDE USING gist (tstzrange("blocked_from", "blocked_until", '[)') WITH &&) WHERE ("status" = 'confirmed');
---> statement-breakpoint
-INSERT INTO "booking_settings" ("id") VALUES (1) ON CONFLICT DO NOTHING;
