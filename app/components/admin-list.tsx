@@ -15,6 +15,22 @@ export function useFailureToast(failure: { error: string } | undefined) {
   }, [failure]);
 }
 
+/**
+ * The live region where an admin page reports its last action: the done message, or the failure.
+ * Always rendered (empty at first) so screen readers announce the text that appears in it.
+ */
+export function ActionStatus({ result }: { result: { ok: true; message: string } | { ok: false; error: string } | undefined }) {
+  return (
+    <div role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
+      {result ? (
+        <span className={result.ok ? "text-emerald-800 dark:text-emerald-300" : "text-destructive"}>
+          {result.ok ? result.message : result.error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 /** An admin page listing ordered items: header with an Add link to `?new`, the optional form, then the list. */
 export function AdminListPage({
   title,

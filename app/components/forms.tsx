@@ -145,6 +145,41 @@ export function FormField({
   );
 }
 
+/**
+ * A checkbox of a schema form with its label beside it and its error below. The default comes from
+ * the saved value; a new field key (after a server reply) remounts it.
+ */
+export function CheckboxField({
+  field,
+  id,
+  label,
+  defaultChecked,
+}: {
+  field: Pick<AnyField, "name" | "key" | "errors">;
+  id: string;
+  label: React.ReactNode;
+  defaultChecked: boolean;
+}) {
+  return (
+    <>
+      <div className="flex items-center gap-3">
+        <input
+          type="checkbox"
+          id={id}
+          name={field.name}
+          defaultChecked={defaultChecked}
+          key={field.key}
+          className="size-4 accent-primary"
+        />
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+      </div>
+      <FieldError id={errorIdOf(id)} errors={field.errors} />
+    </>
+  );
+}
+
 /** Errors that belong to the whole form (e.g. "This project no longer exists."). */
 export function FormErrors({ form, className }: { form: Pick<FormMetadata, "errors" | "errorId">; className?: string }) {
   const message = form.errors?.[0];

@@ -1,10 +1,10 @@
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
+import { ActionMessage } from "~/components/email-link-page";
 import { Button } from "~/components/ui/button";
 import { confirmEmailChange } from "~/features/account/account-email.server";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
-import { withPageFailures } from "~/server/failure-reply.server";
+import { messageReply, withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/account-confirm-email";
 
@@ -22,19 +22,16 @@ export const loader = ({ request }: Route.LoaderArgs) => ({ token: new URL(reque
  */
 export async function action({ request }: Route.ActionArgs) {
   const form = await withPageFailures(() => readForm(request));
-  try {
+  return messageReply(async () => {
     const { email } = await confirmEmailChange(getDb(), Object.fromEntries(form), request);
-    return { ok: true, message: `Your sign-in email is now ${email}. Sign in with it from now on.` };
-  } catch (error) {
-    const { status, message, headers } = errorAnswer(error);
-    return data({ ok: false, message }, { status, headers });
-  }
+    return `Your sign-in email is now ${email}. Sign in with it from now on.`;
+  });
 }
 
 export default function ConfirmEmailChange({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData ? (
     <div className="mt-4 flex flex-col gap-4">
-      <p role={actionData.ok ? "status" : "alert"}>{actionData.message}</p>
+      <ActionMessage result={actionData} className="" />
       {actionData.ok ? (
         <Link to="/auth" className="text-primary underline">
           Sign in

@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { activeCallType, bookingByLink, cancelBookingByVisitor, rescheduleBooking } from "~/features/booking/booking.server";
 import { BookingSummary } from "~/features/booking/booking-summary";
@@ -8,12 +9,14 @@ import { pickerHref, SlotPicker } from "~/features/booking/slot-picker";
 import { timeZoneChoices } from "~/features/booking/time-zones";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
+import { errorAnswer, parseOrThrow } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/book-manage";
 
 export const handle = STATIC_PAGE;
+
+const MANAGE_FORM_NOT_UNDERSTOOD = "This form was not understood: open the link from your email again and choose a time or Cancel.";
 
 export function meta() {
   return [{ title: "Cancel or reschedule your call" }, { name: "robots", content: "noindex" }];
@@ -42,13 +45,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return pageData(request, params.id);
 }
 
+/** The page's two forms: the link's token (`t`), then either `intent=cancel` or the picked `start`. */
+const manageFormSchema = z.object({ t: z.string().default(""), intent: z.string().optional(), start: z.string().default("") });
+
 export async function action({ request, params }: Route.ActionArgs) {
   const form = await withPageFailures(() => readForm(request));
-  const token = String(form.get("t") ?? "");
   const db = getDb();
   try {
-    if (form.get("intent") === "cancel") await cancelBookingByVisitor(db, params.id, token);
-    else await rescheduleBooking(db, params.id, token, String(form.get("start") ?? ""));
+    const { t: token, intent, start } = parseOrThrow(manageFormSchema, Object.fromEntries(form), MANAGE_FORM_NOT_UNDERSTOOD);
+    if (intent === "cancel") await cancelBookingByVisitor(db, params.id, token);
+    else await rescheduleBooking(db, params.id, token, start);
     return redirect(`/book/confirmed/${params.id}?t=${encodeURIComponent(token)}`, 303);
   } catch (error) {
     const { status, message, headers } = errorAnswer(error);

@@ -61,6 +61,19 @@ export function invalidSubmission(submission: Submission<unknown>) {
   return data<FormFailure>({ ok: false, error: firstMessage(result) ?? "Please check the form.", result }, { status: 400 });
 }
 
+/**
+ * For a page whose action answers in one sentence (the pages emailed links open): `{ ok, message }`,
+ * a failure with its error's status and headers.
+ */
+export async function messageReply(work: () => Promise<string>) {
+  try {
+    return { ok: true as const, message: await work() };
+  } catch (error) {
+    const { status, message, headers } = errorAnswer(error);
+    return data({ ok: false as const, message }, { status, headers });
+  }
+}
+
 /** For resource routes (JSON APIs): `{ error, fieldErrors? }` with the error's status and headers. */
 export function apiFailure(error: unknown): Response {
   const { status, message, fieldErrors, headers } = errorAnswer(error);

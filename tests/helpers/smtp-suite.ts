@@ -32,3 +32,8 @@ export function useSmtpServer(): SuiteMailbox {
     },
   };
 }
+
+/** The messages the suite's stand-in accepted for one address, oldest first. */
+export function mailsTo(mailbox: SuiteMailbox, email: string): ReceivedMail[] {
+  return mailbox.received.filter((m) => m.to.includes(email));
+}

@@ -86,6 +86,12 @@ export function decodeQuotedPrintable(input: string): string {
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
+/** A received message as one text: headers unfolded, then the whole body with quoted-printable undone. */
+export function readableMail(mail: ReceivedMail): string {
+  const split = mail.raw.search(/\r?\n\r?\n/);
+  return `${mail.raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ")}\n\n${decodeQuotedPrintable(mail.raw.slice(split))}`;
+}
+
 /** A received message split into subject and decoded text body (single-part text messages). */
 export interface ParsedMail {
   to: string[];

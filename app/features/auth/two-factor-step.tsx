@@ -17,10 +17,6 @@ interface StepActionData {
   result?: SubmissionResult<string[]>;
 }
 
-/**
- * /auth after a right password on an account with two-factor authentication: a code or, for a user with
- * passkeys, a passkey; then the session.
- */
 /** What the step asks for: only the factors the account has (plus its recovery codes). */
 function stepDescription(passkey: boolean, app: boolean): string {
   if (!passkey) return "Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
@@ -28,6 +24,10 @@ function stepDescription(passkey: boolean, app: boolean): string {
   return "Use your passkey, or enter the 6-digit code from your authenticator app or one of your recovery codes.";
 }
 
+/**
+ * /auth after a right password on an account with two-factor authentication: a code or, for a user with
+ * passkeys, a passkey; then the session.
+ */
 export function TwoFactorStep({ passkey, app }: { passkey: boolean; app: boolean }) {
   const actionData = useActionData<StepActionData>();
   const failed = actionData?.intent === "2fa" || actionData?.intent === "2fa-passkey" ? actionData : undefined;

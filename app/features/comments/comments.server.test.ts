@@ -7,8 +7,8 @@ import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeUser } from "../../../tests/helpers/factories";
-import { decodeQuotedPrintable, type ReceivedMail } from "../../../tests/helpers/smtp";
-import { useSmtpServer, type SuiteMailbox } from "../../../tests/helpers/smtp-suite";
+import { readableMail, type ReceivedMail } from "../../../tests/helpers/smtp";
+import { mailsTo, useSmtpServer } from "../../../tests/helpers/smtp-suite";
 import { makeStamp } from "./comment-tokens.server";
 import {
   commentForOwnEdit,
@@ -23,11 +23,6 @@ import {
 } from "./comments.server";
 
 const SITE = "https://site.example";
-const decoded = (mail: ReceivedMail) => {
-  const split = mail.raw.search(/\r?\n\r?\n/);
-  return `${mail.raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ")}\n\n${decodeQuotedPrintable(mail.raw.slice(split))}`;
-};
-const mailsTo = (smtp: SuiteMailbox, email: string) => smtp.received.filter((m) => m.to.includes(email));
 
 describe("comments", () => {
   const smtp = useSmtpServer();
@@ -106,7 +101,7 @@ describe("comments", () => {
       await drain();
       const mails = await waitFor(() => mailsTo(smtp, reader).length >= 1 && mailsTo(smtp, reader), 5_000, "the reply email");
       expect(mails).toHaveLength(1);
-      const email = decoded(mails[0] as ReceivedMail);
+      const email = readableMail(mails[0] as ReceivedMail);
       expect(email).toMatch(/Subject: Owner replied to your comment/);
       expect(email).toContain("Thanks for reading!");
       expect(email).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");

@@ -362,21 +362,11 @@ export async function commentForOwnEdit(db: Db, id: string, token: string) {
 }
 
 export async function editOwnComment(db: Db, id: string, token: string, input: unknown, siteUrl: string): Promise<void> {
-  const row = await ownComment(db, id, token);
-  const { body } = parseOrThrow(commentBodySchema, input);
-  const bodyHtml = await renderCommentMarkdown(body, siteUrl);
-  await db.transaction(async (tx) => {
-    await tx.update(comments).set({ body, bodyHtml, updatedAt: new Date() }).where(eq(comments.id, id));
-    if (row.state === "approved") await bumpContentVersion(tx);
-  });
+  await rewriteComment(db, await ownComment(db, id, token), input, siteUrl);
 }
 
 export async function deleteOwnComment(db: Db, id: string, token: string): Promise<void> {
-  const row = await ownComment(db, id, token);
-  await db.transaction(async (tx) => {
-    await tx.delete(comments).where(eq(comments.id, id));
-    if (row.state === "approved") await bumpContentVersion(tx);
-  });
+  await removeComment(db, await ownComment(db, id, token));
 }
 
 /** One-click unsubscribe from reply mail: every comment of that reader's email stops notifying. */
@@ -490,20 +480,28 @@ export async function moderateBySignedLink(db: Db, id: string, decision: "approv
 
 export async function deleteComment(db: Db, actor: Actor | null, id: string): Promise<void> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
-  const row = await commentRow(db, id);
-  await db.transaction(async (tx) => {
-    await tx.delete(comments).where(eq(comments.id, id));
-    if (row.state === "approved") await bumpContentVersion(tx);
-  });
+  await removeComment(db, await commentRow(db, id));
 }
 
 export async function editComment(db: Db, actor: Actor | null, id: string, input: unknown, siteUrl: string): Promise<void> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
-  const row = await commentRow(db, id);
+  await rewriteComment(db, await commentRow(db, id), input, siteUrl);
+}
+
+/** A new body for a comment (by its writer or a moderator); public pages change only if it is published. */
+async function rewriteComment(db: Db, row: { id: string; state: CommentState }, input: unknown, siteUrl: string): Promise<void> {
   const { body } = parseOrThrow(commentBodySchema, input);
   const bodyHtml = await renderCommentMarkdown(body, siteUrl);
   await db.transaction(async (tx) => {
-    await tx.update(comments).set({ body, bodyHtml, updatedAt: new Date() }).where(eq(comments.id, id));
+    await tx.update(comments).set({ body, bodyHtml, updatedAt: new Date() }).where(eq(comments.id, row.id));
+    if (row.state === "approved") await bumpContentVersion(tx);
+  });
+}
+
+/** Deletes a comment (by its writer or a moderator); public pages change only if it was published. */
+async function removeComment(db: Db, row: { id: string; state: CommentState }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(comments).where(eq(comments.id, row.id));
     if (row.state === "approved") await bumpContentVersion(tx);
   });
 }

@@ -108,7 +108,6 @@ export function problemOf(error: z.ZodError): string {
   return [...whole, ...fields].join("; ") || "invalid row";
 }
 
-/** Why a row's write failed, as the summary says it. */
 /**
  * An export file's text, refused (ValidationError, its message reading after "… is") when larger than
  * FILE_LIMITS.importFile: the importers read a file whole.
@@ -128,6 +127,7 @@ export function parseExportJson(text: string): unknown {
   }
 }
 
+/** Why a row's write failed, as the summary says it. */
 export function reasonOf(error: unknown): string {
   if (isAppError(error)) return error.message;
   return `failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -16,7 +16,6 @@ function Group({ title, children }: { title: string; children: React.ReactNode }
   );
 }
 
-/** Footer (SPEC §2): navigation, services, quick links, 7Fs links, copyright, Admin (canEdit), social links. */
 /**
  * Pages without the footer's Subscribe form: those with a form of their own (blog pages show
  * Subscribe in the page; contact, sign-in and the subscription pages ask for an email already)
@@ -24,6 +23,7 @@ function Group({ title, children }: { title: string; children: React.ReactNode }
  */
 const OWN_FORM_PAGES = /^\/(7fs|admin|auth|contact|subscribe|unsubscribe)(\/|$)/;
 
+/** Footer (SPEC §2): navigation, services, quick links, 7Fs links, copyright, Admin (canEdit), social links. */
 export function SiteFooter() {
   const user = useOptionalUser();
   const site = useSite();

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Form } from "react-router";
 import { toast } from "~/components/toaster";
-import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { CheckboxField, FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import type { FormFailure } from "~/lib/forms";
@@ -40,7 +40,6 @@ export function MailSettingsForm({ settings, failure }: { settings: MailSettings
   useEffect(() => {
     if (failure) toast.error("Error", { description: failure.error });
   }, [failure]);
-  const subscriptionsId = `${form.id}-subscriptionsEnabled`;
   const clearId = `${form.id}-clearPassword`;
   return (
     <Card>
@@ -108,19 +107,12 @@ export function MailSettingsForm({ settings, failure }: { settings: MailSettings
           <FormField field={fields.replyTo} label="Reply-to" hint={hint("Optional: where answers to the site's emails go.")}>
             {(props) => <Input {...props} type="email" autoComplete="off" />}
           </FormField>
-          <div className="flex items-center gap-3">
-            <input
-              type="checkbox"
-              id={subscriptionsId}
-              name={fields.subscriptionsEnabled.name}
-              defaultChecked={settings.subscriptionsEnabled}
-              key={fields.subscriptionsEnabled.key}
-              className="size-4 accent-primary"
-            />
-            <label htmlFor={subscriptionsId} className="text-sm font-medium">
-              Offer email subscriptions to new posts
-            </label>
-          </div>
+          <CheckboxField
+            field={fields.subscriptionsEnabled}
+            id={`${form.id}-subscriptionsEnabled`}
+            label="Offer email subscriptions to new posts"
+            defaultChecked={settings.subscriptionsEnabled}
+          />
           <SubmitButton pending={saving} pendingLabel="Saving…" className="justify-self-start">
             Save email settings
           </SubmitButton>

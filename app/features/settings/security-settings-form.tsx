@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { FieldError, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { CheckboxField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { SubmissionResult } from "~/lib/forms";
 import { REQUIRE_TWO_FACTOR_LABEL, securitySettingsFormSchema, type SecuritySettings } from "./settings-schema";
@@ -13,7 +13,6 @@ export function SecuritySettingsForm({ settings, lastResult }: { settings: Secur
     lastResult,
     defaultValue: { requireTwoFactor: settings.requireTwoFactor ? "on" : "" },
   });
-  const id = `${form.id}-requireTwoFactor`;
   return (
     <Card>
       <CardHeader>
@@ -27,20 +26,12 @@ export function SecuritySettingsForm({ settings, lastResult }: { settings: Secur
       <CardContent>
         <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid gap-4">
           <input type="hidden" name="intent" value="security" />
-          <div className="flex items-center gap-3">
-            <input
-              type="checkbox"
-              id={id}
-              name={fields.requireTwoFactor.name}
-              defaultChecked={settings.requireTwoFactor}
-              key={fields.requireTwoFactor.key}
-              className="size-4 accent-primary"
-            />
-            <label htmlFor={id} className="text-sm font-medium">
-              {REQUIRE_TWO_FACTOR_LABEL}
-            </label>
-          </div>
-          <FieldError id={`${id}-error`} errors={fields.requireTwoFactor.errors} />
+          <CheckboxField
+            field={fields.requireTwoFactor}
+            id={`${form.id}-requireTwoFactor`}
+            label={REQUIRE_TWO_FACTOR_LABEL}
+            defaultChecked={settings.requireTwoFactor}
+          />
           <SubmitButton pending={saving} pendingLabel="Saving…" className="justify-self-start">
             Save security settings
           </SubmitButton>

@@ -1,12 +1,12 @@
 import type { SiteSettings } from "./settings-schema";
 
+/** The name of a site nobody has named yet (no demo content, settings never saved). */
+export const NEUTRAL_SITE_NAME = "Portfolio";
+
 /**
  * The demo identity (SPEC §2 "Shared layout"), the settings' defaults until the owner saves
  * /admin/settings. Feed and contact addresses come from the environment (settings.server.ts).
  */
-/** The name of a site nobody has named yet (no demo content, settings never saved). */
-export const NEUTRAL_SITE_NAME = "Portfolio";
-
 export const DEMO_SITE_SETTINGS: SiteSettings = {
   siteName: "7 Fs Portfolio",
   siteUrl: "",

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { FieldError, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { CheckboxField, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import type { SubmissionResult } from "~/lib/forms";
@@ -25,7 +25,6 @@ export function NewsletterSettingsForm({
       accentColor: settings.accentColor,
     },
   });
-  const checkboxId = `${form.id}-emailByDefault`;
   return (
     <Card className="mt-8">
       <CardHeader>
@@ -37,20 +36,12 @@ export function NewsletterSettingsForm({
       <CardContent>
         <Form method="post" id={form.id} noValidate={form.noValidate} onSubmit={form.onSubmit} className="grid max-w-xl gap-4">
           <input type="hidden" name="intent" value="newsletter-settings" />
-          <div className="flex items-center gap-3">
-            <input
-              type="checkbox"
-              id={checkboxId}
-              name={fields.emailByDefault.name}
-              defaultChecked={settings.emailByDefault}
-              key={fields.emailByDefault.key}
-              className="size-4 accent-primary"
-            />
-            <label htmlFor={checkboxId} className="text-sm font-medium">
-              Start with “{NEWSLETTER_TEXT.publishAndEmail}” when a post goes live
-            </label>
-          </div>
-          <FieldError id={`${checkboxId}-error`} errors={fields.emailByDefault.errors} />
+          <CheckboxField
+            field={fields.emailByDefault}
+            id={`${form.id}-emailByDefault`}
+            label={<>Start with “{NEWSLETTER_TEXT.publishAndEmail}” when a post goes live</>}
+            defaultChecked={settings.emailByDefault}
+          />
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium">The email holds</legend>
             {(

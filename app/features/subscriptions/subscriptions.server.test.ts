@@ -10,8 +10,8 @@ import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeUser } from "../../../tests/helpers/factories";
 import { useSecondHandle } from "../../../tests/helpers/second-handle";
-import { decodeQuotedPrintable, type ReceivedMail } from "../../../tests/helpers/smtp";
-import { useSmtpServer, type SuiteMailbox } from "../../../tests/helpers/smtp-suite";
+import { readableMail, type ReceivedMail } from "../../../tests/helpers/smtp";
+import { mailsTo, useSmtpServer } from "../../../tests/helpers/smtp-suite";
 import {
   confirmSubscription,
   deleteSubscriber,
@@ -25,13 +25,6 @@ import {
   unsubscribe,
   updateSubscriptionCategories,
 } from "./subscriptions.server";
-
-/** A received message as text: headers unfolded, then the body with quoted-printable undone. */
-const decoded = (mail: ReceivedMail) => {
-  const split = mail.raw.search(/\r?\n\r?\n/);
-  return `${mail.raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ")}\n\n${decodeQuotedPrintable(mail.raw.slice(split))}`;
-};
-const mailsTo = (smtp: SuiteMailbox, email: string) => smtp.received.filter((m) => m.to.includes(email));
 
 describe("email subscriptions", () => {
   const smtp = useSmtpServer();
@@ -65,7 +58,7 @@ describe("email subscriptions", () => {
       await subscribeAs(email, categories);
       await drain();
       const mail = await waitFor(() => mailsTo(smtp, email).at(-1), 5_000, `confirmation to ${email}`);
-      const token = /\/subscribe\/confirm\?token=([\w%-]+)/.exec(decoded(mail))?.[1];
+      const token = /\/subscribe\/confirm\?token=([\w%-]+)/.exec(readableMail(mail))?.[1];
       if (!token) throw new Error("no confirmation link");
       await confirmSubscription(ctx.db, decodeURIComponent(token));
       const [row] = await ctx.db.select({ id: subscribers.id }).from(subscribers).where(eq(subscribers.email, email));
@@ -87,7 +80,7 @@ describe("email subscriptions", () => {
       const post = await publish("Fitness", "Morning runs");
       await drain();
       const mails = await waitFor(() => mailsTo(smtp, reader).length === 2 && mailsTo(smtp, reader), 5_000, "the post's email");
-      const email = decoded(mails[1] as ReceivedMail);
+      const email = readableMail(mails[1] as ReceivedMail);
       expect(email).toMatch(/Subject: Morning runs/);
       expect(email).toContain("The excerpt.");
       expect(email).toContain(`/7fs/Fitness/${post.slug}`);
@@ -145,7 +138,7 @@ describe("email subscriptions", () => {
       await subscribeAs(reader, ["Family"]);
       await drain();
       const mail = await waitFor(() => mailsTo(smtp, reader)[0], 5_000, "confirmation");
-      const token = decodeURIComponent(/\/subscribe\/confirm\?token=([\w%-]+)/.exec(decoded(mail))?.[1] ?? "");
+      const token = decodeURIComponent(/\/subscribe\/confirm\?token=([\w%-]+)/.exec(readableMail(mail))?.[1] ?? "");
       const [stored] = await ctx.db.select().from(subscribers).where(eq(subscribers.email, reader));
       expect(stored?.confirmTokenHash).not.toBe(token);
       expect(JSON.stringify(await ctx.db.select().from(mailOutbox))).not.toContain(token);
@@ -171,11 +164,11 @@ describe("email subscriptions", () => {
       await subscribeAs(reader, ["Finance"]);
       await drain();
       const mail = await waitFor(() => mailsTo(smtp, reader)[1], 5_000, "reminder");
-      expect(decoded(mail)).toMatch(/already subscribed/);
-      expect(decoded(mail)).not.toMatch(/subscribe\/confirm/);
+      expect(readableMail(mail)).toMatch(/already subscribed/);
+      expect(readableMail(mail)).not.toMatch(/subscribe\/confirm/);
       const [row] = await ctx.db.select().from(subscribers).where(eq(subscribers.id, id));
       expect(row).toMatchObject({ state: "confirmed", categories: ["Faith"] });
-      const token = /\/subscribe\/manage\?token=([\w%.-]+)/.exec(decoded(mail))?.[1] ?? "";
+      const token = /\/subscribe\/manage\?token=([\w%.-]+)/.exec(readableMail(mail))?.[1] ?? "";
       await updateSubscriptionCategories(ctx.db, decodeURIComponent(token), { categories: ["Fun", "Family"] });
       expect((await getSubscription(ctx.db, decodeURIComponent(token))).categories).toEqual(["Fun", "Family"]);
       await expect(updateSubscriptionCategories(ctx.db, decodeURIComponent(token), { categories: [] })).rejects.toBeInstanceOf(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ActionStatus } from "~/components/admin-list";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
 import { BlockList, CommentSettingsForm, ModeratedCommentItem, QueueTabs, QUEUE_LABELS } from "~/features/comments/comment-admin";
@@ -104,13 +105,7 @@ export default function AdminComments({ loaderData, actionData }: Route.Componen
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Comments</h1>
       <QueueTabs queue={queue} counts={counts} />
-      <div role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
-        {actionData ? (
-          <span className={actionData.ok ? "text-emerald-800 dark:text-emerald-300" : "text-destructive"}>
-            {actionData.ok ? actionData.message : actionData.error}
-          </span>
-        ) : null}
-      </div>
+      <ActionStatus result={actionData} />
       <h2 className="sr-only">{QUEUE_LABELS[queue]} comments</h2>
       {comments.length === 0 ? <p className="mt-4 text-muted-foreground">No {QUEUE_LABELS[queue].toLowerCase()} comments.</p> : null}
       <ul className="mt-4 space-y-3">

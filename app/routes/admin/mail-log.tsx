@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { useFailureToast } from "~/components/admin-list";
 import { Timestamp } from "~/components/timestamp";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { SubmitButton, useIsSubmitting } from "~/components/forms";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
@@ -80,51 +81,38 @@ export default function MailLog({ loaderData, actionData }: Route.ComponentProps
           : `The last ${Math.min(entries.length, MAIL_LOG_SIZE)} emails, newest first. Sent and failed emails are kept for 30 days.`}
       </p>
       {entries.length > 0 ? (
-        <div className="mt-6 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b">
-                <th scope="col" className="py-2 pr-4">
-                  Queued
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Kind
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Recipient
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  State
-                </th>
-                <th scope="col" className="py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id} className="border-b align-top" data-testid="mail-log-row">
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <Timestamp iso={entry.createdAt} format="local" />
-                  </td>
-                  <td className="py-2 pr-4">{entry.label}</td>
-                  <td className="py-2 pr-4 [overflow-wrap:anywhere]">{entry.recipient || "—"}</td>
-                  <td className="py-2 pr-4">
-                    <span className="font-medium">{stateText(entry)}</span>
-                    {entry.lastError ? (
-                      <span className="block text-muted-foreground [overflow-wrap:anywhere]">{entry.lastError}</span>
-                    ) : null}
-                  </td>
-                  <td className="py-2">
-                    {entry.kind !== "mail.test" && entry.state !== "sending" && entry.state !== "sent" ? (
-                      <RetryButton id={entry.id} />
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table containerClassName="mt-6">
+          <TableCaption className="sr-only">Emails, newest first</TableCaption>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Queued</TableHead>
+              <TableHead>Kind</TableHead>
+              <TableHead>Recipient</TableHead>
+              <TableHead>State</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {entries.map((entry) => (
+              <TableRow key={entry.id} className="align-top" data-testid="mail-log-row">
+                <TableCell className="whitespace-nowrap">
+                  <Timestamp iso={entry.createdAt} format="local" />
+                </TableCell>
+                <TableCell>{entry.label}</TableCell>
+                <TableCell className="[overflow-wrap:anywhere]">{entry.recipient || "—"}</TableCell>
+                <TableCell>
+                  <span className="font-medium">{stateText(entry)}</span>
+                  {entry.lastError ? <span className="block text-muted-foreground [overflow-wrap:anywhere]">{entry.lastError}</span> : null}
+                </TableCell>
+                <TableCell>
+                  {entry.kind !== "mail.test" && entry.state !== "sending" && entry.state !== "sent" ? <RetryButton id={entry.id} /> : null}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       ) : null}
     </section>
   );

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { ActionStatus } from "~/components/admin-list";
 import { Pager } from "~/components/pager";
 import { cameFromOf } from "~/features/analytics/attribution.server";
 import { listContactMessages } from "~/features/contact/contact.server";
@@ -56,13 +57,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <p className="mt-2 text-muted-foreground">
         {total === 0 ? "No messages yet." : `${total} message${total === 1 ? "" : "s"}, newest first.`}
       </p>
-      <div role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
-        {actionData ? (
-          <span className={actionData.ok ? "text-emerald-800" : "text-destructive"}>
-            {actionData.ok ? actionData.message : actionData.error}
-          </span>
-        ) : null}
-      </div>
+      <ActionStatus result={actionData} />
       <ul className="mt-4 space-y-3">
         {messages.map((m) => (
           <li key={m.id}>

@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { ActionMessage } from "~/components/email-link-page";
 import { Button } from "~/components/ui/button";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
@@ -55,11 +56,7 @@ export default function EditOwnComment({ loaderData, actionData }: Route.Compone
   return (
     <section className="mx-auto max-w-2xl px-4 py-16">
       <h1 className="text-3xl font-bold">Edit your comment</h1>
-      {actionData ? (
-        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
-          {actionData.message}
-        </p>
-      ) : null}
+      {actionData ? <ActionMessage result={actionData} /> : null}
       {actionData?.deleted ? null : (
         <>
           <form method="post" action={action} className="mt-6 space-y-4">

@@ -1,9 +1,8 @@
-import { data } from "react-router";
-import { Button } from "~/components/ui/button";
+import { EmailLinkPage } from "~/components/email-link-page";
 import { moderateBySignedLink } from "~/features/comments/comments.server";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
+import { messageReply } from "~/server/failure-reply.server";
 import type { Route } from "./+types/moderate";
 
 export const handle = STATIC_PAGE;
@@ -25,33 +24,20 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const { id, decision, token } = linkOf(request);
-  try {
+  return messageReply(async () => {
     await moderateBySignedLink(getDb(), id, decision, token);
-    return { ok: true, message: decision === "approve" ? "Comment approved." : "Comment marked as spam." };
-  } catch (error) {
-    const { status, message } = errorAnswer(error);
-    return data({ ok: false, message }, { status });
-  }
+    return decision === "approve" ? "Comment approved." : "Comment marked as spam.";
+  });
 }
 
 export default function ModerateComment({ loaderData, actionData }: Route.ComponentProps) {
   const { id, decision, token } = loaderData;
   return (
-    <section className="mx-auto max-w-2xl px-4 py-16">
-      <h1 className="text-3xl font-bold">Moderate a comment</h1>
-      {actionData ? (
-        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
-          {actionData.message}
-        </p>
-      ) : (
-        <form
-          method="post"
-          action={`/comments/moderate?id=${encodeURIComponent(id)}&decision=${decision}&token=${encodeURIComponent(token)}`}
-          className="mt-6"
-        >
-          <Button type="submit">{decision === "approve" ? "Approve comment" : "Mark as spam"}</Button>
-        </form>
-      )}
-    </section>
+    <EmailLinkPage
+      title="Moderate a comment"
+      result={actionData}
+      action={`/comments/moderate?id=${encodeURIComponent(id)}&decision=${decision}&token=${encodeURIComponent(token)}`}
+      submitLabel={decision === "approve" ? "Approve comment" : "Mark as spam"}
+    />
   );
 }

@@ -1,10 +1,12 @@
 import { countConversion } from "~/features/analytics/attribution.server";
 import { Form, Link } from "react-router";
+import { z } from "zod";
+import { ActionMessage } from "~/components/email-link-page";
 import { Button } from "~/components/ui/button";
 import { SUBSCRIBE_TEXT } from "~/features/subscriptions/subscription-schema";
 import { confirmSubscription } from "~/features/subscriptions/subscriptions.server";
 import { getDb } from "~/server/db/client.server";
-import { errorAnswer } from "~/server/errors.server";
+import { errorAnswer, parseOrThrow } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
 import type { Route } from "./+types/confirm";
@@ -21,15 +23,18 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: new URL(request.url).searchParams.get("token") ?? "" };
 }
 
+/** The button's form: the token from the emailed link. */
+const confirmFormSchema = z.object({ token: z.string().optional() });
+
 /**
  * The link only shows this button: mail scanners that open links must not confirm an address
  * on their own; the person's click (a POST) does.
  */
 export async function action({ request }: Route.ActionArgs) {
   const form = await withPageFailures(() => readForm(request));
-  const token = form.get("token");
   try {
-    const { subscriberId } = await confirmSubscription(getDb(), typeof token === "string" ? token : null);
+    const { token } = parseOrThrow(confirmFormSchema, Object.fromEntries(form), SUBSCRIBE_TEXT.linkInvalid);
+    const { subscriberId } = await confirmSubscription(getDb(), token ?? null);
     await countConversion(getDb(), "subscription", subscriberId);
     return { ok: true, message: SUBSCRIBE_TEXT.confirmed };
   } catch (error) {
@@ -42,9 +47,7 @@ export default function ConfirmSubscription({ loaderData, actionData }: Route.Co
     <section className="mx-auto max-w-2xl px-4 py-16">
       <h1 className="text-3xl font-bold">Confirm your subscription</h1>
       {actionData ? (
-        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
-          {actionData.message}
-        </p>
+        <ActionMessage result={actionData} />
       ) : (
         <Form method="post" className="mt-6">
           <input type="hidden" name="token" value={loaderData.token} />

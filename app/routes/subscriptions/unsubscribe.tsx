@@ -1,9 +1,11 @@
 import { data, Form } from "react-router";
+import { ActionMessage } from "~/components/email-link-page";
 import { Button } from "~/components/ui/button";
 import { SUBSCRIBE_TEXT } from "~/features/subscriptions/subscription-schema";
 import { getSubscription, unsubscribe } from "~/features/subscriptions/subscriptions.server";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
+import { messageReply } from "~/server/failure-reply.server";
 import type { Route } from "./+types/unsubscribe";
 import { STATIC_PAGE } from "~/lib/hydration";
 
@@ -34,13 +36,10 @@ export async function loader({ request }: Route.LoaderArgs) {
  * in the URL, so the body is not needed.
  */
 export async function action({ request }: Route.ActionArgs) {
-  try {
+  return messageReply(async () => {
     await unsubscribe(getDb(), tokenOf(request));
-    return { ok: true, message: SUBSCRIBE_TEXT.unsubscribed };
-  } catch (error) {
-    const { status, message } = errorAnswer(error);
-    return data({ ok: false, message }, { status });
-  }
+    return SUBSCRIBE_TEXT.unsubscribed;
+  });
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
@@ -48,9 +47,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     <section className="mx-auto max-w-2xl px-4 py-16">
       <h1 className="text-3xl font-bold">Unsubscribe</h1>
       {actionData ? (
-        <p role={actionData.ok ? "status" : "alert"} className="mt-4">
-          {actionData.message}
-        </p>
+        <ActionMessage result={actionData} />
       ) : !loaderData.found ? (
         <p role="alert" className="mt-4">
           {loaderData.message}
