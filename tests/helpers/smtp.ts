@@ -106,7 +106,7 @@ export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
   const head = split === -1 ? raw : raw.slice(0, split);
   const body = split === -1 ? "" : raw.slice(split).replace(/^\r?\n\r?\n/, "");
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
-  const subject = /^subject:\s*(.*)$/im.exec(unfolded)?.[1]?.trim() ?? "";
+  const subject = decodeEncodedWords(/^subject:\s*(.*)$/im.exec(unfolded)?.[1]?.trim() ?? "");
   const encoding = /^content-transfer-encoding:\s*(.*)$/im.exec(unfolded)?.[1]?.trim().toLowerCase();
   const text =
     encoding === "quoted-printable"
@@ -115,4 +115,18 @@ export function parseMail({ to, raw }: ReceivedMail): ParsedMail {
         ? Buffer.from(body, "base64").toString("utf8")
         : body;
   return { to, subject, text, headers: unfolded };
+}
+
+/** RFC 2047 encoded words (=?UTF-8?Q?…?= and =?UTF-8?B?…?=) as text; adjacent words join without the space between them. */
+export function decodeEncodedWords(header: string): string {
+  return header
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_word, _charset: string, encoding: string, text: string) =>
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : Buffer.from(
+            text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            "latin1",
+          ).toString("utf8"),
+    );
 }

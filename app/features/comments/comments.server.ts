@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { getVerificationConfig, verifyHumanToken } from "~/features/verification/verification.server";
 import { canModerateComments, canEdit, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
@@ -338,13 +339,19 @@ async function queueReplyMail(tx: Db, replyId: string): Promise<void> {
   await replyCommentMail.enqueue(tx, { to: row.parentEmail, payload: { replyId } }, { key: `comment-reply:${replyId}` });
 }
 
+/** A comment id from an address or a form: anything but a UUID names no comment (404, never a database error). */
+function commentId(id: string): string {
+  if (!z.uuid().safeParse(id).success) throw new NotFoundError(COMMENT_NOT_FOUND);
+  return id;
+}
+
 // ---- The commenter's 15 minutes ----
 
 async function ownComment(db: Db, id: string, token: string) {
   const [row] = await db
     .select({ id: comments.id, body: comments.body, state: comments.state, createdAt: comments.createdAt, postId: comments.postId })
     .from(comments)
-    .where(eq(comments.id, id));
+    .where(eq(comments.id, commentId(id)));
   if (!row || !(await checkCommentSignature(db, "edit", id, token))) throw new NotFoundError(COMMENT_NOT_FOUND);
   if (Date.now() - row.createdAt.getTime() > EDIT_WINDOW_MS)
     throw new ForbiddenError("The 15 minutes to edit or delete this comment are over.");
@@ -372,7 +379,7 @@ export async function deleteOwnComment(db: Db, id: string, token: string): Promi
 /** One-click unsubscribe from reply mail: every comment of that reader's email stops notifying. */
 export async function unsubscribeReplies(db: Db, id: string, token: string): Promise<void> {
   if (!(await checkCommentSignature(db, "unsubscribe", id, token))) throw new NotFoundError("This unsubscribe link is not valid.");
-  const [row] = await db.select({ email: comments.authorEmail }).from(comments).where(eq(comments.id, id));
+  const [row] = await db.select({ email: comments.authorEmail }).from(comments).where(eq(comments.id, commentId(id)));
   if (!row) return;
   await db.update(comments).set({ notifyReplies: false }).where(eq(comments.authorEmail, row.email));
 }
@@ -440,7 +447,7 @@ async function commentRow(db: Db, id: string) {
       postId: comments.postId,
     })
     .from(comments)
-    .where(eq(comments.id, id));
+    .where(eq(comments.id, commentId(id)));
   if (!row) throw new NotFoundError(COMMENT_NOT_FOUND);
   return row;
 }
@@ -463,7 +470,7 @@ async function applyModeration(db: Db, id: string, state: "approved" | "spam"): 
     await tx
       .update(comments)
       .set({ state, reason: null, approvedAt: state === "approved" ? new Date() : null })
-      .where(eq(comments.id, id));
+      .where(eq(comments.id, commentId(id)));
     if (row.state !== "pending") await trainComment(tx, text, row.state === "spam", -1);
     await trainComment(tx, text, state === "spam");
     if (state === "approved") await queueReplyMail(tx, id);
@@ -568,7 +575,7 @@ export async function listCommentBlocks(db: Db, actor: Actor | null) {
 /** Blocks the email or the IP of a comment and files it as spam. */
 export async function blockCommentAuthor(db: Db, actor: Actor | null, id: string, by: "email" | "ip"): Promise<void> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
-  const [row] = await db.select({ email: comments.authorEmail, ip: comments.ipAddress }).from(comments).where(eq(comments.id, id));
+  const [row] = await db.select({ email: comments.authorEmail, ip: comments.ipAddress }).from(comments).where(eq(comments.id, commentId(id)));
   if (!row) throw new NotFoundError(COMMENT_NOT_FOUND);
   const value = by === "email" ? row.email : row.ip;
   if (!value) throw new ConflictError("This comment has no IP address to block.");
