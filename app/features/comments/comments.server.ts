@@ -379,7 +379,10 @@ export async function deleteOwnComment(db: Db, id: string, token: string): Promi
 /** One-click unsubscribe from reply mail: every comment of that reader's email stops notifying. */
 export async function unsubscribeReplies(db: Db, id: string, token: string): Promise<void> {
   if (!(await checkCommentSignature(db, "unsubscribe", id, token))) throw new NotFoundError("This unsubscribe link is not valid.");
-  const [row] = await db.select({ email: comments.authorEmail }).from(comments).where(eq(comments.id, commentId(id)));
+  const [row] = await db
+    .select({ email: comments.authorEmail })
+    .from(comments)
+    .where(eq(comments.id, commentId(id)));
   if (!row) return;
   await db.update(comments).set({ notifyReplies: false }).where(eq(comments.authorEmail, row.email));
 }
@@ -575,7 +578,10 @@ export async function listCommentBlocks(db: Db, actor: Actor | null) {
 /** Blocks the email or the IP of a comment and files it as spam. */
 export async function blockCommentAuthor(db: Db, actor: Actor | null, id: string, by: "email" | "ip"): Promise<void> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
-  const [row] = await db.select({ email: comments.authorEmail, ip: comments.ipAddress }).from(comments).where(eq(comments.id, commentId(id)));
+  const [row] = await db
+    .select({ email: comments.authorEmail, ip: comments.ipAddress })
+    .from(comments)
+    .where(eq(comments.id, commentId(id)));
   if (!row) throw new NotFoundError(COMMENT_NOT_FOUND);
   const value = by === "email" ? row.email : row.ip;
   if (!value) throw new ConflictError("This comment has no IP address to block.");
