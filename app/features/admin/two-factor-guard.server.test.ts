@@ -17,13 +17,13 @@ describeEachDatabase("admin shell facts", (ctx) => {
     const actor = await getSessionUser(page, ctx.db);
     const first = readAdminShellFacts(page, actor, ctx.db);
     expect(readAdminShellFacts(page, actor, ctx.db)).toBe(first);
-    expect(await first).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2 });
+    expect(await first).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2, pendingComments: 0 });
 
     // Marked handled meanwhile: the same page request keeps its answer, a write request reads again.
     await ctx.db.update(contactMessages).set({ handledAt: new Date() });
-    expect(await readAdminShellFacts(page, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2 });
+    expect(await readAdminShellFacts(page, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2, pendingComments: 0 });
     const write = new Request("http://localhost/admin", { method: "POST", headers: { cookie: admin.cookie } });
-    expect(await readAdminShellFacts(write, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0 });
+    expect(await readAdminShellFacts(write, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 });
   });
 
   it("while the site requires two-factor, staff without it must set it up; only an administrator reads the inbox", async () => {
@@ -38,14 +38,14 @@ describeEachDatabase("admin shell facts", (ctx) => {
     };
     await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "on" });
     try {
-      expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: true, unreadMessages: 0 });
+      expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: true, unreadMessages: 0, pendingComments: 0 });
       expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(true);
-      expect(await facts(plain.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0 });
+      expect(await facts(plain.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 });
       expect(await staffMustUseTwoFactor(ctx.db, plain.actor)).toBe(false);
     } finally {
       await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "" });
     }
-    expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0 });
+    expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 });
     expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(false);
   });
 });

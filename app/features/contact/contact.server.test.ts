@@ -108,8 +108,8 @@ describeEachDatabase("contact messages", (ctx) => {
     // A replay of the very same request (its token already spent) is answered from the stored row.
     const replay = await submitContactMessage(ctx.db, { ...body, turnstileToken: "spent" }, freshIp());
     expect(first.created).toBe(true);
-    expect(retry).toEqual({ id: first.id, created: false });
-    expect(replay).toEqual({ id: first.id, created: false });
+    expect(retry).toEqual({ id: first.id, created: false, stored: false });
+    expect(replay).toEqual({ id: first.id, created: false, stored: false });
     const rows = await ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.clientId, clientId));
     expect(rows).toHaveLength(1);
     // The same id with different content is a client bug, not a retry.

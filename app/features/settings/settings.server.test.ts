@@ -47,13 +47,13 @@ describeEachDatabase("site settings", (ctx) => {
       [
         { schedulingUrl: "ftp://cal.example" },
         "schedulingUrl",
-        "Scheduling widget URL must be a web address starting with http:// or https://",
+        "Scheduling page URL must be a web address starting with http:// or https://",
       ],
       // Its origin goes into the Content-Security-Policy header, which ";" and "," would break.
       [
         { schedulingUrl: "https://cal;x.example/jo" },
         "schedulingUrl",
-        "Scheduling widget URL must be a web address starting with http:// or https://",
+        "Scheduling page URL must be a web address starting with http:// or https://",
       ],
       [
         { newsletterUrl: "https://news,x.example" },
