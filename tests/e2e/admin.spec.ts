@@ -1,8 +1,11 @@
-import packageJson from "../../package.json";
+import fs from "node:fs";
 import { expect, test } from "./helpers/test";
 import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
+
+// Read, not imported: Playwright loads specs as Node ES modules, which import JSON only with an attribute.
+const packageJson = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 test("admin shell: sidebar entries, footer, dashboard counters, collapsible with Ctrl+B and a 7-day cookie", async ({ page }) => {
   await loginAs(page, E2E_ADMIN);
