@@ -127,14 +127,14 @@ test("projects: add with validation, edit, reorder with the keyboard, delete aft
   await expect(page.getByRole("heading", { name: `${title} (edited)` })).toHaveCount(0);
 });
 
-test("a moderator's sidebar holds posts and their account only; the owner's areas answer 403", async ({ page }) => {
+test("a moderator's sidebar holds posts, comments and their account only; the owner's areas answer 403", async ({ page }) => {
   await loginAs(page, E2E_MODERATOR);
   await page.goto("/admin");
   const sidebar = await adminSidebar(page);
   await expect(sidebar.getByText("Moderator", { exact: true })).toBeVisible();
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
   // Least privilege: no inbox (client leads), About/CV, roles, testimonials, settings, users or projects.
-  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Account"]);
+  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", /^Comments(\s*\d+\+? pending)?$/, "Account"]);
   for (const path of ["/admin/messages", "/admin/about", "/admin/testimonials", "/admin/recent-roles"]) {
     expect((await page.request.get(path)).status(), path).toBe(403);
   }

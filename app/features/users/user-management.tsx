@@ -9,11 +9,9 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { FormFailure, SubmissionResult } from "~/lib/forms";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
 import { ROLE_LABELS, type Role } from "~/lib/roles";
-import { cn } from "~/lib/utils";
 import { createUserSchema } from "./user-schema";
 
 export interface UserRow {
@@ -89,10 +87,6 @@ function UserActionButton({ id, intent, label, children }: { id: string; intent:
   );
 }
 
-/** Roomier than the table's default padding; below md each cell is a line of its row's card. */
-const HEAD = "p-3 font-medium last:pr-3";
-const CELL = "p-3 last:pr-3 max-md:block max-md:px-0 max-md:py-1 max-md:last:pr-0";
-
 function roleBadgeVariant(role: Role) {
   return role === "admin" ? "default" : role === "moderator" ? "secondary" : "outline";
 }
@@ -145,81 +139,91 @@ export function UserManagement({ users, currentUserId }: { users: UserRow[]; cur
         </CardContent>
       </Card>
       {/* Below md each row is a card (cells stacked): no button is ever cut off or scrolled out of sight. */}
-      <Table containerClassName="rounded-lg border max-md:overflow-x-visible" className="max-md:block">
-        <TableCaption className="sr-only">Users and their roles</TableCaption>
-        <TableHeader className="bg-muted max-md:sr-only">
-          <TableRow className="border-b-0">
-            <TableHead className={HEAD}>Email</TableHead>
-            <TableHead className={HEAD}>Role</TableHead>
-            <TableHead className={HEAD}>Change role</TableHead>
-            <TableHead className={HEAD}>Account</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody className="max-md:block">
-          {users.map((u) => {
-            const you = u.id === currentUserId;
-            return (
-              <TableRow key={u.id} className="border-t border-b-0 max-md:block max-md:p-3 max-md:first:border-t-0">
-                <TableCell className={cn(CELL, "[overflow-wrap:anywhere]")}>
-                  {u.email}
-                  {you ? (
-                    <Badge variant="outline" className="ml-2 align-middle">
-                      You
-                    </Badge>
-                  ) : null}
-                </TableCell>
-                <TableCell className={CELL}>
-                  <div className="flex flex-wrap gap-1">
-                    <Badge variant={roleBadgeVariant(u.role)}>{ROLE_LABELS[u.role]}</Badge>
-                    {u.disabled ? <Badge variant="destructive">Disabled</Badge> : null}
-                  </div>
-                </TableCell>
-                <TableCell className={CELL}>
-                  <div className="flex flex-wrap gap-2">
-                    {u.role !== "admin" ? (
-                      <RoleButton email={u.email} role="moderator" has={u.role === "moderator"} label="Moderator" />
+      <div className="rounded-lg border md:overflow-x-auto">
+        <table className="w-full text-sm max-md:block">
+          <caption className="sr-only">Users and their roles</caption>
+          <thead className="bg-muted text-left max-md:sr-only">
+            <tr>
+              <th scope="col" className="p-3 font-medium">
+                Email
+              </th>
+              <th scope="col" className="p-3 font-medium">
+                Role
+              </th>
+              <th scope="col" className="p-3 font-medium">
+                Change role
+              </th>
+              <th scope="col" className="p-3 font-medium">
+                Account
+              </th>
+            </tr>
+          </thead>
+          <tbody className="max-md:block">
+            {users.map((u) => {
+              const you = u.id === currentUserId;
+              return (
+                <tr key={u.id} className="border-t max-md:block max-md:p-3 max-md:first:border-t-0">
+                  <td className="p-3 [overflow-wrap:anywhere] max-md:block max-md:px-0 max-md:py-1">
+                    {u.email}
+                    {you ? (
+                      <Badge variant="outline" className="ml-2 align-middle">
+                        You
+                      </Badge>
                     ) : null}
-                    {you && u.role === "admin" ? (
-                      <RevokeOwnAdmin email={u.email} />
-                    ) : (
-                      <RoleButton email={u.email} role="admin" has={u.role === "admin"} label="Administrator" />
-                    )}
-                  </div>
-                </TableCell>
-                <TableCell className={CELL}>
-                  <div className="flex flex-wrap gap-2">
-                    {u.disabled ? null : (
-                      <UserActionButton id={u.id} intent="reset" label={`Send password reset link to ${u.email}`}>
-                        <KeyRound aria-hidden />
-                        Send reset link
-                      </UserActionButton>
-                    )}
-                    {you ? null : (
-                      <>
-                        <UserActionButton
-                          id={u.id}
-                          intent={u.disabled ? "enable" : "disable"}
-                          label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
-                        >
-                          {u.disabled ? <UserCheck aria-hidden /> : <UserX aria-hidden />}
-                          {u.disabled ? "Enable" : "Disable"}
+                  </td>
+                  <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
+                    <div className="flex flex-wrap gap-1">
+                      <Badge variant={roleBadgeVariant(u.role)}>{ROLE_LABELS[u.role]}</Badge>
+                      {u.disabled ? <Badge variant="destructive">Disabled</Badge> : null}
+                    </div>
+                  </td>
+                  <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
+                    <div className="flex flex-wrap gap-2">
+                      {u.role !== "admin" ? (
+                        <RoleButton email={u.email} role="moderator" has={u.role === "moderator"} label="Moderator" />
+                      ) : null}
+                      {you && u.role === "admin" ? (
+                        <RevokeOwnAdmin email={u.email} />
+                      ) : (
+                        <RoleButton email={u.email} role="admin" has={u.role === "admin"} label="Administrator" />
+                      )}
+                    </div>
+                  </td>
+                  <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
+                    <div className="flex flex-wrap gap-2">
+                      {u.disabled ? null : (
+                        <UserActionButton id={u.id} intent="reset" label={`Send password reset link to ${u.email}`}>
+                          <KeyRound aria-hidden />
+                          Send reset link
                         </UserActionButton>
-                        <DeleteConfirm
-                          id={u.id}
-                          name={u.email}
-                          title={`Delete ${u.email}?`}
-                          description="Their sign-in, sessions, roles and unsaved drafts are removed for good. Posts they wrote stay on the site, shown without an author. To keep the account but stop them signing in, use Disable instead."
-                          confirmLabel="Delete user"
-                        />
-                      </>
-                    )}
-                  </div>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+                      )}
+                      {you ? null : (
+                        <>
+                          <UserActionButton
+                            id={u.id}
+                            intent={u.disabled ? "enable" : "disable"}
+                            label={`${u.disabled ? "Enable" : "Disable"} ${u.email}`}
+                          >
+                            {u.disabled ? <UserCheck aria-hidden /> : <UserX aria-hidden />}
+                            {u.disabled ? "Enable" : "Disable"}
+                          </UserActionButton>
+                          <DeleteConfirm
+                            id={u.id}
+                            name={u.email}
+                            title={`Delete ${u.email}?`}
+                            description="Their sign-in, sessions, roles and unsaved drafts are removed for good. Posts they wrote stay on the site, shown without an author. To keep the account but stop them signing in, use Disable instead."
+                            confirmLabel="Delete user"
+                          />
+                        </>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
