@@ -46,7 +46,6 @@ export async function homePageView() {
     ownerName: site.ownerName,
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
-    heroGreeting: pageContent?.heroGreeting ?? "",
     bookingMode: site.bookingMode,
     booking,
     certifications: pageContent?.certifications ?? [],

@@ -3,7 +3,7 @@ import { ExternalLink, Menu } from "lucide-react";
 import { useId } from "react";
 import { Link, NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
-import { menuItemClass } from "~/components/ui/menu-button";
+import { MenuButton, menuItemClass } from "~/components/ui/menu-button";
 import { Sheet, sheetTriggerProps } from "~/components/ui/sheet";
 import { SearchForm } from "~/features/search/search-form";
 import { cn } from "~/lib/utils";
@@ -12,42 +12,39 @@ import { ExternalLinkItems } from "./external-link-items";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "../settings/use-site";
 
-export interface HeaderLink {
-  to: string;
-  label: string;
-  /** Another site: opened in a new tab without an opener. */
-  external?: boolean;
-}
-
-export type HeaderItem = ({ kind: "link" } & HeaderLink) | { kind: "menu"; label: string; links: HeaderLink[] };
-
-/** The top bar's items in order (SPEC §2): the pages, the newsletter, Contact Me, Services and 7Fs. */
-export function useHeaderItems(): HeaderItem[] {
-  const site = useSite();
-  const items: HeaderItem[] = NAV_LINKS.map((link) => ({ kind: "link", ...link }));
-  if (site.newsletterUrl) items.push({ kind: "link", to: site.newsletterUrl, label: NEWSLETTER_LABEL, external: true });
-  items.push({ kind: "link", ...CONTACT_LINK });
-  if (site.serviceLinks.length > 0) {
-    items.push({ kind: "menu", label: "Services", links: site.serviceLinks.map((s) => ({ to: s.url, label: s.label, external: true })) });
-  }
-  items.push({ kind: "menu", label: "7Fs", links: CATEGORY_LINKS.map((c) => ({ ...c })) });
-  return items;
-}
-
-/** One entry of a header menu (Services, 7Fs, More). */
-export function HeaderMenuItem({ link, className }: { link: HeaderLink; className?: string }) {
-  if (link.external) {
-    return (
-      <a role="menuitem" tabIndex={-1} href={link.to} target="_blank" rel="noopener noreferrer" className={cn(menuItemClass, className)}>
-        {link.label}
-        <ExternalLink aria-hidden className="size-3.5 opacity-60" />
-      </a>
-    );
-  }
+/** The desktop Services menu: the owner's service links, opened in a new tab; none configured, no menu. */
+export function ServicesMenu() {
+  const { serviceLinks } = useSite();
+  if (serviceLinks.length === 0) return null;
   return (
-    <Link role="menuitem" tabIndex={-1} to={link.to} className={cn(menuItemClass, className)}>
-      {link.label}
-    </Link>
+    <MenuButton label="Services">
+      {serviceLinks.map((service) => (
+        <a
+          key={service.url}
+          role="menuitem"
+          tabIndex={-1}
+          href={service.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={menuItemClass}
+        >
+          {service.label}
+          <ExternalLink aria-hidden className="size-3.5 opacity-60" />
+        </a>
+      ))}
+    </MenuButton>
+  );
+}
+
+export function SevenFsMenu() {
+  return (
+    <MenuButton label="7Fs">
+      {CATEGORY_LINKS.map((category) => (
+        <Link key={category.to} role="menuitem" tabIndex={-1} to={category.to} className={menuItemClass}>
+          {category.label}
+        </Link>
+      ))}
+    </MenuButton>
   );
 }
 

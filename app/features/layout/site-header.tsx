@@ -1,14 +1,13 @@
 import { Loader2, Search as SearchIcon } from "lucide-react";
 import { Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { SEARCH_PATH, SearchForm } from "~/features/search/search-form";
+import { SearchForm } from "~/features/search/search-form";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
 import { PAGE_LOADING_ATTRIBUTE } from "./page-loading-behavior";
-import { MenuButton } from "~/components/ui/menu-button";
-import { fitNavigation } from "./nav-fit";
-import { HeaderMenuItem, MobileMenu, useHeaderItems } from "./site-header-menus";
+import { MobileMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
+import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "../settings/use-site";
 
 // The menus are in the page's first JavaScript on purpose: as lazy chunks a tap made before their code
@@ -48,17 +47,14 @@ export function siteMark(siteName: string): string {
     .join("");
 }
 
-/**
- * Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet.
- * The site name is always shown in full (it wraps on a narrow phone rather than being cut); from lg the
- * links take the room the name leaves and those that do not fit wait in a "More" menu (nav-fit.ts).
- */
+/** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
 export function SiteHeader() {
   const site = useSite();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
-        <Link to="/" className="flex min-w-0 items-center font-semibold" data-testid="site-name-link">
+        {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
+        <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">
           {site.logoMark ? (
             <img
               src={site.logoMark.url}
@@ -69,20 +65,52 @@ export function SiteHeader() {
               data-testid="logo-mark"
             />
           ) : (
-            <span aria-hidden className="mr-1 hidden shrink-0 rounded bg-primary px-1.5 py-0.5 text-primary-foreground sm:inline">
+            <span aria-hidden className="mr-1 shrink-0 rounded bg-primary px-1.5 py-0.5 text-primary-foreground">
               {siteMark(site.siteName)}
             </span>
           )}
-          {/* Long names wrap (any character may break a word longer than the room) instead of being cut. */}
-          <span className="text-sm leading-tight [overflow-wrap:anywhere] sm:text-base" data-testid="site-name">
-            {site.siteName}
-          </span>
+          <span className="truncate">{site.siteName}</span>
         </Link>
         <PageLoadingSpinner />
-        <MainNavigation />
-        <div className="hidden shrink-0 lg:block">
-          <AccountLinks />
-        </div>
+        <SearchForm label="Search" shortcut className="ml-auto hidden w-56 xl:block" />
+        {/* Between lg and xl the links fill the bar: a link to the search page stands in for the field. */}
+        <Button asChild variant="ghost" size="icon" className="ml-auto hidden lg:inline-flex xl:hidden">
+          <Link to="/search" aria-label="Search">
+            <SearchIcon aria-hidden className="size-5" />
+          </Link>
+        </Button>
+        <nav aria-label="Main" className="hidden shrink-0 lg:block">
+          <ul className="flex items-center gap-1 text-sm whitespace-nowrap xl:gap-4">
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end className={linkClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+            {site.newsletterUrl ? (
+              <li>
+                <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
+                  {NEWSLETTER_LABEL}
+                </a>
+              </li>
+            ) : null}
+            <li>
+              <NavLink to={CONTACT_LINK.to} className={linkClass}>
+                {CONTACT_LINK.label}
+              </NavLink>
+            </li>
+            <li>
+              <ServicesMenu />
+            </li>
+            <li>
+              <SevenFsMenu />
+            </li>
+            <li>
+              <AccountLinks />
+            </li>
+          </ul>
+        </nav>
         <div className="ml-auto flex shrink-0 items-center gap-1 lg:ml-0">
           <ThemeToggle />
           <div className="lg:hidden">
@@ -91,64 +119,5 @@ export function SiteHeader() {
         </div>
       </div>
     </header>
-  );
-}
-
-/** The links of the bar from lg: each shows once it fits (a container query), the rest are in "More". */
-function MainNavigation() {
-  const items = useHeaderItems();
-  const fit = fitNavigation(items.map((item) => ({ label: item.label, menu: item.kind === "menu" })));
-  return (
-    <nav aria-label="Main" className="@container hidden min-w-32 flex-1 lg:block">
-      <ul className="flex items-center justify-end gap-2 text-sm whitespace-nowrap">
-        <li className={fit.searchField}>
-          <SearchForm label="Search" shortcut className="w-56" />
-        </li>
-        <li className={fit.searchIcon}>
-          <Button asChild variant="ghost" size="icon">
-            <Link to={SEARCH_PATH} aria-label="Search">
-              <SearchIcon aria-hidden className="size-5" />
-            </Link>
-          </Button>
-        </li>
-        {items.map((item, index) => (
-          <li key={item.label} className={fit.items[index]?.bar}>
-            {item.kind === "menu" ? (
-              <MenuButton label={item.label}>
-                {item.links.map((link) => (
-                  <HeaderMenuItem key={link.to} link={link} />
-                ))}
-              </MenuButton>
-            ) : item.external ? (
-              <a href={item.to} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
-                {item.label}
-              </a>
-            ) : (
-              <NavLink to={item.to} end className={linkClass}>
-                {item.label}
-              </NavLink>
-            )}
-          </li>
-        ))}
-        <li className={fit.more}>
-          <MenuButton label="More" align="right">
-            {items.map((item, index) =>
-              item.kind === "menu" ? (
-                <div key={item.label} role="group" aria-labelledby={`more-${index}`} className={fit.items[index]?.more}>
-                  <div id={`more-${index}`} role="presentation" className="px-2 pt-2 pb-1 text-xs font-semibold text-muted-foreground">
-                    {item.label}
-                  </div>
-                  {item.links.map((link) => (
-                    <HeaderMenuItem key={link.to} link={link} />
-                  ))}
-                </div>
-              ) : (
-                <HeaderMenuItem key={item.label} link={item} className={fit.items[index]?.more} />
-              ),
-            )}
-          </MenuButton>
-        </li>
-      </ul>
-    </nav>
   );
 }

@@ -6,10 +6,7 @@ function isTypingTarget(target: EventTarget | null): boolean {
   return target.isContentEditable || target.closest("input, textarea, select, [contenteditable], [role='textbox']") !== null;
 }
 
-/**
- * `/` focuses the visible search field, unless the reader is typing somewhere else (every page: app/enhance).
- * When the top bar shows only the search icon (its links took the room), `/` opens the search page.
- */
+/** `/` focuses the visible search field, unless the reader is typing somewhere else (every page: app/enhance). */
 export function enhanceSearchShortcut(): void {
   document.addEventListener("keydown", (event) => {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
@@ -17,11 +14,8 @@ export function enhanceSearchShortcut(): void {
     const field = [...document.querySelectorAll<HTMLInputElement>(`[${SEARCH_SHORTCUT_ATTRIBUTE}]`)].find(
       (el) => el.getClientRects().length > 0,
     );
+    if (!field) return;
     event.preventDefault();
-    if (!field) {
-      window.location.assign("/search");
-      return;
-    }
     field.focus();
     field.select();
   });
