@@ -75,9 +75,9 @@ test.describe("public pages", () => {
     await expect(featured.getByRole("article")).toHaveCount(2);
     await expect(featured.getByText("Web Project")).toBeVisible();
     await expect(page.getByRole("link", { name: "Read the Latest Article" })).toHaveAttribute("href", /^\/7fs\/[A-Za-z]+\/[a-z0-9-]+$/);
-    const embed = page.getByTitle("Schedule a one-on-one call");
-    await expect(embed).toHaveAttribute("height", "800");
-    expect(await embed.evaluate((el) => el.getBoundingClientRect().height)).toBe(800);
+    // Booking is built in (no third-party frame): Reach Me links to the site's own booking page.
+    await expect(page.getByTitle("Schedule a one-on-one call")).toHaveCount(0);
+    await expect(page.locator('main a[href^="/book"]').first()).toBeVisible();
   });
 
   test("projects: cards with image, title and description; images sized, lazy below the fold", async ({ page }) => {
