@@ -14,8 +14,9 @@ export function NewPostMenu({ variant = "default", size = "sm" }: { variant?: "d
       <DropdownMenuTrigger asChild>
         <Button type="button" variant={variant} size={size}>
           <Plus aria-hidden />
-          New post
-          <ChevronDown aria-hidden />
+          {/* On a phone the top bar keeps the icon; the name stays for screen readers. */}
+          <span className="max-sm:sr-only">New post</span>
+          <ChevronDown aria-hidden className="max-sm:hidden" />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="min-w-44">
