@@ -33,6 +33,16 @@ export const toast = {
   info: (title: string, options?: ToastOptions) => show("info", title, options),
 };
 
+// Sonner's phone layout (full width) starts below 600 px: there toasts sit at the top, so they never cover a
+// form's submit button, which on a phone is usually at the bottom of the screen.
+const PHONE = "(max-width: 600px)";
+
+function subscribePhone(listener: () => void): () => void {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener("change", listener);
+  return () => query.removeEventListener("change", listener);
+}
+
 /** The toaster: always for `always` (signed-in users), otherwise once a toast has been shown. */
 export function Toaster({ always }: { always: boolean }) {
   const wanted = useSyncExternalStore(
@@ -40,5 +50,12 @@ export function Toaster({ always }: { always: boolean }) {
     () => requested,
     () => false,
   );
-  return always || wanted ? <SonnerToaster visibleToasts={3} duration={4000} richColors closeButton /> : null;
+  const phone = useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
+  return always || wanted ? (
+    <SonnerToaster visibleToasts={3} duration={4000} richColors closeButton position={phone ? "top-center" : "bottom-right"} />
+  ) : null;
 }

@@ -154,6 +154,8 @@ export function AdminShell({ user, nav, unreadMessages, version, pendingComments
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // The editor's Ctrl+B (bold) and other fields that took the key win over the sidebar toggle.
+      if (event.defaultPrevented || isEditable(event.target)) return;
       if (event.key.toLowerCase() === "b" && (event.metaKey || event.ctrlKey)) {
         event.preventDefault();
         toggle();
@@ -297,4 +299,8 @@ export function AdminShell({ user, nav, unreadMessages, version, pendingComments
 /** The shell as the layouts draw it (the admin area's and the post editor's), with the mail banner. */
 export function AdminShellPage({ mail, ...shell }: Omit<AdminShellView, "banner"> & { mail: MailBannerState }) {
   return <AdminShell {...shell} banner={<MailBanner mail={mail} canFix={shell.nav.includes("/admin/email")} />} />;
+}
+
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
