@@ -183,6 +183,17 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(json.status).toBe(415);
       expect((await server.fetch("/api/posts/preview")).status).toBe(405);
     });
+
+    it("refuses text nested too deeply with a 422, and answers 40,000 '[' promptly", async () => {
+      const deep = await preview(`${">".repeat(200)} x`, staff.cookie);
+      expect(deep.status).toBe(422);
+      expect(await deep.json()).toHaveProperty("error");
+      const started = Date.now();
+      const brackets = await preview("[".repeat(40_000), staff.cookie);
+      expect(brackets.status).toBeLessThan(500);
+      // It once held the event loop for ~10 s; the bound is ~200 ms, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
   });
 
   describe("uploads", () => {
