@@ -183,6 +183,27 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(json.status).toBe(415);
       expect((await server.fetch("/api/posts/preview")).status).toBe(405);
     });
+
+    it("refuses text nested too deeply with a 422, and keeps answering others while 40,000 '[' are rendered", async () => {
+      const deep = await preview(`${">".repeat(200)} x`, staff.cookie);
+      expect(deep.status).toBe(422);
+      expect(await deep.json()).toHaveProperty("error");
+      // It once held the only event loop for ~10 s: now other requests are answered meanwhile.
+      let done = false;
+      const brackets = preview("[".repeat(40_000), staff.cookie).finally(() => (done = true));
+      let slowest = 0;
+      let answered = 0;
+      while (!done) {
+        const started = Date.now();
+        expect((await server.fetch("/healthz")).status).toBe(200);
+        slowest = Math.max(slowest, Date.now() - started);
+        answered++;
+      }
+      expect((await brackets).status).toBeLessThan(500);
+      expect(answered).toBeGreaterThan(0);
+      // The bound is ~200 ms on an idle machine; the margin is for a loaded test machine.
+      expect(slowest).toBeLessThan(1_000);
+    });
   });
 
   describe("uploads", () => {

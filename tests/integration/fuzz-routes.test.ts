@@ -8,6 +8,7 @@ import type { Db } from "~/server/db/client.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeUser, signedInAs } from "../helpers/factories";
+import { formVocabulary } from "../helpers/form-vocabulary";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -282,11 +283,32 @@ describeEachDatabase("fuzzing every route × method", (ctx) => {
 
 /**
  * Hostile text in every form and API, as an administrator (every staff form is reachable) and anonymous:
- * a NUL, lone surrogates, a very long value, runs of search operators, deeply nested JSON. Each must get
- * an answer below 500. Prints how many requests were sent and how many answered 5xx (which must be 0).
+ * a NUL, lone surrogates, a very long value, runs of search operators, deeply nested JSON and Markdown.
+ * Every action also gets every intent the app's forms dispatch on (read from the source), each with
+ * every field holding a NUL, a lone surrogate (its raw bytes), an over-long or a deeply nested value.
+ * Each must get an answer below 500. Prints how many requests were sent and how many answered 5xx (0).
  */
 const HOSTILE_TEXT = ["a\u0000b", "x\ud800y", "\udfff", "-".repeat(40), "x".repeat(5_000)];
 const DEEP_JSON = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+const VOCABULARY = formVocabulary();
+const FORM_FIELDS = [...new Set([...FIELD_NAMES, ...VOCABULARY.fields])].filter((name) => name !== "intent");
+/** Per field, so a form with every field stays well under the form size limit (a 413 would test nothing else). */
+const PER_FIELD = Math.floor((96 * 1024) / FORM_FIELDS.length);
+/**
+ * A NUL is refused wherever it is, so it gets a form of its own; the other values share one form, each
+ * field taking the next (which field gets which turns with each intent).
+ */
+const NUL_VALUE = "a\u0000b";
+const INTENT_VALUES = [
+  "x\ud800y\udfffz",
+  "x".repeat(PER_FIELD),
+  `${"> ".repeat(PER_FIELD / 8)}${"[".repeat(PER_FIELD / 4)}${"*".repeat(PER_FIELD / 4)}`,
+];
+
+/** A form body as a client may send it: lone surrogates as their raw bytes, not replaced. */
+function formBody(fields: [string, string][]): string {
+  return fields.map(([name, value]) => `${queryText(name)}=${queryText(value)}`).join("&");
+}
 
 describeEachDatabase("hostile values in every form and API", (ctx) => {
   let server: TestServer;
@@ -294,6 +316,14 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
+
+  it("knows the intents and fields of the app's forms", () => {
+    // Declared in each of the ways the source does: handler maps, hidden inputs, comparisons and switches.
+    expect(VOCABULARY.intents).toEqual(
+      expect.arrayContaining(["approve", "retry", "forgot", "2fa", "discard", "cancel", "save", "create"]),
+    );
+    expect(VOCABULARY.fields).toEqual(expect.arrayContaining(["title", "content", "siteUrl", "schedulingUrl", "email"]));
+  });
 
   it(
     "answers each with a 4xx or success, never a 5xx",
@@ -303,35 +333,53 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
       const real: Record<string, string> = { category: "Fun", slug: post.slug, postId: String(post.id), file: "posts.xml", "*": "x.png" };
       const paths = routePatterns(routes).map((p) => p.replace(/:(\w+)|\*/g, (_, n: string | undefined) => real[n ?? "*"] ?? "x"));
       let requests = 0;
+      let intentForms = 0;
       const failures: string[] = [];
       const send = async (path: string, init: RequestInit & { headers: Record<string, string> }) => {
         requests++;
         const response = await server.fetch(path, { ...init, signal: AbortSignal.timeout(60_000) });
         const text = await response.text();
         if (response.status >= 500 && !(response.status === 502 && path.startsWith("/api/feeds/")))
-          failures.push(`${init.method ?? "GET"} ${path.slice(0, 80)} → ${response.status}: ${text.slice(0, 120)}`);
+          failures.push(
+            `${init.method ?? "GET"} ${path.slice(0, 80)} ${String(init.body).slice(0, 40)} → ${response.status}: ${text.slice(0, 120)}`,
+          );
+        return response.status;
       };
       for (const cookie of [admin.cookie, ""]) {
         const auth: Record<string, string> = { origin: server.url, ...(cookie ? { cookie } : {}) };
+        const asForm = { ...auth, "content-type": "application/x-www-form-urlencoded" };
         for (const path of paths) {
+          const plain = await send(path, { method: "POST", headers: asForm, body: "category=Fun" });
           for (const value of HOSTILE_TEXT) {
             await send(`${path}?q=${queryText(value)}&page=${queryText(value)}`, { method: "GET", headers: auth });
-            // Every intent with the text no database column can hold; the others with the plain form.
-            const intents = value.includes("\u0000") || value.includes("\ud800") ? [undefined, ...INTENTS] : [undefined];
-            for (const intent of intents) {
-              const form = new URLSearchParams(FIELD_NAMES.map((name) => [name, value]));
-              if (intent) form.set("intent", intent);
-              form.set("category", "Fun");
-              await send(path, { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: form });
-            }
+            const form = new URLSearchParams(FIELD_NAMES.map((name) => [name, value]));
+            form.set("category", "Fun");
+            await send(path, { method: "POST", headers: asForm, body: form });
             const json = JSON.stringify(Object.fromEntries(FIELD_NAMES.map((name) => [name, value])));
             await send(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: json });
           }
           await send(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: DEEP_JSON });
           await send(`${path.replace(/\/[^/]*$/, "")}/${encodeURIComponent("a\u0000b")}`, { method: "GET", headers: auth });
+          // No action here (405), or one a visitor is turned away from before any intent is read.
+          if (plain === 405 || (!cookie && (plain === 401 || plain === 403))) continue;
+          for (const [turn, intent] of VOCABULARY.intents.entries()) {
+            intentForms++;
+            const head: [string, string][] = [
+              ["intent", intent],
+              ["category", "Fun"],
+            ];
+            const withNul = FORM_FIELDS.map((name): [string, string] => [name, NUL_VALUE]);
+            await send(path, { method: "POST", headers: asForm, body: formBody([...head, ...withNul]) });
+            const mixed = FORM_FIELDS.map((name, i): [string, string] => [name, INTENT_VALUES[(i + turn) % INTENT_VALUES.length] ?? ""]);
+            await send(path, { method: "POST", headers: asForm, body: formBody([...head, ...mixed]) });
+            const json = JSON.stringify({ ...Object.fromEntries(FORM_FIELDS.map((name) => [name, "x\ud800y"])), intent });
+            await send(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: json });
+          }
         }
       }
-      console.log(`hostile values [${ctx.kind}]: ${requests} requests, ${failures.length} answered 5xx`);
+      console.log(
+        `hostile values [${ctx.kind}]: ${requests} requests (${intentForms} route × intent pairs, ${VOCABULARY.intents.length} intents, ${FORM_FIELDS.length} fields), ${failures.length} answered 5xx`,
+      );
       expect(failures).toEqual([]);
     },
     TEST_TIMEOUT_MS * 5,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blogMedia, blogPosts, importMappings, jobs, projects, subscribers, uploads } from "~/server/db/schema.server";
 import { getStoredRoles } from "~/features/users/users.server";
 import { resetEnvForTests } from "~/server/env.server";
+import { FILE_LIMITS } from "~/server/limits.server";
 import { runCli } from "../../../cli/commands";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeUser } from "../../../tests/helpers/factories";
@@ -264,6 +265,12 @@ describeEachDatabase("import-ghost", (ctx) => {
     const deep = path.join(path.dirname(file), "deep.json");
     fs.writeFileSync(deep, `{"db": [{"data": {"posts": [${"[".repeat(100_000)}${"]".repeat(100_000)}]}}]}`);
     await expect(importGhost(ctx.db, deep)).rejects.toThrow(/deep\.json is nested more than 64 levels deep/);
+    // A file past the size limit is refused before it is read (sparse: its size costs no disk).
+    const huge = path.join(path.dirname(file), "huge.json");
+    fs.writeFileSync(huge, "");
+    fs.truncateSync(huge, FILE_LIMITS.importFile + 1);
+    await expect(importGhost(ctx.db, huge)).rejects.toThrow(/huge\.json is larger than 256 MB/);
+    fs.rmSync(huge);
   });
 
   it("skips a post whose Lexical body nests deeper than the limit, with the reason", async () => {

@@ -8,6 +8,8 @@ export const MAIL_SETTINGS_SAVED = "Email settings saved";
 export const MAIL_FORBIDDEN = "Only administrators can change the email settings.";
 export const MAIL_NOT_SET_UP = "Email isn't set up: subscriptions, password resets, booking emails and contact forwarding are paused";
 export const MAIL_LAST_SEND_FAILED = "The last email could not be sent";
+/** Followed by the address links in emails would start with instead (the server's own). */
+export const MAIL_SITE_ADDRESS_MISSING = "Set the site address before email goes out: until then, links in emails point to";
 export const MAIL_ENV_WINS =
   "SMTP_URL is set in the server's environment: it is used instead of the server settings below (the sender fields still apply).";
 /** Emails the mail log lists. */

@@ -19,6 +19,7 @@ import {
 import { describeSmtpError, sendWithConfig } from "~/server/mail.server";
 import { sealWithAppSecret } from "~/server/secret.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
+import { configuredSiteUrl } from "~/features/settings/site-url.server";
 import {
   MAIL_FORBIDDEN,
   MAIL_LOG_SIZE,
@@ -192,8 +193,17 @@ export async function retryLoggedMail(db: Db, actor: Actor | null, rawId: unknow
   if (!requeued) throw new ConflictError("This email is being sent right now. Please wait a moment.");
 }
 
-/** What the admin banner needs: whether mail is set up, and why the last send failed (if it did). */
+/**
+ * What the admin banner needs: whether mail is set up, why the last send failed (if it did), and —
+ * while neither PUBLIC_URL nor the Site address is set — the server's own address, which links in
+ * emails would start with (never a request's Host, which a visitor could forge).
+ */
 export async function readMailBanner(db: Db, actor: Actor | null) {
   const status = await readMailStatus(db, actor);
-  return { configured: status.configured, lastFailureReason: status.lastFailure?.reason ?? null };
+  const siteAddressMissing = configuredSiteUrl(await readSiteSettings(db)) === undefined;
+  return {
+    configured: status.configured,
+    lastFailureReason: status.lastFailure?.reason ?? null,
+    linksWouldPointTo: siteAddressMissing ? getEnv().publicUrl : null,
+  };
 }
