@@ -172,7 +172,10 @@ describeEachDatabase("email settings", (ctx) => {
 
     // A confirmation that failed for good never reached the address: it does not count.
     const failed = `failed-${crypto.randomUUID()}@readers.example`;
-    const [subscriber] = await ctx.db.insert(subscribers).values({ email: failed, categories: ["Fun"], state: "pending" }).returning();
+    const [subscriber] = await ctx.db
+      .insert(subscribers)
+      .values({ email: failed, categories: ["Fun"], state: "pending" })
+      .returning();
     await ctx.db.insert(mailOutbox).values({
       kind: "subscriptions.confirm",
       recipient: failed,

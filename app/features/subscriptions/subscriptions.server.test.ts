@@ -119,17 +119,18 @@ describe("email subscriptions", () => {
       const reader = address("scheduled");
       await confirmedSubscriber(reader, ["Fun"]);
       const at = new Date(Date.now() + 3_600_000);
-      const schedule = async (emailSubscribers: boolean) =>
+      const schedule = async (emailSubscribers: boolean, title: string) =>
         createPost(ctx.db, await admin(), {
-          title: `Later ${++n} ${Date.now()}`,
+          title,
           content: "Body.",
           category: "Fun",
           published: false,
           publishAt: at,
           emailSubscribers,
         });
-      const quiet = await schedule(false);
-      const post = await schedule(true);
+      const emailedTitle = `Later emailed ${Date.now()}`;
+      const quiet = await schedule(false, `Later quiet ${Date.now()}`);
+      const post = await schedule(true, emailedTitle);
       await drain();
       expect(mailsTo(smtp, reader)).toHaveLength(1);
       expect(await publishScheduledPost(ctx.db, quiet.id, at)).toBe(true);
@@ -139,7 +140,7 @@ describe("email subscriptions", () => {
       await drain();
       expect(mailsTo(smtp, reader).map((m) => /^Subject: (.*)$/m.exec(readableMail(m))?.[1])).toEqual([
         expect.stringMatching(/^Confirm your subscription/),
-        post.title,
+        emailedTitle,
       ]);
       expect(await sentCount(ctx.db, quiet.id)).toBe(0);
     });
