@@ -14,6 +14,7 @@ import { BOOKING_FORM_ATTRIBUTE, SLOT_PICKER_ATTRIBUTE } from "~/features/bookin
 import { COMMENT_FORM_ATTRIBUTE } from "~/features/comments/comment-form-dom";
 import { CONTACT_FORM_ATTRIBUTE } from "~/features/contact/contact-form-dom";
 import { enhanceSearchShortcut } from "~/features/search/search-shortcut";
+import { enhanceNavFit } from "~/features/layout/nav-fit-behavior";
 import { enhancePageLoading } from "~/features/layout/page-loading-behavior";
 import { enhanceSubscribeForms } from "~/features/subscriptions/subscribe-form-behavior";
 
@@ -22,6 +23,7 @@ enhanceThemeToggle();
 enhanceMenuButtons();
 enhanceSheets();
 enhanceSearchShortcut();
+enhanceNavFit();
 
 // React Router's inline script defines its context before any module runs: then React draws the
 // rest (its own Subscribe form, reveals, images) and marks the page hydrated.

@@ -26,7 +26,8 @@ function buttonOf(menu: Element): HTMLElement | null {
   return button?.matches(BUTTON) ? button : null;
 }
 
-const itemsOf = (menu: Element) => [...menu.querySelectorAll<HTMLElement>(ITEM)];
+/** The menu's items that are shown (a "More" menu hides the entries whose links fit in the bar). */
+const itemsOf = (menu: Element) => [...menu.querySelectorAll<HTMLElement>(ITEM)].filter((item) => item.getClientRects().length > 0);
 
 function setOpen(button: HTMLElement, open: boolean) {
   const menu = menuOf(button);

@@ -1,5 +1,6 @@
 import { ChevronDown } from "lucide-react";
 import { useId, type ReactNode } from "react";
+import { cn } from "~/lib/utils";
 import { MENU_BUTTON_ATTRIBUTE } from "./menu-button-behavior";
 
 /** Classes of an item inside a MenuButton (an <a> or <Link> with role="menuitem" and tabIndex -1). */
@@ -13,11 +14,22 @@ export const menuItemClass =
  * header instead of Radix's dropdown (~25 KB gzip with floating-ui): a header menu needs no
  * collision handling or portal, it opens under its button.
  */
-export function MenuButton({ label, children }: { label: string; children: ReactNode }) {
+export function MenuButton({
+  label,
+  children,
+  align = "left",
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  /** Which edge of the button the menu lines up with ("right" for a button at the end of a bar). */
+  align?: "left" | "right";
+  className?: string;
+}) {
   const buttonId = useId();
   const menuId = useId();
   return (
-    <div className="relative">
+    <div className={cn("relative", className)}>
       <button
         id={buttonId}
         type="button"
@@ -37,7 +49,10 @@ export function MenuButton({ label, children }: { label: string; children: React
         role="menu"
         aria-labelledby={buttonId}
         hidden
-        className="absolute top-full left-0 z-50 mt-1 min-w-[8rem] overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+        className={cn(
+          "absolute top-full z-50 mt-1 min-w-[8rem] overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md",
+          align === "right" ? "right-0" : "left-0",
+        )}
       >
         {children}
       </div>

@@ -46,6 +46,7 @@ export async function homePageView() {
     ownerName: site.ownerName,
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
+    heroGreeting: pageContent?.heroGreeting ?? "",
     bookingMode: site.bookingMode,
     booking,
     certifications: pageContent?.certifications ?? [],

@@ -28,6 +28,7 @@ export function HomePage({ view }: { view: HomePageView }) {
     bookingMode,
     booking,
     feedsConfigured,
+    heroGreeting,
     certifications,
     expertise,
   } = view;
@@ -37,6 +38,11 @@ export function HomePage({ view }: { view: HomePageView }) {
         <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 md:grid-cols-[1fr_auto] md:py-24">
           <div>
             <p className="text-sm font-semibold tracking-wide text-primary uppercase">Product · Project · Program · Apps</p>
+            {heroGreeting ? (
+              <p className="mt-3 text-xl font-semibold" data-testid="hero-greeting">
+                {heroGreeting}
+              </p>
+            ) : null}
             <h1 id="hero-heading" className="mt-3 text-4xl font-bold tracking-tight md:text-5xl">
               {headline || ownerName || "Welcome"}
             </h1>

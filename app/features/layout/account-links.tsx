@@ -7,10 +7,10 @@ import { cn } from "~/lib/utils";
 /** Login, or the Dashboard and Logout of a signed-in user (top bar and mobile menu). */
 export function AccountLinks({ stacked = false }: { stacked?: boolean }) {
   const user = useOptionalUser();
-  // Between lg and xl the top bar has no room for the labels beside every link: icons, labels kept for screen readers.
-  const compact = stacked ? undefined : "lg:max-xl:px-2";
-  const compactIcon = stacked ? "hidden" : "hidden lg:max-xl:block";
-  const compactLabel = stacked ? undefined : "lg:max-xl:sr-only";
+  // Below 2xl the top bar has no room for the labels beside every link: icons, labels kept for screen readers.
+  const compact = stacked ? undefined : "lg:max-2xl:px-2";
+  const compactIcon = stacked ? "hidden" : "hidden lg:max-2xl:block";
+  const compactLabel = stacked ? undefined : "lg:max-2xl:sr-only";
   if (!user) {
     return (
       <Button asChild size="sm" variant="outline">

@@ -9,7 +9,8 @@ import { SearchForm } from "~/features/search/search-form";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
 import { ExternalLinkItems } from "./external-link-items";
-import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
+import { NAV_FIT_MORE_FOR } from "./nav-fit-behavior";
+import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_KEY, NEWSLETTER_LABEL, SERVICES_KEY, SEVEN_FS_KEY } from "./site-links";
 import { useSite } from "../settings/use-site";
 
 /** The desktop Services menu: the owner's service links, opened in a new tab; none configured, no menu. */
@@ -44,6 +45,65 @@ export function SevenFsMenu() {
           {category.label}
         </Link>
       ))}
+    </MenuButton>
+  );
+}
+
+const groupLabelClass = "px-2 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted-foreground uppercase";
+
+/**
+ * The top bar's "More" menu: an entry for every link of the bar, hidden until that link moves here
+ * because the bar has no room for it beside the site name (nav-fit-behavior.ts shows and hides them).
+ */
+export function MoreMenu() {
+  const site = useSite();
+  const entry = { role: "menuitem", tabIndex: -1, hidden: true, className: menuItemClass } as const;
+  return (
+    <MenuButton label="More" align="right">
+      {NAV_LINKS.map((link) => (
+        <Link key={link.to} to={link.to} {...entry} {...{ [NAV_FIT_MORE_FOR]: link.key }}>
+          {link.label}
+        </Link>
+      ))}
+      {site.newsletterUrl ? (
+        <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" {...entry} {...{ [NAV_FIT_MORE_FOR]: NEWSLETTER_KEY }}>
+          {NEWSLETTER_LABEL}
+        </a>
+      ) : null}
+      <Link to={CONTACT_LINK.to} {...entry} {...{ [NAV_FIT_MORE_FOR]: CONTACT_LINK.key }}>
+        {CONTACT_LINK.label}
+      </Link>
+      {site.serviceLinks.length > 0 ? (
+        <div role="group" aria-label="Services" hidden {...{ [NAV_FIT_MORE_FOR]: SERVICES_KEY }}>
+          <div aria-hidden className={groupLabelClass}>
+            Services
+          </div>
+          {site.serviceLinks.map((service) => (
+            <a
+              key={service.url}
+              href={service.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              role="menuitem"
+              tabIndex={-1}
+              className={menuItemClass}
+            >
+              {service.label}
+              <ExternalLink aria-hidden className="size-3.5 opacity-60" />
+            </a>
+          ))}
+        </div>
+      ) : null}
+      <div role="group" aria-label="7Fs" hidden {...{ [NAV_FIT_MORE_FOR]: SEVEN_FS_KEY }}>
+        <div aria-hidden className={groupLabelClass}>
+          7Fs
+        </div>
+        {CATEGORY_LINKS.map((category) => (
+          <Link key={category.to} role="menuitem" tabIndex={-1} to={category.to} className={menuItemClass}>
+            {category.label}
+          </Link>
+        ))}
+      </div>
     </MenuButton>
   );
 }

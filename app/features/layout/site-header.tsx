@@ -1,13 +1,14 @@
 import { Loader2, Search as SearchIcon } from "lucide-react";
 import { Link, NavLink, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { SearchForm } from "~/features/search/search-form";
+import { SEARCH_OPENER_ATTRIBUTE, SearchForm } from "~/features/search/search-form";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
 import { PAGE_LOADING_ATTRIBUTE } from "./page-loading-behavior";
-import { MobileMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
-import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
+import { NAV_FIT_ITEM, NAV_FIT_MORE, NAV_FIT_ROW, NAV_FIT_SEARCH_FIELD, NAV_FIT_SEARCH_ICON } from "./nav-fit-behavior";
+import { MobileMenu, MoreMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
+import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_KEY, NEWSLETTER_LABEL, SERVICES_KEY, SEVEN_FS_KEY } from "./site-links";
 import { useSite } from "../settings/use-site";
 
 // The menus are in the page's first JavaScript on purpose: as lazy chunks a tap made before their code
@@ -28,8 +29,9 @@ function PageLoadingSpinner() {
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && !navigation.location.pathname.startsWith("/admin");
   return (
-    <div role="status" aria-live="polite" className="flex size-5 shrink-0 items-center">
-      <span hidden={!loading} className="flex items-center" {...{ [PAGE_LOADING_ATTRIBUTE]: "" }}>
+    // Idle it takes no room in the bar (its margin undoes the bar's gap): the name and the links need it.
+    <div role="status" aria-live="polite" className="-ml-2 flex shrink-0 items-center">
+      <span hidden={!loading} className="ml-2 flex items-center" {...{ [PAGE_LOADING_ATTRIBUTE]: "" }}>
         <Loader2 aria-hidden className="size-5 animate-spin text-primary" data-testid="page-loading" />
         <span className="sr-only">Loading page…</span>
       </span>
@@ -47,14 +49,17 @@ export function siteMark(siteName: string): string {
     .join("");
 }
 
-/** Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet. */
+/**
+ * Fixed top bar (SPEC §2 "Shared layout"); below the lg breakpoint the links move into a menu sheet.
+ * The site name is never cut: from lg up the bar gives way to it (nav-fit-behavior.ts: the search
+ * field becomes its icon, then links move into "More"); on a phone a long name wraps onto a second line.
+ */
 export function SiteHeader() {
   const site = useSite();
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 xl:gap-4">
-        {/* The owner picks the name: between lg and xl it yields its room to the links (truncated), never pushing them off. */}
-        <Link to="/" className="flex min-w-9 items-center font-semibold whitespace-nowrap">
+      <div className="relative mx-auto flex h-16 max-w-screen-2xl items-center gap-2 overflow-x-clip px-4" {...{ [NAV_FIT_ROW]: "" }}>
+        <Link to="/" className="flex min-w-0 items-center font-semibold lg:shrink-0 lg:whitespace-nowrap">
           {site.logoMark ? (
             <img
               src={site.logoMark.url}
@@ -69,42 +74,54 @@ export function SiteHeader() {
               {siteMark(site.siteName)}
             </span>
           )}
-          <span className="truncate">{site.siteName}</span>
+          <span data-testid="site-name" className="min-w-0 leading-tight [overflow-wrap:anywhere] max-sm:text-sm">
+            {site.siteName}
+          </span>
         </Link>
         <PageLoadingSpinner />
-        <SearchForm label="Search" shortcut className="ml-auto hidden w-56 xl:block" />
-        {/* Between lg and xl the links fill the bar: a link to the search page stands in for the field. */}
-        <Button asChild variant="ghost" size="icon" className="ml-auto hidden lg:inline-flex xl:hidden">
-          <Link to="/search" aria-label="Search">
+        <div
+          className="ml-auto hidden w-36 shrink-0 lg:block 2xl:w-56 data-[open]:absolute data-[open]:top-full data-[open]:right-4 data-[open]:mt-2 data-[open]:w-72 data-[open]:rounded-md data-[open]:bg-background data-[open]:shadow-md"
+          {...{ [NAV_FIT_SEARCH_FIELD]: "" }}
+        >
+          <SearchForm label="Search" shortcut />
+        </div>
+        {/* Stands in for the field when the links need its room: it opens the field (nav-fit-behavior.ts), or without a script the search page. */}
+        <Button asChild variant="ghost" size="icon" className="ml-auto shrink-0">
+          <Link to="/search" aria-label="Search" hidden {...{ [NAV_FIT_SEARCH_ICON]: "", [SEARCH_OPENER_ATTRIBUTE]: "" }}>
             <SearchIcon aria-hidden className="size-5" />
           </Link>
         </Button>
         <nav aria-label="Main" className="hidden shrink-0 lg:block">
-          <ul className="flex items-center gap-1 text-sm whitespace-nowrap xl:gap-4">
+          <ul className="flex items-center gap-1 text-sm whitespace-nowrap">
             {NAV_LINKS.map((link) => (
-              <li key={link.to}>
+              <li key={link.to} {...{ [NAV_FIT_ITEM]: link.key }}>
                 <NavLink to={link.to} end className={linkClass}>
                   {link.label}
                 </NavLink>
               </li>
             ))}
             {site.newsletterUrl ? (
-              <li>
+              <li {...{ [NAV_FIT_ITEM]: NEWSLETTER_KEY }}>
                 <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
                   {NEWSLETTER_LABEL}
                 </a>
               </li>
             ) : null}
-            <li>
+            <li {...{ [NAV_FIT_ITEM]: CONTACT_LINK.key }}>
               <NavLink to={CONTACT_LINK.to} className={linkClass}>
                 {CONTACT_LINK.label}
               </NavLink>
             </li>
-            <li>
-              <ServicesMenu />
-            </li>
-            <li>
+            {site.serviceLinks.length > 0 ? (
+              <li {...{ [NAV_FIT_ITEM]: SERVICES_KEY }}>
+                <ServicesMenu />
+              </li>
+            ) : null}
+            <li {...{ [NAV_FIT_ITEM]: SEVEN_FS_KEY }}>
               <SevenFsMenu />
+            </li>
+            <li hidden {...{ [NAV_FIT_MORE]: "" }}>
+              <MoreMenu />
             </li>
             <li>
               <AccountLinks />

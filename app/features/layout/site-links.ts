@@ -2,14 +2,19 @@ import { CATEGORIES, categoryPath } from "~/lib/categories";
 
 /** The public navigation (SPEC §2 "Shared layout"): header, mobile menu and footer show these. */
 export const NAV_LINKS = [
-  { to: "/", label: "Home" },
-  { to: "/about", label: "About Me" },
-  { to: "/recent-roles", label: "Recent Roles" },
-  { to: "/projects", label: "My Projects" },
-  { to: "/testimonials", label: "Testimonials" },
+  { key: "home", to: "/", label: "Home" },
+  { key: "about", to: "/about", label: "About Me" },
+  { key: "recent-roles", to: "/recent-roles", label: "Recent Roles" },
+  { key: "projects", to: "/projects", label: "My Projects" },
+  { key: "testimonials", to: "/testimonials", label: "Testimonials" },
 ] as const;
 
 export const NEWSLETTER_LABEL = "Newsletter";
-export const CONTACT_LINK = { to: "/contact", label: "Contact Me" } as const;
+export const CONTACT_LINK = { key: "contact", to: "/contact", label: "Contact Me" } as const;
+
+/** The keys of the top bar's items that are not plain links (nav-fit-behavior.ts NAV_FIT_ORDER). */
+export const NEWSLETTER_KEY = "newsletter";
+export const SERVICES_KEY = "services";
+export const SEVEN_FS_KEY = "7fs";
 
 export const CATEGORY_LINKS = CATEGORIES.map((category) => ({ to: categoryPath(category), label: category }));

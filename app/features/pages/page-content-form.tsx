@@ -2,6 +2,7 @@ import { Form, Link, useActionData } from "react-router";
 import { useFailureToast } from "~/components/admin-list";
 import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import type { FormFailure } from "~/lib/forms";
 import { pageContentFormSchema, pageContentFormValues, PAGE_CONTENT_LIMITS, type PageContent } from "./page-content-schema";
@@ -105,6 +106,15 @@ export function PageContentForm({
             </CardTitle>
           </CardHeader>
           <CardContent className="grid gap-4">
+            <FormField
+              field={fields.heroGreeting}
+              label="Hero greeting"
+              hint={
+                <Hint>{`A line above the hero's headline that says whose site it is, e.g. "Hi, I'm Maya Rivera"; at most ${PAGE_CONTENT_LIMITS.heroGreeting} characters. Left empty, no line is shown.`}</Hint>
+              }
+            >
+              {(props) => <Input {...props} />}
+            </FormField>
             <Hint>The hero&apos;s certifications are the list above.</Hint>
             <FormField
               field={fields.expertise}

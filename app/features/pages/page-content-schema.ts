@@ -17,6 +17,7 @@ export const PAGE_CONTENT_LIMITS = {
   item: 120,
   expertiseDescription: 400,
   intro: 2000,
+  heroGreeting: 120,
 } as const;
 
 /** A trimmed string of at most `max` characters, named `label` in the message. */
@@ -108,6 +109,7 @@ const { item } = PAGE_CONTENT_LIMITS;
 
 export const pageContentFormSchema = z.object({
   intro: boundedText("Introduction", PAGE_CONTENT_LIMITS.intro).default(""),
+  heroGreeting: boundedText("Hero greeting", PAGE_CONTENT_LIMITS.heroGreeting).default(""),
   education: partLines("Education", PAGE_CONTENT_LIMITS.education, [
     { name: "Degree", max: item },
     { name: "School", max: item },
@@ -128,6 +130,7 @@ export type PageContent = z.output<typeof pageContentFormSchema>;
 export const storedPageContentSchema = z
   .object({
     intro: z.string(),
+    heroGreeting: z.string(),
     education: z.array(z.object({ degree: z.string(), school: z.string(), year: z.string() })),
     certifications: z.array(z.string()),
     skills: z.array(z.string()),
@@ -136,12 +139,21 @@ export const storedPageContentSchema = z
   })
   .partial();
 
-export const EMPTY_PAGE_CONTENT: PageContent = { intro: "", education: [], certifications: [], skills: [], tools: [], expertise: [] };
+export const EMPTY_PAGE_CONTENT: PageContent = {
+  intro: "",
+  heroGreeting: "",
+  education: [],
+  certifications: [],
+  skills: [],
+  tools: [],
+  expertise: [],
+};
 
 /** The record as the form's textareas show it. */
 export function pageContentFormValues(content: PageContent): Record<keyof PageContent, string> {
   return {
     intro: content.intro,
+    heroGreeting: content.heroGreeting,
     education: content.education.map((e) => [e.degree, e.school, e.year].join(" | ").replace(/ \| $/, "")).join("\n"),
     certifications: content.certifications.join("\n"),
     skills: content.skills.join("\n"),

@@ -15,6 +15,7 @@ const USER: Actor = { id: "user-id", role: "user" };
 
 const FORM = {
   intro: "  I build engines.\nAnd I write about them.  ",
+  heroGreeting: " Hi, I'm Maya Rivera ",
   education: "M.S. Data Science | State University | 2020\nB.A. History | City College",
   certifications: "PMP\n\nCSM",
   skills: "Planning",
@@ -25,7 +26,15 @@ const FORM = {
 describeEachDatabase("About and home lists (page content)", (ctx) => {
   it("seeds the demo lists once, and reads empty lists without SEED_DEMO_CONTENT", async () => {
     expect(await seedDemoPageContent(ctx.db, false)).toBe(false);
-    expect(await readPageContent(ctx.db)).toEqual({ intro: "", education: [], certifications: [], skills: [], tools: [], expertise: [] });
+    expect(await readPageContent(ctx.db)).toEqual({
+      intro: "",
+      heroGreeting: "",
+      education: [],
+      certifications: [],
+      skills: [],
+      tools: [],
+      expertise: [],
+    });
     expect(await seedDemoPageContent(ctx.db, true)).toBe(true);
     const seeded = await readPageContent(ctx.db);
     expect(seeded.intro).toBe(ABOUT_INTRO);
@@ -53,6 +62,7 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
     const saved = await readPageContent(ctx.db);
     expect(saved).toEqual({
       intro: "I build engines.\nAnd I write about them.",
+      heroGreeting: "Hi, I'm Maya Rivera",
       education: [
         { degree: "M.S. Data Science", school: "State University", year: "2020" },
         { degree: "B.A. History", school: "City College", year: "" },
@@ -90,6 +100,9 @@ describeEachDatabase("About and home lists (page content)", (ctx) => {
     });
     await expect(invalid({ skills: `ok\n${"x".repeat(121)}` })).rejects.toMatchObject({
       fieldErrors: { skills: ["Skills, line 2: at most 120 characters"] },
+    });
+    await expect(invalid({ heroGreeting: "x".repeat(121) })).rejects.toMatchObject({
+      fieldErrors: { heroGreeting: ["Hero greeting must be at most 120 characters"] },
     });
     await expect(invalid({ intro: "x".repeat(2001) })).rejects.toMatchObject({
       fieldErrors: { intro: ["Introduction must be at most 2000 characters"] },

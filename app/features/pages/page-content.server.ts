@@ -67,6 +67,7 @@ export function seedDemoPageContent(db: Db, seedDemoContent: boolean): Promise<b
         key: PAGE_CONTENT_KEY,
         value: JSON.stringify({
           intro: ABOUT_INTRO,
+          heroGreeting: "",
           education: EDUCATION.map((e) => ({ ...e })),
           certifications: [...CERTIFICATIONS],
           skills: [...SKILLS],

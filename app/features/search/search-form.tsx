@@ -6,6 +6,8 @@ import { MAX_QUERY_LENGTH } from "./search-limits";
 import { SEARCH_SHORTCUT_ATTRIBUTE } from "./search-shortcut";
 
 export const SEARCH_PATH = "/search";
+/** For the control that opens the top bar's field while the bar shows only its icon. */
+export { SEARCH_OPENER_ATTRIBUTE } from "./search-shortcut";
 
 /** The query of the page being shown, so a search field keeps what the reader searched for. */
 function useCurrentQuery(): string {
