@@ -1,8 +1,11 @@
 import fs from "node:fs";
+import { openDatabase } from "~/server/db/client.server";
+import { subscribers } from "~/server/db/schema.server";
 import { altchaChallenge, solveAltcha } from "../helpers/altcha";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
-import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { parseMail, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 import { E2E_ADMIN } from "./constants";
+import { linkIn } from "./helpers/mailbox";
 import { copyOfSeededDataDir } from "./helpers/server";
 import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
@@ -10,18 +13,30 @@ import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 /**
  * A new owner's site as `npm start` makes it: no SMTP_URL and no settings. Public forms say honestly that
  * email is not available, the admin says why on every page, and entering the SMTP settings of a real
- * (local) SMTP server makes "Send a test email" arrive.
+ * (local) SMTP server makes "Send a test email" arrive and lets the owner re-send the confirmation a
+ * pending subscriber never got.
  */
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 let smtp: TestSmtpServer;
 let server: ServerProcess;
 let dataDir = "";
+/**
+ * An address that subscribed while the site could not send (the public form is withheld without mail,
+ * so it comes from before: an older version, or mail that stopped working): pending, never confirmed.
+ */
+const pendingEmail = `pending-${Date.now()}@mail-setup.example`;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   smtp = await startSmtpServer();
   dataDir = copyOfSeededDataDir("e2e-mail-setup-");
+  const database = await openDatabase({ kind: "pglite", dataDir });
+  try {
+    await database.db.insert(subscribers).values({ email: pendingEmail, categories: ["Fun"], state: "pending" });
+  } finally {
+    await database.close();
+  }
   server = await startServerProcess({ DATA_DIR: dataDir, LOGIN_RATE_LIMIT_PER_IP: "1000" });
 });
 
@@ -73,4 +88,37 @@ test("without mail the Subscribe form is honest and the admin shows the banner; 
   // The public form is offered now.
   await page.goto(`${server.url}/subscribe`);
   await expect(page.getByText("Email subscriptions are not available yet.")).toHaveCount(0);
+});
+
+test("a pending subscriber is re-sent the confirmation once mail works, and its link confirms", async ({ page }) => {
+  await signInAsOwner(page);
+  await gotoHydrated(page, `${server.url}/admin/subscribers`);
+  const row = page.getByTestId("subscriber-row").filter({ hasText: pendingEmail });
+  await expect(row).toContainText("Pending");
+
+  // The first test set email up; the button queues one confirmation per pending address.
+  await gotoHydrated(page, `${server.url}/admin/email`);
+  const resend = page.getByRole("button", { name: "Re-send confirmation emails" });
+  await resend.click();
+  await expect(page.getByText("1 pending subscriber will get a new confirmation email.")).toBeVisible();
+  await expect.poll(() => smtp.received.filter((mail) => mail.to.includes(pendingEmail)).length, { timeout: 30_000 }).toBe(1);
+  const [received] = smtp.received.filter((mail) => mail.to.includes(pendingEmail));
+  const confirmation = parseMail(received!);
+  expect(confirmation.subject).toMatch(/^Confirm your subscription to /);
+
+  // Each address once per 24 hours: pressing again queues nothing.
+  await resend.click();
+  await expect(page.getByText("0 pending subscribers will get a new confirmation email.")).toBeVisible();
+
+  // The visitor opens the link and confirms.
+  const visitor = await page.context().browser()!.newContext();
+  const visitorPage = await visitor.newPage();
+  await visitorPage.goto(linkIn(confirmation.text, "/subscribe/confirm?token="));
+  await visitorPage.getByRole("button", { name: "Confirm subscription" }).click();
+  await expect(visitorPage.getByText("You're subscribed.")).toBeVisible();
+  await visitor.close();
+
+  await gotoHydrated(page, `${server.url}/admin/subscribers`);
+  await expect(row).toContainText("Confirmed");
+  expect(smtp.received.filter((mail) => mail.to.includes(pendingEmail))).toHaveLength(1);
 });

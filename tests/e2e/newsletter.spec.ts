@@ -3,7 +3,7 @@ import { request as playwrightRequest } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs, solveVerification } from "./helpers/auth";
-import { mailsTo, waitForMail } from "./helpers/mailbox";
+import { linkIn, mailsTo, waitForMail } from "./helpers/mailbox";
 import { decodeQuotedPrintable } from "../helpers/smtp";
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
@@ -15,10 +15,8 @@ async function confirmedSubscriber(request: APIRequestContext, email: string): P
     form: { email, categories: "Fun", verificationToken: await solveVerification(request) },
   });
   expect(subscribed.ok()).toBe(true);
-  const body = decodeQuotedPrintable((await waitForMail(email, since)).text);
-  const token = /\/subscribe\/confirm\?token=([\w%-]+)/.exec(body)?.[1];
-  expect(token).toBeTruthy();
-  const confirmed = await request.post("/subscribe/confirm", { form: { token: decodeURIComponent(token ?? "") } });
+  const link = new URL(linkIn((await waitForMail(email, since)).text, "/subscribe/confirm?token="));
+  const confirmed = await request.post("/subscribe/confirm", { form: { token: link.searchParams.get("token") ?? "" } });
   expect(confirmed.ok()).toBe(true);
 }
 

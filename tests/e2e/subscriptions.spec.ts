@@ -2,21 +2,11 @@ import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs, solveVerification } from "./helpers/auth";
-import { waitForMail } from "./helpers/mailbox";
+import { linkIn, waitForMail } from "./helpers/mailbox";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 import { decodeQuotedPrintable } from "../helpers/smtp";
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** The first link in an email that starts with `prefix` (emails are quoted-printable encoded). */
-function linkIn(text: string, prefix: string): string {
-  // The stored text is quoted-printable only when the mailer chose that encoding (long lines); decoding
-  // plain text would turn a token's "=8D…" into a byte.
-  const plain = /=3D|=\r?\n/.test(text) ? decodeQuotedPrintable(text) : text;
-  const found = plain.match(new RegExp(`https?://[^\\s"<>]*${prefix.replace(/[?/]/g, "\\$&")}[^\\s"<>]*`))?.[0];
-  if (!found) throw new Error(`no ${prefix} link in: ${plain}`);
-  return found;
-}
 
 /** Publishes a post through the editor's own form post (as the signed-in admin). */
 async function publishPost(request: APIRequestContext, title: string): Promise<void> {

@@ -169,5 +169,20 @@ describeEachDatabase("email settings", (ctx) => {
     await new MailOutbox({ db: () => ctx.db }).drain();
     expect(smtp.received.slice(before).some((m) => m.to.includes(email))).toBe(true);
     expect(await resendPendingConfirmations(ctx.db, admin.actor)).toBe(0);
+
+    // A confirmation that failed for good never reached the address: it does not count.
+    const failed = `failed-${crypto.randomUUID()}@readers.example`;
+    const [subscriber] = await ctx.db
+      .insert(subscribers)
+      .values({ email: failed, categories: ["Fun"], state: "pending" })
+      .returning();
+    await ctx.db.insert(mailOutbox).values({
+      kind: "subscriptions.confirm",
+      recipient: failed,
+      payload: { subscriberId: subscriber?.id },
+      state: "failed",
+      lastError: "Connection refused",
+    });
+    expect(await resendPendingConfirmations(ctx.db, admin.actor)).toBe(1);
   });
 });

@@ -115,22 +115,34 @@ describe("email subscriptions", () => {
       ).toHaveLength(1);
     });
 
-    it("sends a scheduled post when the scheduler publishes it", async () => {
+    it("a scheduled post carries the publish choice: emailed when the scheduler publishes it, or not", async () => {
       const reader = address("scheduled");
       await confirmedSubscriber(reader, ["Fun"]);
       const at = new Date(Date.now() + 3_600_000);
-      const post = await createPost(ctx.db, await admin(), {
-        title: `Later ${Date.now()}`,
-        content: "Body.",
-        category: "Fun",
-        published: false,
-        publishAt: at,
-      });
+      const schedule = async (emailSubscribers: boolean, title: string) =>
+        createPost(ctx.db, await admin(), {
+          title,
+          content: "Body.",
+          category: "Fun",
+          published: false,
+          publishAt: at,
+          emailSubscribers,
+        });
+      const emailedTitle = `Later emailed ${Date.now()}`;
+      const quiet = await schedule(false, `Later quiet ${Date.now()}`);
+      const post = await schedule(true, emailedTitle);
       await drain();
       expect(mailsTo(smtp, reader)).toHaveLength(1);
+      expect(await publishScheduledPost(ctx.db, quiet.id, at)).toBe(true);
       expect(await publishScheduledPost(ctx.db, post.id, at)).toBe(true);
       await drain();
       await waitFor(() => mailsTo(smtp, reader).length === 2, 5_000, "the scheduled post's email");
+      await drain();
+      expect(mailsTo(smtp, reader).map((m) => /^Subject: (.*)$/m.exec(readableMail(m))?.[1])).toEqual([
+        expect.stringMatching(/^Confirm your subscription/),
+        emailedTitle,
+      ]);
+      expect(await sentCount(ctx.db, quiet.id)).toBe(0);
     });
 
     it("confirmation links work once, never after expiry, and a forged manage link finds nothing", async () => {

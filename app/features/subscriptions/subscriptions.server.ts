@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, arrayContains, count, desc, eq, gt, isNotNull, isNull, ne, notExists, sql } from "drizzle-orm";
+import { and, arrayContains, count, desc, eq, gt, isNotNull, isNull, notExists, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import { canManageSubscribers, canUpdatePost, type Actor } from "~/lib/permissions";
@@ -405,8 +405,8 @@ export async function deleteSubscriber(db: Db, actor: Actor | null, rawId: unkno
 
 /**
  * Re-sends the confirmation email to every pending subscriber (once mail works): one button,
- * rate-limited, and each address at most once per 24 hours (a confirmation that was not sent
- * because mail was not set up does not count). Returns how many were queued.
+ * rate-limited, and each address at most once per 24 hours (a confirmation that never left, because
+ * mail was not set up or every attempt failed, does not count). Returns how many were queued.
  */
 export async function resendPendingConfirmations(db: Db, actor: Actor | null): Promise<number> {
   authorize(actor, canManageSubscribers, SUBSCRIBERS_FORBIDDEN);
@@ -423,7 +423,7 @@ export async function resendPendingConfirmations(db: Db, actor: Actor | null): P
       and(
         eq(mailOutbox.kind, subscriptionMail.kind),
         eq(mailOutbox.recipient, subscribers.email),
-        ne(mailOutbox.state, "skipped"),
+        notInArray(mailOutbox.state, ["skipped", "failed"]),
         gt(mailOutbox.createdAt, sql`now() - interval '24 hours'`),
       ),
     );

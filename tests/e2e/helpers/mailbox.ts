@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ParsedMail } from "../../helpers/smtp";
+import { decodeQuotedPrintable, type ParsedMail } from "../../helpers/smtp";
 
 /** Where the e2e SMTP server of this worker writes what it receives; set by the worker's server fixture (helpers/test.ts). */
 export function mailDir(): string {
@@ -38,4 +38,14 @@ export function mailsTo(recipient: string, since: number): ParsedMail[] {
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(mailDir(), f), "utf8")) as ParsedMail)
     .filter((mail) => mail.to.includes(recipient.toLowerCase()));
+}
+
+/** The first link in an email that starts with `prefix` (emails are quoted-printable encoded). */
+export function linkIn(text: string, prefix: string): string {
+  // The stored text is quoted-printable only when the mailer chose that encoding (long lines); decoding
+  // plain text would turn a token's "=8D…" into a byte.
+  const plain = /=3D|=\r?\n/.test(text) ? decodeQuotedPrintable(text) : text;
+  const found = plain.match(new RegExp(`https?://[^\\s"<>]*${prefix.replace(/[?/]/g, "\\$&")}[^\\s"<>]*`))?.[0];
+  if (!found) throw new Error(`no ${prefix} link in: ${plain}`);
+  return found;
 }
