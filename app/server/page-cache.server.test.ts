@@ -57,6 +57,10 @@ describe("cacheableUrl", () => {
     expect(cacheableUrl("GET", url("/"), "")).not.toBeNull();
   });
 
+  it("drops parameters named like Object's own properties (constructor, toString, __proto__)", () => {
+    expect(cacheableUrl("GET", url("/?constructor=&toString=1&__proto__=x"), undefined)?.href).toBe("http://example.test/");
+  });
+
   it("keeps only known query parameters, so tracking parameters share one entry", () => {
     expect(cacheableUrl("GET", url("/7fs/Faith?utm_source=x&page=2"), undefined)?.href).toBe("http://example.test/7fs/Faith?page=2");
     expect(cacheableUrl("GET", url("/about?ref=mail"), undefined)?.href).toBe("http://example.test/about");

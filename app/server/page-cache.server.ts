@@ -25,8 +25,11 @@ const CACHEABLE_PATHS: RegExp[] = [
   /^\/7fs\/[^/]+\/(?!new$)[^/]+$/,
 ];
 
-/** The only query parameters a public page reads; any other is dropped from the key and the render. */
-const KNOWN_PARAMS: Record<string, RegExp> = { page: /^\d{1,6}$/ };
+/**
+ * The only query parameters a public page reads; any other is dropped from the key and the render. A
+ * Map, not an object literal: a parameter named `constructor` or `toString` must not find Object's own.
+ */
+const KNOWN_PARAMS = new Map<string, RegExp>([["page", /^\d{1,6}$/]]);
 
 /** What a CDN and browsers may do with a cached public page: hold it briefly, serve stale while refreshing. */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
@@ -43,12 +46,12 @@ export function cacheableUrl(method: string, url: URL, cookieHeader: string | un
   // React Router's data requests (*.data) of client navigations are rendered per request.
   if (url.pathname.endsWith(".data") || !CACHEABLE_PATHS.some((pattern) => pattern.test(url.pathname))) return null;
   const normalized = new URL(url.pathname, url.origin);
-  const names = [...new Set(url.searchParams.keys())].filter((name) => name in KNOWN_PARAMS).sort();
+  const names = [...new Set(url.searchParams.keys())].filter((name) => KNOWN_PARAMS.has(name)).sort();
   for (const name of names) {
     const values = url.searchParams.getAll(name);
     const value = values[0] ?? "";
     // A repeated or malformed known parameter is rare and odd: rendered fresh, never stored.
-    if (values.length > 1 || !KNOWN_PARAMS[name]?.test(value)) return null;
+    if (values.length > 1 || !KNOWN_PARAMS.get(name)?.test(value)) return null;
     normalized.searchParams.set(name, value);
   }
   return normalized;
