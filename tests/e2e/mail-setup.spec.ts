@@ -1,9 +1,6 @@
-import fs from "node:fs";
 import { altchaChallenge, solveAltcha } from "../helpers/altcha";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
-import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 import { E2E_ADMIN } from "./constants";
-import { copyOfSeededDataDir } from "./helpers/server";
+import { useOwnServer } from "./helpers/own-server";
 import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
@@ -14,26 +11,11 @@ import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
  */
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-let smtp: TestSmtpServer;
-let server: ServerProcess;
-let dataDir = "";
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  smtp = await startSmtpServer();
-  dataDir = copyOfSeededDataDir("e2e-mail-setup-");
-  server = await startServerProcess({ DATA_DIR: dataDir, LOGIN_RATE_LIMIT_PER_IP: "1000" });
-});
-
-test.afterAll(async () => {
-  await server.stop();
-  await smtp.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const own = useOwnServer("e2e-mail-setup-", () => ({ LOGIN_RATE_LIMIT_PER_IP: "1000" }));
 
 async function signInAsOwner(page: Page): Promise<void> {
-  const challenge = altchaChallenge.parse(await (await page.request.get(`${server.url}/api/verification/challenge`)).json());
-  const response = await page.request.post(`${server.url}/api/auth/login`, {
+  const challenge = altchaChallenge.parse(await (await page.request.get(`${own.server.url}/api/verification/challenge`)).json());
+  const response = await page.request.post(`${own.server.url}/api/auth/login`, {
     data: { ...E2E_ADMIN, verificationToken: await solveAltcha(challenge) },
   });
   expect(response.ok(), await response.text()).toBe(true);
@@ -42,12 +24,12 @@ async function signInAsOwner(page: Page): Promise<void> {
 test("without mail the Subscribe form is honest and the admin shows the banner; SMTP settings make the test email arrive", async ({
   page,
 }) => {
-  await page.goto(`${server.url}/subscribe`);
+  await page.goto(`${own.server.url}/subscribe`);
   await expect(page.getByText("Email subscriptions are not available yet.").first()).toBeVisible();
   await expect(page.getByRole("button", { name: /^Subscribe/ })).toHaveCount(0);
 
   await signInAsOwner(page);
-  await gotoHydrated(page, `${server.url}/admin`);
+  await gotoHydrated(page, `${own.server.url}/admin`);
   const banner = page.getByTestId("mail-banner");
   await expect(banner).toContainText(
     "Email isn't set up: subscriptions, password resets, booking emails and contact forwarding are paused",
@@ -57,7 +39,7 @@ test("without mail the Subscribe form is honest and the admin shows the banner; 
   await expectNoSeriousAxeViolations(page);
 
   await page.getByLabel("Host").fill("127.0.0.1");
-  await page.getByLabel("Port").fill(String(smtp.port));
+  await page.getByLabel("Port").fill(String(own.smtp.port));
   await page.getByLabel("Security").selectOption("none");
   await page.getByLabel("Sender address").fill("site@mail-setup.example");
   await page.getByRole("button", { name: "Save email settings" }).click();
@@ -68,9 +50,9 @@ test("without mail the Subscribe form is honest and the admin shows the banner; 
   await page.getByLabel("Send to").fill(to);
   await page.getByRole("button", { name: "Send a test email" }).click();
   await expect(page.getByTestId("test-email-answer")).toContainText(`Sent to ${to}. The server answered:`);
-  await expect.poll(() => smtp.received.filter((mail) => mail.to.includes(to)).length).toBe(1);
+  await expect.poll(() => own.smtp.received.filter((mail) => mail.to.includes(to)).length).toBe(1);
 
   // The public form is offered now.
-  await page.goto(`${server.url}/subscribe`);
+  await page.goto(`${own.server.url}/subscribe`);
   await expect(page.getByText("Email subscriptions are not available yet.")).toHaveCount(0);
 });

@@ -1,0 +1,31 @@
+import fs from "node:fs";
+import { startServerProcess, type ServerProcess } from "../../helpers/server-process";
+import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
+import { copyOfSeededDataDir } from "./server";
+import { test } from "./test";
+
+export interface OwnServer {
+  readonly server: ServerProcess;
+  readonly smtp: TestSmtpServer;
+}
+
+/**
+ * A production server of the calling spec's own, on a copy of the seeded data, beside a local SMTP catcher:
+ * started before the spec's (or describe block's) tests and removed after them. `env` gets the catcher, so a
+ * spec chooses whether the server mails through it (SMTP_URL) or starts with no mail set up.
+ */
+export function useOwnServer(prefix: string, env: (smtp: TestSmtpServer) => Record<string, string>): OwnServer {
+  const own = { dataDir: "" } as { server: ServerProcess; smtp: TestSmtpServer; dataDir: string };
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    own.smtp = await startSmtpServer();
+    own.dataDir = copyOfSeededDataDir(prefix);
+    own.server = await startServerProcess({ DATA_DIR: own.dataDir, ...env(own.smtp) });
+  });
+  test.afterAll(async () => {
+    await own.server.stop();
+    await own.smtp.close();
+    fs.rmSync(own.dataDir, { recursive: true, force: true });
+  });
+  return own;
+}
