@@ -1,7 +1,7 @@
 import { parseMail } from "../helpers/smtp";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
-import { useOwnServer } from "./helpers/own-server";
+import { withOwnServer } from "./helpers/own-server";
 import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
 
@@ -26,7 +26,7 @@ const verification = (page: Page) => page.getByRole("checkbox", { name: "I'm not
 test.describe("anonymous /contact without React", () => {
   test.describe.configure({ timeout: 150_000 });
   // A server of its own that emails contact messages (CONTACT_TO) to its own SMTP catcher.
-  const own = useOwnServer("e2e-contact-islands-", (smtp) => ({ SMTP_URL: smtp.url, CONTACT_TO: OWNER, CONTACT_POLL_MS: "200" }));
+  const own = withOwnServer("e2e-contact-islands-", (smtp) => ({ SMTP_URL: smtp.url, CONTACT_TO: OWNER, CONTACT_POLL_MS: "200" }));
 
   test("no vendor chunk; validation, verification, a keyboard-only send, the thank-you dialog, the email", async ({ page }) => {
     const scripts = recordScripts(page);

@@ -1,6 +1,6 @@
 import { altchaChallenge, solveAltcha } from "../helpers/altcha";
 import { E2E_ADMIN } from "./constants";
-import { useOwnServer } from "./helpers/own-server";
+import { withOwnServer } from "./helpers/own-server";
 import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
@@ -11,7 +11,7 @@ import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
  */
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-const own = useOwnServer("e2e-mail-setup-", () => ({ LOGIN_RATE_LIMIT_PER_IP: "1000" }));
+const own = withOwnServer("e2e-mail-setup-", () => ({ LOGIN_RATE_LIMIT_PER_IP: "1000" }));
 
 async function signInAsOwner(page: Page): Promise<void> {
   const challenge = altchaChallenge.parse(await (await page.request.get(`${own.server.url}/api/verification/challenge`)).json());

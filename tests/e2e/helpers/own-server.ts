@@ -14,7 +14,7 @@ export interface OwnServer {
  * started before the spec's (or describe block's) tests and removed after them. `env` gets the catcher, so a
  * spec chooses whether the server mails through it (SMTP_URL) or starts with no mail set up.
  */
-export function useOwnServer(prefix: string, env: (smtp: TestSmtpServer) => Record<string, string>): OwnServer {
+export function withOwnServer(prefix: string, env: (smtp: TestSmtpServer) => Record<string, string>): OwnServer {
   const own = { dataDir: "" } as { server: ServerProcess; smtp: TestSmtpServer; dataDir: string };
   test.beforeAll(async () => {
     test.setTimeout(180_000);
