@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import { parseMail, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { parseMail } from "../helpers/smtp";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
-import { copyOfSeededDataDir } from "./helpers/server";
+import { withOwnServer } from "./helpers/own-server";
 import { expect, test, type Page } from "./helpers/test";
 import { expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
 
@@ -28,27 +26,12 @@ const verification = (page: Page) => page.getByRole("checkbox", { name: "I'm not
 test.describe("anonymous /contact without React", () => {
   test.describe.configure({ timeout: 150_000 });
   // A server of its own that emails contact messages (CONTACT_TO) to its own SMTP catcher.
-  let smtp: TestSmtpServer;
-  let server: ServerProcess;
-  let dataDir = "";
-
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    smtp = await startSmtpServer();
-    dataDir = copyOfSeededDataDir("e2e-contact-islands-");
-    server = await startServerProcess({ DATA_DIR: dataDir, SMTP_URL: smtp.url, CONTACT_TO: OWNER, CONTACT_POLL_MS: "200" });
-  });
-
-  test.afterAll(async () => {
-    await server.stop();
-    await smtp.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const own = withOwnServer("e2e-contact-islands-", (smtp) => ({ SMTP_URL: smtp.url, CONTACT_TO: OWNER, CONTACT_POLL_MS: "200" }));
 
   test("no vendor chunk; validation, verification, a keyboard-only send, the thank-you dialog, the email", async ({ page }) => {
     const scripts = recordScripts(page);
     const unique = `islands ${Date.now()} ${Math.random().toString(36).slice(2)}`;
-    await gotoHydrated(page, `${server.url}/contact`);
+    await gotoHydrated(page, `${own.server.url}/contact`);
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     expect(scripts.filter((script) => /vendor|entry\.client|manifest-/.test(script))).toEqual([]);
     expect(scripts.some((script) => /^\/assets\/enhance-contact-form-behavior-[\w-]+\.js$/.test(script))).toBe(true);
@@ -123,7 +106,7 @@ test.describe("anonymous /contact without React", () => {
 
     // The message was emailed to the owner.
     await expect
-      .poll(() => smtp.received.map((mail) => parseMail(mail)).find((mail) => mail.text.includes(unique))?.to, { timeout: 30_000 })
+      .poll(() => own.smtp.received.map((mail) => parseMail(mail)).find((mail) => mail.text.includes(unique))?.to, { timeout: 30_000 })
       .toEqual([OWNER]);
   });
 
@@ -135,7 +118,7 @@ test.describe("anonymous /contact without React", () => {
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(message.text());
     });
-    await gotoHydrated(page, `${server.url}/contact`);
+    await gotoHydrated(page, `${own.server.url}/contact`);
     await field(page, "Name").fill("Grace Hopper");
     await field(page, "Email").fill("grace@example.com");
     await field(page, "Message").fill("This one will fail");

@@ -1,8 +1,6 @@
-import { readAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
 import type { SessionUser } from "~/features/auth/session.server";
 import { ROLE_LABELS } from "~/lib/roles";
 import { readCookie } from "~/server/cookies.server";
-import { getDb } from "~/server/db/client.server";
 import { APP_VERSION } from "~/server/version.server";
 import { adminNavFor, SIDEBAR_COOKIE } from "./nav";
 import { readAdminShellFacts } from "./two-factor-guard.server";
@@ -13,14 +11,12 @@ import { readAdminShellFacts } from "./two-factor-guard.server";
  */
 export async function adminShellData(request: Request, actor: SessionUser) {
   const facts = await readAdminShellFacts(request, actor);
-  // A moderator sees Statistics only while the owner allows it (the report itself refuses otherwise).
-  const statisticsShown = actor.role === "admin" || (await readAnalyticsSettings(getDb())).moderatorsMayView;
   return {
     user: { email: actor.email, roleLabel: ROLE_LABELS[actor.role] },
     // Only the paths: the permission functions stay on the server, the list is filtered here.
     nav: adminNavFor(actor)
       .map((item) => item.to)
-      .filter((to) => to !== "/admin/statistics" || statisticsShown),
+      .filter((to) => to !== "/admin/statistics" || facts.statisticsShown),
     sidebarOpen: readCookie(request, SIDEBAR_COOKIE) !== "false",
     unreadMessages: facts.unreadMessages,
     pendingComments: facts.pendingComments,

@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { saveAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { saveSecuritySettings } from "~/features/settings/settings.server";
 import { contactMessages } from "~/server/db/schema.server";
@@ -17,13 +18,23 @@ describeEachDatabase("admin shell facts", (ctx) => {
     const actor = await getSessionUser(page, ctx.db);
     const first = readAdminShellFacts(page, actor, ctx.db);
     expect(readAdminShellFacts(page, actor, ctx.db)).toBe(first);
-    expect(await first).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2, pendingComments: 0 });
+    expect(await first).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2, pendingComments: 0, statisticsShown: true });
 
     // Marked handled meanwhile: the same page request keeps its answer, a write request reads again.
     await ctx.db.update(contactMessages).set({ handledAt: new Date() });
-    expect(await readAdminShellFacts(page, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 2, pendingComments: 0 });
+    expect(await readAdminShellFacts(page, actor, ctx.db)).toEqual({
+      mustSetUpTwoFactor: false,
+      unreadMessages: 2,
+      pendingComments: 0,
+      statisticsShown: true,
+    });
     const write = new Request("http://localhost/admin", { method: "POST", headers: { cookie: admin.cookie } });
-    expect(await readAdminShellFacts(write, actor, ctx.db)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 });
+    expect(await readAdminShellFacts(write, actor, ctx.db)).toEqual({
+      mustSetUpTwoFactor: false,
+      unreadMessages: 0,
+      pendingComments: 0,
+      statisticsShown: true,
+    });
   });
 
   it("while the site requires two-factor, staff without it must set it up; only an administrator reads the inbox", async () => {
@@ -38,14 +49,46 @@ describeEachDatabase("admin shell facts", (ctx) => {
     };
     await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "on" });
     try {
-      expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: true, unreadMessages: 0, pendingComments: 0 });
+      expect(await facts(moderator.cookie)).toEqual({
+        mustSetUpTwoFactor: true,
+        unreadMessages: 0,
+        pendingComments: 0,
+        statisticsShown: false,
+      });
       expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(true);
-      expect(await facts(plain.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 });
+      expect(await facts(plain.cookie)).toEqual({
+        mustSetUpTwoFactor: false,
+        unreadMessages: 0,
+        pendingComments: 0,
+        statisticsShown: false,
+      });
       expect(await staffMustUseTwoFactor(ctx.db, plain.actor)).toBe(false);
     } finally {
       await saveSecuritySettings(ctx.db, admin.actor, { requireTwoFactor: "" });
     }
-    expect(await facts(moderator.cookie)).toEqual({ mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 });
+    expect(await facts(moderator.cookie)).toEqual({
+      mustSetUpTwoFactor: false,
+      unreadMessages: 0,
+      pendingComments: 0,
+      statisticsShown: false,
+    });
     expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(false);
+  });
+
+  it("lists Statistics for a moderator only while the owner allows it, in the same lookup", async () => {
+    const admin = await signedInAs(ctx.db, "admin");
+    const moderator = await signedInAs(ctx.db, "moderator");
+    const shown = async () => {
+      const request = new Request("http://localhost/admin", { headers: { cookie: moderator.cookie } });
+      return (await readAdminShellFacts(request, await getSessionUser(request, ctx.db), ctx.db)).statisticsShown;
+    };
+    expect(await shown()).toBe(false);
+    await saveAnalyticsSettings(ctx.db, admin.actor, { moderatorsMayView: "on", blockedReferrers: "" });
+    try {
+      expect(await shown()).toBe(true);
+    } finally {
+      await saveAnalyticsSettings(ctx.db, admin.actor, { blockedReferrers: "" });
+    }
+    expect(await shown()).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { SessionUser } from "~/features/auth/session.server";
 import { sql } from "drizzle-orm";
+import { analyticsSettingsFrom, analyticsSettingsValueOf } from "~/features/analytics/analytics-settings.server";
 import { hasTwoFactorOf } from "~/features/auth/two-factor.server";
 import { pendingCommentsCountOf } from "~/features/comments/comments.server";
 import { unreadMessagesCountOf } from "~/features/contact/contact.server";
@@ -33,6 +34,8 @@ export interface AdminShellFacts {
   mustSetUpTwoFactor: boolean;
   unreadMessages: number;
   pendingComments: number;
+  /** Whether the sidebar lists Statistics: always for an admin, for a moderator while the owner allows it. */
+  statisticsShown: boolean;
 }
 
 const shellFacts = requestMemo<Promise<AdminShellFacts>>();
@@ -48,9 +51,15 @@ export function readAdminShellFacts(request: Request, actor: SessionUser | null,
 }
 
 async function lookUpAdminShellFacts(actor: SessionUser | null, db: Db): Promise<AdminShellFacts> {
-  if (!actor) return { mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0 };
+  if (!actor) return { mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0, statisticsShown: false };
   const unread = canReadMessages(actor) ? unreadMessagesCountOf(actor) : sql<number>`0`.mapWith(Number);
   const pending = canModerateComments(actor) ? pendingCommentsCountOf(actor) : sql<number>`0`.mapWith(Number);
-  const [row] = await db.select({ ...twoFactorColumns(actor), unread, pending }).from(ONE_ROW);
-  return { mustSetUpTwoFactor: mustSetUpTwoFactor(actor, row), unreadMessages: row?.unread ?? 0, pendingComments: row?.pending ?? 0 };
+  const analytics = actor.role === "admin" ? sql<string | null>`null` : analyticsSettingsValueOf();
+  const [row] = await db.select({ ...twoFactorColumns(actor), unread, pending, analytics }).from(ONE_ROW);
+  return {
+    mustSetUpTwoFactor: mustSetUpTwoFactor(actor, row),
+    unreadMessages: row?.unread ?? 0,
+    pendingComments: row?.pending ?? 0,
+    statisticsShown: actor.role === "admin" || analyticsSettingsFrom(row?.analytics).moderatorsMayView,
+  };
 }

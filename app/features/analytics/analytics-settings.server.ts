@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
-import type { Db } from "~/server/db/client.server";
+import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import {
@@ -15,18 +15,28 @@ import {
 
 const ANALYTICS_SETTINGS_KEY = "analytics_settings";
 
-/** The stored settings over the defaults; a damaged record reads as the defaults. */
-export async function readAnalyticsSettings(db: Db): Promise<AnalyticsSettings> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, ANALYTICS_SETTINGS_KEY));
-  if (!row) return DEFAULT_ANALYTICS_SETTINGS;
+/** The stored record as a column expression, for a caller's one statement (readAdminShellFacts). */
+export function analyticsSettingsValueOf() {
+  return sql<string | null>`(select ${appSettings.value} from ${appSettings} where ${appSettings.key} = ${ANALYTICS_SETTINGS_KEY})`;
+}
+
+/** The settings a stored record holds, over the defaults; a missing or damaged record reads as the defaults. */
+export function analyticsSettingsFrom(value: string | null | undefined): AnalyticsSettings {
+  if (!value) return DEFAULT_ANALYTICS_SETTINGS;
   let stored: unknown;
   try {
-    stored = JSON.parse(row.value);
+    stored = JSON.parse(value);
   } catch {
     return DEFAULT_ANALYTICS_SETTINGS;
   }
   const parsed = analyticsSettingsSchema.partial().safeParse(stored);
   return parsed.success ? { ...DEFAULT_ANALYTICS_SETTINGS, ...parsed.data } : DEFAULT_ANALYTICS_SETTINGS;
+}
+
+/** The stored settings over the defaults; a damaged record reads as the defaults. */
+export async function readAnalyticsSettings(db: Db): Promise<AnalyticsSettings> {
+  const [row] = await db.select({ value: analyticsSettingsValueOf() }).from(ONE_ROW);
+  return analyticsSettingsFrom(row?.value);
 }
 
 /** Administrators only; audited. */

@@ -75,3 +75,16 @@ export const COMMENT_TEXTS = {
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;
 /** A form sent sooner than this after the page was drawn waits for a moderator. */
 export const MIN_SUBMIT_MS = 3000;
+
+/** A comment as the post page shows it: built by postCommentThread, drawn by CommentsSection. */
+export interface CommentView {
+  id: string;
+  authorName: string;
+  authorUrl: string | null;
+  staff: boolean;
+  html: string;
+  createdAt: string;
+  /** Set on a reply to a reply (the thread shows two levels): whom it answers. */
+  replyingTo: string | null;
+  replies: CommentView[];
+}

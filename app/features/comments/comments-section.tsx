@@ -10,25 +10,13 @@ import { longDate } from "~/lib/dates";
 import { errorIdOf } from "~/lib/dom";
 import { enhanceCommentForm } from "./comment-form-behavior";
 import { COMMENT_FORM_ATTRIBUTE, COMMENT_VERIFICATION_ATTRIBUTE } from "./comment-form-dom";
-import { COMMENT_HONEYPOT, COMMENT_LIMITS, COMMENT_TEXTS } from "./comment-schema";
-
-/** A comment as the page shows it (comments.server.ts CommentView, serialised). */
-export interface CommentItem {
-  id: string;
-  authorName: string;
-  authorUrl: string | null;
-  staff: boolean;
-  html: string;
-  createdAt: string;
-  replyingTo: string | null;
-  replies: CommentItem[];
-}
+import { COMMENT_HONEYPOT, COMMENT_LIMITS, COMMENT_TEXTS, type CommentView } from "./comment-schema";
 
 export interface CommentsSectionProps {
   postId: string;
   open: boolean;
   count: number;
-  comments: CommentItem[];
+  comments: CommentView[];
   newestFirst: boolean;
   stamp: string;
   verification: VerificationConfig;
@@ -37,7 +25,7 @@ export interface CommentsSectionProps {
 export type CommentFormValues = { name: string; email: string; url: string; body: string; notify: boolean };
 export type CommentFieldErrors = Partial<Record<"name" | "email" | "url" | "body", string[]>>;
 
-function CommentBody({ comment, postId, open }: { comment: CommentItem; postId: string; open: boolean }) {
+function CommentBody({ comment, postId, open }: { comment: CommentView; postId: string; open: boolean }) {
   return (
     <article id={`comment-${comment.id}`} className="h-entry p-comment scroll-mt-20" aria-labelledby={`comment-${comment.id}-author`}>
       <header className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">

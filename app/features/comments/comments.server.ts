@@ -29,6 +29,7 @@ import {
   EDIT_WINDOW_MS,
   MIN_SUBMIT_MS,
   type CommentSettings,
+  type CommentView,
 } from "./comment-schema";
 import { checkCommentSignature, makeStamp, signComment, stampAge } from "./comment-tokens.server";
 import { scoreComment, trainComment } from "./spam-filter.server";
@@ -102,18 +103,6 @@ async function postForComments(db: Db, postId: string) {
 }
 
 // ---- The thread on the post page ----
-
-export interface CommentView {
-  id: string;
-  authorName: string;
-  authorUrl: string | null;
-  staff: boolean;
-  html: string;
-  createdAt: string;
-  /** Set on a reply to a reply (the thread shows two levels): whom it answers. */
-  replyingTo: string | null;
-  replies: CommentView[];
-}
 
 /** The approved comments of a post, two levels deep: deeper replies join their top comment's replies, saying whom they answer. */
 export async function postCommentThread(db: Db, postId: string, newestFirst: boolean) {

@@ -1,14 +1,11 @@
+import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
-import { formFailure, withPageFailures, invalidSubmission } from "~/server/failure-reply.server";
-import { getSessionUser } from "~/features/auth/session.server";
+import { invalidSubmission } from "~/server/failure-reply.server";
 import { SettingsForm } from "~/features/settings/settings-form";
 import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
 import { SECURITY_SAVED, securitySettingsFormSchema, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/settings/settings-schema";
 import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/settings/settings.server";
-import { parseSubmission } from "~/lib/forms";
 import { getDb } from "~/server/db/client.server";
-import { ValidationError } from "~/server/errors.server";
-import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
 
@@ -23,27 +20,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { settings, security };
 }
 
+// The site form posts no intent (the security form says intent=security); a refusal comes before any field error.
 export async function action({ request }: Route.ActionArgs) {
-  const actor = await getSessionUser(request);
-  const formData = await withPageFailures(() => readForm(request));
-  if (formData.get("intent") === "security") {
-    const security = parseSubmission(formData, securitySettingsFormSchema);
-    try {
-      await saveSecuritySettings(getDb(), actor, Object.fromEntries(formData));
-      return await redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
-    } catch (error) {
-      return formFailure(error, security, { refusals: "page" });
-    }
-  }
-  const submission = parseSubmission(formData, siteSettingsFormSchema);
-  try {
-    // The domain function decides: a refusal (403) comes before any field error.
-    await saveSiteSettings(getDb(), actor, Object.fromEntries(formData));
-    return await redirectWithToast("/admin/settings", { title: SETTINGS_SAVED, type: "success" });
-  } catch (error) {
-    if (error instanceof ValidationError && submission.status !== "success") return invalidSubmission(submission);
-    return formFailure(error, submission, { refusals: "page" });
-  }
+  return handleAdminForm(request, "settings", {
+    "": async ({ actor, db, form, parse }) => {
+      const submission = parse(siteSettingsFormSchema);
+      if (submission.status !== "success") return invalidSubmission(submission);
+      await saveSiteSettings(db, actor, form);
+      return redirectWithToast("/admin/settings", { title: SETTINGS_SAVED, type: "success" });
+    },
+    security: async ({ actor, db, form, parse }) => {
+      parse(securitySettingsFormSchema);
+      await saveSecuritySettings(db, actor, form);
+      return redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
+    },
+  });
 }
 
 export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
