@@ -1,6 +1,9 @@
 import { requireArea } from "~/features/auth/guards.server";
 import { formFailure, withPageFailures, invalidSubmission } from "~/server/failure-reply.server";
 import { getSessionUser } from "~/features/auth/session.server";
+import { analyticsSettingsFormSchema, STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
+import { readAnalyticsSettings, saveAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
+import { StatisticsSettingsForm } from "~/features/analytics/statistics-settings-form";
 import { SettingsForm } from "~/features/settings/settings-form";
 import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
 import { SECURITY_SAVED, securitySettingsFormSchema, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/settings/settings-schema";
@@ -19,8 +22,8 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireArea(request, "settings");
   const db = getDb();
-  const [settings, security] = await Promise.all([readSiteSettings(db), readSecuritySettings(db)]);
-  return { settings, security };
+  const [settings, security, statistics] = await Promise.all([readSiteSettings(db), readSecuritySettings(db), readAnalyticsSettings(db)]);
+  return { settings, security, statistics };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -33,6 +36,16 @@ export async function action({ request }: Route.ActionArgs) {
       return await redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
     } catch (error) {
       return formFailure(error, security, { refusals: "page" });
+    }
+  }
+  if (formData.get("intent") === "statistics") {
+    const statistics = parseSubmission(formData, analyticsSettingsFormSchema);
+    try {
+      await saveAnalyticsSettings(getDb(), actor, Object.fromEntries(formData));
+      return await redirectWithToast("/admin/settings", { title: STATISTICS_TEXT.saved, type: "success" });
+    } catch (error) {
+      if (error instanceof ValidationError && statistics.status !== "success") return invalidSubmission(statistics);
+      return formFailure(error, statistics, { refusals: "page" });
     }
   }
   const submission = parseSubmission(formData, siteSettingsFormSchema);
@@ -51,6 +64,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
     <div className="flex flex-col gap-6">
       <SettingsForm settings={loaderData.settings} />
       <SecuritySettingsForm settings={loaderData.security} />
+      <StatisticsSettingsForm settings={loaderData.statistics} />
     </div>
   );
 }
