@@ -110,6 +110,11 @@ const envSchema = z.object({
    */
   SITEMAP_POSTS_PER_FILE: z.coerce.number().int().min(1).max(25_000).default(1000),
   // Human verification (ALTCHA by default; Turnstile when both keys are set)
+  /**
+   * The ALTCHA proof of work's upper bound: a browser tries about half of it in SHA-256 hashes (100,000:
+   * well under a second on a phone, costly at scale for bots). Raise it to slow bots further.
+   */
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
   TURNSTILE_SITE_KEY: optionalString,
   TURNSTILE_SECRET_KEY: optionalString,
   TURNSTILE_VERIFY_URL: z.url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),

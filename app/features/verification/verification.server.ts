@@ -11,8 +11,6 @@ import { getAppSecret } from "~/server/secret.server";
 import type { VerificationConfig } from "./verification";
 
 const CHALLENGE_TTL_MS = 10 * 60_000;
-// About 50,000 SHA-256 hashes on average: well under a second in a browser, costly at scale for bots.
-const ALTCHA_MAX_NUMBER = 100_000;
 
 const VERIFICATION_FAILED = "Verification failed. Please complete the security verification again.";
 
@@ -28,7 +26,7 @@ export function getVerificationConfig(): VerificationConfig {
 export async function createAltchaChallenge(db: Db) {
   return createChallenge({
     hmacKey: await getAppSecret(db),
-    maxNumber: ALTCHA_MAX_NUMBER,
+    maxNumber: getEnv().ALTCHA_MAX_NUMBER,
     expires: new Date(Date.now() + CHALLENGE_TTL_MS),
   });
 }
