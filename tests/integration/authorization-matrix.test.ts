@@ -648,6 +648,14 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     prepare: audited("/admin/settings", "settings.security", { intent: "security" }),
   },
   {
+    name: "statistics settings save",
+    route: "/admin/settings",
+    allowed: ["admin"],
+    okStatus: 302,
+    // Left unticked: moderators stay out of Statistics and Do Not Track stays ignored for the rows after this one.
+    prepare: audited("/admin/settings", "settings.update", { intent: "statistics", blockedReferrers: "spam.example" }),
+  },
+  {
     name: "subscriber delete",
     route: "/admin/subscribers",
     allowed: ["admin"],

@@ -8,6 +8,12 @@ export const STATISTICS_TEXT = {
   blockedInvalid: "Blocked referrers must be host names like spam.example, one per line",
 } as const;
 
+export const STATISTICS_SETTINGS_LABELS = {
+  honourDoNotTrack: "Honour Do Not Track and Global Privacy Control (do not count those visitors)",
+  moderatorsMayView: "Moderators may view Statistics",
+  blockedReferrers: "Blocked referrers",
+} as const;
+
 const HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 /** The owner's statistics choices: one record every instance reads from the database. */

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { analyticsDaily, analyticsSalts, analyticsViews } from "~/server/db/schema.server";
+import { analyticsDaily, analyticsRolledDays, analyticsSalts, analyticsViews } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { configureCollector, notePageView } from "./collector.server";
 import { flushViews } from "./ingest.server";
-import { dayBounds, rollUpDay } from "./rollup.server";
+import { statisticsReport, viewsOfPaths, weekAtAGlance } from "./reports.server";
+import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn, deleteOldSalts, saltOf, visitorId } from "./visitor.server";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -120,5 +122,62 @@ describeEachDatabase("visitor statistics", (ctx) => {
       .from(analyticsDaily)
       .where(eq(analyticsDaily.day, "2026-03-29"));
     expect(count).toBe(first.length);
+  });
+
+  it("a report over days reads their rollups (rolling up finished days first) plus today's raw views", async () => {
+    await ctx.db.delete(analyticsViews);
+    await ctx.db.delete(analyticsDaily);
+    await ctx.db.delete(analyticsRolledDays);
+    const zone = getEnv().SITE_TIME_ZONE;
+    const now = new Date();
+    const today = dayIn(now, zone);
+    const noon = async (day: string) => new Date((await dayBounds(ctx.db, day, zone)).start.getTime() + 12 * 3600_000);
+    const view = (minute: Date, path: string, visitor: bigint, referrerHost: string | null = null) => ({
+      minute,
+      path,
+      device: "desktop",
+      browser: "Chrome",
+      os: "Linux",
+      visitorId: visitor,
+      visitId: visitor,
+      referrerHost,
+    });
+    const threeDaysAgo = previousDay(today, 3);
+    const todayView = new Date(Math.min(now.getTime(), (await dayBounds(ctx.db, today, zone)).start.getTime() + 60_000));
+    await ctx.db
+      .insert(analyticsViews)
+      .values([
+        view(await noon(threeDaysAgo), "/7fs/Faith/a-post", 1n, "linkedin.com"),
+        view(await noon(threeDaysAgo), "/about", 1n, "linkedin.com"),
+        view(await noon(previousDay(today, 10)), "/7fs/Faith/a-post", 2n),
+        view(todayView, "/7fs/Faith/a-post", 3n, "news.ycombinator.com"),
+      ]);
+    const admin = { id: "report-admin", role: "admin" as const };
+    const week = await statisticsReport(ctx.db, admin, { period: "7d", filter: null, now });
+    expect(week.totals).toMatchObject({ views: 3, visitors: 2, visits: 2 });
+    expect(week.previous).toMatchObject({ views: 1, visitors: 1 });
+    expect(week.series.find((d) => d.day === threeDaysAgo)).toEqual({ day: threeDaysAgo, views: 2, visitors: 1 });
+    expect(week.series.find((d) => d.day === today)).toEqual({ day: today, views: 1, visitors: 1 });
+    expect(week.tables.referrer.map((r) => r.value).sort()).toEqual(["linkedin.com", "news.ycombinator.com"]);
+    // The finished days were rolled up, today was not.
+    const rolled = (await ctx.db.select({ day: analyticsRolledDays.day }).from(analyticsRolledDays)).map((r) => r.day);
+    expect(rolled).toContain(threeDaysAgo);
+    expect(rolled).not.toContain(today);
+    // From now on the finished days come from their rollups alone: raw views of a rolled day are not read again.
+    await ctx.db.delete(analyticsViews).where(sql`${analyticsViews.minute} < ${(await dayBounds(ctx.db, today, zone)).start}`);
+    const again = await statisticsReport(ctx.db, admin, { period: "30d", filter: null, now });
+    expect(again.totals).toMatchObject({ views: 4, visitors: 3, visits: 3 });
+    expect(again.tables.page.find((r) => r.value === "/7fs/Faith/a-post")?.views).toBe(3);
+    // A filtered report reads raw views only (rollups have no cross-dimension rows).
+    const filtered = await statisticsReport(ctx.db, admin, {
+      period: "30d",
+      filter: { dimension: "referrer", value: "news.ycombinator.com" },
+      now,
+    });
+    expect(filtered.totals.views).toBe(1);
+    expect((await viewsOfPaths(ctx.db, ["/7fs/Faith/a-post", "/nowhere"], now)).get("/7fs/Faith/a-post")).toBe(3);
+    const glance = await weekAtAGlance(ctx.db, now);
+    expect(glance.series.reduce((sum, d) => sum + d.views, 0)).toBe(3);
+    expect(glance.topPost).toEqual({ path: "/7fs/Faith/a-post", views: 2 });
   });
 });

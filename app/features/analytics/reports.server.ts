@@ -9,7 +9,7 @@ import { ForbiddenError } from "~/server/errors.server";
 import { readAnalyticsSettings } from "./analytics-settings.server";
 import { STATISTICS_TEXT } from "./analytics-settings";
 import { aggregateSql, DIMENSIONS, type AggregateRow, type Dimension } from "./aggregate.server";
-import { dayBounds, previousDay } from "./rollup.server";
+import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn } from "./visitor.server";
 import { PERIODS, type Period, type Report, type TableRow, type Totals } from "./report-query";
 
@@ -66,19 +66,57 @@ function addRow(into: Map<string, AggregateRow>, row: AggregateRow): void {
   known.bounces += row.bounces;
 }
 
-/** Rows of every dimension for the days: rollups for rolled days, raw views for the rest (and everything when filtered). */
-async function aggregate(db: Db, days: string[], timeZone: string, filter: Report["filter"]): Promise<Map<string, AggregateRow>> {
+/**
+ * The days of `days` that are read from rollups. A finished day (over 10 minutes after its
+ * midnight) within the raw retention that has no rollup yet is rolled up now, so a report over weeks
+ * or months aggregates only today's raw views: the hourly task normally got there first, and
+ * rollUpDay is idempotent and locked per day, so two readers (or instances) build the same rows.
+ */
+async function rolledUpDays(db: Db, days: string[], timeZone: string, now: Date): Promise<Set<string>> {
+  const rolled = new Set(
+    (await db.select({ day: analyticsRolledDays.day }).from(analyticsRolledDays).where(inArray(analyticsRolledDays.day, days))).map(
+      (r) => r.day,
+    ),
+  );
+  const finished = previousDay(dayIn(new Date(now.getTime() - 10 * 60_000), timeZone));
+  const keepFrom = previousDay(dayIn(now, timeZone), getEnv().ANALYTICS_RAW_DAYS);
+  for (const day of days) {
+    if (rolled.has(day) || day > finished || day < keepFrom) continue;
+    await rollUpDay(db, day, timeZone);
+    rolled.add(day);
+  }
+  return rolled;
+}
+
+/**
+ * The raw views' condition for some days: one minute range per run of consecutive days, so a
+ * report never scans the rolled-up days between them. Null when there are no days.
+ */
+async function rawMinutes(db: Db, days: string[], timeZone: string): Promise<SQL | null> {
+  const runs: [string, string][] = [];
+  for (const day of [...days].sort()) {
+    const run = runs[runs.length - 1];
+    if (run && previousDay(day) === run[1]) run[1] = day;
+    else runs.push([day, day]);
+  }
+  const ranges: SQL[] = [];
+  for (const [from, to] of runs) {
+    const start = (await dayBounds(db, from, timeZone)).start;
+    const end = (await dayBounds(db, to, timeZone)).end;
+    ranges.push(sql`(minute >= ${start.toISOString()}::timestamptz and minute < ${end.toISOString()}::timestamptz)`);
+  }
+  return ranges.length === 0 ? null : sql`(${sql.join(ranges, sql` or `)})`;
+}
+
+/** Rows of every dimension for the days: rollups for the rolled days, raw views for the rest (today, or all when filtered). */
+async function aggregate(
+  db: Db,
+  days: string[],
+  rolled: Set<string>,
+  timeZone: string,
+  filter: Report["filter"],
+): Promise<Map<string, AggregateRow>> {
   const rows = new Map<string, AggregateRow>();
-  const first = days[0];
-  const last = days[days.length - 1];
-  if (!first || !last) return rows;
-  const rolled = filter
-    ? new Set<string>()
-    : new Set(
-        (await db.select({ day: analyticsRolledDays.day }).from(analyticsRolledDays).where(inArray(analyticsRolledDays.day, days))).map(
-          (r) => r.day,
-        ),
-      );
   const rolledDays = days.filter((d) => rolled.has(d));
   if (rolledDays.length > 0) {
     const daily = await db
@@ -96,12 +134,13 @@ async function aggregate(db: Db, days: string[], timeZone: string, filter: Repor
       .groupBy(analyticsDaily.dimension, analyticsDaily.value);
     for (const r of daily) addRow(rows, { ...r, median_visit_seconds: r.median });
   }
-  const rawDays = days.filter((d) => !rolled.has(d));
-  if (rawDays.length > 0) {
-    const start = (await dayBounds(db, rawDays[0] ?? first, timeZone)).start;
-    const end = (await dayBounds(db, rawDays[rawDays.length - 1] ?? last, timeZone)).end;
-    const where = filter ? filterSql(filter) : undefined;
-    const views = sql`select * from analytics_views where minute >= ${start.toISOString()}::timestamptz and minute < ${end.toISOString()}::timestamptz${where ? sql` and ${where}` : sql``}`;
+  const minutes = await rawMinutes(
+    db,
+    days.filter((d) => !rolled.has(d)),
+    timeZone,
+  );
+  if (minutes) {
+    const views = sql`select * from analytics_views where ${minutes}${filter ? sql` and ${filterSql(filter)}` : sql``}`;
     const raw: unknown = await db.execute(aggregateSql(views));
     for (const r of (raw as { rows: AggregateRow[] }).rows) addRow(rows, r);
   }
@@ -134,9 +173,10 @@ export async function statisticsReport(
   const length = PERIODS[options.period];
   const days = daysOf(today, length);
   const previousDays = daysOf(previousDay(today, length), length);
+  const rolled = options.filter ? new Set<string>() : await rolledUpDays(db, [...previousDays, ...days], timeZone, now);
   const [rows, previousRows] = await Promise.all([
-    aggregate(db, days, timeZone, options.filter),
-    aggregate(db, previousDays, timeZone, options.filter),
+    aggregate(db, days, rolled, timeZone, options.filter),
+    aggregate(db, previousDays, rolled, timeZone, options.filter),
   ]);
   const tables = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as TableRow[]])) as Record<Dimension, TableRow[]>;
   for (const row of rows.values()) {
@@ -149,7 +189,7 @@ export async function statisticsReport(
       .slice(0, 50);
   }
   const { start } = await dayBounds(db, days[0] ?? today, timeZone);
-  const series = await dailySeries(db, days, start, timeZone, options.filter);
+  const series = await dailySeries(db, days, rolled, timeZone, options.filter);
   const conversionRange = and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, start));
   const conversions = await db
     .select({ kind: analyticsConversions.kind, count: count() })
@@ -194,38 +234,82 @@ export async function statisticsReport(
   };
 }
 
-/** Views and visitors per day: rollups where there are, raw views otherwise. */
-async function dailySeries(db: Db, days: string[], start: Date, timeZone: string, filter: Report["filter"]): Promise<Report["series"]> {
+/** Views and visitors per day: rollups for the rolled days, raw views for the rest. */
+async function dailySeries(
+  db: Db,
+  days: string[],
+  rolled: Set<string>,
+  timeZone: string,
+  filter: Report["filter"],
+): Promise<Report["series"]> {
   const byDay = new Map<string, { views: number; visitors: number }>();
-  if (!filter) {
+  const rolledDays = days.filter((d) => rolled.has(d));
+  if (rolledDays.length > 0) {
     const daily = await db
       .select({ day: analyticsDaily.day, views: analyticsDaily.views, visitors: analyticsDaily.visitors })
       .from(analyticsDaily)
-      .where(and(eq(analyticsDaily.dimension, "total"), inArray(analyticsDaily.day, days)));
+      .where(and(eq(analyticsDaily.dimension, "total"), inArray(analyticsDaily.day, rolledDays)));
     for (const d of daily) byDay.set(d.day, { views: d.views, visitors: d.visitors });
   }
-  const day = sql<string>`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
-  const raw = await db
-    .select({ day, views: sql<number>`count(*)::int`, visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
-    .from(analyticsViews)
-    .where(and(gte(analyticsViews.minute, start), filter ? filterSql(filter) : undefined))
-    .groupBy(sql`1`);
-  for (const r of raw) if (!byDay.has(r.day)) byDay.set(r.day, { views: r.views, visitors: r.visitors });
+  const minutes = await rawMinutes(
+    db,
+    days.filter((d) => !rolled.has(d)),
+    timeZone,
+  );
+  if (minutes) {
+    const day = sql<string>`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
+    const raw = await db
+      .select({ day, views: sql<number>`count(*)::int`, visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
+      .from(analyticsViews)
+      .where(and(minutes, filter ? filterSql(filter) : undefined))
+      .groupBy(sql`1`);
+    for (const r of raw) byDay.set(r.day, { views: r.views, visitors: r.visitors });
+  }
   return days.map((d) => ({ day: d, ...(byDay.get(d) ?? { views: 0, visitors: 0 }) }));
 }
 
-/** Views per page path over the last 30 days (Blog Management's column), for the given paths. */
-export async function viewsOfPaths(db: Db, paths: string[], now = new Date()): Promise<Map<string, number>> {
+/** Views per page over the days, rollups for the rolled days and raw views for the rest, for the pages `paths` matches. */
+async function pageViews(
+  db: Db,
+  days: string[],
+  rolled: Set<string>,
+  timeZone: string,
+  paths: (column: AnyPgColumn) => SQL,
+): Promise<Map<string, number>> {
   const found = new Map<string, number>();
-  if (paths.length === 0) return found;
-  const since = new Date(now.getTime() - 30 * 86_400_000);
-  const rows = await db
-    .select({ path: analyticsViews.path, views: count() })
-    .from(analyticsViews)
-    .where(and(inArray(analyticsViews.path, paths), gte(analyticsViews.minute, since)))
-    .groupBy(analyticsViews.path);
-  for (const r of rows) found.set(r.path, r.views);
+  const add = (path: string, views: number) => found.set(path, (found.get(path) ?? 0) + views);
+  const rolledDays = days.filter((d) => rolled.has(d));
+  if (rolledDays.length > 0) {
+    const daily = await db
+      .select({ path: analyticsDaily.value, views: sql<number>`sum(${analyticsDaily.views})::int` })
+      .from(analyticsDaily)
+      .where(and(eq(analyticsDaily.dimension, "page"), inArray(analyticsDaily.day, rolledDays), paths(analyticsDaily.value)))
+      .groupBy(analyticsDaily.value);
+    for (const r of daily) add(r.path, r.views);
+  }
+  const minutes = await rawMinutes(
+    db,
+    days.filter((d) => !rolled.has(d)),
+    timeZone,
+  );
+  if (minutes) {
+    const raw = await db
+      .select({ path: analyticsViews.path, views: count() })
+      .from(analyticsViews)
+      .where(and(minutes, paths(analyticsViews.path)))
+      .groupBy(analyticsViews.path);
+    for (const r of raw) add(r.path, r.views);
+  }
   return found;
+}
+
+/** Views per page path over the last 30 days including today (Blog Management's column and the editor), for the given paths. */
+export async function viewsOfPaths(db: Db, paths: string[], now = new Date()): Promise<Map<string, number>> {
+  if (paths.length === 0) return new Map();
+  const timeZone = getEnv().SITE_TIME_ZONE;
+  const days = daysOf(dayIn(now, timeZone), 30);
+  const rolled = await rolledUpDays(db, days, timeZone, now);
+  return pageViews(db, days, rolled, timeZone, (column) => inArray(column, paths));
 }
 
 /** The dashboard's card: views per day for 7 days and the most viewed post of the week. */
@@ -235,16 +319,11 @@ export async function weekAtAGlance(
 ): Promise<{ series: { day: string; views: number }[]; topPost: { path: string; views: number } | null }> {
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), 7);
-  const { start } = await dayBounds(db, days[0] ?? "", timeZone);
-  const series = await dailySeries(db, days, start, timeZone, null);
-  const [top] = await db
-    .select({ path: analyticsViews.path, views: count() })
-    .from(analyticsViews)
-    .where(and(gte(analyticsViews.minute, start), sql`${analyticsViews.path} ~ '^/7fs/[^/]+/[^/]+$'`))
-    .groupBy(analyticsViews.path)
-    .orderBy(sql`2 desc`)
-    .limit(1);
-  return { series: series.map((s) => ({ day: s.day, views: s.views })), topPost: top ?? null };
+  const rolled = await rolledUpDays(db, days, timeZone, now);
+  const series = await dailySeries(db, days, rolled, timeZone, null);
+  const posts = await pageViews(db, days, rolled, timeZone, (column) => sql`${column} ~ '^/7fs/[^/]+/[^/]+$'`);
+  const [top] = [...posts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { series: series.map((s) => ({ day: s.day, views: s.views })), topPost: top ? { path: top[0], views: top[1] } : null };
 }
 
 /** One table of a report as CSV. */

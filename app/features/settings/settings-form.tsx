@@ -30,7 +30,8 @@ const LINKS_HINT = 'One link a line, in order: "Label | https://…".';
 /** /admin/settings: the site's identity, addresses and feeds (admins only). */
 export function SettingsForm({ settings }: { settings: SiteSettings }) {
   const actionData = useActionData<SettingsActionData>();
-  const failure = actionData && !actionData.ok ? actionData : undefined;
+  // The page's other forms post an intent; their failures are theirs to show.
+  const failure = actionData && !actionData.ok && !actionData.result?.initialValue?.intent ? actionData : undefined;
   const saving = useIsSubmitting();
   const [form, fields] = useSchemaForm({
     id: "settings",

@@ -1,5 +1,8 @@
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
+import { analyticsSettingsFormSchema, STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
+import { readAnalyticsSettings, saveAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
+import { StatisticsSettingsForm } from "~/features/analytics/statistics-settings-form";
 import { invalidSubmission } from "~/server/failure-reply.server";
 import { SettingsForm } from "~/features/settings/settings-form";
 import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
@@ -16,8 +19,8 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireArea(request, "settings");
   const db = getDb();
-  const [settings, security] = await Promise.all([readSiteSettings(db), readSecuritySettings(db)]);
-  return { settings, security };
+  const [settings, security, statistics] = await Promise.all([readSiteSettings(db), readSecuritySettings(db), readAnalyticsSettings(db)]);
+  return { settings, security, statistics };
 }
 
 // The site form posts no intent (the security form says intent=security); a refusal comes before any field error.
@@ -34,6 +37,12 @@ export async function action({ request }: Route.ActionArgs) {
       await saveSecuritySettings(db, actor, form);
       return redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
     },
+    statistics: async ({ actor, db, form, parse }) => {
+      const submission = parse(analyticsSettingsFormSchema);
+      if (submission.status !== "success") return invalidSubmission(submission);
+      await saveAnalyticsSettings(db, actor, form);
+      return redirectWithToast("/admin/settings", { title: STATISTICS_TEXT.saved, type: "success" });
+    },
   });
 }
 
@@ -42,6 +51,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
     <div className="flex flex-col gap-6">
       <SettingsForm settings={loaderData.settings} />
       <SecuritySettingsForm settings={loaderData.security} />
+      <StatisticsSettingsForm settings={loaderData.statistics} />
     </div>
   );
 }
