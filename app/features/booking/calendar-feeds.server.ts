@@ -1,5 +1,11 @@
 import ICAL from "ical.js";
-import { eq, isNull, lt, or, sql } from "drizzle-orm";
+import { asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { canManageBookings, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { BOOKINGS_FORBIDDEN } from "./booking-schema";
 import { fetchDocument } from "~/features/feeds/fetch-document.server";
 import type { Db } from "~/server/db/client.server";
 import { bookingBusyTimes, bookingCalendarFeeds } from "~/server/db/schema.server";
@@ -95,7 +101,7 @@ export function parseBusyTimes(text: string, window: Interval, ownerZone: string
       add(occurrence.startDate, occurrence.endDate, occurrence.item.component);
     }
   }
-  return busy.sort((a, b) => a.start - b.start);
+  return busy.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /** Reads one feed and replaces its busy times; on failure records the error and keeps the last good ones. */
@@ -114,6 +120,16 @@ export async function refreshCalendarFeed(db: Db, feedId: string, now: number, o
     });
     const busy = parseBusyTimes(body, { start: now - DAY_MS, end: now + BUSY_HORIZON_DAYS * DAY_MS }, ownerZone);
     await db.transaction(async (tx) => {
+      const before = await tx
+        .select({ startsAt: bookingBusyTimes.startsAt, endsAt: bookingBusyTimes.endsAt })
+        .from(bookingBusyTimes)
+        .where(eq(bookingBusyTimes.feedId, feed.id))
+        .orderBy(asc(bookingBusyTimes.startsAt), asc(bookingBusyTimes.endsAt));
+      const same =
+        before.length === busy.length &&
+        before.every((b, i) => b.startsAt.getTime() === busy[i]?.start && b.endsAt.getTime() === busy[i]?.end);
+      // Cached pages show slots: they are renewed only when the busy times changed.
+      if (!same) await bumpContentVersion(tx);
       await tx.delete(bookingBusyTimes).where(eq(bookingBusyTimes.feedId, feed.id));
       for (let i = 0; i < busy.length; i += 500) {
         await tx.insert(bookingBusyTimes).values(
@@ -162,3 +178,82 @@ export const calendarFeedsTask = defineRecurringTask(
   },
   { leaseMs: 5 * 60_000, retryMs: 60_000 },
 );
+
+/** A feed address as the admin shows it: scheme and host only, the secret path never shown back. */
+export function maskedFeedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}/…`;
+  } catch {
+    return "…";
+  }
+}
+
+/** The feeds as the admin's Bookings page lists them (addresses masked). */
+export async function listCalendarFeeds(db: Db, actor: Actor | null) {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  const rows = await db
+    .select({
+      id: bookingCalendarFeeds.id,
+      label: bookingCalendarFeeds.label,
+      url: bookingCalendarFeeds.url,
+      refreshMinutes: bookingCalendarFeeds.refreshMinutes,
+      lastAttemptAt: bookingCalendarFeeds.lastAttemptAt,
+      lastSuccessAt: bookingCalendarFeeds.lastSuccessAt,
+      lastError: bookingCalendarFeeds.lastError,
+      busyCount: sql<number>`(select count(*)::int from ${bookingBusyTimes} where ${bookingBusyTimes.feedId} = ${bookingCalendarFeeds.id})`,
+    })
+    .from(bookingCalendarFeeds)
+    .orderBy(asc(bookingCalendarFeeds.createdAt));
+  return rows.map(({ url, lastAttemptAt, lastSuccessAt, ...row }) => ({
+    ...row,
+    address: maskedFeedUrl(url),
+    lastAttemptAt: lastAttemptAt?.toISOString() ?? null,
+    lastSuccessAt: lastSuccessAt?.toISOString() ?? null,
+  }));
+}
+
+export const calendarFeedFormSchema = z.object({
+  label: z.string().trim().min(1, "Name the calendar").max(120, "The name must be at most 120 characters"),
+  url: z
+    .string()
+    .trim()
+    .max(2000, "The address must be at most 2000 characters")
+    .refine((v) => /^(https?|webcal):\/\/[^\s]+$/i.test(v) && URL.canParse(feedFetchUrl(v)), "Paste the calendar's https:// or webcal:// address"),
+  refreshMinutes: z.coerce
+    .number({ error: "Refresh interval must be a number" })
+    .int("Refresh interval must be whole minutes")
+    .min(5, "Refresh interval must be at least 5 minutes")
+    .max(1440, "Refresh interval must be at most 1440 minutes")
+    .default(10),
+});
+
+/** Adds a feed and reads it at once (until it has been read, booking is paused). */
+export async function addCalendarFeed(db: Db, actor: Actor | null, input: unknown, now = Date.now()): Promise<string> {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  const values = parseOrThrow(calendarFeedFormSchema, input);
+  const [row] = await db.insert(bookingCalendarFeeds).values(values).returning({ id: bookingCalendarFeeds.id });
+  if (!row) throw new Error("insert returned no row");
+  await refreshCalendarFeed(db, row.id, now, getEnv().SITE_TIME_ZONE);
+  return row.id;
+}
+
+/** Reads a feed now (the admin's "Refresh now"). */
+export async function refreshCalendarFeedNow(db: Db, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  const feedId = parseOrThrow(z.uuid("Unknown calendar"), id);
+  const [found] = await db.select({ id: bookingCalendarFeeds.id }).from(bookingCalendarFeeds).where(eq(bookingCalendarFeeds.id, feedId));
+  if (!found) throw new NotFoundError("Calendar not found");
+  await refreshCalendarFeed(db, feedId, Date.now(), getEnv().SITE_TIME_ZONE);
+}
+
+/** Removes a feed with its busy times. */
+export async function removeCalendarFeed(db: Db, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  const feedId = parseOrThrow(z.uuid("Unknown calendar"), id);
+  await db.transaction(async (tx) => {
+    const removed = await tx.delete(bookingCalendarFeeds).where(eq(bookingCalendarFeeds.id, feedId)).returning({ id: bookingCalendarFeeds.id });
+    if (removed.length === 0) throw new NotFoundError("Calendar not found");
+    await bumpContentVersion(tx);
+  });
+}
