@@ -64,4 +64,11 @@ export const MAIL_KINDS = [
   replyCommentMail,
 ] as const;
 
-export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask, analyticsRollupTask, calendarFeedsTask] as const;
+export const RECURRING_TASKS = [
+  orphanedUploadsTask,
+  vacuumTask,
+  housekeepingTask,
+  pruneAuditTask,
+  analyticsRollupTask,
+  calendarFeedsTask,
+] as const;

@@ -132,9 +132,9 @@ export async function refreshCalendarFeed(db: Db, feedId: string, now: number, o
       if (!same) await bumpContentVersion(tx);
       await tx.delete(bookingBusyTimes).where(eq(bookingBusyTimes.feedId, feed.id));
       for (let i = 0; i < busy.length; i += 500) {
-        await tx.insert(bookingBusyTimes).values(
-          busy.slice(i, i + 500).map((b) => ({ feedId: feed.id, startsAt: new Date(b.start), endsAt: new Date(b.end) })),
-        );
+        await tx
+          .insert(bookingBusyTimes)
+          .values(busy.slice(i, i + 500).map((b) => ({ feedId: feed.id, startsAt: new Date(b.start), endsAt: new Date(b.end) })));
       }
       await tx
         .update(bookingCalendarFeeds)
@@ -192,6 +192,10 @@ export function maskedFeedUrl(url: string): string {
 /** The feeds as the admin's Bookings page lists them (addresses masked). */
 export async function listCalendarFeeds(db: Db, actor: Actor | null) {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  const counts = await db
+    .select({ feedId: bookingBusyTimes.feedId, count: sql<number>`count(*)::int` })
+    .from(bookingBusyTimes)
+    .groupBy(bookingBusyTimes.feedId);
   const rows = await db
     .select({
       id: bookingCalendarFeeds.id,
@@ -201,12 +205,12 @@ export async function listCalendarFeeds(db: Db, actor: Actor | null) {
       lastAttemptAt: bookingCalendarFeeds.lastAttemptAt,
       lastSuccessAt: bookingCalendarFeeds.lastSuccessAt,
       lastError: bookingCalendarFeeds.lastError,
-      busyCount: sql<number>`(select count(*)::int from ${bookingBusyTimes} where ${bookingBusyTimes.feedId} = ${bookingCalendarFeeds.id})`,
     })
     .from(bookingCalendarFeeds)
     .orderBy(asc(bookingCalendarFeeds.createdAt));
   return rows.map(({ url, lastAttemptAt, lastSuccessAt, ...row }) => ({
     ...row,
+    busyCount: counts.find((c) => c.feedId === row.id)?.count ?? 0,
     address: maskedFeedUrl(url),
     lastAttemptAt: lastAttemptAt?.toISOString() ?? null,
     lastSuccessAt: lastSuccessAt?.toISOString() ?? null,
@@ -219,7 +223,10 @@ export const calendarFeedFormSchema = z.object({
     .string()
     .trim()
     .max(2000, "The address must be at most 2000 characters")
-    .refine((v) => /^(https?|webcal):\/\/[^\s]+$/i.test(v) && URL.canParse(feedFetchUrl(v)), "Paste the calendar's https:// or webcal:// address"),
+    .refine(
+      (v) => /^(https?|webcal):\/\/[^\s]+$/i.test(v) && URL.canParse(feedFetchUrl(v)),
+      "Paste the calendar's https:// or webcal:// address",
+    ),
   refreshMinutes: z.coerce
     .number({ error: "Refresh interval must be a number" })
     .int("Refresh interval must be whole minutes")
@@ -252,7 +259,10 @@ export async function removeCalendarFeed(db: Db, actor: Actor | null, id: unknow
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
   const feedId = parseOrThrow(z.uuid("Unknown calendar"), id);
   await db.transaction(async (tx) => {
-    const removed = await tx.delete(bookingCalendarFeeds).where(eq(bookingCalendarFeeds.id, feedId)).returning({ id: bookingCalendarFeeds.id });
+    const removed = await tx
+      .delete(bookingCalendarFeeds)
+      .where(eq(bookingCalendarFeeds.id, feedId))
+      .returning({ id: bookingCalendarFeeds.id });
     if (removed.length === 0) throw new NotFoundError("Calendar not found");
     await bumpContentVersion(tx);
   });
