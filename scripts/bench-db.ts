@@ -229,6 +229,8 @@ async function bench(kind: string, database: Database): Promise<void> {
     await time(kind, "blog management, drafts", () => listAdminPosts(db, "drafts", 1)),
     await time(kind, "blog management, scheduled", () => listAdminPosts(db, "scheduled", 1)),
     await time(kind, "blog management, published page 20", () => listAdminPosts(db, "published", 20)),
+    await time(kind, "blog management, by title, page 20", () => listAdminPosts(db, "all", 20, { sort: "title" })),
+    await time(kind, "blog management, by status, page 20", () => listAdminPosts(db, "all", 20, { sort: "status" })),
     await time(kind, "dashboard counts", () => Promise.all([getPostStats(db), countProjects(db)])),
     await time(kind, "sitemap index", async () => {
       const dates = await getSitemapDates(db);

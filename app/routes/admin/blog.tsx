@@ -7,7 +7,10 @@ import {
   ADMIN_SEARCH_MAX,
   adminFilterFrom,
   adminNarrowingFrom,
+  adminSortFrom,
+  ADMIN_SORTS,
   type AdminFilter,
+  type AdminSort,
 } from "~/features/posts/write/admin-filters";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -24,7 +27,9 @@ import type { Route } from "./+types/blog";
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request);
   const url = new URL(request.url);
-  return withPageFailures(() => adminPostsView(getDb(), adminFilterFrom(url), pageParam(request), adminNarrowingFrom(url)));
+  return withPageFailures(() =>
+    adminPostsView(getDb(), adminFilterFrom(url), pageParam(request), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
+  );
 }
 
 export function meta() {
@@ -33,20 +38,28 @@ export function meta() {
 
 const FILTER_LABEL: Record<AdminFilter, string> = { all: "All", published: "Published", drafts: "Drafts", scheduled: "Scheduled" };
 
-/** The list's address: state filter, title search and category kept across filter links and pages. */
-function hrefFor(filter: AdminFilter, narrow: { title: string; category: string | null }, page = 1): string {
+const SORT_LABEL: Record<AdminSort, string> = {
+  updated: "Recently updated",
+  date: "Date",
+  title: "Title (A–Z)",
+  status: "Status",
+};
+
+/** The list's address: state filter, title search, category and order kept across filter links and pages. */
+function hrefFor(filter: AdminFilter, narrow: { title: string; category: string | null; sort: AdminSort }, page = 1): string {
   const params = new URLSearchParams();
   if (filter !== "all") params.set("filter", filter);
   if (narrow.title) params.set("q", narrow.title);
   if (narrow.category) params.set("category", narrow.category);
+  if (narrow.sort !== "updated") params.set("sort", narrow.sort);
   if (page > 1) params.set("page", String(page));
   const q = params.toString();
   return q ? `/admin/blog?${q}` : "/admin/blog";
 }
 
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
-  const { filter, counts, posts, page, pageCount, title, category } = loaderData;
-  const narrow = { title, category };
+  const { filter, counts, posts, page, pageCount, title, category, sort } = loaderData;
+  const narrow = { title, category, sort };
   const navigation = useNavigation();
   // SPEC §2: 'Loading posts...' while the list loads (a filter or page change).
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/blog";
@@ -75,6 +88,22 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="admin-posts-sort">Sort by</Label>
+          <select
+            id="admin-posts-sort"
+            name="sort"
+            key={sort}
+            defaultValue={sort}
+            className="h-9 rounded-md border border-input bg-background px-3 text-sm"
+          >
+            {ADMIN_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABEL[s]}
               </option>
             ))}
           </select>

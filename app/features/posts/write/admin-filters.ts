@@ -17,3 +17,13 @@ export function adminNarrowingFrom(url: URL): { title: string; category: Categor
   const title = (url.searchParams.get("q") ?? "").trim().slice(0, ADMIN_SEARCH_MAX);
   return { title, category: parseCategory(url.searchParams.get("category") ?? "") ?? undefined };
 }
+
+/** Blog Management's orders; "updated" (most recently updated first) is the default. */
+export const ADMIN_SORTS = ["updated", "date", "title", "status"] as const;
+export type AdminSort = (typeof ADMIN_SORTS)[number];
+
+/** The ?sort= of the admin post list; anything unknown keeps the default order. */
+export function adminSortFrom(url: URL): AdminSort {
+  const raw = url.searchParams.get("sort");
+  return ADMIN_SORTS.find((s) => s === raw) ?? "updated";
+}

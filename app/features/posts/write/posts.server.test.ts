@@ -130,6 +130,22 @@ describeEachDatabase("posts", (ctx) => {
     expect((await listAdminPosts(ctx.db, "drafts", 1, { title: tag })).posts.map((p) => p.slug)).toEqual([a.slug]);
   });
 
+  it("Blog Management sorts by title (ignoring case), status (drafts first) and date, newest update by default", async () => {
+    const tag = `Srt${Date.now()}`;
+    const c = await createPost(ctx.db, mod, { ...base, title: `${tag} c published first` });
+    const a = await createPost(ctx.db, mod, { ...base, title: `${tag} A draft`, published: false });
+    const b = await createPost(ctx.db, mod, { ...base, title: `${tag} b published last` });
+    const slugs = async (sort?: "updated" | "date" | "title" | "status") =>
+      (await listAdminPosts(ctx.db, "all", 1, { title: tag, sort })).posts.map((p) => p.slug);
+    expect(await slugs()).toEqual([b.slug, a.slug, c.slug]);
+    expect(await slugs("title")).toEqual([a.slug, b.slug, c.slug]);
+    expect(await slugs("status")).toEqual([a.slug, b.slug, c.slug]);
+    expect(await slugs("date")).toEqual([b.slug, a.slug, c.slug]);
+    await updatePost(ctx.db, mod, c.slug, { ...base, title: `${tag} c published first`, content: "Edited words." });
+    expect(await slugs()).toEqual([c.slug, b.slug, a.slug]);
+    expect(await slugs("date")).toEqual([b.slug, a.slug, c.slug]);
+  });
+
   it("carries the newest 20 published posts in a feed", async () => {
     const start = Date.UTC(2030, 0, 1);
     for (let i = 0; i < 22; i++) {

@@ -14,7 +14,7 @@ import { blogMedia, blogPosts, MEDIA_TYPES, postRedirects } from "~/server/db/sc
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
-import type { AdminFilter } from "./admin-filters";
+import type { AdminFilter, AdminSort } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { countPublishedPosts, NO_POST_STATS, postStatsOf, publishedCountOf } from "../read/post-counts.server";
 import { discardAutosave } from "./autosave.server";
@@ -48,6 +48,25 @@ export function newestPublishedFirst() {
 /** Blog management's order, most recently updated first, as its indexes store it (see above). */
 function recentlyUpdatedFirst() {
   return sql`${blogPosts.updatedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
+}
+
+/**
+ * Blog Management's orders. Every order ends on the id so posts that tie keep one order across pages.
+ * "date" is the date readers see (drafts, never published, by when they were written); "title" is
+ * A to Z ignoring case; "status" puts drafts first, then scheduled posts (soonest first), then
+ * published ones, each newest first.
+ */
+function adminOrder(sort: AdminSort): SQL {
+  switch (sort) {
+    case "date":
+      return sql`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt}) desc, ${blogPosts.id} desc`;
+    case "title":
+      return sql`lower(${blogPosts.title}) asc, ${blogPosts.id} asc`;
+    case "status":
+      return sql`${blogPosts.published} asc, (${blogPosts.scheduledAt} is not null) asc, ${blogPosts.scheduledAt} asc nulls last, ${blogPosts.updatedAt} desc, ${blogPosts.id} desc`;
+    case "updated":
+      return recentlyUpdatedFirst();
+  }
 }
 
 const cardColumns = {
@@ -411,7 +430,7 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
 
 export const ADMIN_POSTS_PER_PAGE = 50;
 
-/** Blog management: every post, most recently updated first, with the filter counts (a page past the last: NotFoundError). */
+/** Blog management: every post in the chosen order (most recently updated first by default), with the filter counts (a page past the last: NotFoundError). */
 export async function listAdminPosts(db: Db, filter: AdminFilter, page: number, narrow: AdminNarrowing = {}) {
   const scheduled = isNotNull(blogPosts.scheduledAt);
   const [row] = await db.select({ stats: postStatsOf() }).from(ONE_ROW);
@@ -439,7 +458,8 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number, 
       ? all
       : counts[filter];
   const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
-  const ids = pageIds(db, where, recentlyUpdatedFirst(), window.limit, window.offset);
+  const order = adminOrder(narrow.sort ?? "updated");
+  const ids = pageIds(db, where, order, window.limit, window.offset);
   const posts = await db
     .select({
       id: blogPosts.id,
@@ -453,14 +473,15 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number, 
     })
     .from(blogPosts)
     .innerJoin(ids, eq(blogPosts.id, ids.id))
-    .orderBy(recentlyUpdatedFirst());
+    .orderBy(order);
   return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
 }
 
-/** Blog Management's narrowing beyond the state filter: a title search and one category. */
+/** Blog Management's narrowing beyond the state filter: a title search, one category, and the order. */
 export interface AdminNarrowing {
   title?: string;
   category?: Category;
+  sort?: AdminSort;
 }
 
 /** How many posts a feed carries: the newest only, so a feed stays small at any blog size. */
