@@ -2,6 +2,7 @@ import { emailChangeConfirmMail } from "~/features/account/account-email.server"
 import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { bookingMail } from "~/features/booking/booking.server";
+import { calendarFeedsTask } from "~/features/booking/calendar-feeds.server";
 import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
@@ -63,4 +64,11 @@ export const MAIL_KINDS = [
   replyCommentMail,
 ] as const;
 
-export const RECURRING_TASKS = [orphanedUploadsTask, vacuumTask, housekeepingTask, pruneAuditTask, analyticsRollupTask] as const;
+export const RECURRING_TASKS = [
+  orphanedUploadsTask,
+  vacuumTask,
+  housekeepingTask,
+  pruneAuditTask,
+  analyticsRollupTask,
+  calendarFeedsTask,
+] as const;

@@ -18,7 +18,7 @@ import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../helpers/contact";
 import { parseInvite } from "../helpers/invite";
 import { describeEachDatabase } from "../helpers/databases";
-import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { useSmtpServer } from "../helpers/smtp-suite";
 
 /**
  * Booking on the database: the exclusion constraint lets exactly one of many concurrent requests
@@ -26,23 +26,19 @@ import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
  * parser reads, with one UID and a rising SEQUENCE.
  */
 const saved = { ...process.env };
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
+beforeAll(() => {
   process.env.AUTH_SECRET = "booking-test-secret-0123456789abcdef";
   process.env.LOG_LEVEL = "silent";
   process.env.SITE_TIME_ZONE = "Europe/Berlin";
-  process.env.SMTP_URL = smtp.url;
   process.env.CONTACT_TO = "owner@example.com";
   // Rate limits are tested below with their own keys; the concurrency test uses one address per request.
   process.env.BOOKING_RATE_LIMIT_PER_HOUR = "2";
   process.env.BOOKING_RATE_LIMIT_PER_EMAIL_PER_DAY = "2";
   resetEnvForTests();
 });
-afterAll(async () => {
+afterAll(() => {
   process.env = saved;
   resetEnvForTests();
-  await smtp.close();
 });
 
 let ipCounter = 0;
@@ -59,6 +55,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; mes
 }
 
 describeEachDatabase("booking", (ctx) => {
+  const smtp = useSmtpServer();
   let intro: CallType;
   let deep: CallType;
   beforeAll(async () => {

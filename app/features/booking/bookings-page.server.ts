@@ -5,6 +5,7 @@ import { isMailConfigured } from "~/server/mail-settings.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } from "./booking-admin.server";
 import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow, type Booking } from "./booking.server";
+import { addCalendarFeed, listCalendarFeeds, refreshCalendarFeedNow, removeCalendarFeed } from "./calendar-feeds.server";
 import { STATUS_TEXT } from "./booking-view.server";
 import { longLabel } from "./slot-picker.server";
 
@@ -37,12 +38,13 @@ function bookingRow(b: Booking, zone: string) {
 /** Everything the admin's Bookings page shows: upcoming and past calls, availability, call types. */
 export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
   const zone = ownerTimeZone();
-  const [upcoming, past, callTypes, availability, mailConfigured] = await Promise.all([
+  const [upcoming, past, callTypes, availability, mailConfigured, calendarFeeds] = await Promise.all([
     listBookings(db, actor, "upcoming", 100, now),
     listBookings(db, actor, "past", 50, now),
     listCallTypes(db, actor),
     readAvailabilityText(db, actor),
     isMailConfigured(db),
+    listCalendarFeeds(db, actor),
   ]);
   return {
     zone,
@@ -51,12 +53,14 @@ export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
     past: past.map((b) => bookingRow(b, zone)),
     callTypes: callTypes.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() })),
     availability,
+    calendarFeeds,
   };
 }
 
 export type BookingsPageView = Awaited<ReturnType<typeof bookingsPageView>>;
 export type BookingRow = BookingsPageView["upcoming"][number];
 export type CallTypeRow = BookingsPageView["callTypes"][number];
+export type CalendarFeedRow = BookingsPageView["calendarFeeds"][number];
 
 const done = (title: string) => redirectWithToast("/admin/bookings", { title, type: "success" });
 
@@ -73,6 +77,18 @@ export const bookingsIntents = {
   availability: async ({ actor, db, form }: AdminFormContext) => {
     await saveAvailability(db, actor, form.availability);
     return done("Availability saved");
+  },
+  "calendar-feed": async ({ actor, db, form }: AdminFormContext) => {
+    await addCalendarFeed(db, actor, form);
+    return done("Calendar added");
+  },
+  "calendar-feed-refresh": async ({ actor, db, form }: AdminFormContext) => {
+    await refreshCalendarFeedNow(db, actor, form.id);
+    return done("Calendar read");
+  },
+  "calendar-feed-remove": async ({ actor, db, form }: AdminFormContext) => {
+    await removeCalendarFeed(db, actor, form.id);
+    return done("Calendar removed");
   },
   "call-type": async ({ actor, db, form, formData }: AdminFormContext) => {
     await saveCallType(db, actor, { ...form, questions: formData.getAll("questions") });

@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
-import type { BookingRow, BookingsPageView } from "./bookings-page.server";
+import type { BookingRow, BookingsPageView, CalendarFeedRow } from "./bookings-page.server";
 import { CallTypeForm } from "./call-type-form";
 
 function BookingRows({ rows, caption, upcoming }: { rows: BookingRow[]; caption: string; upcoming: boolean }) {
@@ -59,10 +59,75 @@ function BookingRows({ rows, caption, upcoming }: { rows: BookingRow[]; caption:
   );
 }
 
+function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
+  return (
+    <>
+      <h2 className="mt-10 text-2xl font-semibold">Busy times from your calendar</h2>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Paste your calendar&apos;s private address in iCal format (Google: &quot;Secret address in iCal format&quot;). Times busy there are
+        not offered. If a calendar cannot be read for three refresh intervals, booking pauses until it can.
+      </p>
+      {feeds.length === 0 ? <p className="mt-2 text-muted-foreground">No calendar connected.</p> : null}
+      <ul className="mt-4 grid gap-4" aria-label="Connected calendars">
+        {feeds.map((f) => (
+          <li key={f.id} className="rounded-lg border p-4" data-testid="calendar-feed">
+            <p className="font-semibold">
+              {f.label} <span className="font-normal text-muted-foreground">· {f.address}</span>
+            </p>
+            <p className="text-sm">
+              {f.lastSuccessAt ? (
+                <>
+                  Last read <time dateTime={f.lastSuccessAt}>{f.lastSuccessAt.slice(0, 16).replace("T", " ")} UTC</time>: {f.busyCount} busy
+                  times. Read every {f.refreshMinutes} minutes.
+                </>
+              ) : (
+                "Not read yet."
+              )}
+            </p>
+            {f.lastError ? (
+              <p className="mt-1 text-sm text-destructive" data-testid="calendar-feed-error">
+                Last attempt failed: {f.lastError}
+              </p>
+            ) : null}
+            <div className="mt-3 flex flex-wrap gap-2">
+              <Form method="post">
+                <input type="hidden" name="intent" value="calendar-feed-refresh" />
+                <input type="hidden" name="id" value={f.id} />
+                <Button type="submit" variant="outline" size="sm" aria-label={`Read ${f.label} now`}>
+                  Read now
+                </Button>
+              </Form>
+              <Form method="post">
+                <input type="hidden" name="intent" value="calendar-feed-remove" />
+                <input type="hidden" name="id" value={f.id} />
+                <Button type="submit" variant="destructive" size="sm" aria-label={`Remove ${f.label}`}>
+                  Remove
+                </Button>
+              </Form>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <Form method="post" className="mt-4 grid max-w-2xl gap-2">
+        <input type="hidden" name="intent" value="calendar-feed" />
+        <Label htmlFor="calendar-feed-label">Calendar name</Label>
+        <Input id="calendar-feed-label" name="label" required maxLength={120} />
+        <Label htmlFor="calendar-feed-url">Private iCal address</Label>
+        <Input id="calendar-feed-url" name="url" type="url" required maxLength={2000} autoComplete="off" />
+        <Label htmlFor="calendar-feed-refresh">Read every (minutes)</Label>
+        <Input id="calendar-feed-refresh" name="refreshMinutes" type="number" min={5} max={1440} defaultValue={10} className="w-32" />
+        <div>
+          <Button type="submit">Add calendar</Button>
+        </div>
+      </Form>
+    </>
+  );
+}
+
 /** The admin's Bookings page; `failure` is a refused form's reply, shown as a toast. */
 export function BookingsPage({ view, failure }: { view: BookingsPageView; failure?: { error: string } }) {
   useFailureToast(failure);
-  const { upcoming, past, callTypes, availability, zone, mailConfigured } = view;
+  const { upcoming, past, callTypes, availability, zone, mailConfigured, calendarFeeds } = view;
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Bookings</h1>
@@ -97,6 +162,7 @@ export function BookingsPage({ view, failure }: { view: BookingsPageView; failur
           <Button type="submit">Save availability</Button>
         </div>
       </Form>
+      <CalendarFeeds feeds={calendarFeeds} />
       <h2 className="mt-10 text-2xl font-semibold">Call types</h2>
       <p className="mt-1 text-sm text-muted-foreground">The first active one (by order) is the default, shown on the home page.</p>
       <div className="mt-4 grid gap-6">
