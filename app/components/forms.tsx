@@ -2,12 +2,12 @@ import { INTENT } from "@conform-to/dom";
 import { useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod/v4";
 import type * as React from "react";
-import { useNavigation } from "react-router";
+import { useActionData, useNavigation } from "react-router";
 import type { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Label } from "~/components/ui/label";
 import { errorIdOf } from "~/lib/dom";
-import { parseSubmission } from "~/lib/forms";
+import { parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 
 /** Schemas are module constants: their constraints are worked out once, not on every render. */
@@ -205,6 +205,17 @@ export function useIsSubmitting({ intent, id }: { intent?: string; id?: string }
   if (navigation.state === "idle" || navigation.formMethod === undefined) return false;
   if (intent !== undefined && navigation.formData?.get("intent") !== intent) return false;
   return id === undefined || navigation.formData?.get("id") === id;
+}
+
+/**
+ * The page action's failure when it belongs to the form that posts `intent` (no intent: the page's form
+ * without one). A page with several forms shows each failure under its own form only.
+ */
+export function useFormFailure(intent?: string): FormFailure | undefined {
+  const actionData = useActionData<FormFailure | undefined>();
+  if (!actionData || actionData.ok) return undefined;
+  const posted = actionData.result?.initialValue?.intent;
+  return (intent === undefined ? !posted : posted === intent) ? actionData : undefined;
 }
 
 /** A submit button that is disabled and says so while its form is being sent. */

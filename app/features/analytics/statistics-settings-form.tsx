@@ -1,15 +1,12 @@
-import { Form, useActionData } from "react-router";
-import { CheckboxField, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { Form } from "react-router";
+import { CheckboxField, FormField, SubmitButton, useFormFailure, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Textarea } from "~/components/ui/textarea";
-import type { FormFailure } from "~/lib/forms";
 import { analyticsSettingsFormSchema, STATISTICS_SETTINGS_LABELS, type AnalyticsSettings } from "./analytics-settings";
 
 /** /admin/settings, Statistics: what is counted and who may read it (admins only). */
 export function StatisticsSettingsForm({ settings }: { settings: AnalyticsSettings }) {
-  const actionData = useActionData<FormFailure>();
-  // Only this form's own failed submission fills it back in (the page has other forms).
-  const failure = actionData && !actionData.ok && actionData.result?.initialValue?.intent === "statistics" ? actionData : undefined;
+  const failure = useFormFailure("statistics");
   const saving = useIsSubmitting({ intent: "statistics" });
   const [form, fields] = useSchemaForm({
     id: "statistics-settings",

@@ -1,15 +1,12 @@
 import { useEffect } from "react";
-import { Form, useActionData } from "react-router";
+import { Form } from "react-router";
 import { toast } from "~/components/toaster";
-import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { FormErrors, FormField, SubmitButton, useFormFailure, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { UploadUrlInput } from "~/components/upload-url-input";
-import type { FormFailure } from "~/lib/forms";
 import { settingsFormValues, siteSettingsFormSchema, SETTINGS_LIMITS, type SiteSettings } from "./settings-schema";
-
-export type SettingsActionData = FormFailure;
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -29,9 +26,8 @@ const LINKS_HINT = 'One link a line, in order: "Label | https://…".';
 
 /** /admin/settings: the site's identity, addresses and feeds (admins only). */
 export function SettingsForm({ settings }: { settings: SiteSettings }) {
-  const actionData = useActionData<SettingsActionData>();
   // The page's other forms post an intent; their failures are theirs to show.
-  const failure = actionData && !actionData.ok && !actionData.result?.initialValue?.intent ? actionData : undefined;
+  const failure = useFormFailure();
   const saving = useIsSubmitting();
   const [form, fields] = useSchemaForm({
     id: "settings",
