@@ -24,9 +24,10 @@ function literal(node: ts.Node | undefined): string | undefined {
  * `name="…"` of inputs and the `fields.…` of shared forms. The fuzz sends every intent to every
  * action, so each route's own intents are among them wherever they are declared.
  */
-export function formVocabulary(root = "app"): { intents: string[]; fields: string[] } {
+export function formVocabulary(root = "app"): { intents: string[]; fields: string[]; queryNames: string[] } {
   const intents = new Set<string>();
   const fields = new Set<string>();
+  const queryNames = new Set<string>();
   const keysOf = (node: ts.Node | undefined) => {
     if (!node || !ts.isObjectLiteralExpression(node)) return;
     for (const property of node.properties)
@@ -71,9 +72,14 @@ export function formVocabulary(root = "app"): { intents: string[]; fields: strin
         if (intent) intents.add(intent);
       }
       if (ts.isPropertyAccessExpression(node) && text(node.expression) === "fields") fields.add(node.name.text);
+      // A query parameter a loader reads: `url.searchParams.get("post")`, `.getAll(…)`, `.has(…)`.
+      if (ts.isCallExpression(node) && /searchParams\.(?:get|getAll|has)$/.test(text(node.expression))) {
+        const name = literal(node.arguments[0]);
+        if (name) queryNames.add(name);
+      }
       ts.forEachChild(node, visit);
     };
     visit(source);
   }
-  return { intents: [...intents].sort(), fields: [...fields].sort() };
+  return { intents: [...intents].sort(), fields: [...fields].sort(), queryNames: [...queryNames].sort() };
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createPost } from "~/features/posts/write/posts.server";
 import { comments, mailOutbox } from "~/server/db/schema.server";
-import { ForbiddenError } from "~/server/errors.server";
+import { ForbiddenError, NotFoundError } from "~/server/errors.server";
 import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
@@ -17,6 +17,7 @@ import {
   moderateComment,
   postCommentThread,
   replyAsAuthor,
+  replyFormView,
   saveCommentSettings,
   submitComment,
   unsubscribeReplies,
@@ -59,6 +60,17 @@ describe("comments", () => {
         ip(),
         SITE,
       );
+
+    it("a reply page for an address that names no post or comment is a 404, never a database error", async () => {
+      const post = await publish();
+      for (const [postId, parentId] of [
+        ["x", "y"],
+        [post.id, "y"],
+        [post.id, crypto.randomUUID()],
+        [crypto.randomUUID(), crypto.randomUUID()],
+      ] as const)
+        await expect(replyFormView(ctx.db, postId, parentId)).rejects.toBeInstanceOf(NotFoundError);
+    });
 
     it("post → held → approved → shown → a reply mails the reader once → unsubscribe", async () => {
       const post = await publish();

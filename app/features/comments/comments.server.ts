@@ -87,6 +87,8 @@ export function commentsOpen(settings: CommentSettings, post: { publishedAt: Dat
 }
 
 async function postForComments(db: Db, postId: string) {
+  // Anything but a UUID names no post: the caller answers 404, never a database error.
+  if (!z.uuid().safeParse(postId).success) return undefined;
   const [post] = await db
     .select({
       id: blogPosts.id,
@@ -185,7 +187,7 @@ export async function replyFormView(db: Db, postId: string, parentId: string) {
   const [parent] = await db
     .select({ id: comments.id, authorName: comments.authorName, html: comments.bodyHtml })
     .from(comments)
-    .where(and(eq(comments.id, parentId), eq(comments.postId, postId), eq(comments.state, "approved")));
+    .where(and(eq(comments.id, commentId(parentId)), eq(comments.postId, postId), eq(comments.state, "approved")));
   if (!parent) throw new NotFoundError(COMMENT_NOT_FOUND);
   const open = commentsOpen(await readCommentSettings(db), post);
   return {

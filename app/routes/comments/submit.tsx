@@ -1,7 +1,8 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { CommentForm, type CommentFieldErrors } from "~/features/comments/comments-section";
-import { COMMENT_TEXTS, commentFieldsSchema } from "~/features/comments/comment-schema";
+import { CommentFormPage, CommentSent } from "~/features/comments/comment-page";
+import { commentFieldsSchema } from "~/features/comments/comment-schema";
+import type { CommentFieldErrors } from "~/features/comments/comments-section";
 import { replyFormView, submitComment } from "~/features/comments/comments.server";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
@@ -89,69 +90,12 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function CommentPage({ loaderData, actionData }: Route.ComponentProps) {
-  if (actionData?.ok) {
-    const published = actionData.state === "approved";
-    return (
-      <section className="mx-auto max-w-2xl px-4 py-16">
-        <h1 className="text-3xl font-bold">Comment sent</h1>
-        <p role="status" className="mt-4">
-          {published ? COMMENT_TEXTS.published : COMMENT_TEXTS.held}
-        </p>
-        {actionData.editToken ? (
-          <p className="mt-4 text-muted-foreground">
-            {COMMENT_TEXTS.editWindow}{" "}
-            <a
-              href={`/comments/${actionData.id}/edit?token=${encodeURIComponent(actionData.editToken)}`}
-              className="text-primary underline underline-offset-4"
-            >
-              Edit or delete your comment
-            </a>
-          </p>
-        ) : null}
-        <Link
-          to={published ? `${actionData.postPath}#comment-${actionData.id}` : actionData.postPath}
-          reloadDocument
-          className="mt-6 inline-block text-primary underline underline-offset-4"
-        >
-          Back to “{actionData.postTitle}”
-        </Link>
-      </section>
-    );
-  }
-  const reply = actionData && !actionData.ok ? actionData : undefined;
-  const { view } = loaderData;
+  if (actionData?.ok) return <CommentSent sent={actionData} />;
   return (
-    <section className="mx-auto max-w-3xl px-4 py-16">
-      <h1 className="text-3xl font-bold">{view ? `Reply on “${view.post.title}”` : "Your comment"}</h1>
-      {view ? (
-        <>
-          <blockquote className="mt-6 border-l-2 pl-4">
-            <p className="text-sm font-semibold">{view.parent.authorName} wrote:</p>
-            <div className="comment-body mt-2 break-words" dangerouslySetInnerHTML={{ __html: view.parent.html }} />
-          </blockquote>
-          <Link
-            to={`${view.postPath}#comment-${view.parent.id}`}
-            reloadDocument
-            className="mt-4 inline-block text-sm text-primary underline underline-offset-4"
-          >
-            Back to the post
-          </Link>
-        </>
-      ) : null}
-      {view && !view.open ? (
-        <p className="mt-6">{COMMENT_TEXTS.closed}</p>
-      ) : (
-        <CommentForm
-          postId={reply?.postId ?? view?.post.id ?? ""}
-          parentId={reply ? reply.parentId : (view?.parent.id ?? null)}
-          stamp={reply?.stamp ?? view?.stamp ?? ""}
-          verification={loaderData.verification}
-          values={reply?.values}
-          fieldErrors={reply?.fieldErrors}
-          formError={reply?.formError}
-          replyingTo={view?.parent.authorName ?? null}
-        />
-      )}
-    </section>
+    <CommentFormPage
+      view={loaderData.view}
+      reply={actionData && !actionData.ok ? actionData : undefined}
+      verification={loaderData.verification}
+    />
   );
 }
