@@ -56,6 +56,7 @@ export default defineConfig({
     // A phone runs the specs about what a phone changes: layout, menus, drawers, reading, the visitor's
     // forms and booking. Flows that are the same on any screen (mail set-up, revisions, passkeys,
     // imports…) run once, on desktop, to keep the suite within its time budget.
-    { name: "mobile", use: { ...devices["Pixel 7"], launchOptions }, testMatch: MOBILE_SPECS },
+    // Within those, a test tagged SAME_ON_PHONES (tests/e2e/constants.ts) runs on desktop only.
+    { name: "mobile", use: { ...devices["Pixel 7"], launchOptions }, testMatch: MOBILE_SPECS, grepInvert: /@same-on-phones/ },
   ],
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "./helpers/test";
-import { E2E_ADMIN, E2E_USER } from "./constants";
+import { E2E_ADMIN, E2E_USER, SAME_ON_PHONES } from "./constants";
 import { loginAs, solveVerification } from "./helpers/auth";
 import { completeVerification, toastWith, waitForToasts } from "./helpers/ui";
 
@@ -42,7 +42,7 @@ test("a plain user's sign-in says they are signed in and explains the admin area
   await expect(toastWith(page, "Access Denied")).toHaveCount(0);
 });
 
-test("error pages are titled by their status: a 403 is not an Internal Server Error", async ({ page }) => {
+test("error pages are titled by their status: a 403 is not an Internal Server Error", { tag: SAME_ON_PHONES }, async ({ page }) => {
   await loginAs(page, E2E_USER);
   const response = await page.goto("/7fs/Faith/new");
   expect(response?.status()).toBe(403);
@@ -51,7 +51,7 @@ test("error pages are titled by their status: a 403 is not an Internal Server Er
   await expect(page.getByText("Internal Server Error")).toHaveCount(0);
 });
 
-test("an unknown category is the site's one 404 page, its text shown once", async ({ page }) => {
+test("an unknown category is the site's one 404 page, its text shown once", { tag: SAME_ON_PHONES }, async ({ page }) => {
   const response = await page.goto("/7fs/Bogus");
   expect(response?.status()).toBe(404);
   await expect(page.getByText("Oops! Page not found")).toHaveCount(1);

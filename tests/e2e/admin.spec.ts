@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test } from "./helpers/test";
-import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
+import { E2E_ADMIN, E2E_MODERATOR, E2E_USER, SAME_ON_PHONES } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { adminSidebar, expectNoSeriousAxeViolations, toastWith } from "./helpers/ui";
 
@@ -147,7 +147,7 @@ test("a moderator's sidebar holds posts, comments and their account only; the ow
   expect((await page.request.get("/admin/users")).status()).toBe(403);
 });
 
-test("a plain user is sent home with Access Denied; anonymous visitors go to /auth", async ({ page }) => {
+test("a plain user is sent home with Access Denied; anonymous visitors go to /auth", { tag: SAME_ON_PHONES }, async ({ page }) => {
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/auth$/);
   await loginAs(page, E2E_USER);

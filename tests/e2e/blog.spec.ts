@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "./helpers/test";
 import sharp from "sharp";
-import { E2E_ADMIN, E2E_MODERATOR, E2E_USER } from "./constants";
+import { E2E_ADMIN, E2E_MODERATOR, E2E_USER, SAME_ON_PHONES } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expectNoSeriousAxeViolations, gotoHydrated } from "./helpers/ui";
 
@@ -138,7 +138,7 @@ test("leaving the form with unsaved changes asks first", async ({ page }) => {
   await expect.poll(() => asked).toBe("beforeunload");
 });
 
-test("visitors and plain users cannot reach the editor", async ({ page }) => {
+test("visitors and plain users cannot reach the editor", { tag: SAME_ON_PHONES }, async ({ page }) => {
   await gotoHydrated(page, "/7fs/Faith/new");
   await expect(page).toHaveURL(/\/auth\?redirectTo=/);
   await loginAs(page, E2E_USER);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { CATEGORIES, categoryPath } from "~/lib/categories";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { expect, test, type Page } from "./helpers/test";
+import { SAME_ON_PHONES } from "./constants";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 /**
@@ -69,21 +70,21 @@ const EMPTY_PAGES: [address: string, text: string][] = [
 ];
 
 for (const [address, text] of EMPTY_PAGES) {
-  test(`${address} says it is empty`, async ({ page }) => {
+  test(`${address} says it is empty`, { tag: SAME_ON_PHONES }, async ({ page }) => {
     await openTidy(page, address);
     await expect(page.getByRole("main").getByText(text, { exact: true })).toBeVisible();
   });
 }
 
 for (const address of ["/about", "/recent-roles", "/contact"]) {
-  test(`${address} shows no demo address`, async ({ page }) => {
+  test(`${address} shows no demo address`, { tag: SAME_ON_PHONES }, async ({ page }) => {
     await openTidy(page, address);
     // No contact address was set: none is shown.
     await expect(page.locator('main a[href^="mailto:"]')).toHaveCount(0);
   });
 }
 
-test("the feed is valid and empty", async () => {
+test("the feed is valid and empty", { tag: SAME_ON_PHONES }, async () => {
   const response = await server.fetch("/rss.xml");
   expect(response.status).toBe(200);
   const rss = await response.text();

@@ -1,4 +1,5 @@
 import { expect, test } from "./helpers/test";
+import { SAME_ON_PHONES } from "./constants";
 import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 test("home page is server-rendered and accessible", async ({ page, request }) => {
@@ -19,16 +20,20 @@ test("unknown paths show the not-found page with a 404 status and a link home", 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("liveness answers without the database; readiness reports the database, migrations and storage", async ({ request }) => {
-  const live = await request.get("/healthz");
-  expect(live.status()).toBe(200);
-  expect(await live.json()).toEqual({ status: "ok" });
-  const ready = await request.get("/readyz");
-  expect(ready.status()).toBe(200);
-  expect(await ready.json()).toMatchObject({ status: "ready", database: "ok", migrations: "ok", storage: "ok" });
-});
+test(
+  "liveness answers without the database; readiness reports the database, migrations and storage",
+  { tag: SAME_ON_PHONES },
+  async ({ request }) => {
+    const live = await request.get("/healthz");
+    expect(live.status()).toBe(200);
+    expect(await live.json()).toEqual({ status: "ok" });
+    const ready = await request.get("/readyz");
+    expect(ready.status()).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: "ready", database: "ok", migrations: "ok", storage: "ok" });
+  },
+);
 
-test("every seeded role can sign in through the login endpoint", async ({ page }) => {
+test("every seeded role can sign in through the login endpoint", { tag: SAME_ON_PHONES }, async ({ page }) => {
   const { loginThroughEndpoint } = await import("./helpers/auth");
   const { E2E_ADMIN, E2E_MODERATOR, E2E_USER } = await import("./constants");
   for (const account of [E2E_ADMIN, E2E_MODERATOR, E2E_USER]) {
