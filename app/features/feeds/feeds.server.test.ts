@@ -4,6 +4,9 @@ import { FeedCache } from "./feed-cache.server";
 import { createFeedService, type FeedConfig } from "./feeds.server";
 import { parseFeedDocument, plainText } from "./parse-feed.server";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 let fixtures: FeedFixtureServer;
 beforeAll(async () => {
   fixtures = await startFeedFixtureServer();
