@@ -124,6 +124,17 @@ describe("fetch-substack", () => {
   });
 });
 
+describe("visitor-chosen newsletter addresses", () => {
+  it("never evict the configured feed from the cache", async () => {
+    const feeds = service({ substackUrl: `${fixtures.url}/` });
+    await feeds.fetchSubstack();
+    const before = fixtures.hits.get("/feed") ?? 0;
+    for (let i = 0; i < 120; i++) await feeds.fetchSubstack(`${fixtures.url}/missing-${i}`);
+    expect((await feeds.fetchSubstack())?.title).toBe("Shipping Calm: A Newsletter & More");
+    expect(fixtures.hits.get("/feed")).toBe(before);
+  });
+});
+
 describe("FeedCache", () => {
   it("serves stale data at once while one background refresh replaces it", async () => {
     let now = 0;
