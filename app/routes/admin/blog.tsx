@@ -7,6 +7,7 @@ import {
   ADMIN_SEARCH_MAX,
   adminFilterFrom,
   adminNarrowingFrom,
+  adminPositionFrom,
   adminSortFrom,
   ADMIN_SORTS,
   type AdminFilter,
@@ -19,7 +20,6 @@ import { CATEGORIES } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
-import { pageParam } from "~/server/pagination.server";
 import { adminPostsView } from "~/features/posts/write/admin-posts.server";
 import { AdminPostList } from "~/features/posts/write/admin-post-list";
 import type { Route } from "./+types/blog";
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request);
   const url = new URL(request.url);
   return withPageFailures(() =>
-    adminPostsView(getDb(), adminFilterFrom(url), pageParam(request), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
+    adminPostsView(getDb(), adminFilterFrom(url), adminPositionFrom(url), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
   );
 }
 
@@ -46,19 +46,24 @@ const SORT_LABEL: Record<AdminSort, string> = {
 };
 
 /** The list's address: state filter, title search, category and order kept across filter links and pages. */
-function hrefFor(filter: AdminFilter, narrow: { title: string; category: string | null; sort: AdminSort }, page = 1): string {
+function hrefFor(
+  filter: AdminFilter,
+  narrow: { title: string; category: string | null; sort: AdminSort },
+  position: { after: string } | { before: string } | null = null,
+): string {
   const params = new URLSearchParams();
   if (filter !== "all") params.set("filter", filter);
   if (narrow.title) params.set("q", narrow.title);
   if (narrow.category) params.set("category", narrow.category);
   if (narrow.sort !== "updated") params.set("sort", narrow.sort);
-  if (page > 1) params.set("page", String(page));
+  if (position && "after" in position) params.set("after", position.after);
+  if (position && "before" in position) params.set("before", position.before);
   const q = params.toString();
   return q ? `/admin/blog?${q}` : "/admin/blog";
 }
 
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
-  const { filter, counts, posts, page, pageCount, title, category, sort } = loaderData;
+  const { filter, counts, posts, prevCursor, nextCursor, title, category, sort } = loaderData;
   const narrow = { title, category, sort };
   const navigation = useNavigation();
   // SPEC §2: 'Loading posts...' while the list loads (a filter or page change).
@@ -135,9 +140,8 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
       )}
       <Pager
         label="Pagination"
-        page={page}
-        pageCount={pageCount}
-        href={(n) => hrefFor(filter, narrow, n)}
+        prevHref={prevCursor ? hrefFor(filter, narrow, { before: prevCursor }) : undefined}
+        nextHref={nextCursor ? hrefFor(filter, narrow, { after: nextCursor }) : undefined}
         prevLabel="Previous"
         nextLabel="Next"
         variant="public"
