@@ -1,7 +1,10 @@
 import { Pager } from "~/components/pager";
 import { Form, Link, useNavigation } from "react-router";
 import { NewPostMenu } from "~/features/admin/new-post-menu";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireStaff } from "~/features/auth/guards.server";
+import type { BulkAction } from "~/features/posts/write/bulk-actions";
+import { bulkPostAction } from "~/features/posts/write/bulk-posts.server";
 import {
   ADMIN_FILTERS,
   ADMIN_SEARCH_MAX,
@@ -25,11 +28,23 @@ import { AdminPostList } from "~/features/posts/write/admin-post-list";
 import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  const user = await requireStaff(request);
   const url = new URL(request.url);
   return withPageFailures(() =>
-    adminPostsView(getDb(), adminFilterFrom(url), adminPositionFrom(url), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
+    adminPostsView(getDb(), user, adminFilterFrom(url), adminPositionFrom(url), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
   );
+}
+
+/** Bulk actions and each row's Delete (a bulk action of one post); each post is authorized on its own. */
+export async function action({ request }: Route.ActionArgs) {
+  return handleAdminForm(request, "posts", {
+    bulk: async ({ db, actor, formData }) => {
+      const category = formData.get("category");
+      const input = { action: formData.get("bulkAction"), ids: formData.getAll("ids"), category: category || undefined };
+      const result = await bulkPostAction(db, actor, input);
+      return { ok: true as const, action: input.action as BulkAction, ...result };
+    },
+  });
 }
 
 export function meta() {

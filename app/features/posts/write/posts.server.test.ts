@@ -2,6 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { createUser } from "~/features/users/users.server";
 import type { Actor } from "~/lib/permissions";
+import { z } from "zod";
+import { queryRows } from "~/server/db/query-rows.server";
 import { blogMedia, blogPosts } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../../tests/helpers/databases";
@@ -185,8 +187,8 @@ describeEachDatabase("posts", (ctx) => {
         title: sql`lower(title), id`,
         status: sql`published, scheduled_at is not null, scheduled_at nulls last, updated_at desc, id desc`,
       }[sort];
-      const all = await ctx.db.execute<{ id: string }>(sql`select id from blog_posts where title like ${`${tag} %`} order by ${keys}`);
-      expect(walked, sort).toEqual(all.rows.map((r) => r.id));
+      const all = await queryRows(ctx.db, sql`select id from blog_posts where title like ${`${tag} %`} order by ${keys}`, z.object({ id: z.string() }));
+      expect(walked, sort).toEqual(all.map((r) => r.id));
       // Previous from the last page gives the middle page, and before the middle page is the first one.
       const lastFirst = pages[2]?.[0] ?? "";
       const middle = await listAdminPosts(ctx.db, "all", { before: lastFirst }, narrow);

@@ -50,70 +50,66 @@ function recentlyUpdatedFirst() {
   return sql`${blogPosts.updatedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
 }
 
-/** One key of an admin order: a never-null expression of the row `t` and its direction. */
-interface SortKey {
-  of: (t: string) => SQL;
-  desc: boolean;
-}
+/** One key of an admin order: a never-null expression of the row `t`, in descending order unless `asc`. */
+type SortKey = (t: string) => SQL;
 
 const column = (name: string) => (t: string) => sql.raw(`"${t}"."${name}"`);
-const ID_DESC: SortKey = { of: column("id"), desc: true };
+const ID: SortKey = column("id");
 
 /**
- * Blog Management's orders. Every order ends on the id so posts that tie keep one order across pages,
- * and every key is never null, so a page's last row (the keyset cursor) compares with any row.
- * "date" is the date readers see (drafts, never published, by when they were written); "title" is
- * A to Z ignoring case; "status" puts drafts first, then scheduled posts (soonest first), then
- * published ones, each newest first. "updated", "date" and "title" each have an index in their order.
+ * Blog Management's orders. Every order ends on the id so posts that tie keep one order across pages;
+ * every key is never null and all keys of an order run one way, so a page's last row (the keyset
+ * cursor) and the rows after it are one row comparison an index range scan starts from (each order
+ * has its index: drizzle/0036_29-admin-keyset.sql). "date" is the date readers see (drafts, never
+ * published, by when they were written); "title" is A to Z ignoring case; "status" puts drafts first,
+ * then scheduled posts (soonest first: the longest wait before the end of time), then published ones,
+ * each most recently updated first.
  */
-const ADMIN_ORDERS: Record<AdminSort, SortKey[]> = {
-  updated: [{ of: column("updated_at"), desc: true }, ID_DESC],
-  date: [{ of: (t) => sql.raw(`coalesce("${t}"."published_at", "${t}"."created_at")`), desc: true }, ID_DESC],
-  title: [
-    { of: (t) => sql.raw(`lower("${t}"."title")`), desc: false },
-    { of: column("id"), desc: false },
-  ],
-  status: [
-    { of: column("published"), desc: false },
-    { of: (t) => sql.raw(`("${t}"."scheduled_at" is not null)`), desc: false },
-    { of: (t) => sql.raw(`coalesce("${t}"."scheduled_at", 'infinity'::timestamptz)`), desc: false },
-    { of: column("updated_at"), desc: true },
-    ID_DESC,
-  ],
+const ADMIN_ORDERS: Record<AdminSort, { keys: SortKey[]; asc: boolean }> = {
+  updated: { keys: [column("updated_at"), ID], asc: false },
+  date: { keys: [(t) => sql.raw(`coalesce("${t}"."published_at", "${t}"."created_at")`), ID], asc: false },
+  title: { keys: [(t) => sql.raw(`lower("${t}"."title")`), ID], asc: true },
+  status: {
+    keys: [
+      (t) => sql.raw(`(not "${t}"."published")`),
+      (t) => sql.raw(`("${t}"."scheduled_at" is null)`),
+      (t) => sql.raw(`(${END_OF_TIME} - coalesce("${t}"."scheduled_at", ${END_OF_TIME}))`),
+      column("updated_at"),
+      ID,
+    ],
+    asc: false,
+  },
 };
+
+/** A fixed instant past any schedule (with its offset, so it reads the same in every session time zone). */
+const END_OF_TIME = "'9999-12-31 00:00:00+00'::timestamptz";
 
 const OUTER = "blog_posts";
 const CURSOR = "cursor_row";
 
-/** ORDER BY of an order (reversed: read backwards, for the page before a cursor), NULLS LAST as the indexes store it. */
-function orderOf(keys: SortKey[], reversed: boolean): SQL {
+/**
+ * ORDER BY of an order, NULLS LAST as the indexes store it; reversed (read backwards, for the page
+ * before a cursor) it is the exact mirror, NULLS FIRST, so the same index is read from its other end.
+ */
+function orderOf({ keys, asc }: (typeof ADMIN_ORDERS)[AdminSort], reversed: boolean): SQL {
+  const direction = asc !== reversed ? "asc" : "desc";
   return sql.join(
-    keys.map((k) => sql`${k.of(OUTER)} ${sql.raw(k.desc !== reversed ? "desc nulls last" : "asc nulls last")}`),
+    keys.map((k) => sql`${k(OUTER)} ${sql.raw(`${direction} nulls ${reversed ? "first" : "last"}`)}`),
     sql`, `,
   );
 }
 
 /**
- * Rows strictly past the cursor post in the order (before it when reversed). The cursor's keys are
- * read from its row by id (scalar subqueries: one index lookup each), so a cursor is just a post id
- * and timestamps keep their full precision. An order with one direction is a row comparison an
- * index range scan starts from; a mixed order compares key by key, bounded by its leading key.
+ * Rows strictly past the cursor post in the order (before it when reversed): one row comparison. The
+ * cursor's keys are read from its row by id (scalar subqueries, one index lookup each), so a cursor is
+ * just a post id and timestamps keep their full precision; a cursor post that is gone matches nothing.
  */
-function pastCursor(keys: SortKey[], cursorId: string, reversed: boolean): SQL {
-  const at = (k: SortKey) => sql`(select ${k.of(CURSOR)} from ${blogPosts} as "${sql.raw(CURSOR)}" where "${sql.raw(CURSOR)}"."id" = ${cursorId})`;
-  const op = (k: SortKey, strict: boolean) => sql.raw((k.desc !== reversed ? "<" : ">") + (strict ? "" : "="));
-  const first = keys[0];
-  if (!first) throw new Error("an order has at least one key");
-  if (keys.every((k) => k.desc === first.desc)) {
-    return sql`(${sql.join(
-      keys.map((k) => k.of(OUTER)),
-      sql`, `,
-    )}) ${op(first, true)} (${sql.join(keys.map(at), sql`, `)})`;
-  }
-  const later = keys.map((k, i) =>
-    and(...keys.slice(0, i).map((e) => sql`${e.of(OUTER)} = ${at(e)}`), sql`${k.of(OUTER)} ${op(k, true)} ${at(k)}`),
-  );
-  return sql`(${first.of(OUTER)} ${op(first, false)} ${at(first)} and (${sql.join(later, sql` or `)}))`;
+function pastCursor({ keys, asc }: (typeof ADMIN_ORDERS)[AdminSort], cursorId: string, reversed: boolean): SQL {
+  const at = (k: SortKey) => sql`(select ${k(CURSOR)} from ${blogPosts} as "${sql.raw(CURSOR)}" where "${sql.raw(CURSOR)}"."id" = ${cursorId})`;
+  return sql`(${sql.join(
+    keys.map((k) => k(OUTER)),
+    sql`, `,
+  )}) ${sql.raw(asc !== reversed ? ">" : "<")} (${sql.join(keys.map(at), sql`, `)})`;
 }
 
 const cardColumns = {
@@ -511,15 +507,15 @@ export async function listAdminPosts(
     // A title search matches anywhere in the title, ignoring case; % and _ are the author's, not wildcards.
     title ? sql`${blogPosts.title} ilike ${`%${title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
   );
-  const keys = ADMIN_ORDERS[narrow.sort ?? "updated"];
+  const order = ADMIN_ORDERS[narrow.sort ?? "updated"];
   const cursor = "after" in position ? position.after : "before" in position ? position.before : null;
   const reversed = "before" in position;
   // One row more than a page says whether there is a page beyond this one.
   const rows = await db
     .select(adminPostColumns)
     .from(blogPosts)
-    .where(and(where, cursor ? pastCursor(keys, cursor, reversed) : undefined))
-    .orderBy(orderOf(keys, reversed))
+    .where(and(where, cursor ? pastCursor(order, cursor, reversed) : undefined))
+    .orderBy(orderOf(order, reversed))
     .limit(ADMIN_POSTS_PER_PAGE + 1);
   if (cursor && rows.length === 0) return listAdminPosts(db, filter, {}, narrow);
   const more = rows.length > ADMIN_POSTS_PER_PAGE;
@@ -539,6 +535,7 @@ export async function listAdminPosts(
 
 const adminPostColumns = {
   id: blogPosts.id,
+  authorId: blogPosts.authorId,
   title: blogPosts.title,
   category: blogPosts.category,
   slug: blogPosts.slug,
