@@ -415,6 +415,38 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "Blog Management bulk move (someone else's post)",
+    route: "/admin/blog",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { author }) => {
+      const post = await makePost(db, { authorId: author });
+      return {
+        path: "/admin/blog",
+        body: new URLSearchParams({ intent: "bulk", bulkAction: "move", ids: post.id, category: "Faith" }),
+        verify: async (db) => {
+          const [row] = await db.select({ category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.id, post.id));
+          expect(row?.category).toBe("Faith");
+        },
+      };
+    },
+  },
+  {
+    // Someone else's post in the same request is left alone and listed (bulk-posts.server.test.ts).
+    name: "Blog Management row delete (the caller's own post)",
+    route: "/admin/blog",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { actor, author }) => {
+      const post = await makePost(db, { authorId: actor ?? author });
+      return {
+        path: "/admin/blog",
+        body: new URLSearchParams({ intent: "bulk", bulkAction: "delete", ids: post.id }),
+        verify: async (db) => expect(await postRow(db, post.id)).toBeUndefined(),
+      };
+    },
+  },
+  {
     name: "image upload",
     route: "/api/uploads",
     allowed: STAFF,

@@ -14,8 +14,7 @@ type AdminPost = AdminPostsView["posts"][number];
 
 /** What the action answers: the counts and each skipped post's reason, or a failure. */
 type BulkReply =
-  | { ok: true; action: BulkAction; done: number; skipped: { title: string; reason: string }[] }
-  | { ok: false; error: string };
+  { ok: true; action: BulkAction; done: number; skipped: { title: string; reason: string }[] } | { ok: false; error: string };
 
 const ACTION_LABEL: Record<BulkAction, string> = {
   publish: "Publish",
@@ -134,8 +133,7 @@ function BulkBar({
   const [category, setCategory] = useState<string>(CATEGORIES[0]);
   const [open, setOpen] = useState(false);
   const posts = `${count} selected ${count === 1 ? "post" : "posts"}`;
-  const question =
-    action === "move" ? `Move ${posts} to ${category}?` : `${ACTION_LABEL[action]} ${posts}?`;
+  const question = action === "move" ? `Move ${posts} to ${category}?` : `${ACTION_LABEL[action]} ${posts}?`;
   return (
     <div role="group" aria-label="Bulk actions" className="flex flex-wrap items-end gap-3 rounded-lg border p-3">
       <label className="flex h-9 items-center gap-2 text-sm">

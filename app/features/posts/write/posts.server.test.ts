@@ -164,7 +164,9 @@ describeEachDatabase("posts", (ctx) => {
       updatedAt: i % 2 === 0 ? same : new Date(same.getTime() - i * 1000),
     }));
     await ctx.db.insert(blogPosts).values(rows);
-    await ctx.db.execute(sql`update blog_posts set updated_at = updated_at + interval '7 microseconds' where slug like ${`${tag.toLowerCase()}-%`} and updated_at = ${same}`);
+    await ctx.db.execute(
+      sql`update blog_posts set updated_at = updated_at + interval '7 microseconds' where slug like ${`${tag.toLowerCase()}-%`} and updated_at = ${same}`,
+    );
     for (const sort of ["updated", "date", "title", "status"] as const) {
       const narrow = { title: tag, sort };
       const pages: string[][] = [];
@@ -187,7 +189,11 @@ describeEachDatabase("posts", (ctx) => {
         title: sql`lower(title), id`,
         status: sql`published, scheduled_at is not null, scheduled_at nulls last, updated_at desc, id desc`,
       }[sort];
-      const all = await queryRows(ctx.db, sql`select id from blog_posts where title like ${`${tag} %`} order by ${keys}`, z.object({ id: z.string() }));
+      const all = await queryRows(
+        ctx.db,
+        sql`select id from blog_posts where title like ${`${tag} %`} order by ${keys}`,
+        z.object({ id: z.string() }),
+      );
       expect(walked, sort).toEqual(all.map((r) => r.id));
       // Previous from the last page gives the middle page, and before the middle page is the first one.
       const lastFirst = pages[2]?.[0] ?? "";

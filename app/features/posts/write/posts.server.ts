@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { hasPgErrorCode, UNIQUE_VIOLATION } from "~/server/db/pg-errors.server";
 import { z } from "zod";
 import { postPath, type Category } from "~/lib/categories";
@@ -43,11 +43,6 @@ export function shownDate() {
  */
 export function newestPublishedFirst() {
   return sql`${blogPosts.publishedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
-}
-
-/** Blog management's order, most recently updated first, as its indexes store it (see above). */
-function recentlyUpdatedFirst() {
-  return sql`${blogPosts.updatedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
 }
 
 /** One key of an admin order: a never-null expression of the row `t`, in descending order unless `asc`. */
@@ -105,7 +100,8 @@ function orderOf({ keys, asc }: (typeof ADMIN_ORDERS)[AdminSort], reversed: bool
  * just a post id and timestamps keep their full precision; a cursor post that is gone matches nothing.
  */
 function pastCursor({ keys, asc }: (typeof ADMIN_ORDERS)[AdminSort], cursorId: string, reversed: boolean): SQL {
-  const at = (k: SortKey) => sql`(select ${k(CURSOR)} from ${blogPosts} as "${sql.raw(CURSOR)}" where "${sql.raw(CURSOR)}"."id" = ${cursorId})`;
+  const at = (k: SortKey) =>
+    sql`(select ${k(CURSOR)} from ${blogPosts} as "${sql.raw(CURSOR)}" where "${sql.raw(CURSOR)}"."id" = ${cursorId})`;
   return sql`(${sql.join(
     keys.map((k) => k(OUTER)),
     sql`, `,
