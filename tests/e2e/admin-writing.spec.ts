@@ -110,3 +110,59 @@ test("a scheduled post's toast and badge say when it goes live", async ({ page }
   await expect(toastWith(page, "Post scheduled for Jun 1, 2099, 9:30 AM (UTC)")).toBeVisible();
   await expect(page.getByText("Scheduled for Jun 1, 2099, 9:30 AM (UTC)", { exact: true })).toBeVisible();
 });
+
+test("Blog Management: search and category in the address, bulk move behind a confirmation, a row's Delete; by keyboard, axe clean", async ({
+  page,
+}) => {
+  test.slow();
+  const tag = `Bulk${Date.now()}${test.info().project.name.replace(/\W/g, "")}`;
+  for (const [n, category] of [
+    [1, "Fun"],
+    [2, "Fun"],
+    [3, "Faith"],
+  ] as const) {
+    const created = await page.request.post(`/7fs/${category}/new`, {
+      form: { title: `${tag} post ${n}`, content: "Words.", published: "on" },
+    });
+    expect(created.ok()).toBe(true);
+  }
+  await gotoHydrated(page, "/admin/blog");
+  await page.getByLabel("Search by title").fill(tag);
+  await page.getByLabel("Category", { exact: true }).selectOption("Fun");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?q=${tag}&category=Fun&sort=updated$`));
+  const titles = page.getByRole("heading", { level: 2, name: new RegExp(tag) });
+  await expect(titles).toHaveText([`${tag} post 2`, `${tag} post 1`]);
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+
+  // Select both by keyboard, choose the action, confirm in the dialog.
+  await page.getByRole("checkbox", { name: `Select ${tag} post 1` }).focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Shift+Tab");
+  await page.getByRole("checkbox", { name: `Select ${tag} post 2` }).press("Space");
+  await page.getByLabel("With selected").selectOption("move");
+  await page.getByLabel("Move to").selectOption("Friends");
+  await page.getByRole("button", { name: "Apply to 2 selected" }).press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: "Move 2 selected posts to Friends?" });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+  await dialog.getByRole("button", { name: "Move to category" }).click();
+  await expect(toastWith(page, "2 posts moved")).toBeVisible();
+  await expect(titles).toHaveCount(0);
+
+  await gotoHydrated(page, `/admin/blog?q=${tag}&category=Friends`);
+  await expect(titles).toHaveCount(2);
+  await expect(titles.filter({ hasText: `${tag} post 1` })).toHaveCount(1);
+  expect((await page.request.get(`/7fs/Friends/${slugOf(`${tag} post 1`)}`)).status()).toBe(200);
+
+  // A row's Delete asks first; Cancel keeps the post.
+  await page.getByRole("button", { name: `Delete ${tag} post 1` }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this post?" });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(titles).toHaveCount(2);
+  await page.getByRole("button", { name: `Delete ${tag} post 1` }).click();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toastWith(page, "1 post deleted")).toBeVisible();
+  await expect(titles).toHaveText([`${tag} post 2`]);
+  expect((await page.request.get(`/7fs/Friends/${slugOf(`${tag} post 1`)}`)).status()).toBe(404);
+});

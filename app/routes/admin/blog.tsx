@@ -148,10 +148,11 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
         <p role="status" className="mt-10 text-center text-muted-foreground">
           Loading posts...
         </p>
-      ) : posts.length === 0 ? (
-        <p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>
       ) : (
-        <AdminPostList posts={posts} />
+        <AdminPostList
+          posts={posts}
+          empty={<p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>}
+        />
       )}
       <Pager
         label="Pagination"

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { toast } from "~/components/toaster";
@@ -57,7 +57,7 @@ function useBulkAction() {
  * a category, delete: each behind a confirmation), then title, state, category, dates, View (or
  * Preview), Edit and, where this user may delete the post, Delete.
  */
-export function AdminPostList({ posts }: { posts: AdminPostsView["posts"] }) {
+export function AdminPostList({ posts, empty }: { posts: AdminPostsView["posts"]; empty: ReactNode }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const bulk = useBulkAction();
   // A new page (another filter, search or page) starts with nothing selected.
@@ -72,6 +72,28 @@ export function AdminPostList({ posts }: { posts: AdminPostsView["posts"] }) {
       else next.delete(id);
       return next;
     });
+  // The result of an action that emptied the page (all its posts moved away) is still reported: this
+  // component, and its result toast, stay mounted.
+  const skippedList =
+    bulk.skipped.length > 0 ? (
+      <div role="status" className="mt-3 rounded-md border border-destructive/40 p-3 text-sm">
+        <p className="font-medium">Not changed:</p>
+        <ul className="mt-1 list-disc pl-5">
+          {bulk.skipped.map((s, i) => (
+            <li key={i}>
+              {s.title}: {s.reason}
+            </li>
+          ))}
+        </ul>
+      </div>
+    ) : null;
+  if (posts.length === 0)
+    return (
+      <>
+        {skippedList}
+        {empty}
+      </>
+    );
   return (
     <div className="mt-6">
       <BulkBar
@@ -87,18 +109,7 @@ export function AdminPostList({ posts }: { posts: AdminPostsView["posts"] }) {
           )
         }
       />
-      {bulk.skipped.length > 0 ? (
-        <div role="status" className="mt-3 rounded-md border border-destructive/40 p-3 text-sm">
-          <p className="font-medium">Not changed:</p>
-          <ul className="mt-1 list-disc pl-5">
-            {bulk.skipped.map((s, i) => (
-              <li key={i}>
-                {s.title}: {s.reason}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {skippedList}
       <ul className="mt-3 divide-y rounded-lg border">
         {posts.map((p) => (
           <PostRow
