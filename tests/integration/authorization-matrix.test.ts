@@ -12,7 +12,6 @@ import { signComment } from "~/features/comments/comment-tokens.server";
 import { bookingToken } from "~/features/booking/booking.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
 import { getStoredRoles, findUserByEmail } from "~/features/users/users.server";
-import routeTable from "~/routes";
 import type { Db } from "~/server/db/client.server";
 import * as schema from "~/server/db/schema.server";
 import { getAppSecret } from "~/server/secret.server";
@@ -39,6 +38,7 @@ import { png } from "../fixtures/images";
 import { freeSlot, makeBooking, OPEN_ALL_WEEK } from "../helpers/booking";
 import { deliveryOf, easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
+import { appRoutes } from "../helpers/route-table";
 import { useSmtpServer } from "../helpers/smtp-suite";
 import { contactForm, makeComment, makeContactMessage, makePost, makeProject, makeUser, signedInAs, unique } from "../helpers/factories";
 import { pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
@@ -1070,25 +1070,11 @@ async function snapshot(db: Db) {
   return state;
 }
 
-interface RouteEntry {
-  path?: string;
-  file: string;
-  children?: RouteEntry[];
-}
-
-/** Every route of app/routes.ts with its whole path pattern ("/admin/about") and module file. */
-function flattenRoutes(entries: readonly RouteEntry[], parent = ""): { pattern: string; file: string }[] {
-  return entries.flatMap((entry) => {
-    const pattern = [parent, entry.path].filter(Boolean).join("/");
-    return [{ pattern: `/${pattern}`, file: entry.file }, ...flattenRoutes(entry.children ?? [], pattern)];
-  });
-}
-
 const hasAction = (file: string) =>
   /export\s+(async\s+)?function\s+action\b|export\s+const\s+action\b/.test(fs.readFileSync(path.join("app", file), "utf8"));
 
 it("the matrix has a row for every route with an action and every API route, and none for a route that is gone", () => {
-  const routes = flattenRoutes(routeTable);
+  const routes = appRoutes();
   const needRows = routes.filter((r) => r.pattern.startsWith("/api/") || hasAction(r.file)).map((r) => r.pattern);
   const rows = new Set(WRITE_ENDPOINTS.map((e) => e.route));
   // A route listed here was added without saying who may call it: add its rows above.

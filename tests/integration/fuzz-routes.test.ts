@@ -2,13 +2,13 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { z } from "zod";
-import routes from "~/routes";
 import { createSession } from "~/features/auth/session.server";
 import type { Db } from "~/server/db/client.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { makePost, makeUser, signedInAs } from "../helpers/factories";
 import { formVocabulary } from "../helpers/form-vocabulary";
+import { routePatterns } from "../helpers/route-table";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -41,21 +41,6 @@ const STAFF_TABLES = [
   "testimonials",
   "content_version",
 ];
-
-interface RouteEntry {
-  path?: string;
-  index?: boolean;
-  children?: RouteEntry[];
-}
-
-/** Every URL pattern of the route config, with its parents' segments. */
-function routePatterns(entries: readonly RouteEntry[], parent = ""): string[] {
-  return entries.flatMap((entry) => {
-    const own = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
-    const here = entry.index || entry.path ? [`/${own}`.replace(/\/+/g, "/")] : [];
-    return [...here, ...routePatterns(entry.children ?? [], own)];
-  });
-}
 
 // A stack frame as Node prints it: "at fn (/path/file.js:12:34)" or "at file:///…:1:2".
 const STACK_FRAME = /\bat\s+(?:\S+\s+\()?(?:file:\/\/|node:|\/)[^\s)]*:\d+:\d+\)?/;
@@ -198,7 +183,7 @@ describeEachDatabase("fuzzing every route × method", (ctx) => {
   });
   afterAll(() => server.close());
 
-  const patterns = routePatterns(routes);
+  const patterns = routePatterns();
 
   async function fuzz(actor: "anonymous" | "user") {
     const post = await makePost(ctx.db);
@@ -332,7 +317,7 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
       const admin = await signedInAs(ctx.db, "admin");
       const post = await makePost(ctx.db);
       const real: Record<string, string> = { category: "Fun", slug: post.slug, postId: String(post.id), file: "posts.xml", "*": "x.png" };
-      const paths = routePatterns(routes).map((p) => p.replace(/:(\w+)|\*/g, (_, n: string | undefined) => real[n ?? "*"] ?? "x"));
+      const paths = routePatterns().map((p) => p.replace(/:(\w+)|\*/g, (_, n: string | undefined) => real[n ?? "*"] ?? "x"));
       let requests = 0;
       let intentForms = 0;
       const failures: string[] = [];

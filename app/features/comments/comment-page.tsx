@@ -101,6 +101,7 @@ export function CommentFormPage({
           fieldErrors={reply?.fieldErrors}
           formError={reply?.formError}
           replyingTo={view?.parent.authorName ?? null}
+          headingLevel={2}
         />
       )}
     </section>

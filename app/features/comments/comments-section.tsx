@@ -144,6 +144,7 @@ export function CommentForm({
   fieldErrors,
   formError,
   replyingTo,
+  headingLevel = 3,
 }: {
   postId: string;
   parentId: string | null;
@@ -153,8 +154,11 @@ export function CommentForm({
   fieldErrors?: CommentFieldErrors;
   formError?: string | null;
   replyingTo?: string | null;
+  /** 3 under a post's "Comments" heading; 2 on a page of its own, right under the page's h1. */
+  headingLevel?: 2 | 3;
 }) {
   const ref = useRef<HTMLFormElement>(null);
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   useEffect(() => (ref.current ? enhanceCommentForm(ref.current) : undefined), []);
   const error = (field: keyof CommentFieldErrors) => fieldErrors?.[field]?.[0];
   return (
@@ -169,9 +173,9 @@ export function CommentForm({
       {...{ [COMMENT_FORM_ATTRIBUTE]: "" }}
       {...verificationAttributes(verification)}
     >
-      <h3 id="comment-form-title" className="text-xl font-semibold">
+      <Heading id="comment-form-title" className="text-xl font-semibold">
         {replyingTo ? `Reply to ${replyingTo}` : "Leave a comment"}
-      </h3>
+      </Heading>
       {formError ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm font-medium text-destructive">
           {formError}

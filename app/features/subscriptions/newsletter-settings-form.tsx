@@ -69,7 +69,8 @@ export function NewsletterSettingsForm({
             {(props) => <Input {...props} type="number" min={0.1} max={100} step={0.1} className="w-32" />}
           </FormField>
           <FormField field={fields.accentColor} label="Accent colour (buttons and links)">
-            {(props) => <Input {...props} type="color" className="h-10 w-20 p-1" />}
+            {/* A colour input always holds a colour, and HTML forbids `required` on it. */}
+            {(props) => <Input {...props} required={undefined} type="color" className="h-10 w-20 p-1" />}
           </FormField>
           <SubmitButton pending={saving} pendingLabel="Saving…" className="justify-self-start">
             Save newsletter settings

@@ -20,6 +20,8 @@ import {
   listSubscribers,
   newsletterJobKey,
   emailPostIfChosen,
+  previewPostEmail,
+  sendTestPostEmail,
   sentCount,
   subscribe,
   unsubscribe,
@@ -211,6 +213,30 @@ describe("email subscriptions", () => {
       expect(keys).toHaveLength(3);
       const sends = await ctx.db.select().from(newsletterSends).where(eq(newsletterSends.postId, post.id));
       expect(keys.map((k) => k.key).sort()).toEqual(sends.map((s) => newsletterJobKey(post.id, s.subscriberId)).sort());
+    });
+
+    it("a post's email: preview as subscribers get it, a test to the writer's own address only, refused to readers", async () => {
+      const writer = await makeUser(ctx.db, { role: "admin" });
+      const post = await createPost(ctx.db, writer.actor, {
+        title: `Previewed <post> ${++n}`,
+        content: "The **body** of the post.",
+        excerpt: "The excerpt.",
+        category: "Fun",
+        published: false,
+      });
+      const preview = await previewPostEmail(ctx.db, writer.actor, post.id);
+      expect(preview.subject).toContain(`Previewed <post> ${n}`);
+      expect(preview.html).toContain("Previewed &lt;post&gt;");
+      expect(preview.text).toContain("The excerpt.");
+      const before = mailsTo(smtp, writer.email).length;
+      await expect(sendTestPostEmail(ctx.db, writer.actor, post.id)).resolves.toEqual({ to: writer.email });
+      const mail = await waitFor(() => mailsTo(smtp, writer.email)[before], 5_000, "the test email");
+      expect(readableMail(mail)).toMatch(/Subject: \[Test\] Previewed <post>/);
+      const reader = (await makeUser(ctx.db, { role: "user" })).actor;
+      await expect(previewPostEmail(ctx.db, reader, post.id)).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(sendTestPostEmail(ctx.db, reader, post.id)).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(sendTestPostEmail(ctx.db, null, post.id)).rejects.toThrow();
+      await expect(previewPostEmail(ctx.db, writer.actor, crypto.randomUUID())).rejects.toBeInstanceOf(NotFoundError);
     });
 
     it("admin: counts, CSV with formula cells neutralised, delete for good; others are refused", async () => {
