@@ -1,13 +1,14 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { createUser } from "~/features/users/users.server";
 import type { Actor } from "~/lib/permissions";
 import { z } from "zod";
 import { queryRows } from "~/server/db/query-rows.server";
-import { blogMedia, blogPosts } from "~/server/db/schema.server";
+import { auditLog, blogMedia, blogPosts, postRedirects } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../../tests/helpers/databases";
 import { getFeaturedArticle } from "../read/home-posts.server";
+import { bulkPostAction } from "./bulk-posts.server";
 import {
   ADMIN_POSTS_PER_PAGE,
   createPost,
@@ -274,5 +275,60 @@ describeEachDatabase("posts", (ctx) => {
     await updatePost(ctx.db, mod, featured.slug, { ...base, title: "Featured pick", featured: false });
     expect((await getPostBySlug(ctx.db, featured.slug))?.featured).toBe(false);
     expect((await getFeaturedArticle(ctx.db))?.slug).not.toBe(featured.slug);
+  });
+
+  const unpublished = { ...base, published: false };
+  const stateOf = async (ids: string[]) =>
+    (
+      await ctx.db
+        .select({ id: blogPosts.id, published: blogPosts.published, category: blogPosts.category })
+        .from(blogPosts)
+        .where(inArray(blogPosts.id, ids))
+    ).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+
+  it("publishes, unpublishes and moves each selected post, keeping each post's rules", async () => {
+    const a = await createPost(ctx.db, mod, { ...unpublished, title: "Bulk one" });
+    const b = await createPost(ctx.db, mod, { ...unpublished, title: "Bulk two" });
+    // Going live needs alt text on its images: this one is reported, the others still change.
+    const c = await createPost(ctx.db, mod, { ...unpublished, title: "Bulk no alt", featuredImageUrl: "https://example.com/a.jpg" });
+    const published = await bulkPostAction(ctx.db, mod2, { action: "publish", ids: [a.id, b.id, c.id] });
+    expect(published.done).toBe(2);
+    expect(published.skipped).toEqual([{ title: "Bulk no alt", reason: expect.stringMatching(/alt/i) }]);
+    expect((await stateOf([a.id, b.id, c.id])).map((p) => p.published)).toEqual([true, true, false]);
+
+    const moved = await bulkPostAction(ctx.db, mod2, { action: "move", ids: [a.id, b.id], category: "Fun" });
+    expect(moved).toEqual({ done: 2, skipped: [] });
+    expect((await stateOf([a.id, b.id])).map((p) => p.category)).toEqual(["Fun", "Fun"]);
+    // A moved post keeps its old address as a redirect, as a single edit does.
+    const redirects = await ctx.db.select({ category: postRedirects.category }).from(postRedirects).where(eq(postRedirects.postId, a.id));
+    expect(redirects.map((r) => r.category)).toEqual(["Fitness"]);
+
+    expect(await bulkPostAction(ctx.db, mod2, { action: "unpublish", ids: [a.id] })).toEqual({ done: 1, skipped: [] });
+    expect((await stateOf([a.id, b.id])).map((p) => p.published)).toEqual([false, true]);
+  });
+
+  it("deletes only what the actor may delete (admins any post, moderators their own) and audits each", async () => {
+    const mine = await createPost(ctx.db, mod, { ...unpublished, title: "Bulk mine" });
+    const theirs = await createPost(ctx.db, mod2, { ...unpublished, title: "Bulk theirs" });
+    const result = await bulkPostAction(ctx.db, mod, { action: "delete", ids: [mine.id, theirs.id] });
+    expect(result.done).toBe(1);
+    expect(result.skipped).toEqual([{ title: "Bulk theirs", reason: "Only an admin or the post's author may delete it." }]);
+    expect((await stateOf([mine.id, theirs.id])).map((p) => p.id)).toEqual([theirs.id]);
+    const audited = await ctx.db.select({ targetId: auditLog.targetId }).from(auditLog).where(eq(auditLog.action, "post.delete"));
+    expect(audited.map((r) => r.targetId)).toContain(mine.id);
+    expect(await bulkPostAction(ctx.db, admin, { action: "delete", ids: [theirs.id] })).toEqual({ done: 1, skipped: [] });
+    // Gone meanwhile: reported, not an error.
+    expect((await bulkPostAction(ctx.db, admin, { action: "delete", ids: [theirs.id] })).skipped).toHaveLength(1);
+  });
+
+  it("refuses bad input with a message and readers outright", async () => {
+    await expect(bulkPostAction(ctx.db, mod, { action: "publish", ids: [] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(bulkPostAction(ctx.db, mod, { action: "publish", ids: ["not-an-id"] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(bulkPostAction(ctx.db, mod, { action: "move", ids: [crypto.randomUUID()] })).rejects.toThrow(
+      "Choose the category to move the posts to",
+    );
+    await expect(bulkPostAction(ctx.db, mod, { action: "explode", ids: [crypto.randomUUID()] })).rejects.toBeInstanceOf(ValidationError);
+    const reader = await actor(ctx.db, "user");
+    await expect(bulkPostAction(ctx.db, reader, { action: "publish", ids: [crypto.randomUUID()] })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });
