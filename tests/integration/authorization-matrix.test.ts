@@ -447,6 +447,32 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    // Someone else's upload: admins only (canDeleteUpload); one in use is refused (media-library test).
+    name: "media library delete (the caller's own unused upload)",
+    route: "/admin/media",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { actor, author }) => {
+      const [row] = await db
+        .insert(uploads)
+        .values({
+          userId: actor ?? author,
+          storageKey: `blog-images/matrix/${unique()}.png`,
+          contentType: "image/png",
+          byteSize: 10,
+          width: 1,
+          height: 1,
+        })
+        .returning({ id: uploads.id });
+      const id = row?.id ?? "";
+      return {
+        path: "/admin/media",
+        body: new URLSearchParams({ intent: "delete", id }),
+        verify: async (db) => expect(await db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id))).toEqual([]),
+      };
+    },
+  },
+  {
     name: "image upload",
     route: "/api/uploads",
     allowed: STAFF,
