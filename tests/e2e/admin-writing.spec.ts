@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { png } from "../fixtures/images";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expect, test, type Page } from "./helpers/test";
@@ -165,4 +166,46 @@ test("Blog Management: search and category in the address, bulk move behind a co
   await expect(toastWith(page, "1 post deleted")).toBeVisible();
   await expect(titles).toHaveText([`${tag} post 2`]);
   expect((await page.request.get(`/7fs/Friends/${slugOf(`${tag} post 1`)}`)).status()).toBe(404);
+});
+
+test("Media lists an upload used by a post as in use and refuses to delete it; an unused one is deleted after a confirmation", async ({
+  page,
+}) => {
+  const tag = `media${Date.now()}${test.info().project.name.replace(/\W/g, "")}`;
+  const uploaded = await page.request.post("/api/uploads", {
+    multipart: { files: { name: `${tag}-used.png`, mimeType: "image/png", buffer: await png() } },
+  });
+  expect(uploaded.status()).toBe(201);
+  const spare = await page.request.post("/api/uploads", {
+    multipart: { files: { name: `${tag}-spare.png`, mimeType: "image/png", buffer: await png(32, 24) } },
+  });
+  expect(spare.status()).toBe(201);
+  const { images } = (await uploaded.json()) as { images: { url: string }[] };
+  const created = await page.request.post("/7fs/Fun/new", {
+    form: { title: `${tag} post`, content: `An image: ![A test image](${images[0]?.url})`, published: "on" },
+  });
+  expect(created.ok()).toBe(true);
+
+  await gotoHydrated(page, "/admin/media");
+  await page.getByLabel("Search by file name").fill(tag);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const cards = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
+  await expect(cards).toHaveCount(2);
+  const used = cards.filter({ hasText: `${tag}-used.png` });
+  await expect(used.getByText("In use")).toBeVisible();
+  await expect(used.getByText("64 × 48")).toBeVisible();
+  await expect(cards.filter({ hasText: `${tag}-spare.png` }).getByText("Unused")).toBeVisible();
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+
+  await used.getByRole("button", { name: `Delete ${tag}-used.png` }).click();
+  await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(
+    toastWith(page, "Error", "This file is still used by a post, page or setting. Remove it there first, then delete it."),
+  ).toBeVisible();
+  await expect(cards).toHaveCount(2);
+
+  await page.getByRole("button", { name: `Delete ${tag}-spare.png` }).press("Enter");
+  await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).press("Enter");
+  await expect(toastWith(page, "Upload deleted.")).toBeVisible();
+  await expect(cards).toHaveCount(1);
 });

@@ -7,10 +7,10 @@ import { uploads, user } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
+import { MEDIA_SEARCH_MAX } from "./media-library";
 import { deleteUpload, publicUploadUrl, usedUploadKeys } from "./uploads.server";
 
 export const MEDIA_PER_PAGE = 24;
-export const MEDIA_SEARCH_MAX = 200;
 const DELETE_FORBIDDEN = "Only an admin or the person who uploaded it may delete an upload.";
 export const UPLOAD_IN_USE = "This file is still used by a post, page or setting. Remove it there first, then delete it.";
 

@@ -12,7 +12,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
-import { deleteMediaUpload, listMediaLibrary, MEDIA_SEARCH_MAX } from "~/features/uploads/media-library.server";
+import { MEDIA_SEARCH_MAX, sizeOf } from "~/features/uploads/media-library";
+import { deleteMediaUpload, listMediaLibrary } from "~/features/uploads/media-library.server";
 import { getDb } from "~/server/db/client.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -38,12 +39,6 @@ export async function action({ request }: Route.ActionArgs) {
       return { ok: true as const, message: "Upload deleted." };
     },
   });
-}
-
-function sizeOf(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export default function Media({ loaderData }: Route.ComponentProps) {
