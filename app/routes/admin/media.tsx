@@ -43,6 +43,15 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Media({ loaderData }: Route.ComponentProps) {
   const { items, q, page, pageCount, count, storageBytes } = loaderData;
+  // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
+  const fetcher = useFetcher<{ ok: true; message: string } | { ok: false; error: string }>();
+  const busy = fetcher.state !== "idle";
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) toast.success(fetcher.data.message);
+    else toast.error("Error", { description: fetcher.data.error });
+  }, [fetcher.state, fetcher.data]);
+  const onDelete = (id: string) => fetcher.submit({ intent: "delete", id }, { method: "post" });
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Media</h1>
@@ -63,7 +72,7 @@ export default function Media({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul aria-label="Uploads" className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {items.map((item) => (
-            <MediaCard key={item.id} item={item} />
+            <MediaCard key={item.id} item={item} busy={busy} onDelete={onDelete} />
           ))}
         </ul>
       )}
@@ -79,17 +88,17 @@ export default function Media({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function MediaCard({ item }: { item: Route.ComponentProps["loaderData"]["items"][number] }) {
-  const fetcher = useFetcher<{ ok: true; message: string } | { ok: false; error: string }>();
+function MediaCard({
+  item,
+  busy,
+  onDelete,
+}: {
+  item: Route.ComponentProps["loaderData"]["items"][number];
+  busy: boolean;
+  onDelete: (id: string) => Promise<void>;
+}) {
   const [open, setOpen] = useState(false);
-  const busy = fetcher.state !== "idle";
   const name = item.originalName ?? "Untitled upload";
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.ok) toast.success(fetcher.data.message);
-    else toast.error("Error", { description: fetcher.data.error });
-    setOpen(false);
-  }, [fetcher.state, fetcher.data]);
   return (
     <li className="flex flex-col overflow-hidden rounded-lg border">
       {/* The file's name below says what it is; the thumbnail adds nothing for a screen reader. */}
@@ -135,7 +144,7 @@ function MediaCard({ item }: { item: Route.ComponentProps["loaderData"]["items"]
               className="bg-destructive text-white hover:bg-destructive/90"
               onClick={(e) => {
                 e.preventDefault();
-                void fetcher.submit({ intent: "delete", id: item.id }, { method: "post" });
+                void onDelete(item.id).then(() => setOpen(false));
               }}
             >
               {busy ? "Deleting..." : "Delete"}
