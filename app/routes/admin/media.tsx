@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { Form, useFetcher } from "react-router";
 import { useEffect, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmDialog, DestructiveAction } from "~/components/confirm-dialog";
 import { Pager } from "~/components/pager";
 import { Timestamp } from "~/components/timestamp";
 import { toast } from "~/components/toaster";
-import { AlertDialogAction } from "~/components/ui/alert-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -139,16 +138,9 @@ function MediaCard({
             }
             busy={busy}
           >
-            <AlertDialogAction
-              disabled={busy}
-              className="bg-destructive text-white hover:bg-destructive/90"
-              onClick={(e) => {
-                e.preventDefault();
-                void onDelete(item.id).then(() => setOpen(false));
-              }}
-            >
+            <DestructiveAction busy={busy} onConfirm={() => void onDelete(item.id).then(() => setOpen(false))}>
               {busy ? "Deleting..." : "Delete"}
-            </AlertDialogAction>
+            </DestructiveAction>
           </ConfirmDialog>
         ) : null}
       </div>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmDialog, DestructiveAction } from "~/components/confirm-dialog";
 import { toast } from "~/components/toaster";
 import { AlertDialogAction } from "~/components/ui/alert-dialog";
 import { Badge } from "~/components/ui/badge";
@@ -269,16 +269,9 @@ function PostRow({
             description={`“${p.title}” and its media are deleted permanently. This cannot be undone.`}
             busy={busy}
           >
-            <AlertDialogAction
-              disabled={busy}
-              className="bg-destructive text-white hover:bg-destructive/90"
-              onClick={(e) => {
-                e.preventDefault();
-                void onDelete().then(() => setOpen(false));
-              }}
-            >
+            <DestructiveAction busy={busy} onConfirm={() => void onDelete().then(() => setOpen(false))}>
               {busy ? "Deleting..." : "Delete"}
-            </AlertDialogAction>
+            </DestructiveAction>
           </ConfirmDialog>
         ) : null}
       </div>
