@@ -26,8 +26,8 @@ export function SiteCopyForm({ copy }: { copy: SiteCopy }) {
       <div>
         <h2 className="text-2xl font-bold">Page texts</h2>
         <p className="mt-2 text-muted-foreground">
-          The sentences of the home, contact and projects pages. Each starts as the original text; &quot;Reset to default&quot; brings it
-          back.
+          The sentences of the home, contact, projects and Recent Roles pages. Each starts as the original text; &quot;Reset to
+          default&quot; brings it back.
         </p>
       </div>
       <FormErrors form={form} />

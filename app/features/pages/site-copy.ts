@@ -20,6 +20,7 @@ export const SITE_COPY_DEFAULTS = {
   contactResponseTime: "Response time: 24-48 hours on business days",
   projectsWebHeading: "Web Development Projects",
   projectsOtherHeading: "Other Projects",
+  recentRolesSubtitle: "Where I have led products, projects and teams recently.",
 } as const;
 
 export type SiteCopyKey = keyof typeof SITE_COPY_DEFAULTS;
@@ -68,6 +69,10 @@ export const SITE_COPY_FIELDS: ReadonlyArray<{ page: string; fields: ReadonlyArr
       ["projectsWebHeading", { label: "Web projects heading", max: 80 }],
       ["projectsOtherHeading", { label: "Other projects heading", max: 80 }],
     ],
+  },
+  {
+    page: "Recent Roles",
+    fields: [["recentRolesSubtitle", { label: "Subtitle", max: 200 }]],
   },
 ];
 

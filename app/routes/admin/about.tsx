@@ -62,7 +62,8 @@ export default function AboutAdminRoute({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-12">
       <PageContentForm {...content} />
-      <SiteCopyForm copy={copy} />
+      {/* A new key after a save or reset: the fields show the stored texts, not what the form last held. */}
+      <SiteCopyForm key={JSON.stringify(copy)} copy={copy} />
     </div>
   );
 }
