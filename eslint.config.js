@@ -88,7 +88,7 @@ const FEATURE_SURFACE = {
     "subscribe-offer.tsx",
     "subscriptions.server.ts",
   ],
-  uploads: ["site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
+  uploads: ["media-library.server.ts", "media-library.ts", "site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
   users: ["user-schema.ts", "users.server.ts"],
   verification: ["human-verification.tsx", "verification-widget.ts", "verification.server.ts", "verification.ts"],
 };

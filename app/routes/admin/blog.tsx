@@ -1,12 +1,16 @@
 import { Pager } from "~/components/pager";
 import { Form, Link, useNavigation } from "react-router";
 import { NewPostMenu } from "~/features/admin/new-post-menu";
+import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireStaff } from "~/features/auth/guards.server";
+import type { BulkAction } from "~/features/posts/write/bulk-actions";
+import { bulkPostAction } from "~/features/posts/write/bulk-posts.server";
 import {
   ADMIN_FILTERS,
   ADMIN_SEARCH_MAX,
   adminFilterFrom,
   adminNarrowingFrom,
+  adminPositionFrom,
   adminSortFrom,
   ADMIN_SORTS,
   type AdminFilter,
@@ -19,17 +23,28 @@ import { CATEGORIES } from "~/lib/categories";
 import { cn } from "~/lib/utils";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
-import { pageParam } from "~/server/pagination.server";
 import { adminPostsView } from "~/features/posts/write/admin-posts.server";
 import { AdminPostList } from "~/features/posts/write/admin-post-list";
 import type { Route } from "./+types/blog";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request);
+  const user = await requireStaff(request);
   const url = new URL(request.url);
   return withPageFailures(() =>
-    adminPostsView(getDb(), adminFilterFrom(url), pageParam(request), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
+    adminPostsView(getDb(), user, adminFilterFrom(url), adminPositionFrom(url), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
   );
+}
+
+/** Bulk actions and each row's Delete (a bulk action of one post); each post is authorized on its own. */
+export async function action({ request }: Route.ActionArgs) {
+  return handleAdminForm(request, "posts", {
+    bulk: async ({ db, actor, formData }) => {
+      const category = formData.get("category");
+      const input = { action: formData.get("bulkAction"), ids: formData.getAll("ids"), category: category || undefined };
+      const result = await bulkPostAction(db, actor, input);
+      return { ok: true as const, action: input.action as BulkAction, ...result };
+    },
+  });
 }
 
 export function meta() {
@@ -46,19 +61,24 @@ const SORT_LABEL: Record<AdminSort, string> = {
 };
 
 /** The list's address: state filter, title search, category and order kept across filter links and pages. */
-function hrefFor(filter: AdminFilter, narrow: { title: string; category: string | null; sort: AdminSort }, page = 1): string {
+function hrefFor(
+  filter: AdminFilter,
+  narrow: { title: string; category: string | null; sort: AdminSort },
+  position: { after: string } | { before: string } | null = null,
+): string {
   const params = new URLSearchParams();
   if (filter !== "all") params.set("filter", filter);
   if (narrow.title) params.set("q", narrow.title);
   if (narrow.category) params.set("category", narrow.category);
   if (narrow.sort !== "updated") params.set("sort", narrow.sort);
-  if (page > 1) params.set("page", String(page));
+  if (position && "after" in position) params.set("after", position.after);
+  if (position && "before" in position) params.set("before", position.before);
   const q = params.toString();
   return q ? `/admin/blog?${q}` : "/admin/blog";
 }
 
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
-  const { filter, counts, posts, page, pageCount, title, category, sort } = loaderData;
+  const { filter, counts, posts, prevCursor, nextCursor, title, category, sort } = loaderData;
   const narrow = { title, category, sort };
   const navigation = useNavigation();
   // SPEC §2: 'Loading posts...' while the list loads (a filter or page change).
@@ -128,16 +148,16 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
         <p role="status" className="mt-10 text-center text-muted-foreground">
           Loading posts...
         </p>
-      ) : posts.length === 0 ? (
-        <p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>
       ) : (
-        <AdminPostList posts={posts} />
+        <AdminPostList
+          posts={posts}
+          empty={<p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>}
+        />
       )}
       <Pager
         label="Pagination"
-        page={page}
-        pageCount={pageCount}
-        href={(n) => hrefFor(filter, narrow, n)}
+        prevHref={prevCursor ? hrefFor(filter, narrow, { before: prevCursor }) : undefined}
+        nextHref={nextCursor ? hrefFor(filter, narrow, { after: nextCursor }) : undefined}
         prevLabel="Previous"
         nextLabel="Next"
         variant="public"
