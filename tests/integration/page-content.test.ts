@@ -20,6 +20,13 @@ const LISTS = { intro: "", education: "", certifications: "", skills: "", tools:
 describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
   const server = useSignedInServer(ctx, "admin");
   const page = async (path: string) => (await server.fetch(path)).text();
+  /** /admin/about posted with another account's session. */
+  const postAs = (cookie: string, fields: Record<string, string>) =>
+    server.fetch("/admin/about", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   it("an administrator saves the About and home lists; /about and / show them, in order", async () => {
     const tag = unique();
@@ -52,11 +59,7 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(invalid.status).toBe(400);
     expect(await invalid.text()).toContain("Education, line 1: write it as &quot;Degree | School | Year&quot;");
     const user = await signedInAs(ctx.db, "user");
-    const refused = await server.fetch("/admin/about", {
-      method: "POST",
-      headers: { cookie: user.cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...LISTS, skills: "Sneaky" }).toString(),
-    });
+    const refused = await postAs(user.cookie, { ...LISTS, skills: "Sneaky" });
     expect(refused.status).toBe(403);
     expect(await page("/about")).not.toContain("Sneaky");
   });
@@ -135,11 +138,7 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(await blank.text()).toContain("Heading is required");
 
     const user = await signedInAs(ctx.db, "user");
-    const refused = await server.fetch("/admin/about", {
-      method: "POST",
-      headers: { cookie: user.cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "site-copy", reset: "homeFeaturedSubtitle" }).toString(),
-    });
+    const refused = await postAs(user.cookie, { intent: "site-copy", reset: "homeFeaturedSubtitle" });
     expect(refused.status).toBe(403);
     expect(await page("/")).toContain(`Fresh from the workshop ${tag}`);
     await ctx.db.delete(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
