@@ -66,7 +66,7 @@ const FEATURE_SURFACE = {
   layout: ["site-links.ts"],
   mail: ["mail-banner.tsx", "mail-settings-schema.ts"],
   media: ["media-urls.ts", "media-view.tsx", "media.ts"],
-  pages: ["getting-started.ts", "page-content.server.ts", "portrait.tsx", "testimonials-schema.ts"],
+  pages: ["getting-started.ts", "page-content.server.ts", "portrait.tsx", "site-copy.server.ts", "testimonials-schema.ts"],
   posts: [
     "content/content-urls.ts",
     "content/markdown-parse.server.ts",
@@ -88,7 +88,7 @@ const FEATURE_SURFACE = {
     "subscribe-offer.tsx",
     "subscriptions.server.ts",
   ],
-  uploads: ["site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
+  uploads: ["media-library.server.ts", "media-library.ts", "site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
   users: ["user-schema.ts", "users.server.ts"],
   verification: ["human-verification.tsx", "verification-widget.ts", "verification.server.ts", "verification.ts"],
 };

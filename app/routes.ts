@@ -39,6 +39,7 @@ export default [
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
     route("blog", "routes/admin/blog.tsx"),
+    route("media", "routes/admin/media.tsx"),
     route("projects", "routes/admin/projects.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),

@@ -6,6 +6,7 @@ import type { Db } from "~/server/db/client.server";
 import { ValidationError } from "~/server/errors.server";
 import { generatePassword } from "~/server/password.server";
 import { runBackupCommand } from "./backup-commands";
+import { runDoctor } from "./doctor";
 import { runImportCommand } from "./import-commands";
 import type { CliContext, CliIo } from "./io";
 
@@ -21,7 +22,16 @@ export interface CliCommand {
    * themselves: a backup must not change the database it copies, a restore migrates what it loads.
    */
   migrates: boolean;
+  standalone?: false;
   run: (argv: string[], ctx: CliContext) => Promise<void>;
+}
+
+/** A command that opens nothing first (the doctor reports a database it cannot open instead of failing on it). */
+export interface StandaloneCliCommand {
+  name: string;
+  usage: string;
+  standalone: true;
+  run: (argv: string[], io: CliIo) => Promise<void>;
 }
 
 /** The options every account command accepts (parseArgs refuses any other). */
@@ -76,7 +86,7 @@ function roleCommand(
 }
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly CliCommand[] = [
+export const COMMANDS: readonly (CliCommand | StandaloneCliCommand)[] = [
   {
     name: "create-user",
     usage: `  create-user <email> [--name NAME] [--role ${STORED_ROLE_CHOICES}] [--password PASSWORD | --password-stdin]
@@ -186,6 +196,13 @@ export const COMMANDS: readonly CliCommand[] = [
     migrates: true,
     run: runImportCommand,
   },
+  {
+    name: "doctor",
+    usage: `  doctor                         Check the configuration, database and migrations, site address, storage,
+                                 email, clock and free disk space, and say what to fix (exit 1 if anything must be).`,
+    standalone: true,
+    run: (_argv, io) => runDoctor(io),
+  },
 ];
 
 export const USAGE = `Usage: npm run cli -- <command> [options]
@@ -200,7 +217,7 @@ const HELP = new Set([undefined, "help", "--help"]);
  * The command argv names, or null for the help (which needs no database). An unknown name is refused
  * with the help.
  */
-export function findCommand(argv: readonly string[]): CliCommand | null {
+export function findCommand(argv: readonly string[]): CliCommand | StandaloneCliCommand | null {
   const name = argv[0];
   if (HELP.has(name)) return null;
   const command = COMMANDS.find((c) => c.name === name);
@@ -214,6 +231,7 @@ export function findCommand(argv: readonly string[]): CliCommand | null {
  */
 export async function runCli(argv: string[], ctx: CliContext): Promise<void> {
   const command = findCommand(argv);
-  if (command) await command.run(argv, ctx);
-  else ctx.io.out(USAGE);
+  if (!command) ctx.io.out(USAGE);
+  else if (command.standalone) await command.run(argv, ctx.io);
+  else await command.run(argv, ctx);
 }

@@ -20,6 +20,10 @@ async function main() {
     io.out(USAGE);
     return 0;
   }
+  if (command.standalone) {
+    await command.run(argv, io);
+    return 0;
+  }
   const env = getEnv();
   const database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, poolSize: 2 })

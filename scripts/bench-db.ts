@@ -27,6 +27,7 @@ import { buildPagesSitemap, buildPostsSitemap, buildSitemapIndex, postsFileCount
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import { migrateDatabase, openDatabase, type Database, type Db } from "~/server/db/client.server";
+import { queryRows } from "~/server/db/query-rows.server";
 import { vacuumListingTable } from "~/server/db/vacuum.server";
 import { getEnv } from "~/server/env.server";
 import { startPostgresCluster } from "../tests/helpers/postgres-cluster";
@@ -218,6 +219,26 @@ async function bench(kind: string, database: Database): Promise<void> {
   const { pageCount } = await listPublishedPosts(db, "Faith", 1);
   const deepPage = Math.ceil(pageCount / 2);
   const files = postsFileCount((await getSitemapDates(db)).count, PER_FILE);
+  // Blog Management cursors: the post halfway down each order (keyset: the page after it).
+  const cursorAt = async (order: string, where = "true", offset = Math.floor(POSTS / 2)) => {
+    const rows = await queryRows(
+      db,
+      sql.raw(`select id from blog_posts where ${where} order by ${order} offset ${offset} limit 1`),
+      z.object({ id: z.string() }),
+    );
+    const id = rows[0]?.id;
+    if (!id) throw new Error(`no post at ${offset} by ${order}`);
+    return id;
+  };
+  const cursors = {
+    second: await cursorAt("updated_at desc, id desc", "true", 49),
+    updated: await cursorAt("updated_at desc, id desc"),
+    published: await cursorAt("updated_at desc, id desc", "published", Math.floor(POSTS / 3)),
+    date: await cursorAt("coalesce(published_at, created_at) desc, id desc"),
+    title: await cursorAt("lower(title), id"),
+    status: await cursorAt("published, scheduled_at is not null, scheduled_at nulls last, updated_at desc, id desc"),
+    faith: await cursorAt("updated_at desc, id desc", "category = 'Faith'", Math.floor(POSTS / 14)),
+  };
   const postsFile = { files, first: (await listPublishedPostsForSitemap(db, postsFileIds(1, files))).length };
   const lines = [
     await time(kind, "category page (first)", (run) => categoryPage(db, CATEGORIES[run % CATEGORIES.length] ?? "Faith", 1)),
@@ -225,12 +246,20 @@ async function bench(kind: string, database: Database): Promise<void> {
     await time(kind, `category page (page ${deepPage} of ${pageCount})`, () => categoryPage(db, "Faith", deepPage)),
     await time(kind, "a post (post, related, prev/next, TOC)", (run) => postPage(db, publishedSlug(run))),
     await time(kind, "a moved post's old address", () => findMovedPost(db, "Faith", "old-post-500", null)),
-    await time(kind, "blog management, first page", () => listAdminPosts(db, "all", 1)),
-    await time(kind, "blog management, drafts", () => listAdminPosts(db, "drafts", 1)),
-    await time(kind, "blog management, scheduled", () => listAdminPosts(db, "scheduled", 1)),
-    await time(kind, "blog management, published page 20", () => listAdminPosts(db, "published", 20)),
-    await time(kind, "blog management, by title, page 20", () => listAdminPosts(db, "all", 20, { sort: "title" })),
-    await time(kind, "blog management, by status, page 20", () => listAdminPosts(db, "all", 20, { sort: "status" })),
+    await time(kind, "blog management, first page", () => listAdminPosts(db, "all")),
+    await time(kind, "blog management, drafts", () => listAdminPosts(db, "drafts")),
+    await time(kind, "blog management, scheduled", () => listAdminPosts(db, "scheduled")),
+    await time(kind, "blog management, next page (page 2)", () => listAdminPosts(db, "all", { after: cursors.second })),
+    await time(kind, "blog management, halfway (after)", () => listAdminPosts(db, "all", { after: cursors.updated })),
+    await time(kind, "blog management, halfway (before)", () => listAdminPosts(db, "all", { before: cursors.updated })),
+    await time(kind, "blog management, published, halfway", () => listAdminPosts(db, "published", { after: cursors.published })),
+    await time(kind, "blog management, by date, halfway", () => listAdminPosts(db, "all", { after: cursors.date }, { sort: "date" })),
+    await time(kind, "blog management, by title, halfway", () => listAdminPosts(db, "all", { after: cursors.title }, { sort: "title" })),
+    await time(kind, "blog management, by status, halfway", () => listAdminPosts(db, "all", { after: cursors.status }, { sort: "status" })),
+    await time(kind, "blog management, one category, halfway", () =>
+      listAdminPosts(db, "all", { after: cursors.faith }, { category: "Faith" }),
+    ),
+    await time(kind, "blog management, title search", (run) => listAdminPosts(db, "all", {}, { title: `post ${run}9` })),
     await time(kind, "dashboard counts", () => Promise.all([getPostStats(db), countProjects(db)])),
     await time(kind, "sitemap index", async () => {
       const dates = await getSitemapDates(db);

@@ -1,6 +1,7 @@
 import type * as React from "react";
 import {
   AlertDialog,
+  AlertDialogAction,
   AlertDialogCancel,
   AlertDialogContent,
   AlertDialogDescription,
@@ -49,5 +50,21 @@ export function ConfirmDialog({
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** The confirming control of a destructive ConfirmDialog: red, disabled while the work runs, never closing the dialog itself. */
+export function DestructiveAction({ busy, onConfirm, children }: { busy: boolean; onConfirm: () => void; children: React.ReactNode }) {
+  return (
+    <AlertDialogAction
+      disabled={busy}
+      className="bg-destructive text-white hover:bg-destructive/90"
+      onClick={(e) => {
+        e.preventDefault();
+        onConfirm();
+      }}
+    >
+      {children}
+    </AlertDialogAction>
   );
 }

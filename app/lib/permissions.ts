@@ -77,6 +77,13 @@ export function canUploadImages(actor: Actor | null | undefined): boolean {
   return canEnterArea(actor, "posts");
 }
 
+/** The media library: an admin deletes any upload, whoever writes posts the ones they uploaded. */
+export function canDeleteUpload(actor: Actor | null | undefined, upload: { userId: string | null }): boolean {
+  if (!actor) return false;
+  if (actor.role === "admin") return true;
+  return canUploadImages(actor) && upload.userId !== null && upload.userId === actor.id;
+}
+
 /** Admin, or the post's author (while they still have edit rights). */
 export function canDeletePost(actor: Actor | null | undefined, post: { authorId: string | null }): boolean {
   if (!actor) return false;

@@ -18,6 +18,7 @@ import { getVerificationConfig } from "~/features/verification/verification.serv
 import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
+import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { errorAnswer } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { readForm } from "~/server/form.server";
@@ -36,8 +37,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader() {
-  const { contactEmail } = await getSiteSettings();
+  const [{ contactEmail }, copy] = await Promise.all([getSiteSettings(), readSiteCopyQuietly(getDb())]);
   return {
+    texts: { heading: copy.contactHeading, blurb: copy.contactBlurb, responseTime: copy.contactResponseTime },
     verification: getVerificationConfig(),
     email: contactEmail,
   };
@@ -81,10 +83,8 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-6xl px-4 py-16">
-      <h1 className="text-4xl font-bold tracking-tight">Let&apos;s Connect</h1>
-      <p className="mt-3 max-w-2xl text-lg text-muted-foreground">
-        Have a product to shape, a project to steer or an application to build? Send me a message.
-      </p>
+      <h1 className="text-4xl font-bold tracking-tight">{loaderData.texts.heading}</h1>
+      <p className="mt-3 max-w-2xl text-lg text-muted-foreground">{loaderData.texts.blurb}</p>
       <div className="mt-10 grid gap-8 md:grid-cols-[1fr_2fr]">
         <aside className="h-fit rounded-lg border bg-card p-6 text-card-foreground" aria-label="Contact details">
           <h2 className="text-xl font-semibold">Get in touch</h2>
@@ -102,7 +102,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           </p>
           <p className="mt-4 flex items-center gap-2 text-sm">
             <Clock aria-hidden="true" className="size-4" />
-            Response time: 24-48 hours on business days
+            {loaderData.texts.responseTime}
           </p>
         </aside>
         <div className="rounded-lg border p-6">

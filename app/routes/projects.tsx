@@ -3,6 +3,7 @@ import { ResponsiveImage, storedImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { Badge } from "~/components/ui/badge";
 import { listProjects } from "~/features/projects/projects.server";
+import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
 import { logger } from "~/server/logger.server";
@@ -23,11 +24,15 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader() {
   // A failed read leaves the lists empty (SPEC §8 silent failures); it is logged.
-  const projects = await listProjects(getDb()).catch((err: unknown) => {
-    logger.error({ err }, "projects page read failed");
-    return [];
-  });
+  const [projects, copy] = await Promise.all([
+    listProjects(getDb()).catch((err: unknown) => {
+      logger.error({ err }, "projects page read failed");
+      return [];
+    }),
+    readSiteCopyQuietly(getDb()),
+  ]);
   return {
+    headings: { web: copy.projectsWebHeading, other: copy.projectsOtherHeading },
     // Featured projects lead, each group in the owner's order (the sort is stable).
     web: projects
       .filter((p) => p.type === "web")
@@ -38,10 +43,10 @@ export async function loader() {
 }
 
 export default function Projects({ loaderData }: Route.ComponentProps) {
-  const { web, other } = loaderData;
+  const { web, other, headings } = loaderData;
   return (
     <div className="mx-auto max-w-6xl px-4 py-16">
-      <h1 className="text-4xl font-bold tracking-tight">Web Development Projects</h1>
+      <h1 className="text-4xl font-bold tracking-tight">{headings.web}</h1>
       {web.length === 0 ? (
         <p className="mt-6 text-muted-foreground">No web projects to show yet.</p>
       ) : (
@@ -90,7 +95,7 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
 
       <Reveal aria-labelledby="other-projects-heading" className="mt-16">
         <h2 id="other-projects-heading" className="text-2xl font-semibold">
-          Other Projects
+          {headings.other}
         </h2>
         {other.length === 0 ? (
           <p className="mt-4 text-muted-foreground">Nothing here yet.</p>

@@ -2,6 +2,7 @@ import { Briefcase } from "lucide-react";
 import { Reveal } from "~/components/reveal";
 import { Portrait, portraitAlt } from "~/features/pages/portrait";
 import { listPositions } from "~/features/pages/positions.server";
+import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
@@ -25,12 +26,17 @@ export function meta({ matches, data }: Route.MetaArgs) {
 export async function loader() {
   const site = await getSiteSettings();
   const db = getDb();
-  const [srcSets, positions] = await Promise.all([srcSetsFor(db, [site.portraitUrl]), listPositions(db)]);
-  return { portrait: { url: site.portraitUrl, srcSet: srcSets[site.portraitUrl] }, ownerName: site.ownerName, positions };
+  const [srcSets, positions, copy] = await Promise.all([srcSetsFor(db, [site.portraitUrl]), listPositions(db), readSiteCopyQuietly(db)]);
+  return {
+    portrait: { url: site.portraitUrl, srcSet: srcSets[site.portraitUrl] },
+    ownerName: site.ownerName,
+    positions,
+    subtitle: copy.recentRolesSubtitle,
+  };
 }
 
 export default function RecentPositions({ loaderData }: Route.ComponentProps) {
-  const { portrait, ownerName, positions } = loaderData;
+  const { portrait, ownerName, positions, subtitle } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="flex flex-col items-center gap-8 md:flex-row">
@@ -44,7 +50,7 @@ export default function RecentPositions({ loaderData }: Route.ComponentProps) {
         />
         <div>
           <h1 className="text-4xl font-bold tracking-tight">Recent Roles</h1>
-          <p className="mt-3 text-lg text-muted-foreground">Where I have led products, projects and teams recently.</p>
+          <p className="mt-3 text-lg text-muted-foreground">{subtitle}</p>
         </div>
       </div>
 

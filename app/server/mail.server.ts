@@ -66,6 +66,11 @@ export async function sendWithConfig(config: MailConfig, message: MailMessage): 
   return { messageId: String(info.messageId), response: String(info.response ?? "") };
 }
 
+/** Connects to the configured SMTP server and signs in, sending nothing (the doctor's mail check). */
+export async function verifyMailServer(config: MailConfig): Promise<void> {
+  await (await getTransporter(config)).verify();
+}
+
 /** Sends one email with the current config; without one nothing is sent and the result says so. */
 export async function sendMail(db: Db, message: MailMessage): Promise<MailResult> {
   const config = await getMailConfig(db);

@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { png } from "../fixtures/images";
 import { E2E_ADMIN } from "./constants";
 import { loginAs } from "./helpers/auth";
 import { expect, test, type Page } from "./helpers/test";
@@ -109,4 +110,102 @@ test("a scheduled post's toast and badge say when it goes live", async ({ page }
   await expect(page).toHaveURL(new RegExp(`/7fs/Friends/${slugOf(title)}$`));
   await expect(toastWith(page, "Post scheduled for Jun 1, 2099, 9:30 AM (UTC)")).toBeVisible();
   await expect(page.getByText("Scheduled for Jun 1, 2099, 9:30 AM (UTC)", { exact: true })).toBeVisible();
+});
+
+test("Blog Management: search and category in the address, bulk move behind a confirmation, a row's Delete; by keyboard, axe clean", async ({
+  page,
+}) => {
+  test.slow();
+  const tag = `Bulk${Date.now()}${test.info().project.name.replace(/\W/g, "")}`;
+  for (const [n, category] of [
+    [1, "Fun"],
+    [2, "Fun"],
+    [3, "Faith"],
+  ] as const) {
+    const created = await page.request.post(`/7fs/${category}/new`, {
+      form: { title: `${tag} post ${n}`, content: "Words.", published: "on" },
+    });
+    expect(created.ok()).toBe(true);
+  }
+  await gotoHydrated(page, "/admin/blog");
+  await page.getByLabel("Search by title").fill(tag);
+  await page.getByLabel("Category", { exact: true }).selectOption("Fun");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?q=${tag}&category=Fun&sort=updated$`));
+  const titles = page.getByRole("heading", { level: 2, name: new RegExp(tag) });
+  await expect(titles).toHaveText([`${tag} post 2`, `${tag} post 1`]);
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+
+  // Select both by keyboard, choose the action, confirm in the dialog.
+  await page.getByRole("checkbox", { name: `Select ${tag} post 1` }).focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Shift+Tab");
+  await page.getByRole("checkbox", { name: `Select ${tag} post 2` }).press("Space");
+  await page.getByLabel("With selected").selectOption("move");
+  await page.getByLabel("Move to").selectOption("Friends");
+  await page.getByRole("button", { name: "Apply to 2 selected" }).press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: "Move 2 selected posts to Friends?" });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+  await dialog.getByRole("button", { name: "Move to category" }).click();
+  await expect(toastWith(page, "2 posts moved")).toBeVisible();
+  await expect(titles).toHaveCount(0);
+
+  await gotoHydrated(page, `/admin/blog?q=${tag}&category=Friends`);
+  await expect(titles).toHaveCount(2);
+  await expect(titles.filter({ hasText: `${tag} post 1` })).toHaveCount(1);
+  expect((await page.request.get(`/7fs/Friends/${slugOf(`${tag} post 1`)}`)).status()).toBe(200);
+
+  // A row's Delete asks first; Cancel keeps the post.
+  await page.getByRole("button", { name: `Delete ${tag} post 1` }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this post?" });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(titles).toHaveCount(2);
+  await page.getByRole("button", { name: `Delete ${tag} post 1` }).click();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toastWith(page, "1 post deleted")).toBeVisible();
+  await expect(titles).toHaveText([`${tag} post 2`]);
+  expect((await page.request.get(`/7fs/Friends/${slugOf(`${tag} post 1`)}`)).status()).toBe(404);
+});
+
+test("Media lists an upload used by a post as in use and refuses to delete it; an unused one is deleted after a confirmation", async ({
+  page,
+}) => {
+  const tag = `media${Date.now()}${test.info().project.name.replace(/\W/g, "")}`;
+  const uploaded = await page.request.post("/api/uploads", {
+    multipart: { files: { name: `${tag}-used.png`, mimeType: "image/png", buffer: await png() } },
+  });
+  expect(uploaded.status()).toBe(201);
+  const spare = await page.request.post("/api/uploads", {
+    multipart: { files: { name: `${tag}-spare.png`, mimeType: "image/png", buffer: await png(32, 24) } },
+  });
+  expect(spare.status()).toBe(201);
+  const { images } = (await uploaded.json()) as { images: { url: string }[] };
+  const created = await page.request.post("/7fs/Fun/new", {
+    form: { title: `${tag} post`, content: `An image: ![A test image](${images[0]?.url})`, published: "on" },
+  });
+  expect(created.ok()).toBe(true);
+
+  await gotoHydrated(page, "/admin/media");
+  await page.getByLabel("Search by file name").fill(tag);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const cards = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
+  await expect(cards).toHaveCount(2);
+  const used = cards.filter({ hasText: `${tag}-used.png` });
+  await expect(used.getByText("In use")).toBeVisible();
+  await expect(used.getByText("64 × 48")).toBeVisible();
+  await expect(cards.filter({ hasText: `${tag}-spare.png` }).getByText("Unused")).toBeVisible();
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+
+  await used.getByRole("button", { name: `Delete ${tag}-used.png` }).click();
+  await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(
+    toastWith(page, "Error", "This file is still used by a post, page or setting. Remove it there first, then delete it."),
+  ).toBeVisible();
+  await expect(cards).toHaveCount(2);
+
+  await page.getByRole("button", { name: `Delete ${tag}-spare.png` }).press("Enter");
+  await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).press("Enter");
+  await expect(toastWith(page, "Upload deleted.")).toBeVisible();
+  await expect(cards).toHaveCount(1);
 });

@@ -25,6 +25,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
   await expect(nav.getByRole("link")).toHaveText([
     "Dashboard",
     "Blog Management",
+    "Media",
     "Statistics",
     "Projects",
     "Users",
@@ -134,7 +135,7 @@ test("a moderator's sidebar holds posts, comments and their account only; the ow
   await expect(sidebar.getByText("Moderator", { exact: true })).toBeVisible();
   const nav = sidebar.getByRole("navigation", { name: "Admin" });
   // Least privilege: no inbox (client leads), About/CV, roles, testimonials, settings, users or projects.
-  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", /^Comments(\s*\d+\+? pending)?$/, "Account"]);
+  await expect(nav.getByRole("link")).toHaveText(["Dashboard", "Blog Management", "Media", /^Comments(\s*\d+\+? pending)?$/, "Account"]);
   for (const path of ["/admin/messages", "/admin/about", "/admin/testimonials", "/admin/recent-roles"]) {
     expect((await page.request.get(path)).status(), path).toBe(403);
   }

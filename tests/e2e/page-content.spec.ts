@@ -127,3 +127,59 @@ test("about: the introduction, a skill and a certification change in the admin a
   await expect(page.getByText(`Difference engines ${tag}`)).toHaveCount(0);
   await expect(page.getByText(`I design engines that weave ${tag}.`)).toHaveCount(0);
 });
+
+test("page texts: sentences changed in the admin show on /, /contact and /projects; Reset to default brings the spec's text back", async ({
+  page,
+}) => {
+  // Three public pages visited twice, and four saves.
+  test.slow();
+  await loginAs(page, E2E_ADMIN);
+  await openFromSidebar(page, "About");
+  const eyebrow = page.getByLabel("Hero eyebrow", { exact: true });
+  const contactHeading = page.getByLabel("Heading", { exact: true });
+  const webHeading = page.getByLabel("Web projects heading", { exact: true });
+  await expectHydrated(eyebrow);
+  await expect(eyebrow).toHaveValue("Product · Project · Program · Apps");
+  await expect(page.getByRole("button", { name: /^Reset to default/ })).toHaveCount(0);
+
+  // A blank sentence is refused with a message that says how to get the original back.
+  await contactHeading.fill("");
+  await page.getByRole("button", { name: "Save page texts" }).click();
+  await expect(page.getByText('Heading is required (use "Reset to default" for the original text)').first()).toBeVisible();
+
+  const tag = Date.now().toString(36);
+  await eyebrow.fill(`Speaker · Writer ${tag}`);
+  await contactHeading.fill(`Say hello ${tag}`);
+  await webHeading.fill(`Things I built ${tag}`);
+  await page.getByRole("button", { name: "Save page texts" }).click();
+  await expect(toastWith(page, "Page texts saved")).toBeVisible();
+  await expect(page.getByText('Default: "Product · Project · Program · Apps"')).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  await page.goto("/");
+  await expect(page.getByText(`Speaker · Writer ${tag}`, { exact: true })).toBeVisible();
+  await page.goto("/contact");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Say hello ${tag}`);
+  await page.goto("/projects");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Things I built ${tag}`);
+
+  // Each field resets on its own; the others keep the owner's text until reset too.
+  await page.goto("/admin/about");
+  await expectHydrated(eyebrow);
+  await page.getByRole("button", { name: "Reset to default: Home, Hero eyebrow" }).click();
+  await expect(toastWith(page, "Page texts saved")).toBeVisible();
+  await expect(eyebrow).toHaveValue("Product · Project · Program · Apps");
+  await expect(contactHeading).toHaveValue(`Say hello ${tag}`);
+  await page.getByRole("button", { name: "Reset to default: Contact, Heading" }).click();
+  await expect(contactHeading).toHaveValue("Let's Connect");
+  await page.getByRole("button", { name: "Reset to default: Projects, Web projects heading" }).click();
+  await expect(webHeading).toHaveValue("Web Development Projects");
+  await expect(page.getByRole("button", { name: /^Reset to default/ })).toHaveCount(0);
+
+  await page.goto("/");
+  await expect(page.getByText("Product · Project · Program · Apps", { exact: true })).toBeVisible();
+  await page.goto("/contact");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Let's Connect");
+  await page.goto("/projects");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Web Development Projects");
+});

@@ -418,6 +418,64 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "Blog Management bulk move (someone else's post)",
+    route: "/admin/blog",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { author }) => {
+      const post = await makePost(db, { authorId: author });
+      return {
+        path: "/admin/blog",
+        body: new URLSearchParams({ intent: "bulk", bulkAction: "move", ids: post.id, category: "Faith" }),
+        verify: async (db) => {
+          const [row] = await db.select({ category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.id, post.id));
+          expect(row?.category).toBe("Faith");
+        },
+      };
+    },
+  },
+  {
+    // Someone else's post in the same request is left alone and listed (bulk-posts.server.test.ts).
+    name: "Blog Management row delete (the caller's own post)",
+    route: "/admin/blog",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { actor, author }) => {
+      const post = await makePost(db, { authorId: actor ?? author });
+      return {
+        path: "/admin/blog",
+        body: new URLSearchParams({ intent: "bulk", bulkAction: "delete", ids: post.id }),
+        verify: async (db) => expect(await postRow(db, post.id)).toBeUndefined(),
+      };
+    },
+  },
+  {
+    // Someone else's upload: admins only (canDeleteUpload); one in use is refused (media-library test).
+    name: "media library delete (the caller's own unused upload)",
+    route: "/admin/media",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { actor, author }) => {
+      const [row] = await db
+        .insert(uploads)
+        .values({
+          userId: actor ?? author,
+          storageKey: `blog-images/matrix/${unique()}.png`,
+          contentType: "image/png",
+          byteSize: 10,
+          width: 1,
+          height: 1,
+        })
+        .returning({ id: uploads.id });
+      const id = row?.id ?? "";
+      return {
+        path: "/admin/media",
+        body: new URLSearchParams({ intent: "delete", id }),
+        verify: async (db) => expect(await db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id))).toEqual([]),
+      };
+    },
+  },
+  {
     name: "image upload",
     route: "/api/uploads",
     allowed: STAFF,

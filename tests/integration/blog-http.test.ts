@@ -8,7 +8,7 @@ import { RouterContextProvider } from "react-router";
 import { createPost } from "~/features/posts/write/posts.server";
 import { action as postFormAction } from "~/routes/blog/post-form";
 import { describeEachDatabase } from "../helpers/databases";
-import { makePost, signedInAs } from "../helpers/factories";
+import { makeComment, makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { jpegWithGps, PHP_AS_JPG, pngBomb, SVG_WITH_SCRIPT, truncatedJpeg } from "../fixtures/images";
 
@@ -142,6 +142,21 @@ describeEachDatabase("blog over HTTP", (ctx) => {
       expect(wrong.headers.get("location")).toBe(`/7fs/Family/${post.slug}`);
       expect((await server.fetch("/7fs/Family/no-such-post")).status).toBe(404);
     });
+  });
+
+  it("a category's cards count each post's approved comments; the post's JSON-LD carries the same count", async () => {
+    const post = await makePost(ctx.db, { category: "Family", title: `Talked about ${Date.now()}` });
+    const quiet = await makePost(ctx.db, { category: "Family", title: `Nobody said a word ${Date.now()}` });
+    await makeComment(ctx.db, post.id);
+    await makeComment(ctx.db, post.id);
+    await makeComment(ctx.db, post.id, { state: "pending" });
+    await makeComment(ctx.db, quiet.id, { state: "spam" });
+    const card = (html: string, title: string) => html.slice(html.indexOf(title) - 400, html.indexOf(title));
+    const listing = await (await server.fetch("/7fs/Family")).text();
+    expect(card(listing, post.title)).toContain(" · 2 comments");
+    expect(card(listing, quiet.title)).not.toContain("comment");
+    const page = await (await server.fetch(`/7fs/Family/${post.slug}`)).text();
+    expect(page).toContain('"commentCount":2');
   });
 
   it("serves RSS for the blog and a category with escaping and absolute links", async () => {

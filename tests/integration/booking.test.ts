@@ -217,6 +217,11 @@ describeEachDatabase("booking", (ctx) => {
       expect(invite?.organizer).toBe("mailto:owner@example.com");
       expect(invite?.attendee).toBe("mailto:grace@example.com");
       expect(invites.o[0]?.uid).toBe(invite?.uid);
+      // Mail apps show the event from a text/calendar part carrying its METHOD, plus the .ics file.
+      const mailTo = (address: string, name: string) =>
+        smtp.received.find((m) => m.to.includes(address) && m.raw.includes(id.slice(0, 8)) && m.raw.includes(name))?.raw ?? "";
+      expect(mailTo("grace@example.com", "invite.ics")).toMatch(/Content-Type: text\/calendar;[^\r\n]*method=REQUEST/i);
+      expect(mailTo("grace@example.com", "invite.ics")).toMatch(/name="?invite\.ics/i);
 
       await rescheduleBooking(ctx.db, id, token, new Date(second.start).toISOString());
       const moved = await waitFor(
@@ -234,6 +239,7 @@ describeEachDatabase("booking", (ctx) => {
       );
       expect(cancelled).toMatchObject({ method: "CANCEL", uid: invite?.uid, status: "CANCELLED" });
       await waitFor(() => eventsTo("owner@example.com", id.slice(0, 8)).some((e) => e.method === "CANCEL"), 15_000, "owner's cancel email");
+      expect(mailTo("grace@example.com", "cancel.ics")).toMatch(/Content-Type: text\/calendar;[^\r\n]*method=CANCEL/i);
       // The freed time is offered again; the reminders of the cancelled call are gone.
       expect((await listSlots(ctx.db, intro)).slots.map((s) => s.start)).toContain(second.start);
       const reminders = await ctx.db

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import { publishJobKey, syncPublishJob } from "~/features/posts/write/scheduling.server";
-import { blogPosts, contactMessages, jobs, mailOutbox, postRevisions } from "~/server/db/schema.server";
+import { BOOKING_TEXT } from "~/features/booking/booking-schema";
+import { activeCallType, listSlots } from "~/features/booking/booking.server";
+import {
+  blogPosts,
+  bookingCallTypes,
+  bookings,
+  bookingWeeklyHours,
+  contactMessages,
+  jobs,
+  mailOutbox,
+  postRevisions,
+} from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
@@ -263,6 +274,48 @@ const skipReason = inject("postgresSkipReason");
         expect(page.status).toBe(200);
         expect(await page.text()).toContain(posts[0]?.title ?? "missing");
       }
+    });
+    it("two visitors booking one slot at once, one on each instance: one gets it, the other hears it was taken", async () => {
+      await database.db.insert(bookingCallTypes).values({
+        slug: "race",
+        name: "Race call",
+        durationMinutes: 30,
+        incrementMinutes: 30,
+        minimumNoticeMinutes: 60,
+        horizonDays: 7,
+        displayOrder: 0,
+      });
+      await database.db
+        .insert(bookingWeeklyHours)
+        .values([1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startMinute: 0, endMinute: 1440 })));
+      const { slots } = await listSlots(database.db, await activeCallType(database.db, "race"));
+      const slot = slots[4];
+      if (!slot) throw new Error("no slot offered");
+      const book = async (server: ServerProcess, who: string) =>
+        server.fetch("/book", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+          body: new URLSearchParams({
+            callType: "race",
+            start: new Date(slot.start).toISOString(),
+            name: `Visitor ${who}`,
+            email: `race-${who}@example.com`,
+            timeZone: "Europe/Berlin",
+            verificationToken: await easyAltchaToken(SECRET),
+          }),
+        });
+      const responses = await Promise.all([book(a, "a"), book(b, "b")]);
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([303, 409]);
+      const winner = responses.find((r) => r.status === 303);
+      expect(winner?.headers.get("location")).toMatch(/^\/book\/confirmed\/[0-9a-f-]{36}\?t=/);
+      const loser = responses.find((r) => r.status === 409);
+      expect(await loser?.text()).toContain(BOOKING_TEXT.taken);
+      const rows = await database.db
+        .select({ email: bookings.email, status: bookings.status })
+        .from(bookings)
+        .where(eq(bookings.startsAt, new Date(slot.start)));
+      expect(rows).toHaveLength(1);
     });
   },
 );

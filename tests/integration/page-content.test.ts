@@ -1,7 +1,11 @@
 import { expect, it } from "vitest";
 import { readSiteSettings, saveSiteSettings } from "~/features/settings/settings.server";
 import { settingsFormValues } from "~/features/settings/settings-schema";
-import { positions } from "~/server/db/schema.server";
+import { SITE_COPY_DEFAULTS } from "~/features/pages/site-copy";
+import { SITE_COPY_KEY } from "~/features/pages/site-copy.server";
+import { readContentVersion } from "~/server/content-version.server";
+import { appSettings, auditLog, positions } from "~/server/db/schema.server";
+import { desc, eq } from "drizzle-orm";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
 import { useSignedInServer } from "../helpers/test-server";
@@ -16,6 +20,13 @@ const LISTS = { intro: "", education: "", certifications: "", skills: "", tools:
 describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
   const server = useSignedInServer(ctx, "admin");
   const page = async (path: string) => (await server.fetch(path)).text();
+  /** /admin/about posted with another account's session. */
+  const postAs = (cookie: string, fields: Record<string, string>) =>
+    server.fetch("/admin/about", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   it("an administrator saves the About and home lists; /about and / show them, in order", async () => {
     const tag = unique();
@@ -48,11 +59,7 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(invalid.status).toBe(400);
     expect(await invalid.text()).toContain("Education, line 1: write it as &quot;Degree | School | Year&quot;");
     const user = await signedInAs(ctx.db, "user");
-    const refused = await server.fetch("/admin/about", {
-      method: "POST",
-      headers: { cookie: user.cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...LISTS, skills: "Sneaky" }).toString(),
-    });
+    const refused = await postAs(user.cookie, { ...LISTS, skills: "Sneaky" });
     expect(refused.status).toBe(403);
     expect(await page("/about")).not.toContain("Sneaky");
   });
@@ -91,5 +98,49 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
 
     await ctx.db.delete(positions);
     expect(await page("/recent-roles")).toContain("No roles to show yet.");
+  });
+
+  it("page texts: a changed sentence shows on its page (content version bumped, audited); Reset to default brings the spec's text back", async () => {
+    const tag = unique();
+    const v0 = await readContentVersion(ctx.db);
+    const saved = await server.postForm("/admin/about", {
+      ...SITE_COPY_DEFAULTS,
+      intent: "site-copy",
+      homeFeaturedSubtitle: `Fresh from the workshop ${tag}`,
+      contactResponseTime: `Replies within a week ${tag}`,
+      projectsOtherHeading: `Side quests <i>${tag}</i>`,
+    });
+    expect(saved.status).toBe(302);
+    expect(await readContentVersion(ctx.db)).toBeGreaterThan(v0);
+    const [stored] = await ctx.db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
+    // Only the changes are stored: the defaults stay the code's.
+    expect(Object.keys(JSON.parse(stored?.value ?? "{}")).sort()).toEqual([
+      "contactResponseTime",
+      "homeFeaturedSubtitle",
+      "projectsOtherHeading",
+    ]);
+    const [audit] = await ctx.db.select({ action: auditLog.action }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    expect(audit?.action).toBe("site-copy.update");
+    expect(await page("/")).toContain(`Fresh from the workshop ${tag}`);
+    expect(await page("/contact")).toContain(`Replies within a week ${tag}`);
+    // Plain text, escaped.
+    expect(await page("/projects")).toContain(`Side quests &lt;i&gt;${tag}&lt;/i&gt;`);
+
+    const reset = await server.postForm("/admin/about", { intent: "site-copy", reset: "contactResponseTime" });
+    expect(reset.status).toBe(302);
+    expect(await page("/contact")).toContain(SITE_COPY_DEFAULTS.contactResponseTime);
+    expect(await page("/")).toContain(`Fresh from the workshop ${tag}`);
+
+    const unknown = await server.postForm("/admin/about", { intent: "site-copy", reset: "constructor" });
+    expect(unknown.status).toBe(400);
+    const blank = await server.postForm("/admin/about", { ...SITE_COPY_DEFAULTS, intent: "site-copy", contactHeading: " " });
+    expect(blank.status).toBe(400);
+    expect(await blank.text()).toContain("Heading is required");
+
+    const user = await signedInAs(ctx.db, "user");
+    const refused = await postAs(user.cookie, { intent: "site-copy", reset: "homeFeaturedSubtitle" });
+    expect(refused.status).toBe(403);
+    expect(await page("/")).toContain(`Fresh from the workshop ${tag}`);
+    await ctx.db.delete(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
   });
 });

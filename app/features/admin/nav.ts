@@ -5,6 +5,7 @@ import {
   CalendarCheck,
   FileText,
   IdCard,
+  Images,
   Inbox,
   FolderKanban,
   LayoutDashboard,
@@ -29,6 +30,7 @@ import {
   canModerateComments,
   canReadMessages,
   canViewAuditLog,
+  canUploadImages,
   canViewStatistics,
   type Actor,
 } from "~/lib/permissions";
@@ -46,6 +48,7 @@ export interface AdminNavItem {
 export const ADMIN_NAV: readonly AdminNavItem[] = [
   { to: "/admin", label: "Dashboard", icon: LayoutDashboard, end: true, allowed: canEdit },
   { to: "/admin/blog", label: "Blog Management", icon: FileText, allowed: canEdit },
+  { to: "/admin/media", label: "Media", icon: Images, allowed: canUploadImages },
   { to: "/admin/statistics", label: "Statistics", icon: BarChart3, allowed: canViewStatistics },
   { to: "/admin/projects", label: "Projects", icon: FolderKanban, allowed: canManageProjects },
   { to: "/admin/users", label: "Users", icon: Users, allowed: canManageUsers },

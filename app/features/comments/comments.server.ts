@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getVerificationConfig, verifyHumanToken } from "~/features/verification/verification.server";
 import { canModerateComments, canEdit, type Actor } from "~/lib/permissions";
@@ -155,11 +155,15 @@ export async function postCommentThread(db: Db, postId: string, newestFirst: boo
   return { comments: top, count: rows.length };
 }
 
-/** The number of approved comments of a post, as a column of the caller's statement (listing cards). */
-export function approvedCommentCountOf(postId: unknown) {
-  return sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${postId} and ${comments.state} = 'approved')`.mapWith(
-    Number,
-  );
+/** The approved comments of each post, for listing cards: posts with none are left out. */
+export async function approvedCommentCounts(db: Db, postIds: readonly string[]): Promise<Map<string, number>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db
+    .select({ postId: comments.postId, count: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(comments)
+    .where(and(inArray(comments.postId, [...postIds]), eq(comments.state, "approved")))
+    .groupBy(comments.postId);
+  return new Map(rows.map((row) => [row.postId, row.count]));
 }
 
 /** What the post page needs to draw its comments section. */

@@ -4,6 +4,7 @@ import { reachMeSlots } from "~/features/booking/reach-me.server";
 import { getFeaturedArticle, getNewestPublishedPost } from "~/features/posts/read/home-posts.server";
 import { getFeaturedWebProject } from "~/features/projects/projects.server";
 import { readPageContent } from "~/features/pages/page-content.server";
+import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
 import { categoryPath, postPath } from "~/lib/categories";
@@ -31,13 +32,14 @@ export async function homePageView() {
     withDeadline(feeds.fetchTspBlog(), deadline).then((item) => ({ kind: "blog" as const, item })),
     withDeadline(feeds.fetchTspKb(), deadline).then((item) => ({ kind: "kb" as const, item })),
   ]);
-  const [article, newest, project, portraitSrcSets, pageContent, booking] = await Promise.all([
+  const [article, newest, project, portraitSrcSets, pageContent, booking, copy] = await Promise.all([
     quietly("featured article", getFeaturedArticle(db)),
     quietly("newest post", getNewestPublishedPost(db)),
     quietly("featured project", getFeaturedWebProject(db)),
     quietly("portrait variants", srcSetsFor(db, [site.portraitUrl])),
     quietly("page content", readPageContent(db)),
     site.bookingMode === "built-in" ? quietly("booking slots", reachMeSlots(db)) : null,
+    readSiteCopyQuietly(db),
   ]);
   return {
     headline: site.headline,
@@ -47,6 +49,7 @@ export async function homePageView() {
     portrait: { url: site.portraitUrl, srcSet: portraitSrcSets?.[site.portraitUrl] },
     schedulingUrl: site.schedulingUrl,
     heroGreeting: pageContent?.heroGreeting ?? "",
+    copy,
     bookingMode: site.bookingMode,
     booking,
     certifications: pageContent?.certifications ?? [],

@@ -31,13 +31,14 @@ export function HomePage({ view }: { view: HomePageView }) {
     heroGreeting,
     certifications,
     expertise,
+    copy,
   } = view;
   return (
     <>
       <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-accent to-background">
         <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 md:grid-cols-[1fr_auto] md:py-24">
           <div>
-            <p className="text-sm font-semibold tracking-wide text-primary uppercase">Product · Project · Program · Apps</p>
+            <p className="text-sm font-semibold tracking-wide text-primary uppercase">{copy.homeEyebrow}</p>
             {heroGreeting ? (
               <p className="mt-3 text-xl font-semibold" data-testid="hero-greeting">
                 {heroGreeting}
@@ -83,7 +84,7 @@ export function HomePage({ view }: { view: HomePageView }) {
         <h2 id="featured-heading" className="text-3xl font-bold tracking-tight">
           Featured Work
         </h2>
-        <p className="mt-2 text-muted-foreground">The latest from the blog, the newsletter and my projects.</p>
+        <p className="mt-2 text-muted-foreground">{copy.homeFeaturedSubtitle}</p>
         {/* A new site has nothing to feature yet: one line says so, the grid below stays empty. */}
         {article || project || feedsConfigured ? null : (
           <p className="mt-8 rounded-xl border border-dashed p-8 text-center text-muted-foreground">
@@ -152,14 +153,11 @@ export function HomePage({ view }: { view: HomePageView }) {
 
       <Reveal aria-labelledby="sevenfs-heading" className="mx-auto max-w-6xl px-4 py-16">
         <div className="rounded-2xl bg-primary px-6 py-12 text-primary-foreground md:px-12">
-          <p className="text-sm font-semibold tracking-wide uppercase">The 7 Fs Framework</p>
+          <p className="text-sm font-semibold tracking-wide uppercase">{copy.sevenFsEyebrow}</p>
           <h2 id="sevenfs-heading" className="mt-2 text-3xl font-bold tracking-tight">
-            Faith, Finance, Fitness, Fun, Friends, Family, Figurehead
+            {copy.sevenFsHeading}
           </h2>
-          <p className="mt-4 max-w-2xl">
-            Seven areas of a balanced life, and the blog where I write about each of them: what works, what does not, and what I am still
-            learning.
-          </p>
+          <p className="mt-4 max-w-2xl">{copy.sevenFsText}</p>
           <Button asChild size="lg" variant="secondary" className="mt-6">
             <Link to={teaserHref}>Read the Latest Article</Link>
           </Button>
@@ -190,13 +188,13 @@ export function HomePage({ view }: { view: HomePageView }) {
         <Reveal id="reach-me" aria-labelledby="reach-heading" className="bg-muted/40">
           <div className="mx-auto max-w-5xl px-4 py-16">
             <h2 id="reach-heading" className="flex items-center gap-2 text-3xl font-bold tracking-tight">
-              <CalendarCheck aria-hidden className="size-7 text-primary" /> Reach Me
+              <CalendarCheck aria-hidden className="size-7 text-primary" /> {copy.reachMeHeading}
             </h2>
             {bookingMode === "built-in" && booking ? (
               <ReachMeSlots booking={booking} />
             ) : (bookingMode === "external-link" || bookingMode === "external-embed") && schedulingUrl ? (
               <>
-                <p className="mt-2 text-muted-foreground">Book a free 30-minute call at a time that suits you.</p>
+                <p className="mt-2 text-muted-foreground">{copy.reachMeBookingText}</p>
                 {/* The link is always there: an embed that is blocked or fails to load never leaves a blank box. */}
                 <Button asChild size="lg" className="mt-6">
                   <a href={schedulingUrl} rel="noopener noreferrer">
@@ -216,7 +214,7 @@ export function HomePage({ view }: { view: HomePageView }) {
               </>
             ) : (
               <>
-                <p className="mt-2 text-muted-foreground">Send me a message and we will find a time to talk.</p>
+                <p className="mt-2 text-muted-foreground">{copy.reachMeContactText}</p>
                 <Button asChild size="lg" className="mt-6">
                   <Link to="/contact">Book a call</Link>
                 </Button>

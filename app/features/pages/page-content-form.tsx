@@ -5,6 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import type { FormFailure } from "~/lib/forms";
+import { isSiteCopyFailure } from "./site-copy-form";
 import { pageContentFormSchema, pageContentFormValues, PAGE_CONTENT_LIMITS, type PageContent } from "./page-content-schema";
 
 export type PageContentActionData = FormFailure;
@@ -29,7 +30,7 @@ export function PageContentForm({
   canOpenSettings: boolean;
 }) {
   const actionData = useActionData<PageContentActionData>();
-  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const failure = actionData && !actionData.ok && !isSiteCopyFailure(actionData) ? actionData : undefined;
   useFailureToast(failure);
   const saving = useIsSubmitting();
   const [form, fields] = useSchemaForm({

@@ -201,7 +201,7 @@ export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): P
  * URL always contains the storage key, whichever address form (site path, CDN URL, absolute site
  * URL) was used. One statement for a whole batch: each table is read once, against every key.
  */
-async function usedUploadKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
+export async function usedUploadKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const texts: SQL[] = [
     sql`select ${blogPosts.content} as t from ${blogPosts}`,
@@ -228,7 +228,7 @@ async function usedUploadKeys(db: Db, keys: readonly string[]): Promise<Set<stri
 type UploadRow = Pick<typeof uploads.$inferSelect, "id" | "storageKey" | "variants">;
 
 /** Deletes one unused upload's files and row. */
-async function deleteUpload(db: Db, row: UploadRow): Promise<void> {
+export async function deleteUpload(db: Db, row: UploadRow): Promise<void> {
   const storage = getStorage();
   // Files first: a crash here leaves the row, so the next attempt finds and deletes them again.
   for (const variant of row.variants) await storage.delete(variant.key);

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
+import { approvedCommentCounts } from "~/features/comments/comments.server";
 import { categoryPath, parseCategory } from "~/lib/categories";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -21,7 +22,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (category !== params.category) throw redirect(`${categoryPath(category)}${url.search}`, 301);
   const db = getDb();
   const user = await getSessionUser(request);
-  return withPageFailures(() => categoryPageView(db, user, category, pageParam(request)));
+  const view = await withPageFailures(() => categoryPageView(db, user, category, pageParam(request)));
+  const counts = await approvedCommentCounts(
+    db,
+    view.posts.map((post) => post.id),
+  );
+  return { ...view, commentCounts: Object.fromEntries(counts) };
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {
@@ -40,5 +46,5 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
 }
 
 export default function CategoryListing({ loaderData }: Route.ComponentProps) {
-  return <CategoryPage view={loaderData} />;
+  return <CategoryPage view={loaderData} commentCounts={loaderData.commentCounts} />;
 }

@@ -259,6 +259,18 @@ export const blogPosts = pgTable(
     index("blog_posts_published_updated_id_idx").on(t.published, t.updatedAt.desc(), t.id.desc(), t.scheduledAt),
     // The sitemap's newest change per category.
     index("blog_posts_category_published_updated_idx").on(t.category, t.published, t.updatedAt.desc()),
+    // Blog management by date (the date readers see) and by title (A to Z, ignoring case): a keyset
+    // page reads one of these from its cursor on, in the list's own order (posts.server.ts ADMIN_ORDERS).
+    index("blog_posts_shown_date_id_idx").on(sql`coalesce(${t.publishedAt}, ${t.createdAt}) desc nulls last`, t.id.desc()),
+    index("blog_posts_title_id_idx").on(sql`lower(${t.title})`, t.id),
+    // ... and by status: drafts, then scheduled posts soonest first, then published (posts.server.ts ADMIN_ORDERS).
+    index("blog_posts_status_order_idx").on(
+      sql`(not ${t.published}) desc nulls last`,
+      sql`(${t.scheduledAt} is null) desc nulls last`,
+      sql`('9999-12-31 00:00:00+00'::timestamptz - coalesce(${t.scheduledAt}, '9999-12-31 00:00:00+00'::timestamptz)) desc nulls last`,
+      t.updatedAt.desc(),
+      t.id.desc(),
+    ),
     // Blog management's 'Scheduled' filter, by last update.
     index("blog_posts_scheduled_updated_id_idx")
       .on(t.published, t.updatedAt.desc(), t.id.desc())

@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "~/components/toaster";
-import { ConfirmDialog } from "~/components/confirm-dialog";
-import { AlertDialogAction } from "~/components/ui/alert-dialog";
+import { ConfirmDialog, DestructiveAction } from "~/components/confirm-dialog";
 import { Button } from "~/components/ui/button";
 
 /** The post page's Delete, behind a confirmation; posts to the page's own action. */
@@ -25,16 +24,9 @@ export function DeletePostButton() {
       description="This permanently deletes the post and its media. This cannot be undone."
       busy={busy}
     >
-      <AlertDialogAction
-        disabled={busy}
-        className="bg-destructive text-white hover:bg-destructive/90"
-        onClick={(e) => {
-          e.preventDefault();
-          void fetcher.submit({ intent: "delete" }, { method: "post" });
-        }}
-      >
+      <DestructiveAction busy={busy} onConfirm={() => void fetcher.submit({ intent: "delete" }, { method: "post" })}>
         {busy ? "Deleting..." : "Delete"}
-      </AlertDialogAction>
+      </DestructiveAction>
     </ConfirmDialog>
   );
 }

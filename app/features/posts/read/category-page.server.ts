@@ -20,6 +20,7 @@ export async function categoryPageView(db: Db, user: SessionUser | null, categor
     category,
     description: CATEGORY_DESCRIPTIONS[category],
     posts: listing.posts.map((p) => ({
+      id: p.id,
       slug: p.slug,
       title: p.title,
       excerpt: p.excerpt,

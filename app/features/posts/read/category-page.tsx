@@ -7,8 +7,8 @@ import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
 import { categoryPath, postPath } from "~/lib/categories";
 import type { CategoryPageView } from "./category-page.server";
 
-/** A category's listing: its description, the post cards, the pager and the subscribe form. */
-export function CategoryPage({ view }: { view: CategoryPageView }) {
+/** A category's listing: its description, the post cards (with their approved comments), the pager and the subscribe form. */
+export function CategoryPage({ view, commentCounts }: { view: CategoryPageView; commentCounts: Record<string, number> }) {
   const { category, description, posts, page, pageCount, canCreate } = view;
   return (
     <section className="mx-auto max-w-6xl px-4 py-16">
@@ -56,7 +56,12 @@ export function CategoryPage({ view }: { view: CategoryPageView }) {
                   />
                 ) : null}
                 <div className="p-5">
-                  <p className="text-sm text-muted-foreground">{post.date}</p>
+                  <p className="text-sm text-muted-foreground">
+                    {post.date}
+                    {commentCounts[post.id]
+                      ? ` · ${commentCounts[post.id]} ${commentCounts[post.id] === 1 ? "comment" : "comments"}`
+                      : null}
+                  </p>
                   <h2 className="mt-2 text-xl font-semibold group-hover:text-primary">{post.title}</h2>
                   <p className="mt-2 line-clamp-3 text-muted-foreground">{post.excerpt || "Click to read more about this article..."}</p>
                 </div>

@@ -27,3 +27,19 @@ export function adminSortFrom(url: URL): AdminSort {
   const raw = url.searchParams.get("sort");
   return ADMIN_SORTS.find((s) => s === raw) ?? "updated";
 }
+
+/** Where a Blog Management page starts: after a post (the next page), before one (the previous page), or at the top. */
+export type AdminPosition = { after: string } | { before: string } | Record<string, never>;
+
+const POST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * ?after= / ?before= of the admin post list: the post a page starts after (next pages) or ends before
+ * (previous pages). Anything that is not a post id is ignored: the list starts at the top.
+ */
+export function adminPositionFrom(url: URL): AdminPosition {
+  const after = url.searchParams.get("after") ?? "";
+  if (POST_ID.test(after)) return { after };
+  const before = url.searchParams.get("before") ?? "";
+  return POST_ID.test(before) ? { before } : {};
+}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { hasPgErrorCode, UNIQUE_VIOLATION } from "~/server/db/pg-errors.server";
 import { z } from "zod";
 import { postPath, type Category } from "~/lib/categories";
@@ -14,7 +14,7 @@ import { blogMedia, blogPosts, MEDIA_TYPES, postRedirects } from "~/server/db/sc
 import { ConflictError, NotFoundError, parseOrThrow, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
-import type { AdminFilter, AdminSort } from "./admin-filters";
+import type { AdminFilter, AdminPosition, AdminSort } from "./admin-filters";
 import { POST_MESSAGES, postInputSchema, type PostInput } from "./post-schema";
 import { countPublishedPosts, NO_POST_STATS, postStatsOf, publishedCountOf } from "../read/post-counts.server";
 import { discardAutosave } from "./autosave.server";
@@ -45,28 +45,67 @@ export function newestPublishedFirst() {
   return sql`${blogPosts.publishedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
 }
 
-/** Blog management's order, most recently updated first, as its indexes store it (see above). */
-function recentlyUpdatedFirst() {
-  return sql`${blogPosts.updatedAt} desc nulls last, ${blogPosts.id} desc nulls last`;
+/** One key of an admin order: a never-null expression of the row `t`, in descending order unless `asc`. */
+type SortKey = (t: string) => SQL;
+
+const column = (name: string) => (t: string) => sql.raw(`"${t}"."${name}"`);
+const ID: SortKey = column("id");
+
+/**
+ * Blog Management's orders. Every order ends on the id so posts that tie keep one order across pages;
+ * every key is never null and all keys of an order run one way, so a page's last row (the keyset
+ * cursor) and the rows after it are one row comparison an index range scan starts from (each order
+ * has its index: drizzle/0036_29-admin-keyset.sql). "date" is the date readers see (drafts, never
+ * published, by when they were written); "title" is A to Z ignoring case; "status" puts drafts first,
+ * then scheduled posts (soonest first: the longest wait before the end of time), then published ones,
+ * each most recently updated first.
+ */
+const ADMIN_ORDERS: Record<AdminSort, { keys: SortKey[]; asc: boolean }> = {
+  updated: { keys: [column("updated_at"), ID], asc: false },
+  date: { keys: [(t) => sql.raw(`coalesce("${t}"."published_at", "${t}"."created_at")`), ID], asc: false },
+  title: { keys: [(t) => sql.raw(`lower("${t}"."title")`), ID], asc: true },
+  status: {
+    keys: [
+      (t) => sql.raw(`(not "${t}"."published")`),
+      (t) => sql.raw(`("${t}"."scheduled_at" is null)`),
+      (t) => sql.raw(`(${END_OF_TIME} - coalesce("${t}"."scheduled_at", ${END_OF_TIME}))`),
+      column("updated_at"),
+      ID,
+    ],
+    asc: false,
+  },
+};
+
+/** A fixed instant past any schedule (with its offset, so it reads the same in every session time zone). */
+const END_OF_TIME = "'9999-12-31 00:00:00+00'::timestamptz";
+
+const OUTER = "blog_posts";
+const CURSOR = "cursor_row";
+
+/**
+ * ORDER BY of an order, NULLS LAST as the indexes store it; reversed (read backwards, for the page
+ * before a cursor) it is the exact mirror, NULLS FIRST, so the same index is read from its other end.
+ */
+function orderOf({ keys, asc }: (typeof ADMIN_ORDERS)[AdminSort], reversed: boolean): SQL {
+  const direction = asc !== reversed ? "asc" : "desc";
+  return sql.join(
+    keys.map((k) => sql`${k(OUTER)} ${sql.raw(`${direction} nulls ${reversed ? "first" : "last"}`)}`),
+    sql`, `,
+  );
 }
 
 /**
- * Blog Management's orders. Every order ends on the id so posts that tie keep one order across pages.
- * "date" is the date readers see (drafts, never published, by when they were written); "title" is
- * A to Z ignoring case; "status" puts drafts first, then scheduled posts (soonest first), then
- * published ones, each newest first.
+ * Rows strictly past the cursor post in the order (before it when reversed): one row comparison. The
+ * cursor's keys are read from its row by id (scalar subqueries, one index lookup each), so a cursor is
+ * just a post id and timestamps keep their full precision; a cursor post that is gone matches nothing.
  */
-function adminOrder(sort: AdminSort): SQL {
-  switch (sort) {
-    case "date":
-      return sql`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt}) desc, ${blogPosts.id} desc`;
-    case "title":
-      return sql`lower(${blogPosts.title}) asc, ${blogPosts.id} asc`;
-    case "status":
-      return sql`${blogPosts.published} asc, (${blogPosts.scheduledAt} is not null) asc, ${blogPosts.scheduledAt} asc nulls last, ${blogPosts.updatedAt} desc, ${blogPosts.id} desc`;
-    case "updated":
-      return recentlyUpdatedFirst();
-  }
+function pastCursor({ keys, asc }: (typeof ADMIN_ORDERS)[AdminSort], cursorId: string, reversed: boolean): SQL {
+  const at = (k: SortKey) =>
+    sql`(select ${k(CURSOR)} from ${blogPosts} as "${sql.raw(CURSOR)}" where "${sql.raw(CURSOR)}"."id" = ${cursorId})`;
+  return sql`(${sql.join(
+    keys.map((k) => k(OUTER)),
+    sql`, `,
+  )}) ${sql.raw(asc !== reversed ? ">" : "<")} (${sql.join(keys.map(at), sql`, `)})`;
 }
 
 const cardColumns = {
@@ -430,9 +469,23 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
 
 export const ADMIN_POSTS_PER_PAGE = 50;
 
-/** Blog management: every post in the chosen order (most recently updated first by default), with the filter counts (a page past the last: NotFoundError). */
-export async function listAdminPosts(db: Db, filter: AdminFilter, page: number, narrow: AdminNarrowing = {}) {
-  const scheduled = isNotNull(blogPosts.scheduledAt);
+/**
+ * Blog management: one page of posts in the chosen order (most recently updated first by default),
+ * with the filter counts. Keyset pagination: a page is read from an index starting at the cursor
+ * post, so the last page of 100,000 posts costs what the first does (no OFFSET walking the rows
+ * before it). A cursor with nothing past it (its post deleted meanwhile, a stale link) shows the first page.
+ */
+export async function listAdminPosts(
+  db: Db,
+  filter: AdminFilter,
+  position: AdminPosition = {},
+  narrow: AdminNarrowing = {},
+): Promise<{
+  posts: AdminPostRow[];
+  counts: Record<AdminFilter, number>;
+  prevCursor: string | null;
+  nextCursor: string | null;
+}> {
   const [row] = await db.select({ stats: postStatsOf() }).from(ONE_ROW);
   const { total: all, ...counts } = row?.stats ?? NO_POST_STATS;
   const state =
@@ -441,41 +494,54 @@ export async function listAdminPosts(db: Db, filter: AdminFilter, page: number, 
       : filter === "drafts"
         ? and(eq(blogPosts.published, false), isNull(blogPosts.scheduledAt))
         : filter === "scheduled"
-          ? and(eq(blogPosts.published, false), scheduled)
+          ? and(eq(blogPosts.published, false), isNotNull(blogPosts.scheduledAt))
           : undefined;
   const title = narrow.title?.trim();
-  const narrowed = Boolean(title) || narrow.category !== undefined;
   const where = and(
     state,
     narrow.category ? eq(blogPosts.category, narrow.category) : undefined,
     // A title search matches anywhere in the title, ignoring case; % and _ are the author's, not wildcards.
     title ? sql`${blogPosts.title} ilike ${`%${title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
   );
-  // The state counts are kept exact by triggers; a narrowed list counts its own matches.
-  const total = narrowed
-    ? ((await db.select({ n: count() }).from(blogPosts).where(where))[0]?.n ?? 0)
-    : filter === "all"
-      ? all
-      : counts[filter];
-  const window = pageWindow(total, page, ADMIN_POSTS_PER_PAGE);
-  const order = adminOrder(narrow.sort ?? "updated");
-  const ids = pageIds(db, where, order, window.limit, window.offset);
-  const posts = await db
-    .select({
-      id: blogPosts.id,
-      title: blogPosts.title,
-      category: blogPosts.category,
-      slug: blogPosts.slug,
-      published: blogPosts.published,
-      scheduledAt: blogPosts.scheduledAt,
-      createdAt: blogPosts.createdAt,
-      updatedAt: blogPosts.updatedAt,
-    })
+  const order = ADMIN_ORDERS[narrow.sort ?? "updated"];
+  const cursor = "after" in position ? position.after : "before" in position ? position.before : null;
+  const reversed = "before" in position;
+  // One row more than a page says whether there is a page beyond this one.
+  const rows = await db
+    .select(adminPostColumns)
     .from(blogPosts)
-    .innerJoin(ids, eq(blogPosts.id, ids.id))
-    .orderBy(order);
-  return { posts, counts: { all, ...counts }, page: window.page, pageCount: window.pageCount };
+    .where(and(where, cursor ? pastCursor(order, cursor, reversed) : undefined))
+    .orderBy(orderOf(order, reversed))
+    .limit(ADMIN_POSTS_PER_PAGE + 1);
+  if (cursor && rows.length === 0) return listAdminPosts(db, filter, {}, narrow);
+  const more = rows.length > ADMIN_POSTS_PER_PAGE;
+  const page = rows.slice(0, ADMIN_POSTS_PER_PAGE);
+  if (reversed) page.reverse();
+  const [firstRow, lastRow] = [page[0], page[page.length - 1]];
+  // Read forwards, a cursor means a page before; read backwards, the cursor post is on a page after.
+  const hasPrev = reversed ? more : cursor !== null;
+  const hasNext = reversed ? true : more;
+  return {
+    posts: page,
+    counts: { all, ...counts },
+    prevCursor: hasPrev && firstRow ? firstRow.id : null,
+    nextCursor: hasNext && lastRow ? lastRow.id : null,
+  };
 }
+
+const adminPostColumns = {
+  id: blogPosts.id,
+  authorId: blogPosts.authorId,
+  title: blogPosts.title,
+  category: blogPosts.category,
+  slug: blogPosts.slug,
+  published: blogPosts.published,
+  scheduledAt: blogPosts.scheduledAt,
+  createdAt: blogPosts.createdAt,
+  updatedAt: blogPosts.updatedAt,
+};
+
+type AdminPostRow = Pick<typeof blogPosts.$inferSelect, keyof typeof adminPostColumns>;
 
 /** Blog Management's narrowing beyond the state filter: a title search, one category, and the order. */
 export interface AdminNarrowing {

@@ -1,0 +1,68 @@
+import { eq } from "drizzle-orm";
+import { canEditPageContent, type Actor } from "~/lib/permissions";
+import { authorize } from "~/server/authorize.server";
+import { recordAudit } from "~/server/audit.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import type { Db } from "~/server/db/client.server";
+import { appSettings } from "~/server/db/schema.server";
+import { parseOrThrow } from "~/server/errors.server";
+import { logger } from "~/server/logger.server";
+import { overridesOf, parseStoredOverrides, siteCopyFormSchema, withDefaults, type SiteCopy, type SiteCopyKey } from "./site-copy";
+import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
+
+/** The app_settings row holding the owner's changes to the public pages' sentences, as JSON. */
+export const SITE_COPY_KEY = "site_copy";
+
+async function readOverrides(db: Db): Promise<Partial<SiteCopy>> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
+  if (!row) return {};
+  try {
+    return parseStoredOverrides(JSON.parse(row.value));
+  } catch (err) {
+    logger.error({ err }, "site copy: stored record is not JSON; showing the default texts");
+    return {};
+  }
+}
+
+/** Every sentence: the owner's text where changed, the spec's elsewhere. */
+export async function readSiteCopy(db: Db): Promise<SiteCopy> {
+  return withDefaults(await readOverrides(db));
+}
+
+/** The defaults when the read fails (public pages never fail on their texts), logged. */
+export function readSiteCopyQuietly(db: Db): Promise<SiteCopy> {
+  return readSiteCopy(db).catch((err: unknown) => {
+    logger.error({ err }, "site copy read failed; showing the default texts");
+    return withDefaults({});
+  });
+}
+
+async function store(db: Db, actor: Actor | null, overrides: Partial<SiteCopy>, summary: string) {
+  const value = JSON.stringify(overrides);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: SITE_COPY_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await bumpContentVersion(tx);
+    await recordAudit(tx, { actor, action: "site-copy.update", target: { type: "settings", id: SITE_COPY_KEY }, summary });
+  });
+}
+
+/** Admins and moderators; every field validated; only texts that differ from the defaults are kept. Audited. */
+export async function saveSiteCopy(db: Db, actor: Actor | null, input: unknown): Promise<SiteCopy> {
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  const copy = parseOrThrow(siteCopyFormSchema, input);
+  const overrides = overridesOf(copy);
+  const changed = Object.keys(overrides);
+  await store(db, actor, overrides, changed.length ? `changed: ${changed.join(", ")}` : "all texts at their defaults");
+  return copy;
+}
+
+/** One field back to the spec's text ("Reset to default"); the other fields keep their stored texts. */
+export async function resetSiteCopyField(db: Db, actor: Actor | null, key: SiteCopyKey): Promise<SiteCopy> {
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  const { [key]: _reset, ...rest } = await readOverrides(db);
+  await store(db, actor, rest, `reset to default: ${key}`);
+  return withDefaults(rest);
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { overridesOf, parseStoredOverrides, siteCopyFormSchema, SITE_COPY_DEFAULTS, SITE_COPY_FIELDS, withDefaults } from "./site-copy";
+
+describe("page texts (site copy)", () => {
+  it("has one form field for every default, each once", () => {
+    const keys = SITE_COPY_FIELDS.flatMap((group) => group.fields.map(([key]) => key));
+    expect([...keys].sort()).toEqual(Object.keys(SITE_COPY_DEFAULTS).sort());
+  });
+
+  it("accepts the defaults as they are and keeps no override for them", () => {
+    const parsed = siteCopyFormSchema.parse({ ...SITE_COPY_DEFAULTS });
+    expect(overridesOf(parsed)).toEqual({});
+  });
+
+  it("trims, refuses a blank or too long text with the field's name, and stores only what changed", () => {
+    const changed = siteCopyFormSchema.parse({ ...SITE_COPY_DEFAULTS, contactHeading: "  Say hello  " });
+    expect(overridesOf(changed)).toEqual({ contactHeading: "Say hello" });
+    const blank = siteCopyFormSchema.safeParse({ ...SITE_COPY_DEFAULTS, homeEyebrow: "   " });
+    expect(blank.error?.issues[0]?.message).toBe('Hero eyebrow is required (use "Reset to default" for the original text)');
+    const long = siteCopyFormSchema.safeParse({ ...SITE_COPY_DEFAULTS, projectsWebHeading: "x".repeat(81) });
+    expect(long.error?.issues[0]?.message).toBe("Web projects heading must be at most 80 characters");
+  });
+
+  it("reads a stored record leniently: unknown keys, non-strings, blanks and overlong texts fall back to the defaults", () => {
+    const overrides = parseStoredOverrides({
+      contactHeading: "Say hello",
+      gone: "an old field",
+      homeEyebrow: 3,
+      sevenFsEyebrow: "  ",
+      reachMeHeading: "x".repeat(81),
+    });
+    expect(overrides).toEqual({ contactHeading: "Say hello" });
+    expect(parseStoredOverrides("not an object")).toEqual({});
+    expect(withDefaults(overrides)).toEqual({ ...SITE_COPY_DEFAULTS, contactHeading: "Say hello" });
+  });
+});

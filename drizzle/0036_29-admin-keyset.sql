@@ -1,0 +1,3 @@
+CREATE INDEX "blog_posts_shown_date_id_idx" ON "blog_posts" USING btree (coalesce("published_at", "created_at") desc nulls last,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "blog_posts_title_id_idx" ON "blog_posts" USING btree (lower("title"),"id");--> statement-breakpoint
+CREATE INDEX "blog_posts_status_order_idx" ON "blog_posts" USING btree ((not "published") desc nulls last,("scheduled_at" is null) desc nulls last,('9999-12-31 00:00:00+00'::timestamptz - coalesce("scheduled_at", '9999-12-31 00:00:00+00'::timestamptz)) desc nulls last,"updated_at" DESC NULLS LAST,"id" DESC NULLS LAST);
