@@ -10,9 +10,6 @@ import {
 } from "../helpers/feed-fixture-server";
 import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-server";
 
-// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
-process.env.OUTBOUND_ALLOW_PRIVATE = "true";
-
 /**
  * The home page streams: what the database has is sent before an external feed answers, and the feed's
  * card follows when it does. The slow feed is a gate the test opens, and the feed timeout is the longest
