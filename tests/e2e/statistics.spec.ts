@@ -104,6 +104,8 @@ test("visits from two browsers with their referrers and campaigns, a message and
   await expect(headline(page, "Visitors")).toHaveText("1");
   await expect(headline(page, "Visits")).toHaveText("1");
   await expect(headline(page, "Page views")).toHaveText("3");
+  await expect(headline(page, "Contact messages")).toHaveText("1");
+  await expect(headline(page, "Booked calls")).toHaveText("0");
   await expect(page.getByTestId("statistics-page").getByRole("row")).toHaveCount(4);
   await expect(page.getByTestId("statistics-browser").getByRole("row")).toHaveCount(2);
   await expect(rowOf(page.getByTestId("statistics-browser"), "Edge")).toBeVisible();

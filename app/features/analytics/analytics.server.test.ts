@@ -258,6 +258,19 @@ describeEachDatabase("visitor statistics", (ctx) => {
       { value: "", total: 1, kinds: { contact: 0, subscription: 0, booking: 1 } },
     ]);
     expect(report.conversionsBy.post).toEqual([{ value: post, total: 3, kinds: { contact: 1, subscription: 0, booking: 2 }, visitors: 4 }]);
+    expect(report.previousConversions).toEqual([]);
+    // A filter on the referrer (or campaign, entry page, post) narrows the conversions too.
+    const fromLinkedIn = await statisticsReport(ctx.db, admin, {
+      period: "today",
+      filter: { dimension: "referrer", value: "linkedin.com" },
+      now,
+    });
+    expect(fromLinkedIn.conversions.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: "booking", count: 1 },
+      { kind: "contact", count: 1 },
+    ]);
+    const onDesktops = await statisticsReport(ctx.db, admin, { period: "today", filter: { dimension: "device", value: "desktop" }, now });
+    expect(onDesktops.conversions.reduce((sum, c) => sum + c.count, 0)).toBe(3);
     expect(await postStatistics(ctx.db, post, now)).toEqual({
       views: 4,
       visitors: 4,

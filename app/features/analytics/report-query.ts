@@ -112,6 +112,7 @@ export interface Report {
   series: { day: string; views: number; visitors: number }[];
   tables: Record<Dimension, TableRow[]>;
   conversions: { kind: string; count: number }[];
+  previousConversions: { kind: string; count: number }[];
   conversionsBy: Record<"entry" | "referrer" | "campaign", ConversionRow[]> & {
     /** With the post's visitors in the period (null when it is not among the top pages), for the conversion rate. */
     post: (ConversionRow & { visitors: number | null })[];

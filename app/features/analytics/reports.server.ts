@@ -68,6 +68,28 @@ function filterSql(filter: { dimension: Dimension; value: string }): SQL {
   }
 }
 
+/**
+ * The conversions' condition for a filter: a conversion keeps its visit's entry page, referrer,
+ * campaign and last post read, so those filter it (a page: as entry page or last post read);
+ * country, device, browser and system are not kept with it, so those leave conversions unfiltered.
+ */
+function conversionFilterSql(filter: Report["filter"]): SQL | undefined {
+  if (!filter) return undefined;
+  const is = (column: AnyPgColumn) => sql`coalesce(${column}, '') = ${filter.value}`;
+  switch (filter.dimension) {
+    case "page":
+      return sql`(${is(analyticsConversions.entryPath)} or ${is(analyticsConversions.lastPostPath)})`;
+    case "entry":
+      return is(analyticsConversions.entryPath);
+    case "referrer":
+      return is(analyticsConversions.referrerHost);
+    case "campaign":
+      return is(analyticsConversions.utmCampaign);
+    default:
+      return undefined;
+  }
+}
+
 function addRow(into: Map<string, AggregateRow>, row: AggregateRow): void {
   const key = `${row.dimension}\n${row.value}`;
   const known = into.get(key);
@@ -228,12 +250,18 @@ export async function statisticsReport(
   const start = (await dayBounds(db, days[0] ?? today, timeZone)).start;
   const end = (await dayBounds(db, chosen.to, timeZone)).end;
   const series = await dailySeries(db, days, rolled, timeZone, options.filter);
-  const conversionRange = and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, start), lt(analyticsConversions.at, end));
-  const conversions = await db
-    .select({ kind: analyticsConversions.kind, count: count() })
-    .from(analyticsConversions)
-    .where(conversionRange)
-    .groupBy(analyticsConversions.kind);
+  const onlyFiltered = conversionFilterSql(options.filter);
+  const conversionsWhere = (from: Date, until: Date) =>
+    and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, from), lt(analyticsConversions.at, until), onlyFiltered);
+  const conversionRange = conversionsWhere(start, end);
+  const conversionsIn = (from: Date, until: Date) =>
+    db
+      .select({ kind: analyticsConversions.kind, count: count() })
+      .from(analyticsConversions)
+      .where(conversionsWhere(from, until))
+      .groupBy(analyticsConversions.kind);
+  const previousStart = (await dayBounds(db, previousDays[0] ?? today, timeZone)).start;
+  const [conversions, previousConversions] = await Promise.all([conversionsIn(start, end), conversionsIn(previousStart, start)]);
   const by = async (column: AnyPgColumn): Promise<ConversionRow[]> => {
     const counted = await db
       .select({ value: sql<string>`coalesce(${column}, '')`, kind: analyticsConversions.kind, count: count() })
@@ -269,6 +297,7 @@ export async function statisticsReport(
     series,
     tables,
     conversions: conversions.map((c) => ({ kind: c.kind, count: c.count })),
+    previousConversions: previousConversions.map((c) => ({ kind: c.kind, count: c.count })),
     conversionsBy: {
       entry: await by(analyticsConversions.entryPath),
       referrer: await by(analyticsConversions.referrerHost),

@@ -8,6 +8,8 @@ import { CONVERSION_LABELS, PERIODS, type ConversionKindName, type Period, type 
 
 const PERIOD_LABELS: Record<Period, string> = { today: "Today", "7d": "7 days", "30d": "30 days", "12m": "12 months" };
 const CONVERSION_KINDS = Object.keys(CONVERSION_LABELS) as ConversionKindName[];
+/** The filters conversions follow (they keep their visit's entry page, referrer, campaign and last post read). */
+const CONVERSION_FILTERS: ReadonlySet<Dimension> = new Set(["page", "entry", "referrer", "campaign"]);
 
 /** The period part of a report address: a preset, or the custom period shown (its checked dates). */
 type PeriodParams = Record<string, string>;
@@ -27,7 +29,10 @@ function change(now: number, before: number): string {
   return `${percent >= 0 ? "+" : ""}${percent}% vs previous period`;
 }
 
-function headline(totals: Totals) {
+function headline(totals: Totals, conversions: Report["conversions"]) {
+  const converted = Object.fromEntries(
+    CONVERSION_KINDS.map((kind) => [CONVERSION_LABELS[kind], conversions.find((c) => c.kind === kind)?.count ?? 0]),
+  );
   return {
     Visitors: totals.visitors,
     Visits: totals.visits,
@@ -35,6 +40,7 @@ function headline(totals: Totals) {
     "Views per visit": totals.visits === 0 ? 0 : Math.round((totals.views / totals.visits) * 10) / 10,
     "Bounce rate (%)": totals.visits === 0 ? 0 : Math.round((totals.bounces / totals.visits) * 100),
     "Median visit (s)": totals.medianVisitSeconds,
+    ...converted,
   };
 }
 
@@ -233,8 +239,8 @@ function ConversionTable({ by, rows }: { by: "entry" | "referrer" | "campaign" |
 /** The whole report: headline figures, the daily chart, conversions and one table per dimension. */
 export function StatisticsReport({ report }: { report: Report }) {
   const period = periodParamsOf(report);
-  const now = headline(report.totals);
-  const before = headline(report.previous);
+  const now = headline(report.totals, report.conversions);
+  const before = headline(report.previous, report.previousConversions);
   return (
     <section className="max-w-6xl">
       <h1 className="text-3xl font-bold">Statistics</h1>
@@ -257,7 +263,7 @@ export function StatisticsReport({ report }: { report: Report }) {
           </Link>
         </p>
       ) : null}
-      <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6" data-testid="statistics-headline">
+      <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5" data-testid="statistics-headline">
         {Object.entries(now).map(([label, value]) => (
           <div key={label} className="rounded-lg border p-3">
             <dt className="text-sm text-muted-foreground">{label}</dt>
@@ -271,10 +277,12 @@ export function StatisticsReport({ report }: { report: Report }) {
         <h2 id="conversions" className="text-lg font-semibold">
           Conversions
         </h2>
-        <p className="mt-1 text-sm" data-testid="statistics-conversions">
-          {CONVERSION_KINDS.map(
-            (kind) => `${CONVERSION_LABELS[kind]}: ${report.conversions.find((c) => c.kind === kind)?.count ?? 0}`,
-          ).join(" · ")}
+        <p className="mt-1 text-sm text-muted-foreground">
+          Each contact message, confirmed subscription and booked call, counted for its visit&apos;s entry page, referrer and campaign and
+          the last post read before it.
+          {report.filter && !CONVERSION_FILTERS.has(report.filter.dimension)
+            ? ` Conversions do not keep the ${DIMENSION_TITLES[report.filter.dimension].toLowerCase()}: these are all of the period's.`
+            : null}
         </p>
         <div className="mt-2 grid gap-4 md:grid-cols-2">
           {(["entry", "referrer", "campaign"] as const).map((by) => (
