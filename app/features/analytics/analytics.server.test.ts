@@ -21,6 +21,17 @@ function request(url: string, headers: Record<string, string>, address = "203.0.
 describeEachDatabase("visitor statistics", (ctx) => {
   beforeAll(() => configureCollector({ enabled: true, capPerMinute: 1_000 }));
 
+  /** No views or rollups; the site's zone, now, today and a day's noon there. */
+  async function emptyStatistics() {
+    await ctx.db.delete(analyticsViews);
+    await ctx.db.delete(analyticsDaily);
+    await ctx.db.delete(analyticsRolledDays);
+    const zone = getEnv().SITE_TIME_ZONE;
+    const now = new Date();
+    const noon = async (day: string) => new Date((await dayBounds(ctx.db, day, zone)).start.getTime() + 12 * 3600_000);
+    return { zone, now, today: dayIn(now, zone), noon };
+  }
+
   it("counts people, not bots, prefetches or HEAD; one visitor and one visit across pages", async () => {
     await ctx.db.delete(analyticsViews);
     notePageView(request("/?utm_source=LinkedIn&utm_campaign=spring", { "user-agent": CHROME, referer: "https://www.linkedin.com/feed/" }));
@@ -126,13 +137,7 @@ describeEachDatabase("visitor statistics", (ctx) => {
   });
 
   it("a report over days reads their rollups (rolling up finished days first) plus today's raw views", async () => {
-    await ctx.db.delete(analyticsViews);
-    await ctx.db.delete(analyticsDaily);
-    await ctx.db.delete(analyticsRolledDays);
-    const zone = getEnv().SITE_TIME_ZONE;
-    const now = new Date();
-    const today = dayIn(now, zone);
-    const noon = async (day: string) => new Date((await dayBounds(ctx.db, day, zone)).start.getTime() + 12 * 3600_000);
+    const { zone, now, today, noon } = await emptyStatistics();
     const view = (minute: Date, path: string, visitor: bigint, referrerHost: string | null = null) => ({
       minute,
       path,
@@ -183,13 +188,7 @@ describeEachDatabase("visitor statistics", (ctx) => {
   });
 
   it("a custom period is whole days from one date to another; a bad one says why and shows 7 days", async () => {
-    await ctx.db.delete(analyticsViews);
-    await ctx.db.delete(analyticsDaily);
-    await ctx.db.delete(analyticsRolledDays);
-    const zone = getEnv().SITE_TIME_ZONE;
-    const now = new Date();
-    const today = dayIn(now, zone);
-    const noon = async (day: string) => new Date((await dayBounds(ctx.db, day, zone)).start.getTime() + 12 * 3600_000);
+    const { zone, now, today, noon } = await emptyStatistics();
     const view = async (day: string, visitor: bigint) => ({
       minute: await noon(day),
       path: "/about",
