@@ -188,7 +188,7 @@ describeEachDatabase("visitor statistics", (ctx) => {
   });
 
   it("a custom period is whole days from one date to another; a bad one says why and shows 7 days", async () => {
-    const { zone, now, today, noon } = await emptyStatistics();
+    const { now, today, noon } = await emptyStatistics();
     const view = async (day: string, visitor: bigint) => ({
       minute: await noon(day),
       path: "/about",

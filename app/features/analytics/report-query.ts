@@ -104,6 +104,8 @@ export interface Report {
   period: ReportPeriod;
   from: string;
   to: string;
+  /** Today in the site's time zone (the latest day a period may end on). */
+  today: string;
   /** The custom dates as entered, to fill the form again (also when they were refused). */
   custom: { from: string; to: string } | null;
   periodError: string | null;

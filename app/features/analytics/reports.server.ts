@@ -290,6 +290,7 @@ export async function statisticsReport(
     period: chosen.period,
     from: days[0] ?? today,
     to: chosen.to,
+    today,
     custom: options.period === "custom" ? (options.custom ?? { from: "", to: "" }) : null,
     periodError: chosen.problem,
     totals: totalsOf(rows),

@@ -163,31 +163,21 @@ function PeriodPicker({ report }: { report: Report }) {
             <input type="hidden" name="value" value={report.filter.value} />
           </>
         ) : null}
-        <div className="grid gap-1">
-          <Label htmlFor="statistics-from">From</Label>
-          <Input
-            id="statistics-from"
-            name="from"
-            type="date"
-            defaultValue={entered.from}
-            max={report.to}
-            aria-invalid={invalid}
-            aria-describedby={invalid && errorId}
-            className="h-8 w-40"
-          />
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="statistics-to">To</Label>
-          <Input
-            id="statistics-to"
-            name="to"
-            type="date"
-            defaultValue={entered.to}
-            aria-invalid={invalid}
-            aria-describedby={invalid && errorId}
-            className="h-8 w-40"
-          />
-        </div>
+        {(["from", "to"] as const).map((name) => (
+          <div key={name} className="grid gap-1">
+            <Label htmlFor={`statistics-${name}`}>{name === "from" ? "From" : "To"}</Label>
+            <Input
+              id={`statistics-${name}`}
+              name={name}
+              type="date"
+              defaultValue={entered[name]}
+              max={report.today}
+              aria-invalid={invalid}
+              aria-describedby={invalid && errorId}
+              className="h-8 w-40"
+            />
+          </div>
+        ))}
         <Button type="submit" size="sm" variant={report.period === "custom" ? "default" : "outline"}>
           Show period
         </Button>
