@@ -140,7 +140,7 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
   try {
     current = new URL(url);
   } catch {
-    throw new OutboundFetchError(`not a valid address: ${url}`);
+    throw new OutboundFetchError("not a valid http(s) address");
   }
   try {
     for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
