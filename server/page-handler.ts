@@ -22,6 +22,7 @@ import {
   type CachedPage,
   type RenderedPage,
 } from "~/server/page-cache.server";
+import { isSecureRequest } from "~/server/request.server";
 import { openRequestScope, REQUEST_SCOPE_HEADER } from "~/server/request-scope.server";
 import { securityHeaderFields } from "./security-headers";
 import { createTurnQueue } from "./turn-queue";
@@ -49,10 +50,14 @@ function requestUrl(req: Request, protocol: string, trustProxy: boolean): URL {
   }
 }
 
-/** A cacheable request's normalized URL and its key in the cache (the scheme is not part of it). */
+/**
+ * A cacheable request's normalized URL and its key in the cache. The scheme is part of the key: a page
+ * holds absolute links (canonical, feeds) in the request's scheme when no site address is configured,
+ * so a page rendered for http must never answer an https visitor, nor the other way round.
+ */
 function cacheTarget(method: string, cookie: string | undefined, url: URL): { url: URL; key: string } | null {
   const cacheUrl = cacheableUrl(method, url, cookie);
-  return cacheUrl && { url: cacheUrl, key: `${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}` };
+  return cacheUrl && { url: cacheUrl, key: `${cacheUrl.protocol}//${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}` };
 }
 
 function responseNonce(res: Response): string | undefined {
@@ -92,14 +97,22 @@ function toFetchRequest(req: Request, res: Response, url: URL, { method = req.me
   return new Request(url.href, init);
 }
 
-async function sendResponse(res: Response, response: globalThis.Response): Promise<void> {
+/**
+ * Every cookie of a response to an https request is Secure (the session, the pending sign-in, the
+ * toast, …), decided here once rather than by each cookie's writer, which may not have the request.
+ */
+function secureCookie(value: string): string {
+  return /;\s*secure\s*(?:;|$)/i.test(value) ? value : `${value}; Secure`;
+}
+
+async function sendResponse(res: Response, response: globalThis.Response, https: boolean): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  for (const [name, value] of response.headers.entries()) res.append(name, https && name === "set-cookie" ? secureCookie(value) : value);
   if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }
@@ -233,12 +246,15 @@ const MAX_RAW_TARGETS = 2_000;
 function rawCacheTarget(req: IncomingMessage, trustProxy: boolean): { key: string } | null {
   const forwarded = trustProxy ? headerValue(req.headers["x-forwarded-host"])?.split(",")[0]?.trim() : undefined;
   const host = forwarded || req.headers.host || "localhost";
-  const raw = `${host} ${req.url ?? "/"}`;
+  // As Express reads req.protocol: the proxy's X-Forwarded-Proto (first hop) only when trusted.
+  const proto =
+    trustProxy && headerValue(req.headers["x-forwarded-proto"])?.split(",")[0]?.trim().toLowerCase() === "https" ? "https" : "http";
+  const raw = `${proto} ${host} ${req.url ?? "/"}`;
   const known = rawTargets.get(raw);
   if (known !== undefined) return known;
   let target: { key: string } | null;
   try {
-    target = cacheTarget(req.method ?? "GET", req.headers.cookie, new URL(`http://${host}${req.url ?? "/"}`));
+    target = cacheTarget(req.method ?? "GET", req.headers.cookie, new URL(`${proto}://${host}${req.url ?? "/"}`));
   } catch {
     target = null;
   }
@@ -367,7 +383,7 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
     if (req.method === "GET" && cacheableUrl("GET", url, undefined)) {
       countView(req, response.headers.get("content-type")?.startsWith("text/html") === true, response.status);
     }
-    await sendResponse(res, response);
+    await sendResponse(res, response, url.protocol === "https:" || isSecureRequest());
   };
   return (req: Request, res: Response, next: NextFunction) => {
     handler(req, res).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountEmailSchema, emailSchema } from "./email";
+import { accountEmailSchema, emailSchema, mailboxOf } from "./email";
 
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((i) => i.message);
 
@@ -19,5 +19,13 @@ describe("email rules", () => {
     expect(messages(accountEmailSchema.safeParse("  "))).toEqual(["Email is required"]);
     expect(messages(accountEmailSchema.safeParse(undefined))).toEqual(["Email is required"]);
     expect(messages(accountEmailSchema.safeParse("x@"))).toEqual(["Invalid email address"]);
+  });
+});
+
+describe("mailboxOf", () => {
+  it("drops a +tag and the case, so tagged addresses count as one mailbox", () => {
+    expect(mailboxOf("Victim+1@Example.COM")).toBe("victim@example.com");
+    expect(mailboxOf("victim+a+b@example.com")).toBe("victim@example.com");
+    expect(mailboxOf("plain@example.com")).toBe("plain@example.com");
   });
 });

@@ -16,3 +16,14 @@ export const emailSchema = z
  * address is one account whatever its letter case, and an empty field is named as missing.
  */
 export const accountEmailSchema = z.string({ error: EMAIL_REQUIRED }).trim().toLowerCase().min(1, EMAIL_REQUIRED).pipe(emailSchema);
+
+/**
+ * The mailbox an address reaches, for per-address limits: lower case, without a "+tag" in the local
+ * part (victim+1@… and victim+2@… land in one inbox, so they count as one address).
+ */
+export function mailboxOf(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 0) return email.trim().toLowerCase();
+  const local = email.slice(0, at).replace(/\+.*$/, "");
+  return `${local}${email.slice(at)}`.trim().toLowerCase();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webOriginOf } from "./web-origin";
+import { isSitePath, isSitePathOrWebUrl, webOriginOf } from "./web-origin";
 
 describe("webOriginOf", () => {
   it("gives the origin of http(s) addresses with a plain host", () => {
@@ -21,5 +21,18 @@ describe("webOriginOf", () => {
     ]) {
       expect(webOriginOf(bad), bad).toBeUndefined();
     }
+  });
+});
+
+describe("isSitePath / isSitePathOrWebUrl", () => {
+  it("takes a path on this site and refuses what a browser reads as another site", () => {
+    for (const ok of ["/uploads/a.png", "/images/me.jpg?v=2", "/resume.pdf#page=1", "/"]) expect(isSitePath(ok), ok).toBe(true);
+    for (const bad of ["//evil.example/p.png", "/\\evil.example/p.png", "/a\\b.png", "/a b.png", "/a\tb", "/a\u0000b", "uploads/a.png", ""])
+      expect(isSitePath(bad), JSON.stringify(bad)).toBe(false);
+  });
+  it("also takes an http(s) address with a plain host, nothing else", () => {
+    expect(isSitePathOrWebUrl("https://cdn.example/p.png")).toBe(true);
+    expect(isSitePathOrWebUrl("/\\evil.example/p.png")).toBe(false);
+    expect(isSitePathOrWebUrl("javascript:alert(1)")).toBe(false);
   });
 });

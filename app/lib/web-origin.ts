@@ -14,3 +14,17 @@ export function webOriginOf(value: string): string | undefined {
   }
   return HOST.test(url.host) ? url.origin : undefined;
 }
+
+/**
+ * A path on this site ("/uploads/a.png"): one leading slash, then no slash or backslash right after it
+ * and no backslash, whitespace or control character anywhere. Browsers read "//host/…" and "/\host/…"
+ * as another site's address, so those are refused wherever a field takes a site path.
+ */
+export function isSitePath(value: string): boolean {
+  return /^\/(?![/\\])[^\\\s\p{Cc}]*$/u.test(value);
+}
+
+/** A site path or an http(s) address with a plain host: where images and the resume may live. */
+export function isSitePathOrWebUrl(value: string): boolean {
+  return isSitePath(value) || webOriginOf(value) !== undefined;
+}

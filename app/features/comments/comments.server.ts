@@ -1,3 +1,4 @@
+import { mailboxOf } from "~/lib/email";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getVerificationConfig, verifyHumanToken } from "~/features/verification/verification.server";
@@ -245,7 +246,7 @@ export async function submitComment(
       db,
       [
         { key: `comment:ip:${ip}`, limit: RATE_LIMIT.ip, windowSeconds: RATE_LIMIT.windowSeconds },
-        { key: `comment:email:${email}`, limit: RATE_LIMIT.email, windowSeconds: RATE_LIMIT.windowSeconds },
+        { key: `comment:email:${mailboxOf(email)}`, limit: RATE_LIMIT.email, windowSeconds: RATE_LIMIT.windowSeconds },
       ],
       COMMENT_TEXTS.rateLimited,
     );

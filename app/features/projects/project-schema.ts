@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PROJECT_TYPES } from "~/lib/project-types";
 import { formCheckbox } from "~/lib/forms";
+import { isSitePathOrWebUrl } from "~/lib/web-origin";
 
 const optionalHttpUrl = (label: string) =>
   z
@@ -16,7 +17,7 @@ const optionalImageUrl = z
   .trim()
   .max(2000, "Image URL must be less than 2000 characters")
   .transform((v) => (v === "" ? null : v))
-  .refine((v) => v === null || /^\/[^/]/.test(v) || /^https?:\/\/[^\s]+$/i.test(v), {
+  .refine((v) => v === null || isSitePathOrWebUrl(v), {
     message: "Image URL must start with http://, https:// or /",
   });
 

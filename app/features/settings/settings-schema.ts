@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailSchema } from "~/lib/email";
 import { formCheckbox } from "~/lib/forms";
-import { webOriginOf } from "~/lib/web-origin";
+import { isSitePathOrWebUrl, webOriginOf } from "~/lib/web-origin";
 import { logoMarkSchema, siteIconsSchema, type LogoMark, type SiteIcons } from "~/features/uploads/site-icons";
 
 /**
@@ -30,18 +30,13 @@ function isHttpUrl(value: string): boolean {
   return webOriginOf(value) !== undefined;
 }
 
-/** A site path (/images/…, /uploads/…) or an http(s) address: where images and the resume may live. */
-function isPathOrHttpUrl(value: string): boolean {
-  return (value.startsWith("/") && !value.startsWith("//") && !/\s/.test(value)) || isHttpUrl(value);
-}
-
 const text = (label: string, max: number) => z.string().trim().max(max, `${label} must be at most ${max} characters`).default("");
 
 const httpUrl = (label: string) => text(label, SETTINGS_LIMITS.url).refine((v) => v === "" || isHttpUrl(v), `${label} ${HTTP_URL_MESSAGE}`);
 
 const pathOrUrl = (label: string) =>
   text(label, SETTINGS_LIMITS.url).refine(
-    (v) => v === "" || isPathOrHttpUrl(v),
+    (v) => v === "" || isSitePathOrWebUrl(v),
     `${label} must be a site path starting with / or a web address starting with http:// or https://`,
   );
 

@@ -1,3 +1,4 @@
+import { SUBSCRIBE_TEXT } from "./subscription-schema";
 import { eq, like } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPost, updatePost } from "~/features/posts/write/posts.server";
@@ -115,6 +116,15 @@ describe("email subscriptions", () => {
           .from(mailOutbox)
           .where(like(mailOutbox.dedupeKey, `newsletter:%:${readerId}`)),
       ).toHaveLength(1);
+    });
+
+    it("confirmation mails per mailbox: victim+1@…, victim+2@… count as one address (3 an hour)", async () => {
+      const local = `victim-${Date.now()}`;
+      for (const tag of ["", "+1", "+2"]) await subscribeAs(`${local}${tag}@subscribers.example`, ["Fun"]);
+      await expect(subscribeAs(`${local}+3@subscribers.example`, ["Fun"])).rejects.toThrow(SUBSCRIBE_TEXT.rateLimited);
+      await expect(subscribeAs(`${local.toUpperCase()}+x@Subscribers.example`, ["Fun"])).rejects.toThrow(SUBSCRIBE_TEXT.rateLimited);
+      // Another mailbox is not held back.
+      await subscribeAs(`other-${local}+3@subscribers.example`, ["Fun"]);
     });
 
     it("a scheduled post carries the publish choice: emailed when the scheduler publishes it, or not", async () => {

@@ -1,3 +1,4 @@
+import { mailboxOf } from "~/lib/email";
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, arrayContains, count, desc, eq, gt, isNotNull, isNull, notExists, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -75,7 +76,7 @@ export async function subscribe(db: Db, body: unknown, ip: string): Promise<{ su
     db,
     [
       { key: `subscribe:ip:${ip}`, limit: getEnv().CONTACT_RATE_LIMIT_PER_10_MIN, windowSeconds: 600 },
-      { key: `subscribe:email:${email}`, limit: 3, windowSeconds: 3600 },
+      { key: `subscribe:email:${mailboxOf(email)}`, limit: 3, windowSeconds: 3600 },
     ],
     SUBSCRIBE_TEXT.rateLimited,
   );
