@@ -66,7 +66,15 @@ const FEATURE_SURFACE = {
   layout: ["site-links.ts"],
   mail: ["mail-banner.tsx", "mail-settings-schema.ts"],
   media: ["media-urls.ts", "media-view.tsx", "media.ts"],
-  pages: ["getting-started.ts", "page-content.server.ts", "portrait.tsx", "site-copy.server.ts", "testimonials-schema.ts"],
+  pages: [
+    "getting-started.ts",
+    "page-content.server.ts",
+    "portrait.tsx",
+    "site-copy.server.ts",
+    "site-copy.ts",
+    "testimonials-schema.ts",
+    "use-layout-copy.ts",
+  ],
   posts: [
     "content/content-urls.ts",
     "content/markdown-parse.server.ts",

@@ -2,6 +2,8 @@ import { Link, useLocation } from "react-router";
 import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
 import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
 import { useSite } from "../settings/use-site";
+import { useLayoutCopy } from "~/features/pages/use-layout-copy";
+import { fillPlaceholders } from "~/lib/placeholders";
 import { useOptionalUser } from "~/lib/use-user";
 import { ExternalLinkItems } from "./external-link-items";
 
@@ -27,6 +29,7 @@ const OWN_FORM_PAGES = /^\/(7fs|admin|auth|contact|subscribe|unsubscribe)(\/|$)/
 export function SiteFooter() {
   const user = useOptionalUser();
   const site = useSite();
+  const { footerCopyright } = useLayoutCopy();
   const { pathname } = useLocation();
   return (
     <footer className="border-t bg-muted/40">
@@ -98,9 +101,7 @@ export function SiteFooter() {
       )}
       <div className="border-t">
         <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
-          <p>
-            © {new Date().getFullYear()} {site.siteName}. All rights reserved.
-          </p>
+          <p>{fillPlaceholders(footerCopyright, { year: String(new Date().getFullYear()), site: site.siteName })}</p>
           <ul aria-label="Social links" className="flex gap-4">
             {site.socialLinks.map((social) => (
               <li key={social.url}>
