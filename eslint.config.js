@@ -63,7 +63,7 @@ const FEATURE_SURFACE = {
   contact: ["contact.server.ts", "outbox.server.ts"],
   feeds: ["feed-item.ts", "feeds.server.ts", "fetch-document.server.ts"],
   imports: [],
-  layout: ["site-links.ts"],
+  layout: ["menu-editor.tsx", "menus-schema.ts", "menus.server.ts", "site-links.ts"],
   mail: ["mail-banner.tsx", "mail-settings-schema.ts"],
   media: ["media-urls.ts", "media-view.tsx", "media.ts"],
   pages: [

@@ -13,6 +13,7 @@ import { SiteFooter } from "./features/layout/site-footer";
 import { SiteHeader } from "./features/layout/site-header";
 import { getSiteSettings } from "./features/settings/settings.server";
 import { readLayoutCopy } from "./features/pages/site-copy.server";
+import { readMenus } from "./features/layout/menus.server";
 import { useLayoutCopy } from "./features/pages/use-layout-copy";
 import { getDb } from "./server/db/client.server";
 import type { SiteIcons } from "./features/uploads/site-icons";
@@ -40,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const sessionUser = anonymous ? null : await getSessionUser(request);
   const toast = anonymous ? null : await readToast(request);
   const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
-  const [site, copy] = await Promise.all([getSiteSettings(), readLayoutCopy(getDb())]);
+  const [site, copy, menus] = await Promise.all([getSiteSettings(), readLayoutCopy(getDb()), readMenus(getDb())]);
   const publicUrl = await publicSiteUrl(request);
   return data(
     // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
@@ -51,6 +52,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       site,
       // The footer's and the not-found page's texts (the owner's, or the defaults).
       copy,
+      // The header menu and the footer's columns (the owner's, or the defaults).
+      menus,
       // Whether public pages offer the Subscribe form (only while email can be sent).
       subscriptionOffer: await subscriptionOffer(),
       // The password reset form is offered only while email can be sent.
