@@ -18,9 +18,10 @@ export const MENUS_INTENT = { save: "save", reset: "reset" } as const;
 type Row = MenuItem & { id: string };
 type Column = { id: string; title: string; items: Row[] };
 
+// Rows drawn from the stored menus get ids by place (the same on the server and in the browser); rows added later, new ones.
 let nextId = 0;
-const newId = () => `row-${++nextId}`;
-const withIds = (items: readonly MenuItem[]): Row[] => items.map((item) => ({ ...item, id: newId() }));
+const newId = () => `menu-new-${++nextId}`;
+const withIds = (items: readonly MenuItem[], prefix: string): Row[] => items.map((item, index) => ({ ...item, id: `${prefix}-${index}` }));
 const withoutIds = (rows: readonly Row[]): MenuItem[] =>
   rows.map(({ id: _id, ...item }) => (item.kind === "link" ? { kind: "link", label: item.label, href: item.href } : item));
 
@@ -95,7 +96,7 @@ function ItemList({ name, rows, max, onChange }: { name: string; rows: Row[]; ma
   return (
     <div className="grid gap-3">
       {rows.length === 0 ? <p className="text-sm text-muted-foreground">No items.</p> : null}
-      <ol className="grid gap-3">
+      <ol aria-label={`${name} items`} className="grid gap-3">
         {rows.map((row, index) => {
           const itemName = `${name} item ${index + 1} (${row.label || "no label"})`;
           return (
@@ -178,9 +179,13 @@ export function MenuEditor({ menus, isDefault }: { menus: SiteMenus; isDefault: 
   const failure = actionData && !actionData.ok ? actionData : undefined;
   useFailureToast(failure);
   const saving = useIsSubmitting();
-  const [header, setHeader] = useState(() => withIds(menus.header));
+  const [header, setHeader] = useState(() => withIds(menus.header, "menu-header"));
   const [footer, setFooter] = useState<Column[]>(() =>
-    menus.footer.map((column) => ({ id: newId(), title: column.title, items: withIds(column.items) })),
+    menus.footer.map((column, index) => ({
+      id: `menu-column-${index}`,
+      title: column.title,
+      items: withIds(column.items, `menu-column-${index}`),
+    })),
   );
   const value: SiteMenus = {
     header: withoutIds(header),
