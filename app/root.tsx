@@ -12,6 +12,10 @@ import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/layout/site-footer";
 import { SiteHeader } from "./features/layout/site-header";
 import { getSiteSettings } from "./features/settings/settings.server";
+import { readLayoutCopy } from "./features/pages/site-copy.server";
+import { readMenus } from "./features/layout/menus.server";
+import { useLayoutCopy } from "./features/pages/use-layout-copy";
+import { getDb } from "./server/db/client.server";
 import type { SiteIcons } from "./features/uploads/site-icons";
 import { publicSiteUrl } from "./features/settings/site-url.server";
 import { statusTitle } from "./lib/http-status";
@@ -37,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const sessionUser = anonymous ? null : await getSessionUser(request);
   const toast = anonymous ? null : await readToast(request);
   const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
-  const site = await getSiteSettings();
+  const [site, copy, menus] = await Promise.all([getSiteSettings(), readLayoutCopy(getDb()), readMenus(getDb())]);
   const publicUrl = await publicSiteUrl(request);
   return data(
     // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
@@ -46,6 +50,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       publicUrl,
       site,
+      // The footer's and the not-found page's texts (the owner's, or the defaults).
+      copy,
+      // The header menu and the footer's columns (the owner's, or the defaults).
+      menus,
       // Whether public pages offer the Subscribe form (only while email can be sent).
       subscriptionOffer: await subscriptionOffer(),
       // The password reset form is offered only while email can be sent.
@@ -161,13 +169,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** The one error boundary: never shows a stack trace to visitors in production. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { notFoundText } = useLayoutCopy();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // Every 404 looks like the not-found page, whichever loader refused.
   if (status === 404) {
     return (
       <>
         <title>{statusTitle(404)}</title>
-        <NotFoundMessage />
+        <NotFoundMessage text={notFoundText} />
       </>
     );
   }

@@ -45,6 +45,7 @@ export default [
     route("messages", "routes/admin/messages.tsx"),
     route("bookings", "routes/admin/bookings.tsx"),
     route("settings", "routes/admin/settings.tsx"),
+    route("menus", "routes/admin/menus.tsx"),
     route("email", "routes/admin/email.tsx"),
     route("mail-log", "routes/admin/mail-log.tsx"),
     route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),

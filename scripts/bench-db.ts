@@ -272,7 +272,9 @@ async function bench(kind: string, database: Database): Promise<void> {
     await time(kind, "sitemap posts-1.xml (first file, built)", () => sitemapPostsFile(db, 1)),
     await time(kind, `sitemap posts-${postsFile.files}.xml (last file, built)`, () => sitemapPostsFile(db, "last")),
     await time(kind, "RSS (newest 20)", async () => buildRss(SITE, null, await listFeedPosts(db, null), "Bench")),
-    await time(kind, "category RSS (newest 20)", async () => buildRss(SITE, "Fun", await listFeedPosts(db, "Fun"), "Bench")),
+    await time(kind, "category RSS (newest 20)", async () =>
+      buildRss(SITE, { category: "Fun", description: "Fun" }, await listFeedPosts(db, "Fun"), "Bench"),
+    ),
   ];
   for (const line of lines) console.log(line);
 }

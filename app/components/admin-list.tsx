@@ -107,10 +107,24 @@ export function MoveButtons({
 }) {
   return (
     <>
-      <Button variant="outline" size="sm" disabled={first || busy} onClick={() => onMove("up")} aria-label={`Move ${name} up`}>
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        disabled={first || busy}
+        onClick={() => onMove("up")}
+        aria-label={`Move ${name} up`}
+      >
         <ArrowUp aria-hidden />
       </Button>
-      <Button variant="outline" size="sm" disabled={last || busy} onClick={() => onMove("down")} aria-label={`Move ${name} down`}>
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        disabled={last || busy}
+        onClick={() => onMove("down")}
+        aria-label={`Move ${name} down`}
+      >
         <ArrowDown aria-hidden />
       </Button>
     </>

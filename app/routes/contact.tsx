@@ -3,14 +3,7 @@ import { data, Link } from "react-router";
 import { recordConversion } from "~/features/analytics/attribution.server";
 import { ContactForm, type ContactActionData } from "~/features/contact/contact-form";
 import { contactFieldErrors, contactSchema } from "~/features/contact/contact-schema";
-import {
-  CONTACT_SEND_FAILED,
-  contactFieldsOf,
-  firstName,
-  THANK_YOU_TEXT,
-  thankYouTitle,
-  type ContactFieldErrors,
-} from "~/features/contact/contact-texts";
+import { CONTACT_SEND_FAILED, contactFieldsOf, firstName, thankYouTitle, type ContactFieldErrors } from "~/features/contact/contact-texts";
 import { submitContactMessage } from "~/features/contact/contact.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
@@ -18,6 +11,7 @@ import { getVerificationConfig } from "~/features/verification/verification.serv
 import { STATIC_PAGE } from "~/lib/hydration";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
+import { SITE_COPY_DEFAULTS } from "~/features/pages/site-copy";
 import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { errorAnswer } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -28,10 +22,10 @@ import type { Route } from "./+types/contact";
 /** No React for anonymous visitors; the enhancement script loads the form's behaviour. */
 export const handle = STATIC_PAGE;
 
-export function meta({ matches }: Route.MetaArgs) {
+export function meta({ matches, loaderData }: Route.MetaArgs) {
   return seoMeta(seoContext(matches), {
     title: "Contact — Let's Connect",
-    description: "Send me a message about product, project or application work. I answer within 24-48 hours on business days.",
+    description: loaderData?.texts.description ?? SITE_COPY_DEFAULTS.contactDescription,
     path: "/contact",
   });
 }
@@ -39,7 +33,13 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader() {
   const [{ contactEmail }, copy] = await Promise.all([getSiteSettings(), readSiteCopyQuietly(getDb())]);
   return {
-    texts: { heading: copy.contactHeading, blurb: copy.contactBlurb, responseTime: copy.contactResponseTime },
+    texts: {
+      heading: copy.contactHeading,
+      blurb: copy.contactBlurb,
+      responseTime: copy.contactResponseTime,
+      description: copy.contactDescription,
+    },
+    thanks: { title: copy.contactThankYouTitle, text: copy.contactThankYouText },
     verification: getVerificationConfig(),
     email: contactEmail,
   };
@@ -108,14 +108,14 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
         <div className="rounded-lg border p-6">
           {actionData?.sent ? (
             <div role="status" className="space-y-3">
-              <h2 className="text-2xl font-semibold">{thankYouTitle(actionData.firstName)}</h2>
-              <p>{THANK_YOU_TEXT}</p>
+              <h2 className="text-2xl font-semibold">{thankYouTitle(loaderData.thanks.title, actionData.firstName)}</h2>
+              <p>{loaderData.thanks.text}</p>
               <Link to="/contact" reloadDocument className="text-primary underline underline-offset-4">
                 Send another message
               </Link>
             </div>
           ) : (
-            <ContactForm verification={loaderData.verification} actionData={actionData} />
+            <ContactForm verification={loaderData.verification} actionData={actionData} thanks={loaderData.thanks} />
           )}
         </div>
       </div>

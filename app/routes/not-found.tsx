@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { NotFoundMessage } from "~/components/not-found-message";
+import { useLayoutCopy } from "~/features/pages/use-layout-copy";
 import { statusTitle } from "~/lib/http-status";
 import { logger } from "~/server/logger.server";
 import type { Route } from "./+types/not-found";
@@ -19,5 +20,5 @@ export function meta() {
 }
 
 export default function NotFound() {
-  return <NotFoundMessage />;
+  return <NotFoundMessage text={useLayoutCopy().notFoundText} />;
 }

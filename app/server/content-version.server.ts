@@ -182,3 +182,25 @@ export function onContentVersionChange(listener: ContentVersionListener): () => 
   state.listeners.add(listener);
   return () => state.listeners.delete(listener);
 }
+
+/**
+ * `read` kept in memory per content version and database: every write that changes public output
+ * bumps the version, so a save on any instance is read again everywhere on the next request. Outside
+ * a server (scripts, unit tests) no version is followed and every call reads. A failed read is not kept.
+ */
+export function perContentVersion<T>(read: (db: Db) => Promise<T>): (db: Db) => Promise<T> {
+  let cache: { version: number; db: Db; value: Promise<T> } | undefined;
+  return (db) => {
+    if (!state.watcher) return read(db);
+    const version = state.watcher.current();
+    if (cache?.version !== version || cache.db !== db) {
+      const value = read(db);
+      const entry = { version, db, value };
+      cache = entry;
+      value.catch(() => {
+        if (cache === entry) cache = undefined;
+      });
+    }
+    return cache.value;
+  };
+}

@@ -38,6 +38,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Recent Roles",
     "About",
     "Settings",
+    "Menus",
     "Email",
     "Mail log",
     "Audit log",

@@ -8,6 +8,7 @@ import { matchPath } from "react-router";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { storePendingEmailChange } from "~/features/account/account-email.server";
 import { createSession } from "~/features/auth/session.server";
+import { DEFAULT_MENUS } from "~/features/layout/menus";
 import { signComment } from "~/features/comments/comment-tokens.server";
 import { bookingToken } from "~/features/booking/booking.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
@@ -741,6 +742,20 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     prepare: audited("/admin/settings", "settings.update", { intent: "statistics", blockedReferrers: "spam.example" }),
   },
   {
+    name: "menus save",
+    route: "/admin/menus",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: audited("/admin/menus", "menus.update", { intent: "save", menus: JSON.stringify(DEFAULT_MENUS) }),
+  },
+  {
+    name: "menus reset",
+    route: "/admin/menus",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: audited("/admin/menus", "menus.update", { intent: "reset" }),
+  },
+  {
     name: "subscriber delete",
     route: "/admin/subscribers",
     allowed: ["admin"],
@@ -1266,6 +1281,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
       "/admin/messages",
       "/admin/subscribers",
       "/admin/settings",
+      "/admin/menus",
       "/admin/email",
       "/admin/mail-log",
       "/admin/about",

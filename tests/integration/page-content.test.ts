@@ -143,4 +143,57 @@ describeEachDatabase("recent roles and About lists in the admin", (ctx) => {
     expect(await page("/")).toContain(`Fresh from the workshop ${tag}`);
     await ctx.db.delete(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
   });
+
+  it("page texts: the contact thank-you and description, a category description, the 404 text and the copyright line follow the owner; each resets", async () => {
+    const tag = unique();
+    const changed = {
+      contactDescription: `Write to me about engines ${tag}`,
+      contactThankYouTitle: `Cheers, {name} ${tag}!`,
+      contactThankYouText: `Got it ${tag}; I answer within a week.`,
+      categoryFunDescription: `Games and gears ${tag}`,
+      notFoundText: `Nothing here ${tag}`,
+      footerCopyright: `© {year} {site} ${tag}`,
+    } as const;
+    const saved = await server.postForm("/admin/about", { ...SITE_COPY_DEFAULTS, intent: "site-copy", ...changed });
+    expect(saved.status).toBe(302);
+    const year = String(new Date().getFullYear());
+    const { siteName } = await readSiteSettings(ctx.db);
+    const contact = await page("/contact");
+    expect(contact).toContain(`<meta name="description" content="Write to me about engines ${tag}"/>`);
+    // The dialog's title before a name is known, and its template for the form's script.
+    expect(contact).toContain(`data-template="Cheers, {name} ${tag}!"`);
+    expect(contact).toContain(`>Cheers ${tag}!</h2>`);
+    expect(contact).toContain(`Got it ${tag}; I answer within a week.`);
+    expect(await page("/7fs/Fun")).toContain(`Games and gears ${tag}`);
+    expect(await page("/7fs/Fun/rss.xml")).toContain(`<description>Games and gears ${tag}</description>`);
+    const missing = await server.fetch(`/no-such-page-${tag}`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain(`Nothing here ${tag}`);
+    const home = await page("/");
+    expect(home).toContain(`© ${year} ${siteName} ${tag}`);
+    expect(home).not.toContain("All rights reserved.");
+
+    const unknownPlaceholder = await server.postForm("/admin/about", {
+      ...SITE_COPY_DEFAULTS,
+      intent: "site-copy",
+      footerCopyright: "© {yaer} {site}",
+    });
+    expect(unknownPlaceholder.status).toBe(400);
+    expect(await unknownPlaceholder.text()).toContain("Copyright line may use only {year} and {site} in braces");
+
+    for (const key of Object.keys(changed)) {
+      expect((await server.postForm("/admin/about", { intent: "site-copy", reset: key })).status).toBe(302);
+    }
+    const [stored] = await ctx.db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
+    expect(JSON.parse(stored?.value ?? "null")).toEqual({});
+    const contactAgain = await page("/contact");
+    expect(contactAgain).toContain(`<meta name="description" content="${SITE_COPY_DEFAULTS.contactDescription}"/>`);
+    expect(contactAgain).toContain('data-template="Thank you, {name}!"');
+    expect(contactAgain).toContain(">Thank you!</h2>");
+    expect(contactAgain).toContain(SITE_COPY_DEFAULTS.contactThankYouText.replace("'", "&#x27;"));
+    expect(await page("/7fs/Fun")).toContain(SITE_COPY_DEFAULTS.categoryFunDescription);
+    expect(await page("/7fs/Fun/rss.xml")).toContain(`<description>${SITE_COPY_DEFAULTS.categoryFunDescription}</description>`);
+    expect(await (await server.fetch(`/no-such-page-${tag}`)).text()).toContain(SITE_COPY_DEFAULTS.notFoundText);
+    expect(await page("/")).toContain(`© ${year} ${siteName}. All rights reserved.`);
+  });
 });

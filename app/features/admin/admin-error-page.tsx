@@ -1,6 +1,7 @@
 import { isRouteErrorResponse } from "react-router";
 import { ErrorMessage, errorDetails } from "~/components/error-message";
 import { NotFoundMessage } from "~/components/not-found-message";
+import { useLayoutCopy } from "~/features/pages/use-layout-copy";
 import { useAdminSidebar } from "./sidebar-state";
 
 /**
@@ -10,10 +11,11 @@ import { useAdminSidebar } from "./sidebar-state";
  */
 export function AdminErrorPage({ error }: { error: unknown }) {
   const { onAdminRoute } = useAdminSidebar();
+  const { notFoundText } = useLayoutCopy();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404 ? (
-      <NotFoundMessage />
+      <NotFoundMessage text={notFoundText} />
     ) : (
       <ErrorMessage status={status} details={errorDetails(error)} home="/admin" homeLabel="Back to Dashboard" />
     );

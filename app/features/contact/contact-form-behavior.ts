@@ -25,6 +25,8 @@ export const CONTACT_FORM_ERROR_ATTRIBUTE = "data-contact-form-error";
 /** The thank-you <dialog>, its title, and the buttons that close it. */
 export const CONTACT_THANKS_ID = "contact-thanks";
 export const CONTACT_THANKS_TITLE_ID = "contact-thanks-title";
+/** On the dialog's title: the owner's greeting with its {name} placeholder, filled in when a message is sent. */
+export const CONTACT_THANKS_TEMPLATE_ATTRIBUTE = "data-template";
 export const CONTACT_THANKS_CLOSE_ATTRIBUTE = "data-contact-thanks-close";
 /** The verification widget's place. */
 export const CONTACT_VERIFICATION_ATTRIBUTE = "data-contact-verification";
@@ -162,7 +164,8 @@ export function enhanceContactForm(form: HTMLFormElement): () => void {
 
   const thank = (name: string) => {
     if (!(dialog instanceof HTMLDialogElement)) return;
-    if (dialogTitle) dialogTitle.textContent = thankYouTitle(firstName(name));
+    const template = dialogTitle?.getAttribute(CONTACT_THANKS_TEMPLATE_ATTRIBUTE);
+    if (dialogTitle && template) dialogTitle.textContent = thankYouTitle(template, firstName(name));
     dialog.showModal();
   };
 

@@ -13,13 +13,20 @@ import {
   CONTACT_FORM_ID,
   CONTACT_THANKS_CLOSE_ATTRIBUTE,
   CONTACT_THANKS_ID,
+  CONTACT_THANKS_TEMPLATE_ATTRIBUTE,
   CONTACT_THANKS_TITLE_ID,
   CONTACT_VERIFICATION_ATTRIBUTE,
   contactControlId,
   enhanceContactForm,
 } from "./contact-form-behavior";
 import { CONTACT_FORM_ATTRIBUTE } from "./contact-form-dom";
-import { HONEYPOT_FIELD, THANK_YOU_TEXT, thankYouTitle, type ContactField, type ContactFieldErrors } from "./contact-texts";
+import { HONEYPOT_FIELD, thankYouTitle, type ContactField, type ContactFieldErrors } from "./contact-texts";
+
+/** The thank-you title (with its {name} placeholder) and text, in the owner's words. */
+export interface ContactThanks {
+  title: string;
+  text: string;
+}
 
 /** What the /contact action answers to a plain (no-JavaScript) form post. */
 export type ContactActionData =
@@ -65,7 +72,7 @@ function ContactControl({
 }
 
 /** The thank-you dialog (SPEC §4), on the browser's modal <dialog>; the behaviour opens it with the visitor's name. */
-function ThankYouDialog() {
+function ThankYouDialog({ thanks }: { thanks: ContactThanks }) {
   const descriptionId = `${CONTACT_THANKS_ID}-description`;
   const close = { [CONTACT_THANKS_CLOSE_ATTRIBUTE]: "" };
   return (
@@ -77,11 +84,15 @@ function ThankYouDialog() {
     >
       <div className="relative grid gap-4 p-6">
         <div className="flex flex-col gap-2 text-center sm:text-left">
-          <h2 id={CONTACT_THANKS_TITLE_ID} className="text-lg leading-none font-semibold">
-            {thankYouTitle("")}
+          <h2
+            id={CONTACT_THANKS_TITLE_ID}
+            className="text-lg leading-none font-semibold"
+            {...{ [CONTACT_THANKS_TEMPLATE_ATTRIBUTE]: thanks.title }}
+          >
+            {thankYouTitle(thanks.title, "")}
           </h2>
           <p id={descriptionId} className="text-sm text-muted-foreground">
-            {THANK_YOU_TEXT}
+            {thanks.text}
           </p>
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -101,7 +112,15 @@ function ThankYouDialog() {
  * React, so it has one implementation. Without JavaScript it is a plain form post to the /contact
  * action, which runs the same checks and server function and draws its answer here.
  */
-export function ContactForm({ verification, actionData }: { verification: VerificationConfig; actionData: ContactActionData | undefined }) {
+export function ContactForm({
+  verification,
+  actionData,
+  thanks,
+}: {
+  verification: VerificationConfig;
+  actionData: ContactActionData | undefined;
+  thanks: ContactThanks;
+}) {
   const ref = useRef<HTMLFormElement>(null);
   useEffect(() => (ref.current ? enhanceContactForm(ref.current) : undefined), []);
   const reply = actionData && !actionData.sent ? actionData : undefined;
@@ -153,7 +172,7 @@ export function ContactForm({ verification, actionData }: { verification: Verifi
           Send Message
         </Button>
       </form>
-      <ThankYouDialog />
+      <ThankYouDialog thanks={thanks} />
     </>
   );
 }

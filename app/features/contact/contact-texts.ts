@@ -1,3 +1,5 @@
+import { fillPlaceholders } from "~/lib/placeholders";
+
 /**
  * The contact form's texts and small rules without zod (SPEC §4, §8), for the browser's form
  * behaviour, which loads the schema (contact-schema.ts, with zod) only once the form is used.
@@ -20,12 +22,9 @@ export function firstName(name: string): string {
   return name.trim().split(/\s+/)[0] ?? "";
 }
 
-/** The thank-you dialog's text (SPEC §4). */
-export const THANK_YOU_TEXT = "Your message has been sent. I'll get back to you within 24-48 hours on business days.";
-
-/** The thank-you greeting by the first word of the entered name (SPEC §4). */
-export function thankYouTitle(name: string): string {
-  return name ? `Thank you, ${name}!` : "Thank you!";
+/** The thank-you greeting by the first word of the entered name (SPEC §4), in the owner's words ("Thank you, {name}!"). */
+export function thankYouTitle(template: string, name: string): string {
+  return fillPlaceholders(template, { name });
 }
 
 /** SPEC §8: what the visitor sees when a send fails. */

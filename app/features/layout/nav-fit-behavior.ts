@@ -1,12 +1,12 @@
 /**
  * The top bar gives way to the site name (every page: app/enhance). The name is never cut; when the
  * bar's parts do not fit beside it on one line, first the search field becomes its icon, then the
- * links move one by one (in NAV_FIT_ORDER) into the "More" menu. Measured in the page, so it follows
+ * links move one by one (in the order the row names, menus.ts navFitOrder) into the "More" menu. Measured in the page, so it follows
  * the real width of the name in the reader's font; with the default name or one of a dozen
  * characters every link and the field stay in the bar at 1280 px.
  */
 
-/** The bar's row (site-header.tsx); its last child must end inside it. */
+/** The bar's row (site-header.tsx); its last child must end inside it. Its value: the items' keys in the order they give way. */
 export const NAV_FIT_ROW = "data-nav-fit";
 /** A link (or menu) of the bar that can move into "More": its key. */
 export const NAV_FIT_ITEM = "data-nav-item";
@@ -17,9 +17,6 @@ export const NAV_FIT_MORE = "data-nav-more";
 /** The top bar's search field and the icon that stands in for it. */
 export const NAV_FIT_SEARCH_FIELD = "data-nav-search-field";
 export const NAV_FIT_SEARCH_ICON = "data-nav-search-icon";
-
-/** Which links give way first: the last of the plain links first, the menus and Home last. */
-export const NAV_FIT_ORDER = ["newsletter", "testimonials", "recent-roles", "projects", "about", "contact", "services", "7fs", "home"];
 
 const all = <T extends Element = HTMLElement>(root: ParentNode, attribute: string) => [
   ...root.querySelectorAll<T & HTMLElement>(`[${attribute}]`),
@@ -59,7 +56,7 @@ export function fitRow(row: HTMLElement): void {
   setSearchCollapsed(row, true);
   if (fits(row)) return;
   for (const element of more) element.hidden = false;
-  for (const key of NAV_FIT_ORDER) {
+  for (const key of (row.getAttribute(NAV_FIT_ROW) ?? "").split(" ")) {
     if (!keys.includes(key)) continue;
     setMoved(row, key, true);
     if (fits(row)) return;

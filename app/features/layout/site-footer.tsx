@@ -1,9 +1,12 @@
 import { Link, useLocation } from "react-router";
 import { SubscribeOffer } from "~/features/subscriptions/subscribe-offer";
-import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./site-links";
+import { MenuLink } from "./menu-link";
+import { resolveMenuItem } from "./menus";
+import { useMenus } from "./use-menus";
 import { useSite } from "../settings/use-site";
+import { useLayoutCopy } from "~/features/pages/use-layout-copy";
+import { fillPlaceholders } from "~/lib/placeholders";
 import { useOptionalUser } from "~/lib/use-user";
-import { ExternalLinkItems } from "./external-link-items";
 
 const linkClass = "hover:text-primary hover:underline";
 
@@ -23,10 +26,12 @@ function Group({ title, children }: { title: string; children: React.ReactNode }
  */
 const OWN_FORM_PAGES = /^\/(7fs|admin|auth|contact|subscribe|unsubscribe)(\/|$)/;
 
-/** Footer (SPEC §2): navigation, services, quick links, 7Fs links, copyright, Admin (canEdit), social links. */
+/** Footer (SPEC §2): the owner's columns (navigation, services, quick links, 7Fs links by default), copyright, Admin (canEdit), social links. */
 export function SiteFooter() {
   const user = useOptionalUser();
   const site = useSite();
+  const { footerCopyright } = useLayoutCopy();
+  const { footer } = useMenus();
   const { pathname } = useLocation();
   return (
     <footer className="border-t bg-muted/40">
@@ -34,62 +39,22 @@ export function SiteFooter() {
         aria-label="Footer"
         className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground sm:grid-cols-2 lg:grid-cols-4"
       >
-        <Group title="Navigation">
-          {[...NAV_LINKS, CONTACT_LINK].map((link) => (
-            <li key={link.to}>
-              <Link to={link.to} className={linkClass}>
-                {link.label}
-              </Link>
-            </li>
-          ))}
-        </Group>
-        {site.serviceLinks.length > 0 ? (
-          <Group title="Services">
-            <ExternalLinkItems links={site.serviceLinks} className={linkClass} />
-          </Group>
-        ) : null}
-        <Group title="Quick Links">
-          {site.newsletterUrl ? (
-            <li>
-              <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass}>
-                {NEWSLETTER_LABEL}
-              </a>
-            </li>
-          ) : null}
-          <li>
-            <Link to="/#reach-me" className={linkClass}>
-              Book a Call
-            </Link>
-          </li>
-          {site.resumeUrl ? (
-            <li>
-              <a href={site.resumeUrl} className={linkClass}>
-                Resume (PDF)
-              </a>
-            </li>
-          ) : null}
-          <li>
-            <Link to="/hero-mockups" className={linkClass}>
-              Hero Mockups
-            </Link>
-          </li>
-          {user?.canEdit ? (
-            <li>
-              <Link to="/admin" className={linkClass}>
-                Admin
-              </Link>
-            </li>
-          ) : null}
-        </Group>
-        <Group title="7Fs Framework">
-          {CATEGORY_LINKS.map((category) => (
-            <li key={category.to}>
-              <Link to={category.to} className={linkClass}>
-                {category.label}
-              </Link>
-            </li>
-          ))}
-        </Group>
+        {footer.map((column, index) => {
+          const links = column.items.flatMap((menuItem) => {
+            const item = resolveMenuItem(menuItem, site);
+            return !item ? [] : item.type === "link" ? [item.link] : item.links;
+          });
+          // A column with nothing to show (no service links yet) is left out.
+          return links.length === 0 ? null : (
+            <Group key={index} title={column.title}>
+              {links.map((link, at) => (
+                <li key={at}>
+                  <MenuLink link={link} className={linkClass} />
+                </li>
+              ))}
+            </Group>
+          );
+        })}
       </nav>
       {OWN_FORM_PAGES.test(pathname) ? null : (
         <div className="mx-auto max-w-7xl px-4 pb-10">
@@ -98,9 +63,12 @@ export function SiteFooter() {
       )}
       <div className="border-t">
         <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-4 px-4 py-6 text-sm text-muted-foreground sm:flex-row">
-          <p>
-            © {new Date().getFullYear()} {site.siteName}. All rights reserved.
-          </p>
+          <p>{fillPlaceholders(footerCopyright, { year: String(new Date().getFullYear()), site: site.siteName })}</p>
+          {user?.canEdit ? (
+            <Link to="/admin" className={linkClass}>
+              Admin
+            </Link>
+          ) : null}
           <ul aria-label="Social links" className="flex gap-4">
             {site.socialLinks.map((social) => (
               <li key={social.url}>

@@ -7,8 +7,10 @@ import { cn } from "~/lib/utils";
 import { AccountLinks } from "./account-links";
 import { PAGE_LOADING_ATTRIBUTE } from "./page-loading-behavior";
 import { NAV_FIT_ITEM, NAV_FIT_MORE, NAV_FIT_ROW, NAV_FIT_SEARCH_FIELD, NAV_FIT_SEARCH_ICON } from "./nav-fit-behavior";
-import { MobileMenu, MoreMenu, ServicesMenu, SevenFsMenu } from "./site-header-menus";
-import { CONTACT_LINK, NAV_LINKS, NEWSLETTER_KEY, NEWSLETTER_LABEL, SERVICES_KEY, SEVEN_FS_KEY } from "./site-links";
+import { HeaderSubMenu, MobileMenu, MoreMenu } from "./site-header-menus";
+import { MenuLink } from "./menu-link";
+import { navFitOrder } from "./menus";
+import { useMenus, useResolvedItems } from "./use-menus";
 import { useSite } from "../settings/use-site";
 
 // The menus are in the page's first JavaScript on purpose: as lazy chunks a tap made before their code
@@ -56,9 +58,14 @@ export function siteMark(siteName: string): string {
  */
 export function SiteHeader() {
   const site = useSite();
+  const { header } = useMenus();
+  const items = useResolvedItems(header);
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/95 backdrop-blur">
-      <div className="relative mx-auto flex h-16 max-w-screen-2xl items-center gap-2 overflow-x-clip px-4" {...{ [NAV_FIT_ROW]: "" }}>
+      <div
+        className="relative mx-auto flex h-16 max-w-screen-2xl items-center gap-2 overflow-x-clip px-4"
+        {...{ [NAV_FIT_ROW]: navFitOrder(header).join(" ") }}
+      >
         <Link to="/" className="flex min-w-0 items-center font-semibold lg:shrink-0 lg:whitespace-nowrap">
           {site.logoMark ? (
             <img
@@ -93,33 +100,19 @@ export function SiteHeader() {
         </Button>
         <nav aria-label="Main" className="hidden shrink-0 lg:block">
           <ul className="flex items-center gap-1 text-sm whitespace-nowrap">
-            {NAV_LINKS.map((link) => (
-              <li key={link.to} {...{ [NAV_FIT_ITEM]: link.key }}>
-                <NavLink to={link.to} end className={linkClass}>
-                  {link.label}
-                </NavLink>
+            {items.map(({ key, item }) => (
+              <li key={key} {...{ [NAV_FIT_ITEM]: key }}>
+                {item.type === "menu" ? (
+                  <HeaderSubMenu menu={item} />
+                ) : item.link.type === "route" ? (
+                  <NavLink to={item.link.href} end className={linkClass}>
+                    {item.link.label}
+                  </NavLink>
+                ) : (
+                  <MenuLink link={item.link} className={linkClass({ isActive: false })} />
+                )}
               </li>
             ))}
-            {site.newsletterUrl ? (
-              <li {...{ [NAV_FIT_ITEM]: NEWSLETTER_KEY }}>
-                <a href={site.newsletterUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
-                  {NEWSLETTER_LABEL}
-                </a>
-              </li>
-            ) : null}
-            <li {...{ [NAV_FIT_ITEM]: CONTACT_LINK.key }}>
-              <NavLink to={CONTACT_LINK.to} className={linkClass}>
-                {CONTACT_LINK.label}
-              </NavLink>
-            </li>
-            {site.serviceLinks.length > 0 ? (
-              <li {...{ [NAV_FIT_ITEM]: SERVICES_KEY }}>
-                <ServicesMenu />
-              </li>
-            ) : null}
-            <li {...{ [NAV_FIT_ITEM]: SEVEN_FS_KEY }}>
-              <SevenFsMenu />
-            </li>
             <li hidden {...{ [NAV_FIT_MORE]: "" }}>
               <MoreMenu />
             </li>

@@ -1,6 +1,6 @@
 import { CATEGORIES, categoryPath } from "~/lib/categories";
 
-/** The public navigation (SPEC §2 "Shared layout"): header, mobile menu and footer show these. */
+/** The public navigation (SPEC §2 "Shared layout"): the default menus (menus.ts) start with these. */
 export const NAV_LINKS = [
   { key: "home", to: "/", label: "Home" },
   { key: "about", to: "/about", label: "About Me" },
@@ -11,10 +11,5 @@ export const NAV_LINKS = [
 
 export const NEWSLETTER_LABEL = "Newsletter";
 export const CONTACT_LINK = { key: "contact", to: "/contact", label: "Contact Me" } as const;
-
-/** The keys of the top bar's items that are not plain links (nav-fit-behavior.ts NAV_FIT_ORDER). */
-export const NEWSLETTER_KEY = "newsletter";
-export const SERVICES_KEY = "services";
-export const SEVEN_FS_KEY = "7fs";
 
 export const CATEGORY_LINKS = CATEGORIES.map((category) => ({ to: categoryPath(category), label: category }));

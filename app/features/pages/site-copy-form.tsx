@@ -26,8 +26,8 @@ export function SiteCopyForm({ copy }: { copy: SiteCopy }) {
       <div>
         <h2 className="text-2xl font-bold">Page texts</h2>
         <p className="mt-2 text-muted-foreground">
-          The sentences of the home, contact, projects and Recent Roles pages. Each starts as the original text; &quot;Reset to
-          default&quot; brings it back.
+          The sentences of the public pages, the 7 Fs category descriptions, the not-found page and the footer. Each starts as the original
+          text; &quot;Reset to default&quot; brings it back.
         </p>
       </div>
       <FormErrors form={form} />
@@ -49,6 +49,11 @@ export function SiteCopyForm({ copy }: { copy: SiteCopy }) {
                     hint={
                       <p className="text-sm text-muted-foreground">
                         {isDefault ? `The default, at most ${field.max} characters.` : `Default: "${SITE_COPY_DEFAULTS[key]}"`}
+                        {field.placeholders
+                          ? ` ${Object.entries(field.placeholders)
+                              .map(([name, meaning]) => `{${name}} stands for ${meaning}`)
+                              .join("; ")}.`
+                          : null}
                       </p>
                     }
                   >

@@ -2,12 +2,21 @@ import { eq } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
-import { bumpContentVersion } from "~/server/content-version.server";
+import { bumpContentVersion, perContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { overridesOf, parseStoredOverrides, siteCopyFormSchema, withDefaults, type SiteCopy, type SiteCopyKey } from "./site-copy";
+import {
+  layoutCopyOf,
+  overridesOf,
+  parseStoredOverrides,
+  siteCopyFormSchema,
+  withDefaults,
+  type LayoutCopy,
+  type SiteCopy,
+  type SiteCopyKey,
+} from "./site-copy";
 import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
 
 /** The app_settings row holding the owner's changes to the public pages' sentences, as JSON. */
@@ -35,6 +44,13 @@ export function readSiteCopyQuietly(db: Db): Promise<SiteCopy> {
     logger.error({ err }, "site copy read failed; showing the default texts");
     return withDefaults({});
   });
+}
+
+const layoutCopyPerVersion = perContentVersion(async (db) => layoutCopyOf(await readSiteCopyQuietly(db)));
+
+/** The texts every page's layout shows (footer, not-found page), kept in memory per content version. */
+export function readLayoutCopy(db: Db): Promise<LayoutCopy> {
+  return layoutCopyPerVersion(db);
 }
 
 async function store(db: Db, actor: Actor | null, overrides: Partial<SiteCopy>, summary: string) {

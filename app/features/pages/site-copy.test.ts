@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { overridesOf, parseStoredOverrides, siteCopyFormSchema, SITE_COPY_DEFAULTS, SITE_COPY_FIELDS, withDefaults } from "./site-copy";
+import { CATEGORIES, CATEGORY_DESCRIPTIONS } from "~/lib/categories";
+import {
+  categoryDescriptionKey,
+  overridesOf,
+  parseStoredOverrides,
+  siteCopyFormSchema,
+  SITE_COPY_DEFAULTS,
+  SITE_COPY_FIELDS,
+  withDefaults,
+} from "./site-copy";
 
 describe("page texts (site copy)", () => {
   it("has one form field for every default, each once", () => {
@@ -32,5 +41,17 @@ describe("page texts (site copy)", () => {
     expect(overrides).toEqual({ contactHeading: "Say hello" });
     expect(parseStoredOverrides("not an object")).toEqual({});
     expect(withDefaults(overrides)).toEqual({ ...SITE_COPY_DEFAULTS, contactHeading: "Say hello" });
+  });
+
+  it("has a description field for each of the seven categories, defaulting to the spec's", () => {
+    for (const category of CATEGORIES) expect(SITE_COPY_DEFAULTS[categoryDescriptionKey(category)]).toBe(CATEGORY_DESCRIPTIONS[category]);
+  });
+
+  it("accepts a field's own placeholders and refuses others, or any in a field without placeholders", () => {
+    expect(siteCopyFormSchema.safeParse({ ...SITE_COPY_DEFAULTS, contactThankYouTitle: "Cheers {name}" }).success).toBe(true);
+    const typo = siteCopyFormSchema.safeParse({ ...SITE_COPY_DEFAULTS, contactThankYouTitle: "Cheers {nmae}" });
+    expect(typo.error?.issues[0]?.message).toBe("Thank-you title may use only {name} in braces");
+    const none = siteCopyFormSchema.safeParse({ ...SITE_COPY_DEFAULTS, notFoundText: "Lost {name}" });
+    expect(none.error?.issues[0]?.message).toBe("Text below the 404 heading has no placeholders: remove the braces");
   });
 });

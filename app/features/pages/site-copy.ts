@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { CATEGORY_DESCRIPTIONS, type Category } from "~/lib/categories";
+import { unknownPlaceholders } from "~/lib/placeholders";
 
 /**
  * The public pages' fixed sentences, each editable by the owner (/admin/about) with the spec's text as its
@@ -18,13 +20,36 @@ export const SITE_COPY_DEFAULTS = {
   contactHeading: "Let's Connect",
   contactBlurb: "Have a product to shape, a project to steer or an application to build? Send me a message.",
   contactResponseTime: "Response time: 24-48 hours on business days",
+  contactDescription: "Send me a message about product, project or application work. I answer within 24-48 hours on business days.",
+  contactThankYouTitle: "Thank you, {name}!",
+  contactThankYouText: "Your message has been sent. I'll get back to you within 24-48 hours on business days.",
   projectsWebHeading: "Web Development Projects",
   projectsOtherHeading: "Other Projects",
   recentRolesSubtitle: "Where I have led products, projects and teams recently.",
-} as const;
+  categoryFaithDescription: CATEGORY_DESCRIPTIONS.Faith,
+  categoryFinanceDescription: CATEGORY_DESCRIPTIONS.Finance,
+  categoryFitnessDescription: CATEGORY_DESCRIPTIONS.Fitness,
+  categoryFunDescription: CATEGORY_DESCRIPTIONS.Fun,
+  categoryFriendsDescription: CATEGORY_DESCRIPTIONS.Friends,
+  categoryFamilyDescription: CATEGORY_DESCRIPTIONS.Family,
+  categoryFigureheadDescription: CATEGORY_DESCRIPTIONS.Figurehead,
+  notFoundText: "Oops! Page not found",
+  footerCopyright: "© {year} {site}. All rights reserved.",
+} satisfies Record<string, string> & Record<`category${Category}Description`, string>;
 
 export type SiteCopyKey = keyof typeof SITE_COPY_DEFAULTS;
 export type SiteCopy = Record<SiteCopyKey, string>;
+
+/** The field holding a category's description (the seven names stay fixed: they are addresses). */
+export function categoryDescriptionKey(category: Category): `category${Category}Description` {
+  return `category${category}Description`;
+}
+
+/** The texts the layout shows on every page (the root loader's), out of all the texts. */
+export function layoutCopyOf(copy: SiteCopy) {
+  return { notFoundText: copy.notFoundText, footerCopyright: copy.footerCopyright };
+}
+export type LayoutCopy = ReturnType<typeof layoutCopyOf>;
 
 export const SITE_COPY_SAVED = "Page texts saved";
 
@@ -38,6 +63,8 @@ interface SiteCopyField {
   max: number;
   /** A paragraph (a textarea) rather than a line. */
   paragraph?: boolean;
+  /** The placeholders the text may use, filled in on the page, and what each stands for. */
+  placeholders?: Readonly<Record<string, string>>;
 }
 
 /** The form's fields grouped by the page they appear on, in page order. */
@@ -61,6 +88,12 @@ export const SITE_COPY_FIELDS: ReadonlyArray<{ page: string; fields: ReadonlyArr
       ["contactHeading", { label: "Heading", max: 80 }],
       ["contactBlurb", { label: "Blurb", max: 400, paragraph: true }],
       ["contactResponseTime", { label: "Response time", max: 120 }],
+      ["contactDescription", { label: "Description for search engines and shares", max: 200, paragraph: true }],
+      [
+        "contactThankYouTitle",
+        { label: "Thank-you title", max: 120, placeholders: { name: "the first word of the name the visitor entered" } },
+      ],
+      ["contactThankYouText", { label: "Thank-you text", max: 400, paragraph: true }],
     ],
   },
   {
@@ -73,6 +106,31 @@ export const SITE_COPY_FIELDS: ReadonlyArray<{ page: string; fields: ReadonlyArr
   {
     page: "Recent Roles",
     fields: [["recentRolesSubtitle", { label: "Subtitle", max: 200 }]],
+  },
+  {
+    page: "7 Fs categories",
+    fields: [
+      ["categoryFaithDescription", { label: "Faith: description", max: 200 }],
+      ["categoryFinanceDescription", { label: "Finance: description", max: 200 }],
+      ["categoryFitnessDescription", { label: "Fitness: description", max: 200 }],
+      ["categoryFunDescription", { label: "Fun: description", max: 200 }],
+      ["categoryFriendsDescription", { label: "Friends: description", max: 200 }],
+      ["categoryFamilyDescription", { label: "Family: description", max: 200 }],
+      ["categoryFigureheadDescription", { label: "Figurehead: description", max: 200 }],
+    ],
+  },
+  {
+    page: "Not-found page",
+    fields: [["notFoundText", { label: "Text below the 404 heading", max: 120 }]],
+  },
+  {
+    page: "Footer",
+    fields: [
+      [
+        "footerCopyright",
+        { label: "Copyright line", max: 160, placeholders: { year: "the current year", site: "the site name from Settings" } },
+      ],
+    ],
   },
 ];
 
@@ -97,14 +155,20 @@ const KEYS = Object.keys(SITE_COPY_DEFAULTS) as SiteCopyKey[];
 export const siteCopyFormSchema = z.object(
   Object.fromEntries(
     KEYS.map((key) => {
-      const { label, max } = fieldOf(key);
+      const { label, max, placeholders = {} } = fieldOf(key);
+      const known = Object.keys(placeholders);
       return [
         key,
         z
           .string({ error: `${label} is required` })
           .trim()
           .min(1, `${label} is required (use "Reset to default" for the original text)`)
-          .max(max, `${label} must be at most ${max} characters`),
+          .max(max, `${label} must be at most ${max} characters`)
+          .refine((text) => unknownPlaceholders(text, known).length === 0, {
+            message: known.length
+              ? `${label} may use only ${known.map((name) => `{${name}}`).join(" and ")} in braces`
+              : `${label} has no placeholders: remove the braces`,
+          }),
       ];
     }),
   ) as Record<SiteCopyKey, z.ZodString>,

@@ -4,6 +4,8 @@ import { buildRss, rssResponse } from "~/features/posts/read/rss.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { CATEGORIES, categoryPath, parseCategory } from "~/lib/categories";
+import { categoryDescriptionKey } from "~/features/pages/site-copy";
+import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/category-rss";
 
@@ -13,7 +15,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!category)
     return Response.json({ error: `There is no such category. The categories are ${CATEGORIES.join(", ")}.` }, { status: 404 });
   if (category !== params.category) throw redirect(`${categoryPath(category)}/rss.xml`, 301);
-  return rssResponse(
-    buildRss(await publicSiteUrl(request), category, await listFeedPosts(getDb(), category), (await getSiteSettings()).siteName),
-  );
+  const db = getDb();
+  const [publicUrl, posts, { siteName }, copy] = await Promise.all([
+    publicSiteUrl(request),
+    listFeedPosts(db, category),
+    getSiteSettings(),
+    readSiteCopyQuietly(db),
+  ]);
+  return rssResponse(buildRss(publicUrl, { category, description: copy[categoryDescriptionKey(category)] }, posts, siteName));
 }

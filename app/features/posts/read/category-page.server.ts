@@ -5,20 +5,26 @@ import { listPublishedPosts } from "~/features/posts/write/posts.server";
 import { categoryShareCard, shareImageOf } from "~/features/share-images/share-images.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { srcSetsFor } from "~/features/uploads/uploads.server";
-import { CATEGORY_DESCRIPTIONS, type Category } from "~/lib/categories";
+import { type Category } from "~/lib/categories";
+import { categoryDescriptionKey } from "~/features/pages/site-copy";
+import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
 import { canCreatePost } from "~/lib/permissions";
 import type { Db } from "~/server/db/client.server";
 
 /** One page of a category's published posts as its listing shows them (a page past the last is a NotFoundError). */
 export async function categoryPageView(db: Db, user: SessionUser | null, category: Category, page: number) {
-  const [listing, { siteName }] = await Promise.all([listPublishedPosts(db, category, page), getSiteSettings()]);
+  const [listing, { siteName }, copy] = await Promise.all([
+    listPublishedPosts(db, category, page),
+    getSiteSettings(),
+    readSiteCopyQuietly(db),
+  ]);
   const srcSets = await srcSetsFor(
     db,
     listing.posts.map((p) => p.featuredImageUrl),
   );
   return {
     category,
-    description: CATEGORY_DESCRIPTIONS[category],
+    description: copy[categoryDescriptionKey(category)],
     posts: listing.posts.map((p) => ({
       id: p.id,
       slug: p.slug,

@@ -12,7 +12,7 @@ describe("RSS", () => {
   it("builds RSS 2.0 with absolute links", () => {
     const xml = buildRss(
       "https://site.example",
-      "Faith",
+      { category: "Faith", description: "The owner's <Faith> page" },
       [{ ...base, title: "A <b>&</b> post", slug: "a-b-post", excerpt: null, content: "Body </description><script>" }],
       "Jo & Co <Site>",
     );
@@ -25,6 +25,7 @@ describe("RSS", () => {
     expect(xml).not.toContain("<content:encoded>");
     // The channel is titled with the site name from the settings, escaped.
     expect(xml).toContain("<title>Faith — 7 Fs Framework — Jo &amp; Co &lt;Site&gt;</title>");
+    expect(xml).toContain("<description>The owner&apos;s &lt;Faith&gt; page</description>");
   });
 
   it("carries the rendered HTML, escaped, in content:encoded with site paths made absolute", () => {

@@ -1,4 +1,4 @@
-import { CATEGORY_DESCRIPTIONS, postPath, type Category } from "~/lib/categories";
+import { postPath, type Category } from "~/lib/categories";
 import { escapeXml } from "~/lib/xml";
 import { postSummary } from "../content/summary";
 
@@ -28,13 +28,19 @@ export function absoluteContentHtml(html: string, publicUrl: string, postUrl: st
     .replace(/ srcset="([^"]*)"/g, (_, set: string) => ` srcset="${set.replace(/(^|, )\/(?![/\\])/g, `$1${publicUrl}/`)}"`);
 }
 
-/** RSS 2.0 of published posts; every link absolute from PUBLIC_URL. */
-export function buildRss(publicUrl: string, category: Category | null, posts: FeedPost[], siteName: string): string {
+/** RSS 2.0 of published posts (the whole blog's, or one category's with its description); every link absolute from PUBLIC_URL. */
+export function buildRss(
+  publicUrl: string,
+  channel: { category: Category; description: string } | null,
+  posts: FeedPost[],
+  siteName: string,
+): string {
+  const category = channel?.category;
   const selfPath = category ? `/7fs/${category}/rss.xml` : "/rss.xml";
   const link = category ? `${publicUrl}/7fs/${category}` : publicUrl;
   const title = category ? `${category} — 7 Fs Framework — ${siteName}` : `7 Fs Framework — ${siteName}`;
-  const description = category
-    ? CATEGORY_DESCRIPTIONS[category]
+  const description = channel
+    ? channel.description
     : "Faith, Finance, Fitness, Fun, Friends, Family and Figurehead: the 7 Fs Framework blog.";
   const items = posts
     .map((p) => {

@@ -1,0 +1,38 @@
+import { handleAdminForm } from "~/features/admin/admin-form.server";
+import { requireArea } from "~/features/auth/guards.server";
+import { MENUS_INTENT, MenuEditor } from "~/features/layout/menu-editor";
+import { MENUS_RESET, MENUS_SAVED, menusFormSchema } from "~/features/layout/menus-schema";
+import { readMenusForEditing, resetMenus, saveMenus } from "~/features/layout/menus.server";
+import { getDb } from "~/server/db/client.server";
+import { invalidSubmission } from "~/server/failure-reply.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/menus";
+
+export function meta() {
+  return [{ title: "Menus" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireArea(request, "settings");
+  return readMenusForEditing(getDb());
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleAdminForm(request, "settings", {
+    [MENUS_INTENT.save]: async ({ actor, db, parse }) => {
+      const submission = parse(menusFormSchema);
+      if (submission.status !== "success") return invalidSubmission(submission);
+      await saveMenus(db, actor, submission.value.menus);
+      return redirectWithToast("/admin/menus", { title: MENUS_SAVED, type: "success" });
+    },
+    [MENUS_INTENT.reset]: async ({ actor, db }) => {
+      await resetMenus(db, actor);
+      return redirectWithToast("/admin/menus", { title: MENUS_RESET, type: "success" });
+    },
+  });
+}
+
+export default function MenusRoute({ loaderData }: Route.ComponentProps) {
+  // A new key after a save or reset: the editor starts from what was stored.
+  return <MenuEditor key={JSON.stringify(loaderData.menus)} {...loaderData} />;
+}
