@@ -5,6 +5,7 @@ import { isMailConfigured } from "~/server/mail-settings.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } from "./booking-admin.server";
 import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow, type Booking } from "./booking.server";
+import { feedLinkState, resetFeedLink, turnOffFeedLink } from "./bookings-feed.server";
 import { addCalendarFeed, listCalendarFeeds, refreshCalendarFeedNow, removeCalendarFeed } from "./calendar-feeds.server";
 import { STATUS_TEXT } from "./booking-view.server";
 import { longLabel } from "./slot-picker.server";
@@ -38,13 +39,14 @@ function bookingRow(b: Booking, zone: string) {
 /** Everything the admin's Bookings page shows: upcoming and past calls, availability, call types. */
 export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
   const zone = ownerTimeZone();
-  const [upcoming, past, callTypes, availability, mailConfigured, calendarFeeds] = await Promise.all([
+  const [upcoming, past, callTypes, availability, mailConfigured, calendarFeeds, feedLink] = await Promise.all([
     listBookings(db, actor, "upcoming", 100, now),
     listBookings(db, actor, "past", 50, now),
     listCallTypes(db, actor),
     readAvailabilityText(db, actor),
     isMailConfigured(db),
     listCalendarFeeds(db, actor),
+    feedLinkState(db, actor),
   ]);
   return {
     zone,
@@ -54,6 +56,7 @@ export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
     callTypes: callTypes.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() })),
     availability,
     calendarFeeds,
+    feedLink,
   };
 }
 
@@ -89,6 +92,12 @@ export const bookingsIntents = {
   "calendar-feed-remove": async ({ actor, db, form }: AdminFormContext) => {
     await removeCalendarFeed(db, actor, form.id);
     return done("Calendar removed");
+  },
+  // The new address is the reply itself (shown once), not a redirect: only its hash is stored.
+  "feed-link-reset": async ({ actor, db }: AdminFormContext) => ({ ok: true as const, feedAddress: await resetFeedLink(db, actor) }),
+  "feed-link-off": async ({ actor, db }: AdminFormContext) => {
+    await turnOffFeedLink(db, actor);
+    return done("Calendar address turned off");
   },
   "call-type": async ({ actor, db, form, formData }: AdminFormContext) => {
     await saveCallType(db, actor, { ...form, questions: formData.getAll("questions") });

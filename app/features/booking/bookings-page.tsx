@@ -4,6 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
+import { BookingsFeedLink } from "./bookings-feed-link";
 import type { BookingRow, BookingsPageView, CalendarFeedRow } from "./bookings-page.server";
 import { CallTypeForm } from "./call-type-form";
 
@@ -125,9 +126,18 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
 }
 
 /** The admin's Bookings page; `failure` is a refused form's reply, shown as a toast. */
-export function BookingsPage({ view, failure }: { view: BookingsPageView; failure?: { error: string } }) {
+export function BookingsPage({
+  view,
+  failure,
+  feedAddress,
+}: {
+  view: BookingsPageView;
+  failure?: { error: string };
+  /** The calendar feed address just made (shown this once). */
+  feedAddress?: string;
+}) {
   useFailureToast(failure);
-  const { upcoming, past, callTypes, availability, zone, mailConfigured, calendarFeeds } = view;
+  const { upcoming, past, callTypes, availability, zone, mailConfigured, calendarFeeds, feedLink } = view;
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Bookings</h1>
@@ -162,6 +172,7 @@ export function BookingsPage({ view, failure }: { view: BookingsPageView; failur
           <Button type="submit">Save availability</Button>
         </div>
       </Form>
+      <BookingsFeedLink state={feedLink} newAddress={feedAddress} />
       <CalendarFeeds feeds={calendarFeeds} />
       <h2 className="mt-10 text-2xl font-semibold">Call types</h2>
       <p className="mt-1 text-sm text-muted-foreground">The first active one (by order) is the default, shown on the home page.</p>

@@ -20,5 +20,11 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Bookings({ loaderData, actionData }: Route.ComponentProps) {
-  return <BookingsPage view={loaderData} failure={actionData && "error" in actionData ? actionData : undefined} />;
+  return (
+    <BookingsPage
+      view={loaderData}
+      failure={actionData && "error" in actionData ? actionData : undefined}
+      feedAddress={actionData && "feedAddress" in actionData ? actionData.feedAddress : undefined}
+    />
+  );
 }
