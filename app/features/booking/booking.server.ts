@@ -444,6 +444,27 @@ export async function listBookings(db: Db, actor: Actor | null, when: "upcoming"
     .limit(limit);
 }
 
+/** Every booking (any status) starting in [from, until), by start: the admin's month calendar. */
+export async function bookingsStartingBetween(db: Db, actor: Actor | null, from: Date, until: Date) {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  return db
+    .select({
+      id: bookings.id,
+      startsAt: bookings.startsAt,
+      status: bookings.status,
+      name: bookings.name,
+      callTypeName: bookingCallTypes.name,
+    })
+    .from(bookings)
+    .innerJoin(bookingCallTypes, eq(bookingCallTypes.id, bookings.callTypeId))
+    .where(and(gte(bookings.startsAt, from), lt(bookings.startsAt, until)))
+    .orderBy(asc(bookings.startsAt))
+    .limit(MONTH_MAX_BOOKINGS);
+}
+
+/** Six weeks of calls at most this many (a day's cap is 100 per call type): the calendar never grows unbounded. */
+const MONTH_MAX_BOOKINGS = 3000;
+
 /** The dashboard's "Upcoming calls": how many confirmed calls lie ahead, and the next three. */
 export async function upcomingCalls(db: Db, actor: Actor | null, now = Date.now()) {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);

@@ -5,6 +5,7 @@ import { isMailConfigured } from "~/server/mail-settings.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } from "./booking-admin.server";
 import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow, type Booking } from "./booking.server";
+import { bookingsMonthView } from "./bookings-month.server";
 import { feedLinkState, resetFeedLink, turnOffFeedLink } from "./bookings-feed.server";
 import { addCalendarFeed, listCalendarFeeds, refreshCalendarFeedNow, removeCalendarFeed } from "./calendar-feeds.server";
 import { STATUS_TEXT } from "./booking-view.server";
@@ -36,10 +37,18 @@ function bookingRow(b: Booking, zone: string) {
   };
 }
 
-/** Everything the admin's Bookings page shows: upcoming and past calls, availability, call types. */
-export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
+/**
+ * Everything the admin's Bookings page shows: the month calendar (`month`, "YYYY-MM", else the
+ * current one), upcoming and past calls, availability, call types, calendars.
+ */
+export async function bookingsPageView(
+  db: Db,
+  actor: Actor,
+  { month = null, now = Date.now() }: { month?: string | null; now?: number } = {},
+) {
   const zone = ownerTimeZone();
-  const [upcoming, past, callTypes, availability, mailConfigured, calendarFeeds, feedLink] = await Promise.all([
+  const [calendar, upcoming, past, callTypes, availability, mailConfigured, calendarFeeds, feedLink] = await Promise.all([
+    bookingsMonthView(db, actor, month, now),
     listBookings(db, actor, "upcoming", 100, now),
     listBookings(db, actor, "past", 50, now),
     listCallTypes(db, actor),
@@ -51,6 +60,7 @@ export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
   return {
     zone,
     mailConfigured,
+    calendar,
     upcoming: upcoming.map((b) => bookingRow(b, zone)),
     past: past.map((b) => bookingRow(b, zone)),
     callTypes: callTypes.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() })),

@@ -12,7 +12,7 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "bookings");
-  return withPageFailures(() => bookingsPageView(getDb(), actor));
+  return withPageFailures(() => bookingsPageView(getDb(), actor, { month: new URL(request.url).searchParams.get("month") }));
 }
 
 export async function action({ request }: Route.ActionArgs) {
