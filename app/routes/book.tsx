@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { recordConversion } from "~/features/analytics/attribution.server";
 import { BookingForm, type BookingFormReply } from "~/features/booking/booking-form";
 import { BOOKING_TEXT } from "~/features/booking/booking-schema";
 import { activeCallType, activeCallTypes, createBooking } from "~/features/booking/booking.server";
@@ -51,6 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const booked = await createBooking(getDb(), { ...values, verificationToken: form.get("verificationToken") }, clientIp(request));
     if (!booked.token) return data({ reply: null, page: null, booked: true });
+    await recordConversion(getDb(), "booking", booked.id, request, true);
     return redirect(`/book/confirmed/${booked.id}?t=${encodeURIComponent(booked.token)}`, 303);
   } catch (error) {
     const { status, message, fieldErrors, headers } = errorAnswer(error);

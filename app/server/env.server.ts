@@ -150,6 +150,8 @@ const envSchema = z.object({
     .default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
   /** GET /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it is off (404). */
+  /** Lets feeds, calendar feeds and importers fetch loopback and private addresses (a developer's local server). */
+  OUTBOUND_ALLOW_PRIVATE: bool(false),
   METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "must be at least 16 characters").optional()),
 });
 

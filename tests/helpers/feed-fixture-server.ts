@@ -222,6 +222,8 @@ export function pointFeedEnvAtFixtures(fixtures: FeedFixtureServer, timeoutMs: n
   process.env.TSP_KB_URL = `${fixtures.url}/atom`;
   process.env.FEED_TIMEOUT_MS = String(timeoutMs);
   process.env.FEED_CACHE_TTL_SECONDS = "0";
+  // The fixtures listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+  process.env.OUTBOUND_ALLOW_PRIVATE = "true";
 }
 
 /** Points the site's three feed settings at the fixtures: newsletter RSS, the blog at `blogPath`, knowledge base Atom. */

@@ -45,6 +45,9 @@ import { contactForm, makeComment, makeContactMessage, makePost, makeProject, ma
 import { pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 /**
  * THE authorization matrix: every route of app/routes.ts with an action, and every API route, driven
  * through real HTTP on the production build as each role (a route added without a row fails the first

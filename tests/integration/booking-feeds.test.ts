@@ -8,6 +8,9 @@ import { bookingBusyTimes, bookingCallTypes, bookingWeeklyHours } from "~/server
 import { resetEnvForTests } from "~/server/env.server";
 import { describeEachDatabase } from "../helpers/databases";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 /**
  * Calendar feeds read from a real local HTTP server: busy times land in the database, slots that
  * overlap them are not offered, and a feed that fails keeps its last good busy times and shows its error.

@@ -13,6 +13,9 @@ import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-se
 import { FIXED_PAGES } from "../helpers/pages";
 import { routePatterns } from "../helpers/route-table";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 /**
  * The server-rendered HTML of every screen, as a browser receives it (streamed, feeds included),
  * checked by the Nu HTML Checker (npm vnu-jar, needs `java` on the PATH). One JVM run for all pages.

@@ -1,17 +1,20 @@
 import fs from "node:fs";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { openDatabase, type Database } from "~/server/db/client.server";
 import { publishJobKey, syncPublishJob } from "~/features/posts/write/scheduling.server";
+import { statisticsReport } from "~/features/analytics/reports.server";
 import { BOOKING_TEXT } from "~/features/booking/booking-schema";
 import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import {
+  analyticsViews,
   blogPosts,
   bookingCallTypes,
   bookings,
@@ -316,6 +319,48 @@ const skipReason = inject("postgresSkipReason");
         .from(bookings)
         .where(eq(bookings.startsAt, new Date(slot.start)));
       expect(rows).toHaveLength(1);
+    });
+
+    it("page views counted on both sum in the report: none lost, one visitor and one visit per reader across instances", async () => {
+      const campaign = `multi-${Date.now().toString(36)}`;
+      // Both instances behind one site name, as behind a load balancer: the visitor id covers the site's host.
+      const view = (server: ServerProcess, reader: number) =>
+        new Promise<number>((resolve, reject) => {
+          const request = http.get(
+            new URL(`/?utm_campaign=${campaign}`, server.url),
+            {
+              headers: {
+                host: "site.multi.example",
+                "user-agent": `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.${reader} Safari/537.36`,
+              },
+            },
+            (response) => {
+              response.resume();
+              response.on("end", () => resolve(response.statusCode ?? 0));
+            },
+          );
+          request.on("error", reject);
+        });
+      const stored = () =>
+        database.db
+          .select({ views: sql<number>`count(*)::int`, visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
+          .from(analyticsViews)
+          .where(eq(analyticsViews.utmCampaign, campaign))
+          .then((rows) => rows[0] ?? { views: 0, visitors: 0 });
+      const readers = Array.from({ length: 20 }, (_, i) => i);
+      // Each reader's first view on A, stored by A's flush; then nine more, alternately on B and A.
+      expect(await Promise.all(readers.map((r) => view(a, r)))).toEqual(readers.map(() => 200));
+      await waitFor(async () => (await stored()).views === 20, 30_000, "A's first views to be stored");
+      for (let round = 0; round < 9; round++) {
+        const statuses = await Promise.all(readers.map((r) => view(round % 2 === 0 ? b : a, r)));
+        expect(statuses.every((status) => status === 200)).toBe(true);
+      }
+      await waitFor(async () => (await stored()).views === 200, 30_000, "every view to be stored");
+      // Both instances used the same daily salt from the database: twenty visitors, not forty.
+      expect(await stored()).toEqual({ views: 200, visitors: 20 });
+      const admin = { id: "multi-admin", role: "admin" as const };
+      const report = await statisticsReport(database.db, admin, { period: "7d", filter: { dimension: "campaign", value: campaign } });
+      expect(report.totals).toMatchObject({ views: 200, visitors: 20, visits: 20, bounces: 0 });
     });
   },
 );

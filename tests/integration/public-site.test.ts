@@ -15,6 +15,9 @@ import {
 } from "../helpers/feed-fixture-server";
 import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-server";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 const TIMEOUT_MS = 1500;
 
 let fixtures: FeedFixtureServer;

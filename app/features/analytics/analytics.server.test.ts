@@ -1,12 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { analyticsDaily, analyticsRolledDays, analyticsSalts, analyticsViews } from "~/server/db/schema.server";
+import { analyticsConversions, analyticsDaily, analyticsRolledDays, analyticsSalts, analyticsViews } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { configureCollector, notePageView } from "./collector.server";
 import { flushViews } from "./ingest.server";
-import { statisticsReport, viewsOfPaths, weekAtAGlance } from "./reports.server";
+import { PERIOD_TEXT } from "./report-query";
+import { postStatistics, statisticsReport, viewsOfPaths, weekAtAGlance } from "./reports.server";
 import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn, deleteOldSalts, saltOf, visitorId } from "./visitor.server";
 
@@ -19,6 +20,17 @@ function request(url: string, headers: Record<string, string>, address = "203.0.
 
 describeEachDatabase("visitor statistics", (ctx) => {
   beforeAll(() => configureCollector({ enabled: true, capPerMinute: 1_000 }));
+
+  /** No views or rollups; the site's zone, now, today and a day's noon there. */
+  async function emptyStatistics() {
+    await ctx.db.delete(analyticsViews);
+    await ctx.db.delete(analyticsDaily);
+    await ctx.db.delete(analyticsRolledDays);
+    const zone = getEnv().SITE_TIME_ZONE;
+    const now = new Date();
+    const noon = async (day: string) => new Date((await dayBounds(ctx.db, day, zone)).start.getTime() + 12 * 3600_000);
+    return { zone, now, today: dayIn(now, zone), noon };
+  }
 
   it("counts people, not bots, prefetches or HEAD; one visitor and one visit across pages", async () => {
     await ctx.db.delete(analyticsViews);
@@ -125,13 +137,7 @@ describeEachDatabase("visitor statistics", (ctx) => {
   });
 
   it("a report over days reads their rollups (rolling up finished days first) plus today's raw views", async () => {
-    await ctx.db.delete(analyticsViews);
-    await ctx.db.delete(analyticsDaily);
-    await ctx.db.delete(analyticsRolledDays);
-    const zone = getEnv().SITE_TIME_ZONE;
-    const now = new Date();
-    const today = dayIn(now, zone);
-    const noon = async (day: string) => new Date((await dayBounds(ctx.db, day, zone)).start.getTime() + 12 * 3600_000);
+    const { zone, now, today, noon } = await emptyStatistics();
     const view = (minute: Date, path: string, visitor: bigint, referrerHost: string | null = null) => ({
       minute,
       path,
@@ -179,5 +185,103 @@ describeEachDatabase("visitor statistics", (ctx) => {
     const glance = await weekAtAGlance(ctx.db, now);
     expect(glance.series.reduce((sum, d) => sum + d.views, 0)).toBe(3);
     expect(glance.topPost).toEqual({ path: "/7fs/Faith/a-post", views: 2 });
+  });
+
+  it("a custom period is whole days from one date to another; a bad one says why and shows 7 days", async () => {
+    const { now, today, noon } = await emptyStatistics();
+    const view = async (day: string, visitor: bigint) => ({
+      minute: await noon(day),
+      path: "/about",
+      device: "desktop",
+      browser: "Chrome",
+      os: "Linux",
+      visitorId: visitor,
+      visitId: visitor,
+    });
+    await ctx.db
+      .insert(analyticsViews)
+      .values([await view(previousDay(today, 5), 1n), await view(previousDay(today, 4), 2n), await view(previousDay(today, 9), 3n)]);
+    const admin = { id: "report-admin", role: "admin" as const };
+    const custom = { from: previousDay(today, 6), to: previousDay(today, 3) };
+    const report = await statisticsReport(ctx.db, admin, { period: "custom", custom, filter: null, now });
+    expect(report).toMatchObject({ period: "custom", from: custom.from, to: custom.to, periodError: null });
+    expect(report.series.map((d) => d.day)).toEqual([previousDay(today, 6), previousDay(today, 5), previousDay(today, 4), custom.to]);
+    expect(report.totals.views).toBe(2);
+    // The four days before it: only the view nine days ago.
+    expect(report.previous.views).toBe(1);
+    const refused = async (from: string, to: string) =>
+      (await statisticsReport(ctx.db, admin, { period: "custom", custom: { from, to }, filter: null, now })).periodError;
+    expect(await refused(custom.to, custom.from)).toBe(PERIOD_TEXT.reversed);
+    expect(await refused("2026-02-30", today)).toBe(PERIOD_TEXT.invalid);
+    expect(await refused("", today)).toBe(PERIOD_TEXT.missing);
+    expect(await refused(today, previousDay(today, -1))).toBe(PERIOD_TEXT.future);
+    expect(await refused(previousDay(today, 400), today)).toBe(PERIOD_TEXT.tooLong);
+    const fallback = await statisticsReport(ctx.db, admin, { period: "custom", custom: { from: "x", to: "y" }, filter: null, now });
+    expect(fallback).toMatchObject({ period: "7d", to: today, custom: { from: "x", to: "y" } });
+    expect(fallback.series).toHaveLength(7);
+  });
+
+  it("conversions are counted per kind for each source and post, with the post's conversion rate and figures", async () => {
+    await ctx.db.delete(analyticsViews);
+    await ctx.db.delete(analyticsConversions);
+    const zone = getEnv().SITE_TIME_ZONE;
+    const now = new Date();
+    const minute = new Date(Math.max((await dayBounds(ctx.db, dayIn(now, zone), zone)).start.getTime(), now.getTime() - 60_000));
+    const post = "/7fs/Finance/a-simple-budget";
+    const views = [1n, 2n, 3n, 4n].map((visitor) => ({
+      minute,
+      path: post,
+      device: "desktop",
+      browser: "Chrome",
+      os: "Linux",
+      visitorId: visitor,
+      visitId: visitor,
+    }));
+    await ctx.db.insert(analyticsViews).values(views);
+    const origin = { entryPath: post, referrerHost: "linkedin.com", utmSource: null, utmCampaign: "spring", lastPostPath: post };
+    await ctx.db.insert(analyticsConversions).values([
+      { kind: "contact", subjectId: crypto.randomUUID(), at: now, ...origin },
+      { kind: "booking", subjectId: crypto.randomUUID(), at: now, ...origin },
+      { kind: "booking", subjectId: crypto.randomUUID(), at: now, ...origin, referrerHost: null },
+      // Not confirmed yet: not counted.
+      { kind: "subscription", subjectId: crypto.randomUUID(), at: null, ...origin },
+    ]);
+    const admin = { id: "report-admin", role: "admin" as const };
+    const report = await statisticsReport(ctx.db, admin, { period: "today", filter: null, now });
+    expect(report.conversions.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: "booking", count: 2 },
+      { kind: "contact", count: 1 },
+    ]);
+    expect(report.conversionsBy.referrer).toEqual([
+      { value: "linkedin.com", total: 2, kinds: { contact: 1, subscription: 0, booking: 1 } },
+      { value: "", total: 1, kinds: { contact: 0, subscription: 0, booking: 1 } },
+    ]);
+    expect(report.conversionsBy.post).toEqual([{ value: post, total: 3, kinds: { contact: 1, subscription: 0, booking: 2 }, visitors: 4 }]);
+    expect(report.previousConversions).toEqual([]);
+    // A filter on the referrer (or campaign, entry page, post) narrows the conversions too.
+    const fromLinkedIn = await statisticsReport(ctx.db, admin, {
+      period: "today",
+      filter: { dimension: "referrer", value: "linkedin.com" },
+      now,
+    });
+    expect(fromLinkedIn.conversions.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: "booking", count: 1 },
+      { kind: "contact", count: 1 },
+    ]);
+    const onDesktops = await statisticsReport(ctx.db, admin, { period: "today", filter: { dimension: "device", value: "desktop" }, now });
+    expect(onDesktops.conversions.reduce((sum, c) => sum + c.count, 0)).toBe(3);
+    expect(await postStatistics(ctx.db, post, now)).toEqual({
+      views: 4,
+      visitors: 4,
+      conversions: { contact: 1, subscription: 0, booking: 2 },
+    });
+  });
+
+  it("the report stores this instance's noted views first", async () => {
+    await ctx.db.delete(analyticsViews);
+    notePageView(request("/projects", { "user-agent": FIREFOX }, "192.0.2.10"));
+    const admin = { id: "report-admin", role: "admin" as const };
+    const report = await statisticsReport(ctx.db, admin, { period: "today", filter: null });
+    expect(report.tables.page).toEqual([{ value: "/projects", views: 1, visitors: 1, visits: 1 }]);
   });
 });

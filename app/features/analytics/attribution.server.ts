@@ -107,7 +107,7 @@ export async function countConversion(db: Db, kind: ConversionKind, subjectId: s
   }
 }
 
-/** "Came from: …" for each subject that has a recorded origin (the admin's messages and subscribers). */
+/** "Came from: …" for each subject that has a recorded origin (the admin's messages, subscribers and bookings). */
 export async function cameFromOf(db: Db, kind: ConversionKind, subjectIds: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (subjectIds.length === 0) return found;

@@ -11,7 +11,20 @@ import { STATISTICS_TEXT } from "./analytics-settings";
 import { aggregateSql, DIMENSIONS, type AggregateRow, type Dimension } from "./aggregate.server";
 import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn } from "./visitor.server";
-import { PERIODS, type Period, type Report, type TableRow, type Totals } from "./report-query";
+import { collectorEnabled } from "./collector.server";
+import { flushViews } from "./ingest.server";
+import {
+  customPeriodProblem,
+  daysBetween,
+  PERIODS,
+  type ConversionKindName,
+  type ConversionRow,
+  type ReportPeriod,
+  type ReportQuery,
+  type Report,
+  type TableRow,
+  type Totals,
+} from "./report-query";
 
 export { PERIODS, type Period, type Report, type TableRow, type Totals } from "./report-query";
 
@@ -20,6 +33,12 @@ export async function assertStatisticsReader(db: Db, actor: Actor | null): Promi
   authorize(actor, (a) => canEnterArea(a, "statistics"), STATISTICS_TEXT.forbidden);
   if (actor.role !== "admin" && !(await readAnalyticsSettings(db)).moderatorsMayView) throw new ForbiddenError(STATISTICS_TEXT.forbidden);
   return actor;
+}
+
+/** Whether the actor may read the statistics (the views shown beside posts follow the same rule). */
+export async function mayReadStatistics(db: Db, actor: Actor | null): Promise<boolean> {
+  if (!canEnterArea(actor, "statistics")) return false;
+  return actor?.role === "admin" || (await readAnalyticsSettings(db)).moderatorsMayView;
 }
 
 const ZERO: Totals = { views: 0, visitors: 0, visits: 0, bounces: 0, medianVisitSeconds: 0 };
@@ -46,6 +65,28 @@ function filterSql(filter: { dimension: Dimension; value: string }): SQL {
       return visitsWhere(nullable("country"));
     default:
       return visitsWhere(sql`${sql.raw(filter.dimension)} = ${filter.value}`);
+  }
+}
+
+/**
+ * The conversions' condition for a filter: a conversion keeps its visit's entry page, referrer,
+ * campaign and last post read, so those filter it (a page: as entry page or last post read);
+ * country, device, browser and system are not kept with it, so those leave conversions unfiltered.
+ */
+function conversionFilterSql(filter: Report["filter"]): SQL | undefined {
+  if (!filter) return undefined;
+  const is = (column: AnyPgColumn) => sql`coalesce(${column}, '') = ${filter.value}`;
+  switch (filter.dimension) {
+    case "page":
+      return sql`(${is(analyticsConversions.entryPath)} or ${is(analyticsConversions.lastPostPath)})`;
+    case "entry":
+      return is(analyticsConversions.entryPath);
+    case "referrer":
+      return is(analyticsConversions.referrerHost);
+    case "campaign":
+      return is(analyticsConversions.utmCampaign);
+    default:
+      return undefined;
   }
 }
 
@@ -160,19 +201,36 @@ function totalsOf(rows: Map<string, AggregateRow>): Totals {
     : ZERO;
 }
 
-/** The statistics for a period of whole days ending today (site time zone), compared with the period before. */
+/** The period's days: a preset ending today, or a custom period once its dates pass (else 7 days, with why). */
+function periodDays(query: Pick<ReportQuery, "period" | "custom">, today: string) {
+  if (query.period === "custom") {
+    const custom = query.custom ?? { from: "", to: "" };
+    const problem = customPeriodProblem(custom, today);
+    if (!problem) return { period: "custom" as const, to: custom.to, length: daysBetween(custom.from, custom.to), problem };
+    return { period: "7d" as const, to: today, length: PERIODS["7d"], problem };
+  }
+  return { period: query.period, to: today, length: PERIODS[query.period], problem: null };
+}
+
+/**
+ * The statistics for a period of whole days (site time zone) — a preset ending today or a custom
+ * span — compared with the same number of days before it. This instance's noted views are stored
+ * first, so the report is up to the second for what this instance served (another instance's views
+ * arrive with its next flush, within seconds).
+ */
 export async function statisticsReport(
   db: Db,
   actor: Actor | null,
-  options: { period: Period; filter: Report["filter"]; now?: Date },
+  options: { period: ReportPeriod; custom?: ReportQuery["custom"]; filter: Report["filter"]; now?: Date },
 ): Promise<Report> {
   await assertStatisticsReader(db, actor);
+  await flushViews(db);
   const timeZone = getEnv().SITE_TIME_ZONE;
   const now = options.now ?? new Date();
   const today = dayIn(now, timeZone);
-  const length = PERIODS[options.period];
-  const days = daysOf(today, length);
-  const previousDays = daysOf(previousDay(today, length), length);
+  const chosen = periodDays({ period: options.period, custom: options.custom ?? null }, today);
+  const days = daysOf(chosen.to, chosen.length);
+  const previousDays = daysOf(previousDay(chosen.to, chosen.length), chosen.length);
   const rolled = options.filter ? new Set<string>() : await rolledUpDays(db, [...previousDays, ...days], timeZone, now);
   const [rows, previousRows] = await Promise.all([
     aggregate(db, days, rolled, timeZone, options.filter),
@@ -183,29 +241,42 @@ export async function statisticsReport(
     if (row.dimension === "total") continue;
     tables[row.dimension as Dimension]?.push({ value: row.value, views: row.views, visitors: row.visitors, visits: row.visits });
   }
+  const pageVisitors = new Map(tables.page.map((r) => [r.value, r.visitors]));
   for (const dimension of DIMENSIONS) {
     tables[dimension] = tables[dimension]
       .sort((a, b) => b.visits - a.visits || b.views - a.views || a.value.localeCompare(b.value))
       .slice(0, 50);
   }
-  const { start } = await dayBounds(db, days[0] ?? today, timeZone);
+  const start = (await dayBounds(db, days[0] ?? today, timeZone)).start;
+  const end = (await dayBounds(db, chosen.to, timeZone)).end;
   const series = await dailySeries(db, days, rolled, timeZone, options.filter);
-  const conversionRange = and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, start));
-  const conversions = await db
-    .select({ kind: analyticsConversions.kind, count: count() })
-    .from(analyticsConversions)
-    .where(conversionRange)
-    .groupBy(analyticsConversions.kind);
-  const by = async (column: AnyPgColumn) =>
-    (
-      await db
-        .select({ value: sql<string>`coalesce(${column}, '')`, count: count() })
-        .from(analyticsConversions)
-        .where(conversionRange)
-        .groupBy(sql`1`)
-        .orderBy(sql`2 desc`, sql`1`)
-        .limit(20)
-    ).map((r) => ({ value: r.value, count: r.count }));
+  const onlyFiltered = conversionFilterSql(options.filter);
+  const conversionsWhere = (from: Date, until: Date) =>
+    and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, from), lt(analyticsConversions.at, until), onlyFiltered);
+  const conversionRange = conversionsWhere(start, end);
+  const conversionsIn = (from: Date, until: Date) =>
+    db
+      .select({ kind: analyticsConversions.kind, count: count() })
+      .from(analyticsConversions)
+      .where(conversionsWhere(from, until))
+      .groupBy(analyticsConversions.kind);
+  const previousStart = (await dayBounds(db, previousDays[0] ?? today, timeZone)).start;
+  const [conversions, previousConversions] = await Promise.all([conversionsIn(start, end), conversionsIn(previousStart, start)]);
+  const by = async (column: AnyPgColumn): Promise<ConversionRow[]> => {
+    const counted = await db
+      .select({ value: sql<string>`coalesce(${column}, '')`, kind: analyticsConversions.kind, count: count() })
+      .from(analyticsConversions)
+      .where(conversionRange)
+      .groupBy(sql`1`, analyticsConversions.kind);
+    const found = new Map<string, ConversionRow>();
+    for (const r of counted) {
+      const row = found.get(r.value) ?? { value: r.value, total: 0, kinds: { contact: 0, subscription: 0, booking: 0 } };
+      row.kinds[r.kind] += r.count;
+      row.total += r.count;
+      found.set(r.value, row);
+    }
+    return [...found.values()].sort((a, b) => b.total - a.total || a.value.localeCompare(b.value)).slice(0, 20);
+  };
   const [realtime] = await db
     .select({ n: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
     .from(analyticsViews)
@@ -213,20 +284,26 @@ export async function statisticsReport(
   const [dropped] = await db
     .select({ n: sql<number>`coalesce(sum(${analyticsDropped.views}), 0)::int` })
     .from(analyticsDropped)
-    .where(and(gte(analyticsDropped.minute, start), lt(analyticsDropped.minute, now)));
+    .where(and(gte(analyticsDropped.minute, start), lt(analyticsDropped.minute, end), lt(analyticsDropped.minute, now)));
+  const byPost = await by(analyticsConversions.lastPostPath);
   return {
+    period: chosen.period,
     from: days[0] ?? today,
-    to: today,
+    to: chosen.to,
+    today,
+    custom: options.period === "custom" ? (options.custom ?? { from: "", to: "" }) : null,
+    periodError: chosen.problem,
     totals: totalsOf(rows),
     previous: totalsOf(previousRows),
     series,
     tables,
     conversions: conversions.map((c) => ({ kind: c.kind, count: c.count })),
+    previousConversions: previousConversions.map((c) => ({ kind: c.kind, count: c.count })),
     conversionsBy: {
       entry: await by(analyticsConversions.entryPath),
       referrer: await by(analyticsConversions.referrerHost),
       campaign: await by(analyticsConversions.utmCampaign),
-      post: await by(analyticsConversions.lastPostPath),
+      post: byPost.map((r) => ({ ...r, visitors: pageVisitors.get(r.value) ?? null })),
     },
     realtime: realtime?.n ?? 0,
     sampled: dropped?.n ?? 0,
@@ -268,24 +345,37 @@ async function dailySeries(
   return days.map((d) => ({ day: d, ...(byDay.get(d) ?? { views: 0, visitors: 0 }) }));
 }
 
-/** Views per page over the days, rollups for the rolled days and raw views for the rest, for the pages `paths` matches. */
+/** Views and visitors of a page over some days (visitors summed over days, as every period's are). */
+export interface PageFigures {
+  views: number;
+  visitors: number;
+}
+
+/** Views and visitors per page over the days, rollups for the rolled days and raw views for the rest, for the pages `paths` matches. */
 async function pageViews(
   db: Db,
   days: string[],
   rolled: Set<string>,
   timeZone: string,
   paths: (column: AnyPgColumn) => SQL,
-): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  const add = (path: string, views: number) => found.set(path, (found.get(path) ?? 0) + views);
+): Promise<Map<string, PageFigures>> {
+  const found = new Map<string, PageFigures>();
+  const add = (path: string, views: number, visitors: number) => {
+    const known = found.get(path) ?? { views: 0, visitors: 0 };
+    found.set(path, { views: known.views + views, visitors: known.visitors + visitors });
+  };
   const rolledDays = days.filter((d) => rolled.has(d));
   if (rolledDays.length > 0) {
     const daily = await db
-      .select({ path: analyticsDaily.value, views: sql<number>`sum(${analyticsDaily.views})::int` })
+      .select({
+        path: analyticsDaily.value,
+        views: sql<number>`sum(${analyticsDaily.views})::int`,
+        visitors: sql<number>`sum(${analyticsDaily.visitors})::int`,
+      })
       .from(analyticsDaily)
       .where(and(eq(analyticsDaily.dimension, "page"), inArray(analyticsDaily.day, rolledDays), paths(analyticsDaily.value)))
       .groupBy(analyticsDaily.value);
-    for (const r of daily) add(r.path, r.views);
+    for (const r of daily) add(r.path, r.views, r.visitors);
   }
   const minutes = await rawMinutes(
     db,
@@ -293,37 +383,74 @@ async function pageViews(
     timeZone,
   );
   if (minutes) {
+    // Visitor ids are per day: a visitor counted on two days is two, as in the rollups.
+    const day = sql`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
     const raw = await db
-      .select({ path: analyticsViews.path, views: count() })
+      .select({
+        path: analyticsViews.path,
+        views: sql<number>`count(*)::int`,
+        visitors: sql<number>`count(distinct (${day}, ${analyticsViews.visitorId}))::int`,
+      })
       .from(analyticsViews)
       .where(and(minutes, paths(analyticsViews.path)))
       .groupBy(analyticsViews.path);
-    for (const r of raw) add(r.path, r.views);
+    for (const r of raw) add(r.path, r.views, r.visitors);
   }
   return found;
 }
+
+/** How many days the figures beside posts (Blog Management, the editor) cover, today included. */
+export const POST_FIGURES_DAYS = 30;
 
 /** Views per page path over the last 30 days including today (Blog Management's column and the editor), for the given paths. */
 export async function viewsOfPaths(db: Db, paths: string[], now = new Date()): Promise<Map<string, number>> {
   if (paths.length === 0) return new Map();
   const timeZone = getEnv().SITE_TIME_ZONE;
-  const days = daysOf(dayIn(now, timeZone), 30);
+  const days = daysOf(dayIn(now, timeZone), POST_FIGURES_DAYS);
   const rolled = await rolledUpDays(db, days, timeZone, now);
-  return pageViews(db, days, rolled, timeZone, (column) => inArray(column, paths));
+  const figures = await pageViews(db, days, rolled, timeZone, (column) => inArray(column, paths));
+  return new Map([...figures].map(([path, f]) => [path, f.views]));
+}
+
+export type PostFigures = PageFigures & { conversions: Record<ConversionKindName, number> };
+
+/**
+ * The figures shown beside posts where they are managed, or null when not shown: to those who may
+ * read the statistics, while counting is on (with counting off a post's zero would mislead).
+ */
+export async function postFiguresShown(db: Db, actor: Actor | null): Promise<boolean> {
+  return collectorEnabled() && (await mayReadStatistics(db, actor));
+}
+
+/** One post's figures over the last 30 days: views, visitors and the conversions it was the last post read before. */
+export async function postStatistics(db: Db, path: string, now = new Date()): Promise<PostFigures> {
+  const timeZone = getEnv().SITE_TIME_ZONE;
+  const days = daysOf(dayIn(now, timeZone), POST_FIGURES_DAYS);
+  const rolled = await rolledUpDays(db, days, timeZone, now);
+  const figures = (await pageViews(db, days, rolled, timeZone, (column) => eq(column, path))).get(path) ?? { views: 0, visitors: 0 };
+  const start = (await dayBounds(db, days[0] ?? dayIn(now, timeZone), timeZone)).start;
+  const counted = await db
+    .select({ kind: analyticsConversions.kind, count: count() })
+    .from(analyticsConversions)
+    .where(and(eq(analyticsConversions.lastPostPath, path), isNotNull(analyticsConversions.at), gte(analyticsConversions.at, start)))
+    .groupBy(analyticsConversions.kind);
+  const conversions: Record<ConversionKindName, number> = { contact: 0, subscription: 0, booking: 0 };
+  for (const c of counted) conversions[c.kind] = c.count;
+  return { ...figures, conversions };
 }
 
 /** The dashboard's card: views per day for 7 days and the most viewed post of the week. */
 export async function weekAtAGlance(
   db: Db,
   now = new Date(),
-): Promise<{ series: { day: string; views: number }[]; topPost: { path: string; views: number } | null }> {
+): Promise<{ series: { day: string; views: number; visitors: number }[]; topPost: { path: string; views: number } | null }> {
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), 7);
   const rolled = await rolledUpDays(db, days, timeZone, now);
   const series = await dailySeries(db, days, rolled, timeZone, null);
   const posts = await pageViews(db, days, rolled, timeZone, (column) => sql`${column} ~ '^/7fs/[^/]+/[^/]+$'`);
-  const [top] = [...posts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  return { series: series.map((s) => ({ day: s.day, views: s.views })), topPost: top ? { path: top[0], views: top[1] } : null };
+  const [top] = [...posts].sort((a, b) => b[1].views - a[1].views || a[0].localeCompare(b[0]));
+  return { series, topPost: top ? { path: top[0], views: top[1].views } : null };
 }
 
 /** One table of a report as CSV. */

@@ -1,12 +1,25 @@
 import { Link } from "react-router";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { DIMENSION_TITLES, DIMENSIONS, type Dimension } from "./dimensions";
-import { PERIODS, type Period, type Report, type Totals } from "./report-query";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { CONVERSION_LABELS, PERIODS, type ConversionKindName, type Period, type Report, type Totals } from "./report-query";
 
 const PERIOD_LABELS: Record<Period, string> = { today: "Today", "7d": "7 days", "30d": "30 days", "12m": "12 months" };
+const CONVERSION_KINDS = Object.keys(CONVERSION_LABELS) as ConversionKindName[];
+/** The filters conversions follow (they keep their visit's entry page, referrer, campaign and last post read). */
+const CONVERSION_FILTERS: ReadonlySet<Dimension> = new Set(["page", "entry", "referrer", "campaign"]);
 
-function href(period: Period, filter: Report["filter"], extra: Record<string, string> = {}, base = "/admin/statistics"): string {
-  const params = new URLSearchParams({ period, ...(filter ? { dimension: filter.dimension, value: filter.value } : {}), ...extra });
+/** The period part of a report address: a preset, or the custom period shown (its checked dates). */
+type PeriodParams = Record<string, string>;
+
+function periodParamsOf(report: Report): PeriodParams {
+  return report.period === "custom" ? { period: "custom", from: report.from, to: report.to } : { period: report.period };
+}
+
+function href(period: PeriodParams, filter: Report["filter"], extra: Record<string, string> = {}, base = "/admin/statistics"): string {
+  const params = new URLSearchParams({ ...period, ...(filter ? { dimension: filter.dimension, value: filter.value } : {}), ...extra });
   return `${base}?${params.toString()}`;
 }
 
@@ -16,7 +29,10 @@ function change(now: number, before: number): string {
   return `${percent >= 0 ? "+" : ""}${percent}% vs previous period`;
 }
 
-function headline(totals: Totals) {
+function headline(totals: Totals, conversions: Report["conversions"]) {
+  const converted = Object.fromEntries(
+    CONVERSION_KINDS.map((kind) => [CONVERSION_LABELS[kind], conversions.find((c) => c.kind === kind)?.count ?? 0]),
+  );
   return {
     Visitors: totals.visitors,
     Visits: totals.visits,
@@ -24,6 +40,7 @@ function headline(totals: Totals) {
     "Views per visit": totals.visits === 0 ? 0 : Math.round((totals.views / totals.visits) * 10) / 10,
     "Bounce rate (%)": totals.visits === 0 ? 0 : Math.round((totals.bounces / totals.visits) * 100),
     "Median visit (s)": totals.medianVisitSeconds,
+    ...converted,
   };
 }
 
@@ -70,7 +87,7 @@ function Chart({ series }: { series: Report["series"] }) {
   );
 }
 
-function DimensionTable({ dimension, report, period }: { dimension: Dimension; report: Report; period: Period }) {
+function DimensionTable({ dimension, report, period }: { dimension: Dimension; report: Report; period: PeriodParams }) {
   const rows = report.tables[dimension];
   const total = rows.reduce((sum, r) => sum + (dimension === "page" ? r.views : r.visits), 0);
   return (
@@ -119,11 +136,101 @@ function DimensionTable({ dimension, report, period }: { dimension: Dimension; r
   );
 }
 
+/** The preset periods as links, and a From–To form for a custom period (checked on the server; its problem shown beside it). */
+function PeriodPicker({ report }: { report: Report }) {
+  const entered = report.custom ?? { from: report.from, to: report.to };
+  const errorId = "statistics-period-error";
+  const invalid = report.periodError ? true : undefined;
+  return (
+    <div className="mt-4 flex flex-wrap items-end gap-4">
+      <nav aria-label="Period" className="flex flex-wrap gap-2">
+        {(Object.keys(PERIODS) as Period[]).map((p) => (
+          <Link
+            key={p}
+            to={href({ period: p }, report.filter)}
+            aria-current={p === report.period ? "page" : undefined}
+            className="rounded border px-3 py-1 text-sm aria-[current=page]:bg-primary aria-[current=page]:text-primary-foreground"
+          >
+            {PERIOD_LABELS[p]}
+          </Link>
+        ))}
+      </nav>
+      <form method="get" action="/admin/statistics" className="flex flex-wrap items-end gap-2" aria-label="Custom period">
+        <input type="hidden" name="period" value="custom" />
+        {report.filter ? (
+          <>
+            <input type="hidden" name="dimension" value={report.filter.dimension} />
+            <input type="hidden" name="value" value={report.filter.value} />
+          </>
+        ) : null}
+        {(["from", "to"] as const).map((name) => (
+          <div key={name} className="grid gap-1">
+            <Label htmlFor={`statistics-${name}`}>{name === "from" ? "From" : "To"}</Label>
+            <Input
+              id={`statistics-${name}`}
+              name={name}
+              type="date"
+              defaultValue={entered[name]}
+              max={report.today}
+              aria-invalid={invalid}
+              aria-describedby={invalid && errorId}
+              className="h-8 w-40"
+            />
+          </div>
+        ))}
+        <Button type="submit" size="sm" variant={report.period === "custom" ? "default" : "outline"}>
+          Show period
+        </Button>
+      </form>
+      {report.periodError ? (
+        <p id={errorId} role="alert" className="w-full text-sm text-destructive">
+          {report.periodError} Showing the last 7 days instead.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ConversionTable({ by, rows }: { by: "entry" | "referrer" | "campaign" | "post"; rows: Report["conversionsBy"]["post"] }) {
+  const title = by === "post" ? "By last post read" : by === "entry" ? "By entry page" : by === "referrer" ? "By referrer" : "By campaign";
+  return (
+    <div>
+      <h3 className="font-medium">{title}</h3>
+      {rows.length === 0 ? (
+        <p className="text-sm text-muted-foreground">None yet.</p>
+      ) : (
+        <Table data-testid={`statistics-conversions-${by}`}>
+          <TableHeader>
+            <TableRow>
+              <TableHead>{by === "referrer" || by === "campaign" ? "Name" : "Page"}</TableHead>
+              {CONVERSION_KINDS.map((kind) => (
+                <TableHead key={kind}>{CONVERSION_LABELS[kind]}</TableHead>
+              ))}
+              {by === "post" ? <TableHead>Conversion rate</TableHead> : null}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.value}>
+                <TableCell className="[overflow-wrap:anywhere]">{r.value || (by === "referrer" ? "Direct" : "(none)")}</TableCell>
+                {CONVERSION_KINDS.map((kind) => (
+                  <TableCell key={kind}>{r.kinds[kind]}</TableCell>
+                ))}
+                {by === "post" ? <TableCell>{r.visitors ? `${Math.round((r.total / r.visitors) * 1000) / 10}%` : "—"}</TableCell> : null}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </div>
+  );
+}
+
 /** The whole report: headline figures, the daily chart, conversions and one table per dimension. */
 export function StatisticsReport({ report }: { report: Report }) {
-  const period = (Object.keys(PERIODS) as Period[]).find((p) => PERIODS[p] === periodLength(report)) ?? "7d";
-  const now = headline(report.totals);
-  const before = headline(report.previous);
+  const period = periodParamsOf(report);
+  const now = headline(report.totals, report.conversions);
+  const before = headline(report.previous, report.previousConversions);
   return (
     <section className="max-w-6xl">
       <h1 className="text-3xl font-bold">Statistics</h1>
@@ -136,18 +243,7 @@ export function StatisticsReport({ report }: { report: Report }) {
           Sampling: {report.sampled} views in this period were over the per-minute cap and are not in these figures.
         </p>
       ) : null}
-      <nav aria-label="Period" className="mt-4 flex flex-wrap gap-2">
-        {(Object.keys(PERIODS) as Period[]).map((p) => (
-          <Link
-            key={p}
-            to={href(p, report.filter)}
-            aria-current={p === period ? "page" : undefined}
-            className="rounded border px-3 py-1 text-sm aria-[current=page]:bg-primary aria-[current=page]:text-primary-foreground"
-          >
-            {PERIOD_LABELS[p]}
-          </Link>
-        ))}
-      </nav>
+      <PeriodPicker report={report} />
       {report.filter ? (
         <p className="mt-4 text-sm" data-testid="statistics-filter">
           Only visits with {DIMENSION_TITLES[report.filter.dimension].toLowerCase()}: <strong>{report.filter.value || "(none)"}</strong>{" "}
@@ -157,7 +253,7 @@ export function StatisticsReport({ report }: { report: Report }) {
           </Link>
         </p>
       ) : null}
-      <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6" data-testid="statistics-headline">
+      <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5" data-testid="statistics-headline">
         {Object.entries(now).map(([label, value]) => (
           <div key={label} className="rounded-lg border p-3">
             <dt className="text-sm text-muted-foreground">{label}</dt>
@@ -171,28 +267,18 @@ export function StatisticsReport({ report }: { report: Report }) {
         <h2 id="conversions" className="text-lg font-semibold">
           Conversions
         </h2>
-        <p className="mt-1 text-sm" data-testid="statistics-conversions">
-          {["contact", "subscription", "booking"]
-            .map(
-              (kind) =>
-                `${kind === "contact" ? "Contact messages" : kind === "subscription" ? "Subscriptions" : "Bookings"}: ${report.conversions.find((c) => c.kind === kind)?.count ?? 0}`,
-            )
-            .join(" · ")}
+        <p className="mt-1 text-sm text-muted-foreground">
+          Each contact message, confirmed subscription and booked call, counted for its visit&apos;s entry page, referrer and campaign and
+          the last post read before it.
+          {report.filter && !CONVERSION_FILTERS.has(report.filter.dimension)
+            ? ` Conversions do not keep the ${DIMENSION_TITLES[report.filter.dimension].toLowerCase()}: these are all of the period's.`
+            : null}
         </p>
         <div className="mt-2 grid gap-4 md:grid-cols-2">
-          {(["entry", "referrer", "campaign", "post"] as const).map((by) => (
-            <div key={by}>
-              <h3 className="font-medium">By {by === "post" ? "last post read" : by === "entry" ? "entry page" : by}</h3>
-              <ul className="text-sm">
-                {report.conversionsBy[by].length === 0 ? <li className="text-muted-foreground">None yet.</li> : null}
-                {report.conversionsBy[by].map((r) => (
-                  <li key={r.value} className="[overflow-wrap:anywhere]">
-                    {r.value || (by === "referrer" ? "Direct" : "(none)")}: {r.count}
-                  </li>
-                ))}
-              </ul>
-            </div>
+          {(["entry", "referrer", "campaign"] as const).map((by) => (
+            <ConversionTable key={by} by={by} rows={report.conversionsBy[by].map((r) => ({ ...r, visitors: null }))} />
           ))}
+          <ConversionTable by="post" rows={report.conversionsBy.post} />
         </div>
       </section>
       <div className="mt-6 grid gap-4 lg:grid-cols-2">
@@ -202,8 +288,4 @@ export function StatisticsReport({ report }: { report: Report }) {
       </div>
     </section>
   );
-}
-
-function periodLength(report: Report): number {
-  return Math.round((Date.parse(`${report.to}T00:00:00Z`) - Date.parse(`${report.from}T00:00:00Z`)) / 86_400_000) + 1;
 }

@@ -9,7 +9,17 @@ import { BookingsMonth } from "./bookings-month";
 import type { BookingRow, BookingsPageView, CalendarFeedRow } from "./bookings-page.server";
 import { CallTypeForm } from "./call-type-form";
 
-function BookingRows({ rows, caption, upcoming }: { rows: BookingRow[]; caption: string; upcoming: boolean }) {
+function BookingRows({
+  rows,
+  caption,
+  upcoming,
+  cameFrom,
+}: {
+  rows: BookingRow[];
+  caption: string;
+  upcoming: boolean;
+  cameFrom: Record<string, string>;
+}) {
   if (rows.length === 0) return <p className="mt-2 text-muted-foreground">None.</p>;
   return (
     <ul className="mt-4 grid gap-4" aria-label={caption}>
@@ -25,6 +35,7 @@ function BookingRows({ rows, caption, upcoming }: { rows: BookingRow[]; caption:
           {b.company ? <p>Company: {b.company}</p> : null}
           {b.topic ? <p>Topic: {b.topic}</p> : null}
           {b.notes ? <p className="whitespace-pre-wrap">Notes: {b.notes}</p> : null}
+          {cameFrom[b.id] ? <p className="text-sm text-muted-foreground [overflow-wrap:anywhere]">{cameFrom[b.id]}</p> : null}
           <p className="mt-1 text-sm">
             Status: <strong data-testid="booking-status">{b.status}</strong>
             {b.noShow ? " · no-show" : ""}
@@ -127,13 +138,16 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
 }
 
 /** The admin's Bookings page; `failure` is a refused form's reply, shown as a toast. */
+/** `cameFrom`: each booking's "Came from: …" (the visit that booked it), by booking id, where known. */
 export function BookingsPage({
   view,
   failure,
+  cameFrom = {},
   feedAddress,
 }: {
   view: BookingsPageView;
   failure?: { error: string };
+  cameFrom?: Record<string, string>;
   /** The calendar feed address just made (shown this once). */
   feedAddress?: string;
 }) {
@@ -152,9 +166,9 @@ export function BookingsPage({
       ) : null}
       <BookingsMonth view={calendar} zone={zone} listedIds={listedIds} />
       <h2 className="mt-10 text-2xl font-semibold">Upcoming</h2>
-      <BookingRows rows={upcoming} caption="Upcoming calls" upcoming />
+      <BookingRows rows={upcoming} caption="Upcoming calls" upcoming cameFrom={cameFrom} />
       <h2 className="mt-10 text-2xl font-semibold">Past</h2>
-      <BookingRows rows={past} caption="Past calls" upcoming={false} />
+      <BookingRows rows={past} caption="Past calls" upcoming={false} cameFrom={cameFrom} />
       <h2 className="mt-10 text-2xl font-semibold">Availability</h2>
       <Form method="post" className="mt-4 grid max-w-2xl gap-2">
         <input type="hidden" name="intent" value="availability" />

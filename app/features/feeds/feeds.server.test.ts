@@ -4,6 +4,9 @@ import { FeedCache } from "./feed-cache.server";
 import { createFeedService, type FeedConfig } from "./feeds.server";
 import { parseFeedDocument, plainText } from "./parse-feed.server";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 let fixtures: FeedFixtureServer;
 beforeAll(async () => {
   fixtures = await startFeedFixtureServer();
@@ -118,6 +121,17 @@ describe("fetch-substack", () => {
     expect((await service({ tspBlogUrl: `${fixtures.url}/redirect-away` }).fetchTspBlog())?.title).toBe(
       "Shipping Calm: A Newsletter & More",
     );
+  });
+});
+
+describe("visitor-chosen newsletter addresses", () => {
+  it("never evict the configured feed from the cache", async () => {
+    const feeds = service({ substackUrl: `${fixtures.url}/` });
+    await feeds.fetchSubstack();
+    const before = fixtures.hits.get("/feed") ?? 0;
+    for (let i = 0; i < 120; i++) await feeds.fetchSubstack(`${fixtures.url}/missing-${i}`);
+    expect((await feeds.fetchSubstack())?.title).toBe("Shipping Calm: A Newsletter & More");
+    expect(fixtures.hits.get("/feed")).toBe(before);
   });
 });
 

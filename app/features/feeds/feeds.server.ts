@@ -41,11 +41,16 @@ function substackFeedUrl(url: URL): string {
 }
 
 export function createFeedService(config: FeedConfig): FeedService {
-  const cache = new FeedCache<FeedItem>({
+  const cacheOptions = {
     ttlMs: config.ttlSeconds * 1000,
     failureTtlMs: Math.min(config.ttlSeconds, 60) * 1000,
-    onRefreshError: (key, err) => logger.warn({ err, feed: key }, "feed refresh failed"),
-  });
+    onRefreshError: (key: string, err: unknown) => logger.warn({ err, feed: key }, "feed refresh failed"),
+  };
+  // The configured feeds have a cache of their own: addresses a visitor names (substackUrl) fill the
+  // other one and can never push the configured feeds out.
+  const configuredCache = new FeedCache<FeedItem>(cacheOptions);
+  const visitorCache = new FeedCache<FeedItem>({ ...cacheOptions, maxEntries: 100 });
+  const configuredSubstackFeed = config.substackUrl ? substackFeedUrl(new URL(config.substackUrl)) : undefined;
   const configuredSubstackHost = config.substackUrl ? new URL(config.substackUrl).host : undefined;
   const isSubstackHost = (url: URL) =>
     isHttp(url) && (url.host === configuredSubstackHost || url.hostname === "substack.com" || url.hostname.endsWith(".substack.com"));
@@ -76,7 +81,8 @@ export function createFeedService(config: FeedConfig): FeedService {
 
   function cached(name: string, url: string | undefined, isAllowed: (url: URL) => boolean): Promise<FeedItem | null> {
     if (!url) return Promise.resolve(null);
-    return cache.get(`${name} ${url}`, () => read(name, url, isAllowed));
+    const configured = url === configuredSubstackFeed || url === config.tspBlogUrl || url === config.tspKbUrl;
+    return (configured ? configuredCache : visitorCache).get(`${name} ${url}`, () => read(name, url, isAllowed));
   }
 
   const substackUrlSchema = z

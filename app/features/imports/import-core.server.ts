@@ -9,7 +9,7 @@ import type { Actor } from "~/lib/permissions";
 import type { Db } from "~/server/db/client.server";
 import { importMappings, user, userRoles } from "~/server/db/schema.server";
 import { isAppError, ValidationError } from "~/server/errors.server";
-import { readBodyUpTo } from "~/server/form.server";
+import { OutboundFetchError, outboundFetch } from "~/server/outbound-fetch.server";
 import { jsonDepth } from "~/lib/json-depth";
 import { FILE_LIMITS, formatBytes, LIMITS } from "~/server/limits.server";
 
@@ -232,22 +232,17 @@ export async function userExists(db: Db, id: string): Promise<boolean> {
 const DOWNLOAD_TIMEOUT_MS = 20_000;
 
 async function download(url: string): Promise<Buffer> {
-  const signal = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
-  let response: Response;
   try {
-    response = await fetch(url, { signal, headers: { "user-agent": "7fs-portfolio-importer/1.0" } });
+    const { bytes } = await outboundFetch(url, {
+      timeoutMs: DOWNLOAD_TIMEOUT_MS,
+      maxBytes: LIMITS.image,
+      userAgent: "7fs-portfolio-importer/1.0",
+    });
+    return Buffer.from(bytes);
   } catch (error) {
-    if (signal.aborted) throw new ValidationError(`timed out after ${DOWNLOAD_TIMEOUT_MS / 1000} s`);
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-    throw new ValidationError(`not reachable: ${cause}`);
+    if (error instanceof OutboundFetchError) throw new ValidationError(error.message);
+    throw error;
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new ValidationError(`HTTP ${response.status}`);
-  }
-  const bytes = await readBodyUpTo(response, LIMITS.image, { cancelOnOverflow: true });
-  if (!bytes) throw new ValidationError(`larger than ${LIMITS.image / 1024 / 1024} MB`);
-  return Buffer.from(bytes);
 }
 
 function fileNameOf(url: string): string {

@@ -15,6 +15,9 @@ import { closedPortUrl, startImageServer, type ImageServer } from "../../../test
 import { importGhost } from "./ghost.server";
 import { importSupabase } from "./supabase.server";
 
+// The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
 const FIXTURES = path.resolve(import.meta.dirname, "../../../tests/fixtures/imports");
 const BUCKET_PATH = "/storage/v1/object/public/blog-images";
 

@@ -9,6 +9,8 @@ import { AdminPostList } from "~/features/posts/write/admin-post-list";
 import { adminPostsView } from "~/features/posts/write/admin-posts.server";
 import type { BulkAction } from "~/features/posts/write/bulk-actions";
 import { bulkPostAction } from "~/features/posts/write/bulk-posts.server";
+import { postFiguresShown, viewsOfPaths } from "~/features/analytics/reports.server";
+import { postPath } from "~/lib/categories";
 import { getDb } from "~/server/db/client.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import type { Route } from "./+types/blog";
@@ -16,9 +18,20 @@ import type { Route } from "./+types/blog";
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireStaff(request);
   const url = new URL(request.url);
-  return withPageFailures(() =>
+  const view = await withPageFailures(() =>
     adminPostsView(getDb(), user, adminFilterFrom(url), adminPositionFrom(url), { ...adminNarrowingFrom(url), sort: adminSortFrom(url) }),
   );
+  // Each published post's views at its address over the last 30 days, for those who may read the statistics.
+  let views: Record<string, number> | null = null;
+  if (await postFiguresShown(getDb(), user)) {
+    const published = view.posts.filter((p) => p.published).map((p) => ({ id: p.id, path: postPath(p.category, p.slug) }));
+    const byPath = await viewsOfPaths(
+      getDb(),
+      published.map((p) => p.path),
+    );
+    views = Object.fromEntries(published.map((p) => [p.id, byPath.get(p.path) ?? 0]));
+  }
+  return { ...view, views };
 }
 
 /** Bulk actions and each row's Delete (a bulk action of one post); each post is authorized on its own. */
@@ -38,7 +51,7 @@ export function meta() {
 }
 
 export default function BlogManagement({ loaderData }: Route.ComponentProps) {
-  const { filter, counts, posts, prevCursor, nextCursor, title, category, sort } = loaderData;
+  const { filter, counts, posts, prevCursor, nextCursor, title, category, sort, views } = loaderData;
   const narrow = { title, category, sort };
   const navigation = useNavigation();
   // SPEC §2: 'Loading posts...' while the list loads (a filter or page change).
@@ -57,6 +70,7 @@ export default function BlogManagement({ loaderData }: Route.ComponentProps) {
       ) : (
         <AdminPostList
           posts={posts}
+          views={views}
           empty={<p className="mt-10 text-center text-muted-foreground">No posts found. Create your first post to get started!</p>}
         />
       )}

@@ -1,3 +1,4 @@
+import { cameFromOf } from "~/features/analytics/attribution.server";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
 import { BookingsPage } from "~/features/booking/bookings-page";
@@ -12,7 +13,9 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "bookings");
-  return withPageFailures(() => bookingsPageView(getDb(), actor, { month: new URL(request.url).searchParams.get("month") }));
+  const view = await withPageFailures(() => bookingsPageView(getDb(), actor, { month: new URL(request.url).searchParams.get("month") }));
+  const ids = [...view.upcoming, ...view.past].map((b) => b.id);
+  return { ...view, cameFrom: Object.fromEntries(await cameFromOf(getDb(), "booking", ids)) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -23,6 +26,7 @@ export default function Bookings({ loaderData, actionData }: Route.ComponentProp
   return (
     <BookingsPage
       view={loaderData}
+      cameFrom={loaderData.cameFrom}
       failure={actionData && "error" in actionData ? actionData : undefined}
       feedAddress={actionData && "feedAddress" in actionData ? actionData.feedAddress : undefined}
     />

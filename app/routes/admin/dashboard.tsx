@@ -11,6 +11,8 @@ import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server"
 import { longLabel } from "~/features/booking/slot-picker.server";
 import { canManageBookings, canManageProjects, canManageSettings } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
+import { mayReadStatistics, weekAtAGlance } from "~/features/analytics/reports.server";
+import { WeekGlanceCard } from "~/features/analytics/week-glance-card";
 import { Counter, GettingStartedCard, UpcomingCallsCard } from "~/features/admin/dashboard-cards";
 import { NewPostMenu } from "~/features/admin/new-post-menu";
 import type { Route } from "./+types/dashboard";
@@ -42,11 +44,13 @@ export async function loader({ request }: Route.LoaderArgs) {
         })),
       }))
     : null;
+  const glance = (await mayReadStatistics(getDb(), actor)) ? await weekAtAGlance(getDb()) : null;
   return {
     posts,
     projects,
     steps,
     calls,
+    glance,
     canManageProjects: canManageProjects(actor),
     mailStatus: !mail
       ? null
@@ -85,6 +89,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <Counter label="Projects" value={projects} icon={FolderKanban} loading={loading} />
       </div>
       {loaderData.calls ? <UpcomingCallsCard calls={loaderData.calls} /> : null}
+      {loaderData.glance ? <WeekGlanceCard glance={loaderData.glance} /> : null}
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>

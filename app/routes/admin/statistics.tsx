@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import { reportQueryOf } from "~/features/analytics/report-query";
 import { statisticsReport } from "~/features/analytics/reports.server";
 import { StatisticsReport } from "~/features/analytics/statistics-report";
@@ -15,10 +16,12 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
+/** A custom period that cannot be shown answers 400 with the last 7 days and the problem beside the dates. */
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "statistics");
   const query = reportQueryOf(new URL(request.url));
-  return withPageFailures(() => statisticsReport(getDb(), actor, query));
+  const report = await withPageFailures(() => statisticsReport(getDb(), actor, query));
+  return data(report, { status: report.periodError ? 400 : 200 });
 }
 
 export default function Statistics({ loaderData: report }: Route.ComponentProps) {

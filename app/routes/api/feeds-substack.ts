@@ -1,14 +1,26 @@
 import { feedItemResponse, getFeedService } from "~/features/feeds/feeds.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
+import { getDb } from "~/server/db/client.server";
 import { apiFailure } from "~/server/failure-reply.server";
 import { readBodyUpTo } from "~/server/form.server";
 import { LIMITS } from "~/server/limits.server";
+import { enforceRateLimits } from "~/server/rate-limit.server";
+import { clientIp } from "~/server/request.server";
 import type { Route } from "./+types/feeds-substack";
 
-async function answer(substackUrl: unknown) {
+/** Requests naming a newsletter address (each may make the server fetch it) per IP address in 10 minutes. */
+const NAMED_FEEDS_PER_IP = 30;
+
+async function answer(request: Request, substackUrl: unknown) {
   const feeds = getFeedService(await getSiteSettings());
   try {
     const url = substackUrl === undefined || substackUrl === null || substackUrl === "" ? undefined : feeds.parseSubstackUrl(substackUrl);
+    if (url !== undefined)
+      await enforceRateLimits(
+        getDb(),
+        [{ key: `substack-feed:ip:${clientIp(request)}`, limit: NAMED_FEEDS_PER_IP, windowSeconds: 600 }],
+        "Too many newsletter lookups from this address. Please try again in a few minutes.",
+      );
     return feedItemResponse(await feeds.fetchSubstack(url), "The newsletter feed is unavailable right now.");
   } catch (error) {
     return apiFailure(error);
@@ -25,7 +37,7 @@ async function readSmallBody(request: Request, limit: number): Promise<string | 
 
 /** GET /api/feeds/substack?substackUrl=… — the newest newsletter post. */
 export function loader({ request }: Route.LoaderArgs) {
-  return answer(new URL(request.url).searchParams.get("substackUrl"));
+  return answer(request, new URL(request.url).searchParams.get("substackUrl"));
 }
 
 /** POST /api/feeds/substack with JSON {substackUrl} (SPEC §7 fetch-substack). */
@@ -48,5 +60,5 @@ export async function action({ request }: Route.ActionArgs) {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return Response.json({ error: 'Request body must be a JSON object like {"substackUrl": "https://…"}.' }, { status: 400 });
   }
-  return answer("substackUrl" in body ? body.substackUrl : undefined);
+  return answer(request, "substackUrl" in body ? body.substackUrl : undefined);
 }

@@ -7,6 +7,7 @@ import { createPost, findMovedPost, getPostBySlug, updatePost } from "~/features
 import { postFormSchema, postInputFromForm } from "~/features/posts/write/post-schema";
 import { categoryPath, parseCategory, postPath } from "~/lib/categories";
 import { parseSubmission, type Submission } from "~/lib/forms";
+import { postFiguresShown, postStatistics } from "~/features/analytics/reports.server";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { scheduledToast } from "~/features/posts/write/post-schema";
@@ -39,7 +40,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throwPageFailure(new NotFoundError(PAGE_NOT_FOUND));
   }
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
-  return postEditorState(getDb(), user, post);
+  // The post's own statistics, for those who may read them, once it has been public.
+  const figures =
+    post.published && (await postFiguresShown(getDb(), user)) ? await postStatistics(getDb(), postPath(post.category, post.slug)) : null;
+  return { ...(await postEditorState(getDb(), user, post)), figures };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -81,6 +85,7 @@ export default function PostFormRoute({ loaderData }: Route.ComponentProps) {
       timeZone={loaderData.timeZone}
       newsletter={loaderData.newsletter}
       autosave={loaderData.autosave}
+      figures={"figures" in loaderData ? loaderData.figures : null}
     />
   );
 }

@@ -67,6 +67,13 @@ interface AutosaveOffer extends Omit<AutosaveFields, "details"> {
   savedAtLabel: string;
 }
 
+/** A post's statistics as the editor shows them (the analytics feature's postStatistics). */
+interface PostFigures {
+  views: number;
+  visitors: number;
+  conversions: { contact: number; subscription: number; booking: number };
+}
+
 interface Props {
   category: Category;
   post: (FormValues & { id: string; slug: string; version: number; savedAtLabel: string }) | null;
@@ -75,6 +82,20 @@ interface Props {
   newsletter: PostNewsletter;
   /** Unsaved changes newer than the post, offered as 'Restore unsaved changes'. */
   autosave: AutosaveOffer | null;
+  /** The post's last 30 days (views, visitors, the conversions it was the last post read before), when shown to this user. */
+  figures?: PostFigures | null;
+}
+
+/** "Last 30 days: 12 views · 8 visitors · 1 contact message · 0 subscriptions · 0 booked calls". */
+function figuresText(f: PostFigures): string {
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return [
+    `Last 30 days: ${n(f.views, "view", "views")}`,
+    n(f.visitors, "visitor", "visitors"),
+    n(f.conversions.contact, "contact message", "contact messages"),
+    n(f.conversions.subscription, "subscription", "subscriptions"),
+    n(f.conversions.booking, "booked call", "booked calls"),
+  ].join(" · ");
 }
 
 /** What autosave sends: the text, and every other field as one JSON value in a fixed key order. */
@@ -143,7 +164,7 @@ function formValuesOf(post: NonNullable<Props["post"]>): FormValues {
 }
 
 /** SPEC §2 Post form, create and edit modes. */
-export function PostForm({ category, post, timeZone, newsletter, autosave }: Props) {
+export function PostForm({ category, post, timeZone, newsletter, autosave, figures = null }: Props) {
   const fetcher = useFetcher<FormFailure>();
   const initial = useRef<FormValues>(post ? formValuesOf(post) : { ...EMPTY, category });
   const [focusMode, setFocusMode] = useWritingFocus();
@@ -356,6 +377,11 @@ export function PostForm({ category, post, timeZone, newsletter, autosave }: Pro
         <span data-testid="word-count">{wordCountLabel(countWords(values.content))}</span>
         {focusMode ? <span>Press Esc to leave distraction-free mode.</span> : null}
       </p>
+      {figures ? (
+        <p className="mt-1 text-sm text-muted-foreground" data-testid="post-figures" data-focus-hidden>
+          {figuresText(figures)}
+        </p>
+      ) : null}
       <LeaveConfirmation blocker={blocker} />
       {offer ? (
         <AutosaveRestore

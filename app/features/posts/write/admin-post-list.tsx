@@ -54,10 +54,19 @@ function useBulkAction() {
 
 /**
  * The admin's post list: a checkbox per post for the bulk actions above it (publish, unpublish, move to
- * a category, delete: each behind a confirmation), then title, state, category, dates, View (or
+ * a category, delete: each behind a confirmation), then title, state, category, dates, views (for statistics readers), View (or
  * Preview), Edit and, where this user may delete the post, Delete.
  */
-export function AdminPostList({ posts, empty }: { posts: AdminPostsView["posts"]; empty: ReactNode }) {
+export function AdminPostList({
+  posts,
+  empty,
+  views = null,
+}: {
+  posts: AdminPostsView["posts"];
+  empty: ReactNode;
+  /** Each published post's views over the last 30 days, by post id (null: not shown to this user). */
+  views?: Record<string, number> | null;
+}) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const bulk = useBulkAction();
   // A new page (another filter, search or page) starts with nothing selected.
@@ -115,6 +124,7 @@ export function AdminPostList({ posts, empty }: { posts: AdminPostsView["posts"]
           <PostRow
             key={p.id}
             post={p}
+            views={views?.[p.id]}
             checked={selected.has(p.id)}
             onCheck={(on) => toggle(p.id, on)}
             onDelete={() => bulk.submit("delete", [p.id])}
@@ -206,12 +216,14 @@ function BulkBar({
 
 function PostRow({
   post: p,
+  views,
   checked,
   onCheck,
   onDelete,
   busy,
 }: {
   post: AdminPost;
+  views: number | undefined;
   checked: boolean;
   onCheck: (on: boolean) => void;
   onDelete: () => Promise<void>;
@@ -242,6 +254,7 @@ function PostRow({
               · Publishes <time dateTime={p.scheduledAt}>{p.scheduledFor}</time>
             </>
           ) : null}
+          {views !== undefined ? <span data-testid="post-views"> · {views === 1 ? "1 view" : `${views} views`} in 30 days</span> : null}
         </p>
       </div>
       <div className="flex gap-2">
