@@ -5,6 +5,8 @@ import { expectNoSeriousAxeViolations } from "./helpers/ui";
 
 // The site's zone is the server's (UTC here); the owner's browser is elsewhere, which the calendar ignores.
 test.use({ timezoneId: "Pacific/Auckland" });
+// A booking's proof of work and an axe pass over the long Bookings page, on a loaded machine.
+test.setTimeout(180_000);
 
 const monthName = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(iso));

@@ -1,10 +1,10 @@
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { activeCallType, bookingToken, cancelBookingByVisitor, createBooking, listSlots } from "~/features/booking/booking.server";
 import { bookingCallTypes, bookings, bookingWeeklyHours, mailOutbox } from "~/server/db/schema.server";
-import { resetEnvForTests } from "~/server/env.server";
 import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken } from "../helpers/contact";
+import { bookingSuiteEnv } from "../helpers/booking";
 import { describeEachDatabase } from "../helpers/databases";
 import { parseInvite } from "../helpers/invite";
 import { mailsTo, useSmtpServer } from "../helpers/smtp-suite";
@@ -14,18 +14,7 @@ import { mailsTo, useSmtpServer } from "../helpers/smtp-suite";
  * the call; once its time has come, the outbox sends it exactly once even when two runners (two
  * instances) and a later round all look for due mail; a cancelled call's reminder is never sent.
  */
-const saved = { ...process.env };
-beforeAll(() => {
-  process.env.AUTH_SECRET = "booking-reminders-secret-0123456789abcdef";
-  process.env.LOG_LEVEL = "silent";
-  process.env.SITE_TIME_ZONE = "Europe/Berlin";
-  process.env.CONTACT_TO = "owner@example.com";
-  resetEnvForTests();
-});
-afterAll(() => {
-  process.env = saved;
-  resetEnvForTests();
-});
+bookingSuiteEnv({ AUTH_SECRET: "booking-reminders-secret-0123456789abcdef", CONTACT_TO: "owner@example.com" });
 
 const HOUR = 3_600_000;
 const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { bookingsFeed, FEED_NOT_FOUND } from "~/features/booking/bookings-feed.server";
 import { bookings, bookingSettings, rateLimits } from "~/server/db/schema.server";
-import { resetEnvForTests } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import { openCallType } from "../helpers/booking";
+import { openCallType, bookingSuiteEnv } from "../helpers/booking";
 import { describeEachDatabase } from "../helpers/databases";
 import { parseCalendar } from "../helpers/invite";
 import { useSignedInServer } from "../helpers/test-server";
@@ -15,16 +14,7 @@ import { useSignedInServer } from "../helpers/test-server";
  * (ical.js) and lists confirmed calls with the visitor's answers and cancelled ones as CANCELLED, it
  * needs no cookie and sets none, a wrong or reset address is 404, and reading is rate-limited.
  */
-const saved = { ...process.env };
-beforeAll(() => {
-  process.env.SITE_TIME_ZONE = "Europe/Berlin";
-  process.env.LOG_LEVEL = "silent";
-  resetEnvForTests();
-});
-afterAll(() => {
-  process.env = saved;
-  resetEnvForTests();
-});
+bookingSuiteEnv();
 
 const HOUR = 3_600_000;
 const ADDRESS = /(https?:\/\/[^"<\s]+\/api\/bookings\/calendar\.ics\?token=[A-Za-z0-9_-]{43})/;

@@ -1,8 +1,7 @@
 import { JSDOM } from "jsdom";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { bookings } from "~/server/db/schema.server";
-import { resetEnvForTests } from "~/server/env.server";
-import { openCallType } from "../helpers/booking";
+import { openCallType, bookingSuiteEnv } from "../helpers/booking";
 import { describeEachDatabase } from "../helpers/databases";
 import { useSignedInServer } from "../helpers/test-server";
 
@@ -11,16 +10,7 @@ import { useSignedInServer } from "../helpers/test-server";
  * weekday, each call on its day and at its time in the site's zone (Europe/Berlin here, across the
  * spring-forward night), months as plain links, and a malformed month answered with a 400 that says how.
  */
-const saved = { ...process.env };
-beforeAll(() => {
-  process.env.SITE_TIME_ZONE = "Europe/Berlin";
-  process.env.LOG_LEVEL = "silent";
-  resetEnvForTests();
-});
-afterAll(() => {
-  process.env = saved;
-  resetEnvForTests();
-});
+bookingSuiteEnv();
 
 describeEachDatabase("bookings month calendar", (ctx) => {
   const admin = useSignedInServer(ctx, "admin");
