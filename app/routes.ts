@@ -23,6 +23,7 @@ export default [
   route("book/confirmed/:id", "routes/book-confirmed.tsx"),
   route("book/manage/:id", "routes/book-manage.tsx"),
   route("book/ics/:id", "routes/book-ics.ts"),
+  route("api/bookings/calendar.ics", "routes/api/bookings-calendar.ts"),
   route("search", "routes/search.tsx"),
   route("subscribe", "routes/subscriptions/subscribe.tsx"),
   route("subscribe/confirm", "routes/subscriptions/confirm.tsx"),

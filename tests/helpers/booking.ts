@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import { blockedInterval } from "~/features/booking/slots";
 import type { Db } from "~/server/db/client.server";
+import { resetEnvForTests } from "~/server/env.server";
 import { bookingCallTypes, bookings, bookingWeeklyHours } from "~/server/db/schema.server";
 
 export const OPEN_ALL_WEEK = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `${d} 00:00-24:00`).join("\n");
@@ -59,4 +61,20 @@ export async function makeBooking(db: Db, email = `visitor-${Date.now()}-${picke
     .returning({ id: bookings.id });
   if (!row) throw new Error("no booking");
   return row.id;
+}
+
+/**
+ * The booking suites' environment, set before the suite and put back after it: the site's zone is
+ * Europe/Berlin (so a day in the site's zone differs from UTC), logs are silent, plus `extra`.
+ */
+export function bookingSuiteEnv(extra: Record<string, string> = {}): void {
+  const saved = { ...process.env };
+  beforeAll(() => {
+    Object.assign(process.env, { SITE_TIME_ZONE: "Europe/Berlin", LOG_LEVEL: "silent", ...extra });
+    resetEnvForTests();
+  });
+  afterAll(() => {
+    process.env = saved;
+    resetEnvForTests();
+  });
 }

@@ -22,6 +22,7 @@ import {
   blogPosts,
   bookingCallTypes,
   bookings,
+  bookingSettings,
   bookingWeeklyHours,
   contactMessages,
   mailOutbox,
@@ -214,6 +215,16 @@ function bookingAction(name: string, intent: string, fields: Record<string, stri
   };
 }
 
+const feedHash = async (db: Db) => (await db.select({ hash: bookingSettings.feedTokenHash }).from(bookingSettings))[0]?.hash ?? null;
+/** The calendar feed's address made with this secret (only its SHA-256 is stored). */
+async function setFeedSecret(db: Db, secret: string): Promise<void> {
+  const hash = createHash("sha256").update(secret).digest("base64url");
+  await db
+    .insert(bookingSettings)
+    .values({ id: 1, feedTokenHash: hash })
+    .onConflictDoUpdate({ target: bookingSettings.id, set: { feedTokenHash: hash } });
+}
+
 const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "book a call",
@@ -294,6 +305,53 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
           const rows = await db.select({ active: bookingCallTypes.active }).from(bookingCallTypes).where(eq(bookingCallTypes.slug, slug));
           expect(rows).toEqual([{ active: false }]);
         },
+      };
+    },
+  },
+  {
+    name: "booking: calendar address reset (shown once in the reply)",
+    route: "/admin/bookings",
+    allowed: ["admin"],
+    okStatus: 200,
+    prepare: async (db) => {
+      const before = await feedHash(db);
+      return {
+        path: "/admin/bookings",
+        body: new URLSearchParams({ intent: "feed-link-reset" }),
+        verify: async (db, response) => {
+          expect(await feedHash(db)).not.toBe(before);
+          expect(await response.text()).toMatch(/\/api\/bookings\/calendar\.ics\?token=[\w-]{43}/);
+        },
+      };
+    },
+  },
+  {
+    name: "booking: calendar address off",
+    route: "/admin/bookings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      await setFeedSecret(db, `matrix-${unique()}`);
+      return {
+        path: "/admin/bookings",
+        body: new URLSearchParams({ intent: "feed-link-off" }),
+        verify: async (db) => expect(await feedHash(db)).toBeNull(),
+      };
+    },
+  },
+  {
+    name: "bookings calendar feed (its secret address is the credential)",
+    route: "/api/bookings/calendar.ics",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      await db.delete(rateLimits);
+      const secret = createHash("sha256").update(unique()).digest("base64url");
+      await setFeedSecret(db, secret);
+      return {
+        method: "GET",
+        path: `/api/bookings/calendar.ics?token=${secret}`,
+        verify: async (_db, response) => expect(await response.text()).toMatch(/^BEGIN:VCALENDAR\r\n/),
       };
     },
   },

@@ -1,6 +1,6 @@
-import { Check, Copy, Download } from "lucide-react";
-import { useState } from "react";
+import { Download } from "lucide-react";
 import { Form } from "react-router";
+import { CopyButton } from "~/components/copy-button";
 import { FormErrors, FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -182,7 +182,6 @@ function CredentialForm({
 }
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
-  const [copied, setCopied] = useState(false);
   const text = `${codes.join("\n")}\n`;
   return (
     <div className="grid gap-3 rounded-md border border-emerald-300 bg-emerald-50 p-4 text-emerald-950">
@@ -202,17 +201,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
             Download
           </a>
         </Button>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          onClick={() => {
-            void navigator.clipboard.writeText(text).then(() => setCopied(true));
-          }}
-        >
-          {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
-          {copied ? "Copied" : "Copy"}
-        </Button>
+        <CopyButton text={text} />
       </div>
     </div>
   );

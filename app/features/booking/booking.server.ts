@@ -223,7 +223,7 @@ async function checkToken(db: Db, id: string, token: string | null | undefined):
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ForbiddenError(BOOKING_TEXT.badLink);
 }
 
-const bookingColumns = {
+export const bookingColumns = {
   id: bookings.id,
   callTypeId: bookings.callTypeId,
   startsAt: bookings.startsAt,
@@ -445,6 +445,27 @@ export async function listBookings(db: Db, actor: Actor | null, when: "upcoming"
     .limit(limit);
 }
 
+/** Every booking (any status) starting in [from, until), by start: the admin's month calendar. */
+export async function bookingsStartingBetween(db: Db, actor: Actor | null, from: Date, until: Date) {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  return db
+    .select({
+      id: bookings.id,
+      startsAt: bookings.startsAt,
+      status: bookings.status,
+      name: bookings.name,
+      callTypeName: bookingCallTypes.name,
+    })
+    .from(bookings)
+    .innerJoin(bookingCallTypes, eq(bookingCallTypes.id, bookings.callTypeId))
+    .where(and(gte(bookings.startsAt, from), lt(bookings.startsAt, until)))
+    .orderBy(asc(bookings.startsAt))
+    .limit(MONTH_MAX_BOOKINGS);
+}
+
+/** Six weeks of calls at most this many (a day's cap is 100 per call type): the calendar never grows unbounded. */
+const MONTH_MAX_BOOKINGS = 3000;
+
 /** The dashboard's "Upcoming calls": how many confirmed calls lie ahead, and the next three. */
 export async function upcomingCalls(db: Db, actor: Actor | null, now = Date.now()) {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
@@ -530,27 +551,65 @@ const LOCATION_TEXT = {
   "link-later": () => "I will send you a link before the call.",
 } as const;
 
-/** The booking as an iCalendar event (UTC times, the owner's zone named in the text). */
-export async function inviteEventOf(db: Db, booking: Booking): Promise<InviteEvent> {
+/** What every invite of this site shares: the event UIDs' host, the organizer and the owner's zone. */
+export async function inviteContext(db: Db) {
   const settings = await readSiteSettings(db);
-  const host = new URL(emailSiteUrl(settings)).hostname;
   const owner = settings.ownerName || settings.siteName;
   return {
-    uid: `${booking.id}@${host}`,
+    siteName: settings.siteName,
+    host: new URL(emailSiteUrl(settings)).hostname,
+    organizer: { name: owner, email: ownerAddress() },
+    timeZone: ownerTimeZone(),
+  };
+}
+
+export type InviteContext = Awaited<ReturnType<typeof inviteContext>>;
+
+/** The visitor's answers as lines of text (the invite's description). */
+function answerLines(booking: Booking): string[] {
+  return [booking.topic ? `Topic: ${booking.topic}` : "", booking.company ? `Company: ${booking.company}` : "", booking.notes ?? ""].filter(
+    Boolean,
+  );
+}
+
+/**
+ * The booking as an iCalendar event (UTC times, the owner's zone named in the text). The owner's
+ * copy (`forOwner`, the private feed) also names the visitor, their phone and zone and the status.
+ */
+export function inviteEventFor(booking: Booking, context: InviteContext, { forOwner = false } = {}): InviteEvent {
+  const ownerLines = forOwner
+    ? [
+        `Visitor: ${booking.name} <${booking.email}>`,
+        ...(booking.phone ? [`Phone: ${booking.phone}`] : []),
+        ...(booking.visitorTimeZone ? [`Visitor's time zone: ${booking.visitorTimeZone}`] : []),
+      ]
+    : [];
+  const statusLines =
+    forOwner && booking.status !== "confirmed"
+      ? [
+          booking.status === "cancelled-by-visitor" ? "Cancelled by the visitor." : "Cancelled by you.",
+          ...(booking.cancelMessage ? [`Message: ${booking.cancelMessage}`] : []),
+        ]
+      : [];
+  return {
+    uid: `${booking.id}@${context.host}`,
     sequence: booking.sequence,
     start: booking.startsAt,
     end: booking.endsAt,
-    summary: `${booking.callTypeName}: ${owner} and ${booking.name}`,
+    summary: `${booking.callTypeName}: ${context.organizer.name} and ${booking.name}`,
     location: LOCATION_TEXT[booking.location](booking),
-    description: [booking.topic ? `Topic: ${booking.topic}` : "", booking.company ? `Company: ${booking.company}` : "", booking.notes ?? ""]
-      .filter(Boolean)
-      .join("\n"),
+    description: [...statusLines, ...ownerLines, ...answerLines(booking)].join("\n"),
     cancelled: booking.status !== "confirmed",
-    organizer: { name: owner, email: ownerAddress() },
+    organizer: context.organizer,
     attendee: { name: booking.name, email: booking.email },
-    timeZone: ownerTimeZone(),
+    timeZone: context.timeZone,
     updatedAt: booking.updatedAt,
   };
+}
+
+/** The booking as the visitor's iCalendar event. */
+export async function inviteEventOf(db: Db, booking: Booking): Promise<InviteEvent> {
+  return inviteEventFor(booking, await inviteContext(db));
 }
 
 /** The booking's own links (confirmation page, .ics, cancel and reschedule), absolute for emails. */

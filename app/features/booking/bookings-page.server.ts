@@ -5,6 +5,8 @@ import { isMailConfigured } from "~/server/mail-settings.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } from "./booking-admin.server";
 import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow, type Booking } from "./booking.server";
+import { bookingsMonthView } from "./bookings-month.server";
+import { feedLinkState, resetFeedLink, turnOffFeedLink } from "./bookings-feed.server";
 import { addCalendarFeed, listCalendarFeeds, refreshCalendarFeedNow, removeCalendarFeed } from "./calendar-feeds.server";
 import { STATUS_TEXT } from "./booking-view.server";
 import { longLabel } from "./slot-picker.server";
@@ -35,25 +37,36 @@ function bookingRow(b: Booking, zone: string) {
   };
 }
 
-/** Everything the admin's Bookings page shows: upcoming and past calls, availability, call types. */
-export async function bookingsPageView(db: Db, actor: Actor, now = Date.now()) {
+/**
+ * Everything the admin's Bookings page shows: the month calendar (`month`, "YYYY-MM", else the
+ * current one), upcoming and past calls, availability, call types, calendars.
+ */
+export async function bookingsPageView(
+  db: Db,
+  actor: Actor,
+  { month = null, now = Date.now() }: { month?: string | null; now?: number } = {},
+) {
   const zone = ownerTimeZone();
-  const [upcoming, past, callTypes, availability, mailConfigured, calendarFeeds] = await Promise.all([
+  const [calendar, upcoming, past, callTypes, availability, mailConfigured, calendarFeeds, feedLink] = await Promise.all([
+    bookingsMonthView(db, actor, month, now),
     listBookings(db, actor, "upcoming", 100, now),
     listBookings(db, actor, "past", 50, now),
     listCallTypes(db, actor),
     readAvailabilityText(db, actor),
     isMailConfigured(db),
     listCalendarFeeds(db, actor),
+    feedLinkState(db, actor),
   ]);
   return {
     zone,
     mailConfigured,
+    calendar,
     upcoming: upcoming.map((b) => bookingRow(b, zone)),
     past: past.map((b) => bookingRow(b, zone)),
     callTypes: callTypes.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() })),
     availability,
     calendarFeeds,
+    feedLink,
   };
 }
 
@@ -89,6 +102,12 @@ export const bookingsIntents = {
   "calendar-feed-remove": async ({ actor, db, form }: AdminFormContext) => {
     await removeCalendarFeed(db, actor, form.id);
     return done("Calendar removed");
+  },
+  // The new address is the reply itself (shown once), not a redirect: only its hash is stored.
+  "feed-link-reset": async ({ actor, db }: AdminFormContext) => ({ ok: true as const, feedAddress: await resetFeedLink(db, actor) }),
+  "feed-link-off": async ({ actor, db }: AdminFormContext) => {
+    await turnOffFeedLink(db, actor);
+    return done("Calendar address turned off");
   },
   "call-type": async ({ actor, db, form, formData }: AdminFormContext) => {
     await saveCallType(db, actor, { ...form, questions: formData.getAll("questions") });

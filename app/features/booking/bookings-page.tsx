@@ -4,6 +4,8 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
+import { BookingsFeedLink } from "./bookings-feed-link";
+import { BookingsMonth } from "./bookings-month";
 import type { BookingRow, BookingsPageView, CalendarFeedRow } from "./bookings-page.server";
 import { CallTypeForm } from "./call-type-form";
 
@@ -22,7 +24,7 @@ function BookingRows({
   return (
     <ul className="mt-4 grid gap-4" aria-label={caption}>
       {rows.map((b) => (
-        <li key={b.id} className="rounded-lg border p-4" data-testid="booking-row">
+        <li key={b.id} id={`booking-${b.id}`} className="scroll-mt-4 rounded-lg border p-4" data-testid="booking-row">
           <p className="font-semibold">
             <time dateTime={b.start}>{b.when}</time> · {b.callTypeName}
           </p>
@@ -141,13 +143,17 @@ export function BookingsPage({
   view,
   failure,
   cameFrom = {},
+  feedAddress,
 }: {
   view: BookingsPageView;
   failure?: { error: string };
   cameFrom?: Record<string, string>;
+  /** The calendar feed address just made (shown this once). */
+  feedAddress?: string;
 }) {
   useFailureToast(failure);
-  const { upcoming, past, callTypes, availability, zone, mailConfigured, calendarFeeds } = view;
+  const { upcoming, past, callTypes, availability, zone, mailConfigured, calendarFeeds, feedLink, calendar } = view;
+  const listedIds = new Set([...upcoming, ...past].map((b) => b.id));
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Bookings</h1>
@@ -158,7 +164,8 @@ export function BookingsPage({
           visitor&apos;s confirmation page carries the .ics download and the cancel and reschedule links.
         </p>
       ) : null}
-      <h2 className="mt-8 text-2xl font-semibold">Upcoming</h2>
+      <BookingsMonth view={calendar} zone={zone} listedIds={listedIds} />
+      <h2 className="mt-10 text-2xl font-semibold">Upcoming</h2>
       <BookingRows rows={upcoming} caption="Upcoming calls" upcoming cameFrom={cameFrom} />
       <h2 className="mt-10 text-2xl font-semibold">Past</h2>
       <BookingRows rows={past} caption="Past calls" upcoming={false} cameFrom={cameFrom} />
@@ -182,6 +189,7 @@ export function BookingsPage({
           <Button type="submit">Save availability</Button>
         </div>
       </Form>
+      <BookingsFeedLink state={feedLink} newAddress={feedAddress} />
       <CalendarFeeds feeds={calendarFeeds} />
       <h2 className="mt-10 text-2xl font-semibold">Call types</h2>
       <p className="mt-1 text-sm text-muted-foreground">The first active one (by order) is the default, shown on the home page.</p>

@@ -62,14 +62,29 @@ function vevent(event: InviteEvent): ICAL.Component {
   return component;
 }
 
+/** A subscribed calendar's name and how often calendar apps should read it again. */
+export interface FeedHeader {
+  name: string;
+  refreshMinutes: number;
+}
+
 /** A VCALENDAR with the events, as text with CRLF line ends and folded lines. */
-export function calendarText(method: InviteMethod, events: readonly InviteEvent[], name?: string): string {
+export function calendarText(method: InviteMethod, events: readonly InviteEvent[], feed?: FeedHeader): string {
   const calendar = new ICAL.Component(["vcalendar", [], []]);
   calendar.updatePropertyWithValue("prodid", PRODID);
   calendar.updatePropertyWithValue("version", "2.0");
   calendar.updatePropertyWithValue("calscale", "GREGORIAN");
   calendar.updatePropertyWithValue("method", method);
-  if (name) calendar.updatePropertyWithValue("x-wr-calname", name);
+  if (feed) {
+    calendar.updatePropertyWithValue("x-wr-calname", feed.name);
+    // RFC 7986's REFRESH-INTERVAL and the older X-PUBLISHED-TTL most apps still read.
+    const every = ICAL.Duration.fromSeconds(feed.refreshMinutes * 60);
+    const refresh = new ICAL.Property("refresh-interval");
+    refresh.setParameter("value", "DURATION");
+    refresh.setValue(every);
+    calendar.addProperty(refresh);
+    calendar.updatePropertyWithValue("x-published-ttl", every.toString());
+  }
   for (const event of events) calendar.addSubcomponent(vevent(event));
   return `${calendar.toString()}\r\n`;
 }

@@ -13,7 +13,7 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "bookings");
-  const view = await withPageFailures(() => bookingsPageView(getDb(), actor));
+  const view = await withPageFailures(() => bookingsPageView(getDb(), actor, { month: new URL(request.url).searchParams.get("month") }));
   const ids = [...view.upcoming, ...view.past].map((b) => b.id);
   return { ...view, cameFrom: Object.fromEntries(await cameFromOf(getDb(), "booking", ids)) };
 }
@@ -24,6 +24,11 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Bookings({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <BookingsPage view={loaderData} cameFrom={loaderData.cameFrom} failure={actionData && "error" in actionData ? actionData : undefined} />
+    <BookingsPage
+      view={loaderData}
+      cameFrom={loaderData.cameFrom}
+      failure={actionData && "error" in actionData ? actionData : undefined}
+      feedAddress={actionData && "feedAddress" in actionData ? actionData.feedAddress : undefined}
+    />
   );
 }

@@ -969,8 +969,8 @@ export const bookingSettings = pgTable(
   "booking_settings",
   {
     id: integer("id").primaryKey().default(1),
-    /** Secret of the private ICS feed of bookings; null while the owner has none. */
-    feedToken: text("feed_token"),
+    /** SHA-256 (base64url) of the private ICS feed's secret; null while the owner has no feed. */
+    feedTokenHash: text("feed_token"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("booking_settings_single_row", sql`${t.id} = 1`)],

@@ -1,0 +1,77 @@
+import { expect, test, type Page } from "./helpers/test";
+import { E2E_ADMIN } from "./constants";
+import { loginAs, solveVerification } from "./helpers/auth";
+import { expectNoSeriousAxeViolations } from "./helpers/ui";
+
+// The site's zone is the server's (UTC here); the owner's browser is elsewhere, which the calendar ignores.
+test.use({ timezoneId: "Pacific/Auckland" });
+// A booking's proof of work and an axe pass over the long Bookings page, on a loaded machine.
+test.setTimeout(180_000);
+
+const monthName = (iso: string) =>
+  new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(iso));
+const nextMonth = (month: string) => {
+  const [year = 0, number = 1] = month.split("-").map(Number);
+  return number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, "0")}`;
+};
+
+/** Books the first free time of the default call type through the public form's own endpoint; its start. */
+async function bookFirstFreeTime(page: Page, name: string): Promise<string> {
+  const picker = await (await page.request.get("/book")).text();
+  const slot = /[?&;]slot=([^"&]+)/.exec(picker)?.[1];
+  if (!slot) throw new Error("no free time on /book");
+  const start = decodeURIComponent(slot);
+  const form = await (await page.request.get(`/book?slot=${encodeURIComponent(start)}`)).text();
+  const callType = /name="callType" value="([^"]+)"/.exec(form)?.[1];
+  if (!callType) throw new Error("no booking form");
+  const response = await page.request.post("/book", {
+    form: { callType, start, name, email: `calendar-${Date.now()}@example.com`, verificationToken: await solveVerification(page.request) },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(303);
+  return start;
+}
+
+test("the owner's month calendar shows a booked call on its day; months and the call are reached by keyboard", async ({ page }) => {
+  const name = `Calendar Visitor ${Date.now()}`;
+  const start = await bookFirstFreeTime(page, name);
+  const month = start.slice(0, 7);
+
+  await loginAs(page, E2E_ADMIN);
+  await page.goto(`/admin/bookings?month=${month}`);
+  const calendar = page.getByRole("region", { name: `Calendar: ${monthName(start)}` });
+  await expect(calendar).toBeVisible();
+  const table = calendar.getByRole("table", { name: /^Bookings in .*, times in UTC$/ });
+  await expect(table.getByRole("columnheader")).toHaveText(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]);
+  // The call sits in its day's cell, at its time in the site's zone.
+  const day = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(start));
+  const time = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" }).format(new Date(start));
+  const calls = table.getByRole("list", { name: `Calls on ${day}` });
+  await expect(calls.getByRole("listitem").filter({ hasText: name })).toContainText(`${time} ${name}`);
+  await expectNoSeriousAxeViolations(page);
+
+  // Keyboard: from the call to its card below (with the cancel form).
+  const entry = calls.getByRole("link", { name: new RegExp(name) });
+  await entry.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#booking-[0-9a-f-]{36}$/);
+  const card = page.locator(`li${new URL(page.url()).hash}`);
+  await expect(card).toContainText(name);
+  await expect(card).toBeInViewport();
+
+  // Keyboard: the next month, then back to this month; Tab moves through the month links in order.
+  const months = page.getByRole("navigation", { name: "Months" });
+  await months.getByRole("link", { name: /→$/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`\\?month=${nextMonth(month)}#calendar$`));
+  await expect(page.getByRole("heading", { name: `Calendar: ${monthName(`${nextMonth(month)}-01T00:00:00Z`)}` })).toBeVisible();
+  await expect(
+    page.getByRole("table", { name: `Bookings in ${monthName(`${nextMonth(month)}-01T00:00:00Z`)}, times in UTC` }),
+  ).toBeVisible();
+  await months.getByRole("link", { name: /^←/ }).focus();
+  await page.keyboard.press("Tab");
+  await expect(months.getByRole("link", { name: "This month" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\/bookings\?#calendar$|\/admin\/bookings#calendar$/);
+  await expect(page.getByRole("heading", { name: `Calendar: ${monthName(new Date().toISOString())}` })).toBeVisible();
+});
