@@ -82,7 +82,13 @@ describeEachDatabase("webmention receiving", (ctx) => {
   const mentionRow = async (source: string) =>
     (
       await ctx.db
-        .select({ state: comments.state, kind: comments.mentionKind, name: comments.authorName, body: comments.body, reason: comments.reason })
+        .select({
+          state: comments.state,
+          kind: comments.mentionKind,
+          name: comments.authorName,
+          body: comments.body,
+          reason: comments.reason,
+        })
         .from(comments)
         .where(eq(comments.sourceUrl, source))
     )[0];
@@ -190,7 +196,9 @@ describeEachDatabase("webmention receiving", (ctx) => {
     await moderateComment(ctx.db, admin, row!.id, "approved");
     const view = await postCommentsView(ctx.db, post);
     expect(view.count).toBe(0);
-    expect(view.mentions).toEqual([expect.objectContaining({ kind: "like", authorName: "Bob", authorUrl: "https://bob.example/", source })]);
+    expect(view.mentions).toEqual([
+      expect.objectContaining({ kind: "like", authorName: "Bob", authorUrl: "https://bob.example/", source }),
+    ]);
     const page = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
     expect(page).toMatch(/Mentions<\/h3>/);
     expect(page).toContain("liked this");

@@ -102,4 +102,8 @@ export interface MentionView {
 }
 
 /** What the "Mentions" list says of each kind. */
-export const MENTION_VERBS: Record<MentionView["kind"], string> = { like: "liked this", repost: "reposted this", mention: "mentioned this" };
+export const MENTION_VERBS: Record<MentionView["kind"], string> = {
+  like: "liked this",
+  repost: "reposted this",
+  mention: "mentioned this",
+};

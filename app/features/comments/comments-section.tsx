@@ -121,14 +121,22 @@ function MentionList({ mentions }: { mentions: MentionView[] }) {
           <li key={mention.id} className="h-cite u-comment break-words">
             <span className="p-author h-card font-semibold">
               {mention.authorUrl ? (
-                <a href={mention.authorUrl} rel="nofollow ugc noopener noreferrer" className="u-url p-name text-primary underline underline-offset-4">
+                <a
+                  href={mention.authorUrl}
+                  rel="nofollow ugc noopener noreferrer"
+                  className="u-url p-name text-primary underline underline-offset-4"
+                >
                   {mention.authorName}
                 </a>
               ) : (
                 <span className="p-name">{mention.authorName}</span>
               )}
             </span>{" "}
-            <a href={mention.source} rel="nofollow ugc noopener noreferrer" className="u-url text-muted-foreground underline underline-offset-4">
+            <a
+              href={mention.source}
+              rel="nofollow ugc noopener noreferrer"
+              className="u-url text-muted-foreground underline underline-offset-4"
+            >
               {MENTION_VERBS[mention.kind]}
             </a>{" "}
             <time className="dt-published text-sm text-muted-foreground" dateTime={mention.createdAt}>

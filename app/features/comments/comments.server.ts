@@ -126,7 +126,9 @@ export async function postMentions(db: Db, postId: string): Promise<MentionView[
     .where(and(eq(comments.postId, postId), eq(comments.state, "approved"), sql`not ${threadKinds}`))
     .orderBy(asc(comments.createdAt), asc(comments.id));
   return rows.flatMap((row) =>
-    row.kind && row.kind !== "reply" && row.source ? [{ ...row, kind: row.kind, source: row.source, createdAt: row.createdAt.toISOString() }] : [],
+    row.kind && row.kind !== "reply" && row.source
+      ? [{ ...row, kind: row.kind, source: row.source, createdAt: row.createdAt.toISOString() }]
+      : [],
   );
 }
 
@@ -661,7 +663,8 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     // The source's own address is one link more than the reader wrote.
     (await readCommentSettings(db)).linkLimit + 1,
   );
-  const reason = verdict.state === "approved" ? null : verdict.reason.replace("First comment from this email", `First mention from ${host}`);
+  const reason =
+    verdict.state === "approved" ? null : verdict.reason.replace("First comment from this email", `First mention from ${host}`);
   const bodyHtml = body ? await renderCommentMarkdown(body, siteUrl) : "";
   const values = {
     authorName: mention.authorName,

@@ -31,6 +31,19 @@ export function linkedUrls(html: string, base: string): string[] {
   return found;
 }
 
+/** The href of the first <link> or <a> with rel="webmention", in document order (as written; may be empty). */
+export function relEndpoint(html: string): string | null {
+  let found: string | null = null;
+  visit(fromHtml(html), "element", (node) => {
+    if (found !== null || (node.tagName !== "link" && node.tagName !== "a")) return;
+    const rel = node.properties?.rel;
+    const href = node.properties?.href;
+    if (!Array.isArray(rel) || !rel.some((r) => String(r).toLowerCase() === "webmention") || typeof href !== "string") return;
+    found = href;
+  });
+  return found;
+}
+
 export interface ParsedMention {
   kind: MentionKind;
   authorName: string;
@@ -81,11 +94,12 @@ export function parseMention(html: string, sourceUrl: string, target: string): P
   const kind: MentionKind = names("like-of") ? "like" : names("repost-of") ? "repost" : names("in-reply-to") ? "reply" : "mention";
   const author = props.author?.[0];
   const authorCard = typeof author === "object" ? author.properties : undefined;
-  const authorName = (
-    authorCard ? textOf(authorCard.name?.[0] as Property | undefined) || textOf(author) : textOf(author)
-  ).trim();
+  const authorName = (authorCard ? textOf(authorCard.name?.[0] as Property | undefined) || textOf(author) : textOf(author)).trim();
   const authorUrl = authorCard ? urlsOf(authorCard.url as Property[] | undefined, sourceUrl)[0] : undefined;
-  const content = kind === "like" || kind === "repost" ? "" : (textOf(props.content?.[0]) || textOf(props.summary?.[0]) || textOf(props.name?.[0])).trim();
+  const content =
+    kind === "like" || kind === "repost"
+      ? ""
+      : (textOf(props.content?.[0]) || textOf(props.summary?.[0]) || textOf(props.name?.[0])).trim();
   const host = new URL(sourceUrl).host;
   return {
     kind,

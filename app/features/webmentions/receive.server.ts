@@ -32,7 +32,10 @@ const httpUrl = (field: string) =>
     .trim()
     .min(1, `${field} is required`)
     .max(2000, `${field} must be at most 2000 characters`)
-    .refine((value) => /^https?:\/\//i.test(value) && absoluteUrl(value, value) !== null, `${field} must be an http:// or https:// address`);
+    .refine(
+      (value) => /^https?:\/\//i.test(value) && absoluteUrl(value, value) !== null,
+      `${field} must be an http:// or https:// address`,
+    );
 
 const requestSchema = z.object({ source: httpUrl("source"), target: httpUrl("target") });
 
@@ -91,19 +94,28 @@ function sourceText(bytes: Uint8Array, contentType: string | null): { text: stri
  * that links is read for its microformats2 and filed in the comments' moderation queue. A source
  * that cannot be reached is retried; one that answers another client error is given up.
  */
-export async function verifyWebmention(db: Db, payload: z.output<typeof verifyPayload>, siteUrl: string): Promise<"filed" | "removed" | "ignored"> {
+export async function verifyWebmention(
+  db: Db,
+  payload: z.output<typeof verifyPayload>,
+  siteUrl: string,
+): Promise<"filed" | "removed" | "ignored"> {
   const { postId, source, target, ip } = payload;
   let response;
   try {
     response = await outboundFetch(source, { ...SOURCE_LIMITS, accept: "text/html, text/plain;q=0.5", userAgent: WEBMENTION_USER_AGENT });
   } catch (error) {
-    if (error instanceof OutboundFetchError && error.status === 410) return (await removeMention(db, postId, source)) ? "removed" : "ignored";
+    if (error instanceof OutboundFetchError && error.status === 410)
+      return (await removeMention(db, postId, source)) ? "removed" : "ignored";
     if (error instanceof OutboundFetchError && error.status !== undefined && error.status >= 400 && error.status < 500)
       throw new PermanentJobError(`Webmention source answered ${error.message}`);
     throw error;
   }
   const read = sourceText(response.bytes, response.contentType);
-  const links = read ? (read.html ? linkedUrls(read.text, response.url).some((url) => sameUrl(url, target)) : read.text.includes(target)) : false;
+  const links = read
+    ? read.html
+      ? linkedUrls(read.text, response.url).some((url) => sameUrl(url, target))
+      : read.text.includes(target)
+    : false;
   if (!read || !links) {
     const removed = await removeMention(db, postId, source);
     logger.info({ host: new URL(source).host }, "webmention source does not link to the target");
