@@ -98,6 +98,7 @@ const FEATURE_SURFACE = {
   ],
   uploads: ["media-library.server.ts", "media-library.ts", "site-icons.server.ts", "site-icons.ts", "uploads.server.ts"],
   users: ["user-schema.ts", "users.server.ts"],
+  webmentions: ["receive.server.ts", "send.server.ts"],
   verification: ["human-verification.tsx", "verification-widget.ts", "verification.server.ts", "verification.ts"],
 };
 

@@ -34,6 +34,7 @@ export default [
   route("comments/moderate", "routes/comments/moderate.tsx"),
   route("comments/unsubscribe", "routes/comments/unsubscribe.tsx"),
   route("comments/:id/edit", "routes/comments/edit.tsx"),
+  route("webmention", "routes/webmention.ts"),
   route("auth", "routes/auth.tsx"),
   route("logout", "routes/logout.ts"),
   route("account/confirm-email", "routes/account-confirm-email.tsx"),

@@ -10,6 +10,8 @@ import { publishPostJob } from "~/features/posts/write/scheduling.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { shareImageJob, sweepStaleShareImages } from "~/features/share-images/share-images.server";
 import { newsletterMail, subscriptionMail } from "~/features/subscriptions/subscriptions.server";
+import { verifyWebmentionJob } from "~/features/webmentions/receive.server";
+import { sendWebmentionsJob } from "~/features/webmentions/send.server";
 import { sweepOrphanedUploads } from "~/features/uploads/uploads.server";
 import { emailChangedMail } from "~/features/users/users.server";
 import { pruneAuditTask } from "~/server/audit.server";
@@ -49,7 +51,7 @@ export const vacuumTask = defineRecurringTask(
  * a new job is added here. (Scheduled backups are defined at start-up from the configuration:
  * scheduleBackups.)
  */
-export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob] as const;
+export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob, verifyWebmentionJob, sendWebmentionsJob] as const;
 
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
 export const MAIL_KINDS = [

@@ -12,9 +12,12 @@ import { readBodyUpTo } from "~/server/form.server";
  * checked again.
  */
 export class OutboundFetchError extends Error {
-  constructor(message: string) {
+  /** The HTTP status when the server answered with an error (e.g. 410 for a page that is gone). */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
     super(message);
     this.name = "OutboundFetchError";
+    this.status = status;
   }
 }
 
@@ -97,6 +100,8 @@ export interface OutboundFetchOptions {
   maxRedirects?: number;
   accept?: string;
   userAgent: string;
+  /** A form POST instead of a GET (e.g. sending a Webmention); its redirects are not followed. */
+  form?: URLSearchParams;
 }
 
 export interface OutboundResponse {
@@ -104,6 +109,9 @@ export interface OutboundResponse {
   /** The address the body came from, after redirects. */
   url: string;
   contentType: string | null;
+  status: number;
+  /** The final response's headers (e.g. Link). */
+  headers: { get(name: string): string | null };
 }
 
 function checkUrl(url: URL, options: OutboundFetchOptions, allowPrivate: boolean) {
@@ -149,9 +157,14 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
         signal,
         redirect: "manual",
         dispatcher: agent(allowPrivate),
-        headers: { accept: options.accept ?? "*/*", "user-agent": options.userAgent },
+        headers: {
+          accept: options.accept ?? "*/*",
+          "user-agent": options.userAgent,
+          ...(options.form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+        },
+        ...(options.form ? { method: "POST", body: options.form.toString() } : {}),
       });
-      if (response.status >= 300 && response.status < 400) {
+      if (response.status >= 300 && response.status < 400 && !options.form) {
         const location = response.headers.get("location");
         await response.body?.cancel();
         if (!location) throw new OutboundFetchError(`redirect without a location (${response.status})`);
@@ -160,10 +173,16 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new OutboundFetchError(`HTTP ${response.status}`);
+        throw new OutboundFetchError(`HTTP ${response.status}`, response.status);
       }
       const bytes = await readLimited(response, options.maxBytes);
-      return { bytes, url: current.toString(), contentType: response.headers.get("content-type") };
+      return {
+        bytes,
+        url: current.toString(),
+        contentType: response.headers.get("content-type"),
+        status: response.status,
+        headers: response.headers,
+      };
     }
     throw new OutboundFetchError("too many redirects");
   } catch (error) {

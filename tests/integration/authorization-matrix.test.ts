@@ -72,6 +72,9 @@ const GRANTED: readonly Actor[] = ["admin", "granted"];
 const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "authz-matrix-uploads-"));
 process.env.UPLOAD_DIR = uploadDir;
 
+/** The server's address, for rows whose request names this site (a Webmention's target). */
+let matrixServerUrl = "";
+
 interface Attempt {
   /** POST unless told (the GET rows are API reads of data a role may not see). */
   method?: "GET";
@@ -1152,6 +1155,26 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "webmention received from another site",
+    route: "/webmention",
+    allowed: ACTORS,
+    okStatus: 202,
+    prepare: async (db) => {
+      const post = await makePost(db);
+      const source = `https://mentions.example/${unique()}`;
+      return {
+        path: "/webmention",
+        body: new URLSearchParams({ source, target: `${matrixServerUrl}/7fs/${post.category}/${post.slug}` }),
+        verify: async (db) =>
+          expect(
+            (await db.select({ payload: schema.jobs.payload }).from(schema.jobs).where(eq(schema.jobs.kind, "webmentions.verify"))).map(
+              (job) => (job.payload as { source: string }).source,
+            ),
+          ).toContain(source),
+      };
+    },
+  },
+  {
     name: "comment approve (admin → Comments)",
     route: "/admin/comments",
     allowed: STAFF,
@@ -1225,6 +1248,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
     feeds = await startFeedFixtureServer();
     await pointFeedsAtFixtures(ctx.db, feeds, "/rss");
     server = await startTestServer();
+    matrixServerUrl = server.url;
     for (const role of ["user", "moderator", "admin"] as const) userIds.set(role, (await signedInAs(ctx.db, role)).userId);
     const granted = (await signedInAs(ctx.db, "moderator")).userId;
     await ctx.db

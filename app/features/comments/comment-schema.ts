@@ -84,7 +84,26 @@ export interface CommentView {
   staff: boolean;
   html: string;
   createdAt: string;
+  /** For a reply sent by Webmention: the page it was written on. */
+  source: string | null;
   /** Set on a reply to a reply (the thread shows two levels): whom it answers. */
   replyingTo: string | null;
   replies: CommentView[];
 }
+
+/** A like, repost or mention from another site (Webmention), as the post page lists it. */
+export interface MentionView {
+  id: string;
+  kind: "like" | "repost" | "mention";
+  authorName: string;
+  authorUrl: string | null;
+  source: string;
+  createdAt: string;
+}
+
+/** What the "Mentions" list says of each kind. */
+export const MENTION_VERBS: Record<MentionView["kind"], string> = {
+  like: "liked this",
+  repost: "reposted this",
+  mention: "mentioned this",
+};

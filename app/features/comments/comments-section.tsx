@@ -10,13 +10,15 @@ import { longDate } from "~/lib/dates";
 import { errorIdOf } from "~/lib/dom";
 import { enhanceCommentForm } from "./comment-form-behavior";
 import { COMMENT_FORM_ATTRIBUTE, COMMENT_VERIFICATION_ATTRIBUTE } from "./comment-form-dom";
-import { COMMENT_HONEYPOT, COMMENT_LIMITS, COMMENT_TEXTS, type CommentView } from "./comment-schema";
+import { COMMENT_HONEYPOT, COMMENT_LIMITS, COMMENT_TEXTS, MENTION_VERBS, type CommentView, type MentionView } from "./comment-schema";
 
 export interface CommentsSectionProps {
   postId: string;
   open: boolean;
   count: number;
   comments: CommentView[];
+  /** Likes, reposts and mentions from other sites (Webmention). */
+  mentions: MentionView[];
   newestFirst: boolean;
   stamp: string;
   verification: VerificationConfig;
@@ -49,6 +51,11 @@ function CommentBody({ comment, postId, open }: { comment: CommentView; postId: 
           </time>
         </a>
         {comment.replyingTo ? <span className="text-muted-foreground">replying to {comment.replyingTo}</span> : null}
+        {comment.source ? (
+          <a href={comment.source} rel="nofollow ugc noopener noreferrer" className="text-muted-foreground underline underline-offset-4">
+            on their site
+          </a>
+        ) : null}
       </header>
       <div className="e-content comment-body mt-2 break-words" dangerouslySetInnerHTML={{ __html: comment.html }} />
       {open ? (
@@ -92,12 +99,53 @@ export function CommentsSection(props: CommentsSectionProps) {
       ) : open ? (
         <p className="mt-4 text-muted-foreground">No comments yet. Be the first to share your thoughts.</p>
       ) : null}
+      {props.mentions.length > 0 ? <MentionList mentions={props.mentions} /> : null}
       {open ? (
         <CommentForm postId={postId} parentId={null} stamp={props.stamp} verification={props.verification} />
       ) : (
         <p className="mt-6 text-muted-foreground">{COMMENT_TEXTS.closed}</p>
       )}
     </section>
+  );
+}
+
+/** Likes, reposts and mentions from other sites: who, what, and a link to where. */
+function MentionList({ mentions }: { mentions: MentionView[] }) {
+  return (
+    <>
+      <h3 id="mentions-title" className="mt-10 text-xl font-semibold">
+        Mentions
+      </h3>
+      <ul aria-labelledby="mentions-title" className="mt-4 space-y-2">
+        {mentions.map((mention) => (
+          <li key={mention.id} className="h-cite u-comment break-words">
+            <span className="p-author h-card font-semibold">
+              {mention.authorUrl ? (
+                <a
+                  href={mention.authorUrl}
+                  rel="nofollow ugc noopener noreferrer"
+                  className="u-url p-name text-primary underline underline-offset-4"
+                >
+                  {mention.authorName}
+                </a>
+              ) : (
+                <span className="p-name">{mention.authorName}</span>
+              )}
+            </span>{" "}
+            <a
+              href={mention.source}
+              rel="nofollow ugc noopener noreferrer"
+              className="u-url text-muted-foreground underline underline-offset-4"
+            >
+              {MENTION_VERBS[mention.kind]}
+            </a>{" "}
+            <time className="dt-published text-sm text-muted-foreground" dateTime={mention.createdAt}>
+              {longDate(mention.createdAt)}
+            </time>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -14,6 +14,7 @@ import {
   commentsClosedPosts,
   type CommentBlockKind,
   type CommentState,
+  type MentionKind,
 } from "~/server/db/schema.server";
 import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
@@ -31,6 +32,7 @@ import {
   MIN_SUBMIT_MS,
   type CommentSettings,
   type CommentView,
+  type MentionView,
 } from "./comment-schema";
 import { checkCommentSignature, makeStamp, signComment, stampAge } from "./comment-tokens.server";
 import { scoreComment, trainComment } from "./spam-filter.server";
@@ -107,6 +109,30 @@ async function postForComments(db: Db, postId: string) {
 
 // ---- The thread on the post page ----
 
+/** Comments and Webmention replies make the thread; likes, reposts and plain mentions are listed apart. */
+const threadKinds = sql`(${comments.mentionKind} is null or ${comments.mentionKind} = 'reply')`;
+
+/** A post's approved likes, reposts and mentions from other sites, oldest first. */
+export async function postMentions(db: Db, postId: string): Promise<MentionView[]> {
+  const rows = await db
+    .select({
+      id: comments.id,
+      kind: comments.mentionKind,
+      authorName: comments.authorName,
+      authorUrl: comments.authorUrl,
+      source: comments.sourceUrl,
+      createdAt: comments.createdAt,
+    })
+    .from(comments)
+    .where(and(eq(comments.postId, postId), eq(comments.state, "approved"), sql`not ${threadKinds}`))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
+  return rows.flatMap((row) =>
+    row.kind && row.kind !== "reply" && row.source
+      ? [{ ...row, kind: row.kind, source: row.source, createdAt: row.createdAt.toISOString() }]
+      : [],
+  );
+}
+
 /** The approved comments of a post, two levels deep: deeper replies join their top comment's replies, saying whom they answer. */
 export async function postCommentThread(db: Db, postId: string, newestFirst: boolean) {
   const rows = await db
@@ -118,9 +144,10 @@ export async function postCommentThread(db: Db, postId: string, newestFirst: boo
       staff: sql<boolean>`${comments.authorUserId} is not null`,
       html: comments.bodyHtml,
       createdAt: comments.createdAt,
+      source: comments.sourceUrl,
     })
     .from(comments)
-    .where(and(eq(comments.postId, postId), eq(comments.state, "approved")))
+    .where(and(eq(comments.postId, postId), eq(comments.state, "approved"), threadKinds))
     .orderBy(asc(comments.createdAt), asc(comments.id));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const views = new Map<string, CommentView>();
@@ -139,6 +166,7 @@ export async function postCommentThread(db: Db, postId: string, newestFirst: boo
       staff: row.staff,
       html: row.html,
       createdAt: row.createdAt.toISOString(),
+      source: row.source,
       replyingTo: null,
       replies: [],
     };
@@ -162,7 +190,7 @@ export async function approvedCommentCounts(db: Db, postIds: readonly string[]):
   const rows = await db
     .select({ postId: comments.postId, count: sql<number>`count(*)::int`.mapWith(Number) })
     .from(comments)
-    .where(and(inArray(comments.postId, [...postIds]), eq(comments.state, "approved")))
+    .where(and(inArray(comments.postId, [...postIds]), eq(comments.state, "approved"), threadKinds))
     .groupBy(comments.postId);
   return new Map(rows.map((row) => [row.postId, row.count]));
 }
@@ -173,7 +201,7 @@ export async function postCommentsView(db: Db, post: { id: string; publishedAt: 
     readCommentSettings(db),
     db.select({ postId: commentsClosedPosts.postId }).from(commentsClosedPosts).where(eq(commentsClosedPosts.postId, post.id)),
   ]);
-  const thread = await postCommentThread(db, post.id, settings.newestFirst);
+  const [thread, mentions] = await Promise.all([postCommentThread(db, post.id, settings.newestFirst), postMentions(db, post.id)]);
   const open = post.published && commentsOpen(settings, { publishedAt: post.publishedAt, closed: closedRow.length > 0 });
   return {
     postId: post.id,
@@ -181,6 +209,7 @@ export async function postCommentsView(db: Db, post: { id: string; publishedAt: 
     newestFirst: settings.newestFirst,
     stamp: await makeStamp(db),
     verification: getVerificationConfig(),
+    mentions,
     ...thread,
   };
 }
@@ -583,4 +612,96 @@ export async function blockCommentAuthor(db: Db, actor: Actor | null, id: string
   if (!value) throw new ConflictError("This comment has no IP address to block.");
   await addCommentBlock(db, actor, by, value);
   await applyModeration(db, id, "spam");
+}
+
+// ---- Webmentions (verified by the webmentions feature, filed here like comments) ----
+
+export interface VerifiedMention {
+  postId: string;
+  source: string;
+  kind: MentionKind;
+  authorName: string;
+  authorUrl: string | null;
+  /** The entry's text; empty for a like or a repost. */
+  content: string;
+  /** The address the Webmention was sent from. */
+  ip: string;
+}
+
+/**
+ * A verified Webmention, filed in the comments table and the same queue: the block list (host, IP,
+ * keyword), the spam filter and the link limit apply; the proof of work is the source page itself. A
+ * source host with an approved mention before is a known author. A second mention from the same
+ * source updates the first (and is judged again).
+ */
+export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: string): Promise<{ id: string; state: CommentState }> {
+  const host = new URL(mention.source).host;
+  const [previous] = await db
+    .select({ id: comments.id, state: comments.state })
+    .from(comments)
+    .where(and(eq(comments.postId, mention.postId), eq(comments.sourceUrl, mention.source)));
+  const [known] = await db
+    .select({ id: comments.id })
+    .from(comments)
+    .where(and(eq(comments.state, "approved"), sql`${comments.sourceUrl} like ${`${new URL(mention.source).origin}/%`}`))
+    .limit(1);
+  const body = mention.content;
+  const text = `${mention.authorName}\n${mention.authorUrl ?? ""}\n${body}`;
+  const spamScore = body ? await scoreComment(db, text) : 0.5;
+  const verdict = assessComment(
+    {
+      body: `${body}\n${mention.source}`,
+      authorName: mention.authorName,
+      authorEmail: "",
+      authorUrl: mention.authorUrl,
+      ip: mention.ip,
+      spamScore,
+      knownAuthor: Boolean(known) || previous?.state === "approved",
+      proofOfWork: true,
+      staff: false,
+    },
+    await readBlocks(db),
+    // The source's own address is one link more than the reader wrote.
+    (await readCommentSettings(db)).linkLimit + 1,
+  );
+  const reason =
+    verdict.state === "approved" ? null : verdict.reason.replace("First comment from this email", `First mention from ${host}`);
+  const bodyHtml = body ? await renderCommentMarkdown(body, siteUrl) : "";
+  const values = {
+    authorName: mention.authorName,
+    authorUrl: mention.authorUrl,
+    body,
+    bodyHtml,
+    mentionKind: mention.kind,
+    state: verdict.state,
+    reason,
+    spamScore,
+    ipAddress: mention.ip,
+    updatedAt: new Date(),
+    approvedAt: verdict.state === "approved" ? new Date() : null,
+  };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(comments)
+      .values({ ...values, postId: mention.postId, sourceUrl: mention.source, authorEmail: "" })
+      .onConflictDoUpdate({ target: [comments.postId, comments.sourceUrl], set: values })
+      .returning({ id: comments.id });
+    if (!row) throw new Error("mention upsert returned no row");
+    if (verdict.state === "approved" || previous?.state === "approved") await bumpContentVersion(tx);
+    if (verdict.state === "pending") await ownerCommentMail.enqueueFor(tx, row.id);
+    logger.info({ id: row.id, state: verdict.state, kind: mention.kind, host }, "webmention filed");
+    return { id: row.id, state: verdict.state };
+  });
+}
+
+/** The source is gone (410) or no longer links to the post: its mention leaves the page and the queue. */
+export async function removeMention(db: Db, postId: string, source: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: comments.id, state: comments.state })
+    .from(comments)
+    .where(and(eq(comments.postId, postId), eq(comments.sourceUrl, source)));
+  if (!row) return false;
+  await removeComment(db, row);
+  logger.info({ id: row.id, host: new URL(source).host }, "webmention removed");
+  return true;
 }

@@ -17,6 +17,9 @@ import { throwPageFailure } from "~/server/failure-reply.server";
 import { PAGE_NOT_FOUND } from "~/server/pagination.server";
 import type { Route } from "./+types/post";
 
+/** Where other sites send Webmentions about a published post (W3C Webmention §3.1.2: the header, and a <link> below). */
+const WEBMENTION_ENDPOINT = "/webmention";
+const WEBMENTION_LINK = { Link: `<${WEBMENTION_ENDPOINT}>; rel="webmention"` };
 const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
 
 /** No React for anonymous visitors (lib/hydration.ts). */
@@ -49,7 +52,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // A draft (staff only) is never indexed nor stored by shared caches.
   return data(
     { ...view, jsonLd: { ...view.jsonLd, commentCount: comments.count }, comments },
-    { headers: post.published ? {} : NOT_PUBLIC },
+    { headers: post.published ? WEBMENTION_LINK : NOT_PUBLIC },
   );
 }
 
@@ -89,6 +92,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
       title: `${category} — 7 Fs Framework`,
       href: `${categoryPath(category)}/rss.xml`,
     },
+    ...(post.published ? [{ tagName: "link", rel: "webmention", href: WEBMENTION_ENDPOINT }] : []),
     { "script:ld+json": d.jsonLd },
   ];
 }

@@ -873,6 +873,9 @@ export const analyticsConversions = pgTable(
 
 export const COMMENT_STATES = ["pending", "approved", "spam"] as const;
 export type CommentState = (typeof COMMENT_STATES)[number];
+/** What a Webmention says of the post: an answer is shown in the thread, the others under "Mentions". */
+export const MENTION_KINDS = ["reply", "like", "repost", "mention"] as const;
+export type MentionKind = (typeof MENTION_KINDS)[number];
 
 /**
  * Readers' comments on posts, whatever their origin. `body` is the Markdown the reader wrote and
@@ -906,9 +909,16 @@ export const comments = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     approvedAt: timestamp("approved_at", { withTimezone: true }),
+    /** For a Webmention: the page that mentions the post (the author's email is then empty). */
+    sourceUrl: text("source_url"),
+    /** For a Webmention: what the source does with the post. */
+    mentionKind: text("mention_kind", { enum: MENTION_KINDS }),
   },
   (t) => [
     check("comments_state_check", sql`${t.state} in (${inList(COMMENT_STATES)})`),
+    check("comments_mention_kind_check", sql`${t.mentionKind} is null or ${t.mentionKind} in (${inList(MENTION_KINDS)})`),
+    // One mention per source and post: a new Webmention from the same source updates it.
+    uniqueIndex("comments_post_source_idx").on(t.postId, t.sourceUrl),
     index("comments_post_state_created_idx").on(t.postId, t.state, t.createdAt),
     index("comments_state_created_idx").on(t.state, t.createdAt.desc()),
     index("comments_email_state_idx").on(t.authorEmail, t.state),
@@ -951,6 +961,27 @@ export const commentsClosedPosts = pgTable("comments_closed_posts", {
     .references(() => blogPosts.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Webmentions this site sent: one row per post and linked page, with the post version it was sent
+ * for, so a link is notified once per version of the post (and again when the post changes).
+ */
+export const webmentionSends = pgTable(
+  "webmention_sends",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    target: text("target").notNull(),
+    /** Hash of what the post said when the mention was sent. */
+    version: text("version").notNull(),
+    /** The receiver's endpoint, or null when the target announces none. */
+    endpoint: text("endpoint"),
+    status: integer("status"),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.target] })],
+);
 
 // ---- Booking calls (app/features/booking) ----
 

@@ -31,7 +31,14 @@ export function ArticleNotFound({ category }: { category: Category }) {
 export function PostArticle({ view, refusal }: { view: PostPageView; refusal: string | undefined }) {
   const { post, category, canEditPost, canDelete, related, previous, next } = view;
   return (
-    <article className="mx-auto max-w-3xl px-4 py-16">
+    // microformats2 (h-entry, its h-card author) for other sites' Webmentions and readers; the <data>
+    // elements carry values the page does not show.
+    <article className="h-entry mx-auto max-w-3xl px-4 py-16">
+      <data className="u-url" value={post.url} />
+      <span className="p-author h-card">
+        <data className="p-name" value={post.author.name} />
+        <data className="u-url" value={post.author.url} />
+      </span>
       <FormErrors form={{ errors: refusal ? [refusal] : undefined, errorId: "post-action-error" }} className="mb-6" />
       <Link to={categoryPath(category)} className="text-sm text-primary underline hover:no-underline">
         ← Back to {category}
@@ -41,9 +48,12 @@ export function PostArticle({ view, refusal }: { view: PostPageView; refusal: st
           <Badge variant="secondary">{category}</Badge>
           {!post.published ? <Badge variant="outline">{post.scheduled ?? "Draft"}</Badge> : null}
         </div>
-        <h1 className="mt-4 text-4xl font-bold tracking-tight break-words">{post.title}</h1>
+        <h1 className="p-name mt-4 text-4xl font-bold tracking-tight break-words">{post.title}</h1>
         <p className="mt-3 text-muted-foreground">
-          <time dateTime={post.publishedAt}>{post.date}</time> · {post.readingTime}
+          <time className="dt-published" dateTime={post.publishedAt}>
+            {post.date}
+          </time>{" "}
+          · {post.readingTime}
         </p>
         {canEditPost || canDelete ? (
           <div className="mt-6 flex gap-3">
@@ -71,7 +81,7 @@ export function PostArticle({ view, refusal }: { view: PostPageView; refusal: st
       ) : null}
       <TableOfContents entries={post.toc} />
       <div className="mt-8">
-        <PostBody html={post.html} />
+        <PostBody html={post.html} className="e-content" />
       </div>
       <MediaList items={post.media} title={post.title} />
       <AroundThePost category={category} related={related} previous={previous} next={next} />

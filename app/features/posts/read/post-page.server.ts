@@ -62,6 +62,9 @@ export async function postPageView(db: Db, request: Request, post: PostWithMedia
       date: longDate(post.publishedAt),
       publishedAt: post.publishedAt.toISOString(),
       updatedAt: post.updatedAt.toISOString(),
+      // For the microformats2 h-entry: its address and its author, the site (as in the JSON-LD).
+      url: `${publicUrl}${postPath(post.category, post.slug)}`,
+      author: { name: siteName, url: publicUrl },
       readingTime: readingTimeLabel(body.text),
       // The featured image is shown above the post: never again in its gallery.
       media: post.media

@@ -3,6 +3,7 @@ import type { Category } from "~/lib/categories";
 import { slugCandidate } from "~/lib/slug";
 import { emailPostIfChosen } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
+import { enqueuePostWebmentions } from "~/features/webmentions/send.server";
 import { recordAudit, type AuditActor } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
@@ -130,6 +131,8 @@ export async function afterPostWrite(tx: Db, write: PostWrite): Promise<void> {
     // Emailed once ever, when it is live and its author chose "Publish and email subscribers".
     await emailPostIfChosen(tx, postId);
     await enqueuePostShareImage(tx, postId, write.announce.siteName);
+    // Pages it links to hear of it (Webmention), once per version of a published post.
+    await enqueuePostWebmentions(tx, postId);
   }
   await bumpContentVersion(tx);
   if (write.audit) await recordAudit(tx, { ...write.audit, target: { type: "post", id: postId } });
