@@ -14,7 +14,7 @@ import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { makePost } from "../helpers/factories";
 import { startPostgresCluster, type PostgresCluster } from "../helpers/postgres-cluster";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { signInTo, startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
@@ -89,13 +89,7 @@ interface Outcome {
   });
 
   it(`answers 503 with Retry-After while it is away, recovers by itself, loses no acknowledged write`, async () => {
-    const login = await server.fetch("/api/auth/login", {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password, verificationToken: await easyAltchaToken(SECRET) }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookie = await signInTo(server, ADMIN, SECRET);
     const post = await makePost(database.db, { category: "Faith", published: true, title: "Read while the database is away" });
     const pid = server.child.pid;
 
