@@ -4,7 +4,8 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type EntryContext } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext } from "react-router";
+import { noteUnavailable, unavailableAnswer } from "~/server/failure-reply.server";
 import { logger } from "~/server/logger.server";
 import { requestNonce } from "~/server/nonce.server";
 
@@ -16,6 +17,16 @@ export const streamTimeout = 5_000;
  * nonce is the default of <Scripts>, <ScrollRestoration> and <Links> in app/root.tsx).
  */
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
+  const unavailable = unavailableAnswer(request);
+  if (unavailable) {
+    // A loader failed because the database is away: the error page says so, with its status (the
+    // page handler sets the 503 and Retry-After on the response).
+    responseStatusCode = unavailable.status;
+    const errors = routerContext.staticHandlerContext.errors ?? {};
+    for (const routeId of Object.keys(errors)) {
+      errors[routeId] = { status: unavailable.status, statusText: "Service Unavailable", internal: false, data: unavailable.message };
+    }
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -51,6 +62,15 @@ export default function handleRequest(request: Request, responseStatusCode: numb
       },
     });
   });
+}
+
+/**
+ * React Router's default (the error, logged unless the visitor went away), except for an error that
+ * says a part is away: noted for the request, which is answered 503 with Retry-After (failure-reply.server).
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (noteUnavailable(request, error) || request.signal.aborted) return;
+  console.error(isRouteErrorResponse(error) && "error" in error && error.error ? error.error : error);
 }
 
 const MODULE_PRELOAD = 'rel="modulepreload"';

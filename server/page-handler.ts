@@ -6,6 +6,7 @@ import { createRequestHandler, type RouterContextProvider, type ServerBuild } fr
 import { notePageView } from "~/features/analytics/collector.server";
 import { SESSION_COOKIE } from "~/features/auth/session.server";
 import { currentContentVersion, refreshContentVersion } from "~/server/content-version.server";
+import { answerUnavailable } from "~/server/failure-reply.server";
 import { logger } from "~/server/logger.server";
 import { recordPageCacheLookup, recordRequest } from "~/server/metrics.server";
 import { createNonce, NONCE_HEADER, NONCE_PLACEHOLDER, stampNonce } from "~/server/nonce.server";
@@ -327,8 +328,13 @@ export function createPageCacheFront(cache: PageCache, trustProxy: () => boolean
  */
 function requestHandlerFor(build: PageHandlerOptions["build"]): Promise<Handle> {
   const mode = process.env.NODE_ENV;
-  if (mode === "development") return Promise.resolve(createRequestHandler(build, mode));
-  return build().then((loaded) => createRequestHandler(loaded, mode));
+  if (mode === "development") return Promise.resolve(withUnavailable(createRequestHandler(build, mode)));
+  return build().then((loaded) => withUnavailable(createRequestHandler(loaded, mode)));
+}
+
+/** A request that failed because a part is away (the database) is answered 503 with Retry-After, not 500. */
+function withUnavailable(handle: Handle): Handle {
+  return async (request, context) => answerUnavailable(request, await handle(request, context));
 }
 
 export function createPageHandler(options: PageHandlerOptions): RequestHandler {

@@ -1,8 +1,7 @@
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { getEnv } from "~/server/env.server";
-import { UNEXPECTED_ERROR } from "~/server/errors.server";
+import { errorAnswer } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
-import { logger } from "~/server/logger.server";
 import { CLIENT_IP_HEADER } from "~/server/request.server";
 import { getRouteTable, targetRoute } from "./route-table";
 
@@ -132,7 +131,9 @@ export const lastResort: ErrorRequestHandler = (error: unknown, req: Request, re
     error.status >= 400 &&
     error.status < 500
       ? error.status
-      : 500;
-  if (status >= 500) logger.error({ err: error, path: req.path }, "request failed");
-  refuse(req, res, status, status >= 500 ? UNEXPECTED_ERROR : "The request could not be read.");
+      : undefined;
+  if (status !== undefined) return refuse(req, res, status, "The request could not be read.");
+  // Anything else is answered as everywhere (errorAnswer logs it): a 500, or a 503 while the database is away.
+  const answer = errorAnswer(error);
+  refuse(req, res, answer.status, answer.message, answer.headers);
 };

@@ -54,7 +54,7 @@ export async function startup(): Promise<void> {
   startIdleCollection();
   logStartupMemory("before the database");
   database = env.DATABASE_URL
-    ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
+    ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, connectTimeoutMs: env.DATABASE_TIMEOUT_MS })
     : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
   logStartupMemory("database open");
   await migrateDatabase(database);

@@ -65,6 +65,11 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
   ),
+  /**
+   * PostgreSQL: how long a request waits for a database connection before it is answered 503 (with
+   * Retry-After) — while the database is away no request hangs longer than this.
+   */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   PUBLIC_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   INITIAL_ADMIN_EMAIL: optionalEmail,

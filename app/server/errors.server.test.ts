@@ -1,6 +1,15 @@
 import { redirect } from "react-router";
 import { describe, expect, it } from "vitest";
-import { ConflictError, errorAnswer, RateLimitError, UNEXPECTED_ERROR, ValidationError } from "./errors.server";
+import {
+  ConflictError,
+  DATABASE_UNAVAILABLE,
+  errorAnswer,
+  RateLimitError,
+  RETRY_AFTER_UNAVAILABLE_SECONDS,
+  ServiceUnavailableError,
+  UNEXPECTED_ERROR,
+  ValidationError,
+} from "./errors.server";
 import { invariantResponse, throwPageFailure, apiFailure, withPageFailures } from "./failure-reply.server";
 
 function thrown(work: () => unknown): unknown {
@@ -13,6 +22,24 @@ function thrown(work: () => unknown): unknown {
 }
 
 describe("errorAnswer", () => {
+  it("answers a database that is away 503 with Retry-After, whatever wraps the connection error", () => {
+    const unavailable = { status: 503, message: DATABASE_UNAVAILABLE, headers: { "Retry-After": String(RETRY_AFTER_UNAVAILABLE_SECONDS) } };
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    expect(errorAnswer(new Error("Failed query: select 1", { cause: refused }))).toEqual(unavailable);
+    expect(errorAnswer(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toEqual(
+      unavailable,
+    );
+    expect(errorAnswer(new Error("Failed query", { cause: new Error("Connection terminated unexpectedly") }))).toEqual(unavailable);
+    expect(errorAnswer(new Error("timeout exceeded when trying to connect"))).toEqual(unavailable);
+    expect(errorAnswer(new ServiceUnavailableError("Uploads are unavailable", 30))).toEqual({
+      status: 503,
+      message: "Uploads are unavailable",
+      headers: { "Retry-After": "30" },
+    });
+    // A statement the database refused is not an outage.
+    expect(errorAnswer(Object.assign(new Error("syntax error"), { code: "42601" })).status).toBe(500);
+  });
+
   it("keeps a typed error's status, message and field errors; a 429 says when to retry", () => {
     expect(errorAnswer(new ValidationError("Title is required", { title: ["Title is required"] }))).toEqual({
       status: 400,

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
+import { isDatabaseUnavailable } from "./db/pg-errors.server";
 import { logger } from "./logger.server";
 
 /** Typed errors that domain code throws; `errorAnswer` (below) maps them to answers in one place. */
@@ -61,6 +62,23 @@ export class RateLimitError extends AppError {
   }
 }
 
+/** How long a client is asked to wait before trying again while a part is away. */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 15;
+export const DATABASE_UNAVAILABLE = "The site cannot reach its database right now. Please try again in a minute.";
+
+/**
+ * A part the site depends on (the database, the file storage) cannot be reached right now: 503 with
+ * Retry-After, so browsers, clients and proxies know to try again rather than give up.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    public readonly retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS,
+  ) {
+    super(message, 503);
+  }
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
@@ -98,8 +116,16 @@ export function errorAnswer(error: unknown): ErrorAnswer {
       status: error.status,
       message: error.message,
       ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
-      headers: error instanceof RateLimitError ? { "Retry-After": String(error.retryAfterSeconds) } : {},
+      headers:
+        error instanceof RateLimitError || error instanceof ServiceUnavailableError
+          ? { "Retry-After": String(error.retryAfterSeconds) }
+          : {},
     };
+  }
+  if (isDatabaseUnavailable(error)) {
+    // One line, not the stack: an outage makes every request fail the same way.
+    logger.warn({ reason: error instanceof Error ? error.message : String(error) }, "database unavailable");
+    return { status: 503, message: DATABASE_UNAVAILABLE, headers: { "Retry-After": String(RETRY_AFTER_UNAVAILABLE_SECONDS) } };
   }
   if (isUnstorableText(error)) {
     logger.warn("refused text the database cannot store");

@@ -9,7 +9,9 @@
  */
 import { data } from "react-router";
 import { firstMessage, type FormFailure, type ReplyOptions, type Submission } from "~/lib/forms";
-import { errorAnswer, isAppError } from "./errors.server";
+import { isDatabaseUnavailable } from "./db/pg-errors.server";
+import { errorAnswer, isAppError, ServiceUnavailableError, type ErrorAnswer } from "./errors.server";
+import { requestMemo } from "./request-scope.server";
 
 /**
  * Fields never echoed back into a page after a failed submission (passwords, one-time codes, tokens):
@@ -109,4 +111,36 @@ export async function withPageFailures<T>(work: () => Promise<T>): Promise<T> {
 /** Epic Stack's guard: unless `condition` holds, throw `data(message, init)` (status 400 by default). */
 export function invariantResponse(condition: unknown, message: string, init?: ResponseInit): asserts condition {
   if (!condition) throw data(message, { status: 400, ...init });
+}
+
+const unavailable = requestMemo<{ answer?: ErrorAnswer }>();
+
+/**
+ * For React Router's handleError (app/entry.server.tsx): a loader's error that no failure reply
+ * answered. React Router answers every such error 500; when it says a part is away (the database),
+ * the request is noted so its answer becomes errorAnswer's 503 with Retry-After (unavailableAnswer).
+ * Returns whether it was noted (and logged).
+ */
+export function noteUnavailable(request: Request, error: unknown): boolean {
+  if (!(error instanceof ServiceUnavailableError) && !isDatabaseUnavailable(error)) return false;
+  unavailable(request, () => ({})).answer = errorAnswer(error);
+  return true;
+}
+
+/** The 503 answer noted for this request by noteUnavailable, if any. */
+export function unavailableAnswer(request: Request): ErrorAnswer | undefined {
+  return unavailable(request, () => ({})).answer;
+}
+
+/**
+ * React Router's 500 for a request noted unavailable (or the error page app/entry.server.tsx already
+ * rendered with its status), as the 503 with Retry-After it is; any other response as it is.
+ */
+export function answerUnavailable(request: Request, response: Response): Response {
+  const answer = response.status >= 500 ? unavailableAnswer(request) : undefined;
+  if (!answer) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
+  headers.set("Cache-Control", "no-store");
+  return new Response(response.body, { status: answer.status, statusText: "Service Unavailable", headers });
 }

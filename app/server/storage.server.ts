@@ -5,6 +5,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { getEnv } from "./env.server";
+import { ServiceUnavailableError } from "./errors.server";
 
 /** Where uploaded files live: a local directory by default, an S3-compatible bucket when S3_BUCKET is set. */
 export interface Storage {
@@ -202,7 +203,64 @@ export interface S3Options {
   forcePathStyle: boolean;
 }
 
+export const STORAGE_UNAVAILABLE = "The file storage cannot be reached right now, so nothing was saved. Please try again in a minute.";
+
+/** Socket errors and S3's own "try later" answers: the bucket is away or overloaded, not refusing this request. */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "EAI_AGAIN",
+  "TimeoutError",
+]);
+function isUnreachable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; e = "cause" in e ? e.cause : undefined, depth++) {
+    const code = "code" in e && typeof e.code === "string" ? e.code : "name" in e && typeof e.name === "string" ? e.name : "";
+    if (UNREACHABLE_CODES.has(code)) return true;
+    const status =
+      "$metadata" in e && e.$metadata && typeof e.$metadata === "object"
+        ? (e.$metadata as { httpStatusCode?: number }).httpStatusCode
+        : undefined;
+    if (status !== undefined && status >= 500) return true;
+  }
+  return false;
+}
+
+/** The bucket being away becomes a typed 503 (Retry-After, a sentence a person can act on); other errors pass as they are. */
+function reachable<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw isUnreachable(error) ? new ServiceUnavailableError(STORAGE_UNAVAILABLE) : error;
+  });
+}
+
+function withUnreachableAsUnavailable(storage: Storage): Storage {
+  return {
+    kind: storage.kind,
+    put: (...args) => reachable(storage.put(...args)),
+    get: (...args) => reachable(storage.get(...args)),
+    delete: (...args) => reachable(storage.delete(...args)),
+    async *list(prefix) {
+      try {
+        yield* storage.list(prefix);
+      } catch (error) {
+        throw isUnreachable(error) ? new ServiceUnavailableError(STORAGE_UNAVAILABLE) : error;
+      }
+    },
+    openRead: (...args) => reachable(storage.openRead(...args)),
+    stat: (...args) => reachable(storage.stat(...args)),
+    putStream: (...args) => reachable(storage.putStream(...args)),
+    ping: () => reachable(storage.ping()),
+  };
+}
+
 export function createS3Storage(options: S3Options): Storage {
+  return withUnreachableAsUnavailable(createRawS3Storage(options));
+}
+
+function createRawS3Storage(options: S3Options): Storage {
   // The AWS SDK (~17 MB resident) is loaded with the first S3 call, not by every site on local storage.
   let loaded: Promise<{ sdk: typeof import("@aws-sdk/client-s3"); client: S3Client }> | undefined;
   const s3 = () =>

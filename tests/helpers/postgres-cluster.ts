@@ -28,7 +28,12 @@ export function freePort(): Promise<number> {
 
 export interface PostgresCluster {
   url: string;
+  /** Stops the server and removes the cluster. */
   stop(): void;
+  /** Stops the server as an operator would (`pg_ctl stop -m fast`: open sessions are ended), keeping its data. */
+  shutDown(): void;
+  /** Starts a server shut down by `shutDown` again, on the same port and data. */
+  startUp(): void;
 }
 
 /**
@@ -51,18 +56,22 @@ export async function startPostgresCluster(): Promise<PostgresCluster | { skippe
   };
   if (isRoot) execFileSync("chown", ["postgres", dir]);
   run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
-  run(pgCtl, [
-    "-D",
-    dataDir,
-    "-l",
-    path.join(dir, "log"),
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    "-w",
-    "start",
-  ]);
+  const startUp = () =>
+    run(pgCtl, [
+      "-D",
+      dataDir,
+      "-l",
+      path.join(dir, "log"),
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+      "-w",
+      "start",
+    ]);
+  startUp();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    shutDown: () => run(pgCtl, ["-D", dataDir, "-m", "fast", "-w", "stop"]),
+    startUp,
     stop() {
       const [file, argv] = isRoot
         ? ["runuser", ["-u", "postgres", "--", pgCtl, "-D", dataDir, "-m", "immediate", "stop"]]

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { serverNodeArgs } from "../../scripts/server-node-args.mjs";
+import { easyAltchaToken } from "./altcha";
 import { waitFor } from "./contact";
 import { freePort } from "./postgres-cluster";
 
@@ -65,4 +66,16 @@ export async function startServerProcess(
       return exited;
     },
   };
+}
+
+/** Signs in through the real login API (the secret is the server's AUTH_SECRET); returns the session cookie. */
+export async function signInTo(server: ServerProcess, account: { email: string; password: string }, secret: string): Promise<string> {
+  const response = await server.fetch("/api/auth/login", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ ...account, verificationToken: await easyAltchaToken(secret) }),
+  });
+  const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  if (response.status !== 200 || !cookie.includes("=")) throw new Error(`sign-in failed: ${response.status}`);
+  return cookie;
 }

@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { roleFromStored, type Role } from "~/lib/roles";
 import { canEdit } from "~/lib/permissions";
 import { getDb, type Db } from "~/server/db/client.server";
+import { isDatabaseUnavailable } from "~/server/db/pg-errors.server";
 import { session, user, userRoles } from "~/server/db/schema.server";
 import { logger } from "~/server/logger.server";
 import { readCookie } from "~/server/cookies.server";
@@ -74,6 +75,8 @@ export async function lookupRole(db: Db, userId: string): Promise<Role> {
     const rows = await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.userId, userId));
     return roleFromStored(rows.map((r) => r.role));
   } catch (error) {
+    // The database being away is not a role: the request fails as unavailable (503), never as a lesser user.
+    if (isDatabaseUnavailable(error)) throw error;
     logger.error({ err: error, userId }, "role lookup failed; treating as user");
     return "user";
   }
@@ -129,6 +132,8 @@ async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser 
       ip: clientIp(request),
     };
   } catch (error) {
+    // Nor is it "signed out": a signed-in user would be sent to the sign-in page (503 instead).
+    if (isDatabaseUnavailable(error)) throw error;
     logger.error({ err: error }, "session check failed");
     return null;
   }

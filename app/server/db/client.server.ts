@@ -29,7 +29,13 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: "postgres"; url: string; poolSize?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      poolSize?: number;
+      /** How long a query waits for a connection (a free one in the pool, or a new one) before it fails. */
+      connectTimeoutMs?: number;
+    }
   | { kind: "pglite"; dataDir: string }
   | { kind: "pglite-memory"; loadDataDir?: Blob };
 
@@ -116,14 +122,25 @@ class DrizzlePGlite extends PGlite {
   }
 }
 
+/** DATABASE_TIMEOUT_MS's default (app/server/env.server.ts). */
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
     // Imported only here: a site on the embedded database never loads pg (docs/decisions/0040-server-memory.md).
     const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    pool.on("error", (error) => logger.error({ err: error }, "postgres pool error"));
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    });
+    pool.on("error", (error) => logger.warn({ reason: error.message }, "postgres connection lost"));
+    // The pool listens for errors only on idle connections. One checked out (inside a transaction,
+    // between two statements) when PostgreSQL ends it would otherwise emit an unhandled 'error' and
+    // end the process; its pending or next statement fails, and the pool drops it on release.
+    pool.on("connect", (client) => client.on("error", (error) => logger.warn({ reason: error.message }, "postgres connection lost")));
     const db = drizzlePg({ client: pool, schema });
     const listener = createPgListener(options.url);
     return {

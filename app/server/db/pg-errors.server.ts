@@ -8,3 +8,33 @@ export function hasPgErrorCode(error: unknown, code: string): boolean {
 
 export const UNIQUE_VIOLATION = "23505";
 export const EXCLUSION_VIOLATION = "23P01";
+
+/**
+ * SQLSTATEs of a database that is away or going away rather than of a statement it refused: class 08
+ * (connection exception), the server shutting down or starting up (57P01-57P03), no free connection (53300).
+ */
+const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
+/** Socket errors of a connection that could not be made or was cut. */
+const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"]);
+/** node-postgres's own errors for the same (it gives them no code). */
+const UNAVAILABLE_MESSAGES = [
+  "Connection terminated",
+  "timeout exceeded when trying to connect",
+  "Client has encountered a connection error and is not queryable",
+  "Cannot use a pool after calling end on the pool",
+];
+
+/**
+ * Whether an error (or one it wraps) says the database cannot be reached right now — not that a
+ * statement was wrong: such a request may succeed if tried again in a little while.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = "cause" in e ? e.cause : undefined, depth++) {
+    const code = "code" in e && typeof e.code === "string" ? e.code : undefined;
+    if (code && (code.startsWith("08") || UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+    const message = "message" in e && typeof e.message === "string" ? e.message : "";
+    if (UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
+    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+  }
+  return false;
+}

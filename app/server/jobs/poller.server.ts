@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "~/server/db/pg-errors.server";
 import { logger } from "~/server/logger.server";
 
 /**
@@ -51,7 +52,11 @@ export class Poller {
     clearTimeout(this.timer);
     this.running = this.round()
       .then(() => undefined)
-      .catch((error: unknown) => logger.error({ err: error, worker: this.name }, "background round failed"))
+      .catch((error: unknown) => {
+        // While the database is away every round fails the same way: one line each, and the next round retries.
+        if (isDatabaseUnavailable(error)) logger.warn({ worker: this.name }, "background round skipped: database unavailable");
+        else logger.error({ err: error, worker: this.name }, "background round failed");
+      })
       .finally(() => {
         this.running = undefined;
         if (this.stopped) return;
