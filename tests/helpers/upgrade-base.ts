@@ -20,6 +20,14 @@ const git = (...args: string[]) => execFileSync("git", ["-C", ROOT, ...args], { 
  * the same version here (releases mostly add packages); otherwise it installs its own.
  */
 export function buildBase(): string {
+  try {
+    git("cat-file", "-e", `${UPGRADE_BASE}^{commit}`);
+  } catch {
+    // A shallow or partial clone lacks the base: say so rather than skip the test.
+    throw new Error(
+      `The upgrade base ${UPGRADE_BASE} is not in this clone: fetch it (git fetch --unshallow, or the tag) or set UPGRADE_BASE.`,
+    );
+  }
   const commit = git("rev-parse", `${UPGRADE_BASE}^{commit}`);
   const dir = path.join(os.tmpdir(), `upgrade-base-${commit.slice(0, 12)}`);
   if (!fs.existsSync(dir)) {

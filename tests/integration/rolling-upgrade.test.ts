@@ -73,7 +73,7 @@ async function startProxy(backends: Backend[]) {
         const upstream = http.request(
           { host: "127.0.0.1", port: backend.port, method: request.method, path: request.url, headers: request.headers, agent: false },
           (reply) => {
-            response.writeHead(reply.statusCode ?? 502, reply.headers);
+            response.writeHead(reply.statusCode ?? 502, { ...reply.headers, "x-backend": backend.name });
             reply.pipe(response);
             reply.on("end", finish);
             reply.on("close", finish);
@@ -115,6 +115,8 @@ interface Sample {
   status: number;
   startedAt: number;
   ms: number;
+  /** The instance that answered (the balancer's x-backend header). */
+  backend?: string;
   error?: string;
 }
 
@@ -216,7 +218,13 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       try {
         const response = await run();
         if (Date.now() - startedAt > 5_000) console.log(`slow: ${op} ${response.status} ${Date.now() - startedAt} ms`);
-        samples.push({ op, status: response.status, startedAt, ms: Date.now() - startedAt });
+        samples.push({
+          op,
+          status: response.status,
+          startedAt,
+          ms: Date.now() - startedAt,
+          backend: response.headers.get("x-backend") ?? "",
+        });
         return response;
       } catch (error) {
         samples.push({ op, status: 0, startedAt, ms: Date.now() - startedAt, error: String(error) });
@@ -353,7 +361,9 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       if (!b || s.startedAt < b.from) return "new A + old B";
       return s.startedAt <= b.to ? "B switching" : "new A + new B";
     };
-    console.log(`failed requests: ${JSON.stringify(bad.map((s) => `${s.op} ${s.status} ${phase(s)}${s.error ? ` ${s.error}` : ""}`))}`);
+    console.log(
+      `failed requests: ${JSON.stringify(bad.map((s) => `${s.op} ${s.status} ${phase(s)} ${s.backend ?? "?"}${s.error ? ` ${s.error}` : ""}`))}`,
+    );
     expect(bad.map((s) => ({ op: s.op, status: s.status, phase: phase(s) }))).toEqual([]);
     expect(samples.filter((s) => s.op === "contact").every((s) => s.status === 201)).toBe(true);
     expect(samples.filter((s) => s.op === "post-save").every((s) => s.status === 302)).toBe(true);
