@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,46 +9,18 @@ import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { buildBase } from "../helpers/upgrade-base";
 
 /**
  * The upgrade test: the previous release is built from its own commit, started on a fresh data
  * directory (embedded PGlite) and on a fresh PostgreSQL database, and filled through its own HTTP
  * interface; then it is stopped and THIS build starts on the same data, and everything must still be
  * there and work. The base is the previous release tag, or (until the first tag exists) a pinned
- * commit: UPGRADE_BASE overrides it. It builds another checkout (a minute or more), so it is not part
+ * commit (tests/helpers/upgrade-base.ts). It builds another checkout (a minute or more), so it is not part
  * of `npm test`: run `npm run build && npm run test:upgrade`.
  */
-const BASE = process.env.UPGRADE_BASE ?? "fa14ec56fb09370d2e7eca8a4eac62a885a11c07";
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SECRET = "upgrade-test-secret-0123456789abcdef";
 const ADMIN = { email: "owner@example.com", password: "upgrade keeper phrase 42" };
-
-const git = (...args: string[]) => execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8" }).trim();
-
-/**
- * The base's production build in a git worktree beside the temp files, kept between runs (keyed by
- * commit). It uses this checkout's node_modules when every dependency the base names is installed at
- * the same version here (releases mostly add packages); otherwise it installs its own.
- */
-function buildBase(): string {
-  const commit = git("rev-parse", `${BASE}^{commit}`);
-  const dir = path.join(os.tmpdir(), `upgrade-base-${commit.slice(0, 12)}`);
-  if (fs.existsSync(path.join(dir, "build", "server", "index.js"))) return dir;
-  if (!fs.existsSync(dir)) git("worktree", "add", "--detach", dir, commit);
-  const basePackage = z
-    .object({ dependencies: z.record(z.string(), z.string()), devDependencies: z.record(z.string(), z.string()) })
-    .parse(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")));
-  const ours: Record<string, string> = { ...packageJson.dependencies, ...packageJson.devDependencies };
-  const shared = Object.entries({ ...basePackage.dependencies, ...basePackage.devDependencies }).every(
-    ([name, version]) => ours[name] === version,
-  );
-  if (!fs.existsSync(path.join(dir, "node_modules"))) {
-    if (shared) fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
-    else execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: "inherit" });
-  }
-  execFileSync("npm", ["run", "build"], { cwd: dir, stdio: "inherit" });
-  return dir;
-}
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
