@@ -187,7 +187,7 @@ test("Media lists an upload used by a post as in use and refuses to delete it; a
   expect(created.ok()).toBe(true);
 
   await gotoHydrated(page, "/admin/media");
-  await page.getByLabel("Search by file name").fill(tag);
+  await page.getByLabel("Search by name or alt text").fill(tag);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   const cards = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
   await expect(cards).toHaveCount(2);

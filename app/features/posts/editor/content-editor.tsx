@@ -90,7 +90,7 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
     const at = cursor && cursor.value === value ? cursor : current();
     onUploadingChange(true);
     try {
-      const uploaded = await uploadImageFiles(files);
+      const uploaded = await uploadImageFiles(files, alt);
       if (!uploaded) return;
       let state = at;
       for (const image of uploaded) state = insertImage(state, { url: image.url, alt });
