@@ -503,6 +503,17 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "media library picker list",
+    route: "/api/media",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async () => ({
+      method: "GET",
+      path: "/api/media",
+      verify: async (_db, response) => expect(await response.json()).toMatchObject({ images: expect.any(Array) }),
+    }),
+  },
+  {
     name: "image upload",
     route: "/api/uploads",
     allowed: STAFF,
