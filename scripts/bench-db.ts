@@ -134,7 +134,7 @@ function busiestFunctions(profile: z.infer<typeof cpuProfileSchema>, top = 5): s
 const ms = (micros: number) => micros / 1000;
 
 /** Times one query kind: `prefix` names its profile file (one per database). */
-/** Runs `fn` with Blog Management's trigram index dropped, then builds it again (drizzle/0038_29-title-trgm.sql). */
+/** Runs `fn` with Blog Management's trigram index dropped, then builds it again (drizzle/0039_29-title-trgm.sql). */
 async function withoutTitleTrigramIndex(db: Db, fn: () => Promise<string[]>): Promise<string[]> {
   await db.execute(sql`drop index if exists blog_posts_title_trgm_idx`);
   try {

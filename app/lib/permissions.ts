@@ -7,6 +7,8 @@ import type { Role } from "./roles";
 export interface Actor {
   id: string;
   role: Role;
+  /** Areas an administrator granted this moderator beyond the role's own (GRANTABLE_AREAS only). */
+  grants?: readonly string[];
 }
 
 /**
@@ -48,15 +50,32 @@ export const AREA_ROLES: Readonly<Record<Area, readonly Role[]>> = {
   users: ADMINS,
   subscribers: ADMINS,
   audit: ADMINS,
-  // Moderators enter only when the owner allows it in the statistics settings (the feature reads that setting).
-  statistics: STAFF,
+  statistics: ADMINS,
   comments: STAFF,
   bookings: ADMINS,
 };
 
+/**
+ * The areas an administrator may also open to one moderator in Users ("Can also manage"), with their
+ * labels there. Everything else stays with the role: a grant never reaches settings, users or mail.
+ */
+export const GRANTABLE_AREAS = ["messages", "page-content", "statistics"] as const satisfies readonly Area[];
+export type GrantableArea = (typeof GRANTABLE_AREAS)[number];
+export const GRANT_LABELS: Readonly<Record<GrantableArea, string>> = {
+  messages: "Messages",
+  "page-content": "Pages & profile",
+  statistics: "Statistics",
+};
+
+export function isGrantableArea(value: string): value is GrantableArea {
+  return (GRANTABLE_AREAS as readonly string[]).includes(value);
+}
+
 /** Whether the actor may open an area at all (each write inside it still asks its own rule). */
 export function canEnterArea(actor: Actor | null | undefined, area: Area): boolean {
-  return actor !== null && actor !== undefined && AREA_ROLES[area].includes(actor.role);
+  if (!actor) return false;
+  if (AREA_ROLES[area].includes(actor.role)) return true;
+  return actor.role === "moderator" && isGrantableArea(area) && (actor.grants?.includes(area) ?? false);
 }
 
 /** Dashboard, admin area, footer Admin link, sidebar toggle. */
@@ -138,7 +157,7 @@ export function canManageSubscribers(actor: Actor | null | undefined): boolean {
   return canEnterArea(actor, "subscribers");
 }
 
-/** Visitor statistics (/admin/statistics); a moderator only while the owner allows it (checked by the feature). */
+/** Visitor statistics (/admin/statistics) and the view counts beside posts. */
 export function canViewStatistics(actor: Actor | null | undefined): boolean {
   return canEnterArea(actor, "statistics");
 }

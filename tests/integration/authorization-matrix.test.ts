@@ -59,9 +59,12 @@ process.env.OUTBOUND_ALLOW_PRIVATE = "true";
  * (About/CV, recent roles, testimonials, home lists), projects, users, settings, mail, subscribers and
  * the resume = admin; logout = anyone.
  */
-type Actor = "anonymous" | "user" | "moderator" | "admin";
-const ACTORS: readonly Actor[] = ["anonymous", "user", "moderator", "admin"];
-const STAFF: readonly Actor[] = ["moderator", "admin"];
+/** "granted": a moderator an administrator gave every grantable area (Messages, Pages & profile, Statistics). */
+type Actor = "anonymous" | "user" | "moderator" | "granted" | "admin";
+const ACTORS: readonly Actor[] = ["anonymous", "user", "moderator", "granted", "admin"];
+const STAFF: readonly Actor[] = ["moderator", "granted", "admin"];
+/** An area a grant opens: the administrators' and the granted moderator's. */
+const GRANTED: readonly Actor[] = ["admin", "granted"];
 
 // The build reads UPLOAD_DIR when it first stores a file; set before the server starts.
 const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "authz-matrix-uploads-"));
@@ -648,13 +651,34 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  inboxAction("inbox: mark handled", ["admin"], "handled", async (db, id) =>
+  {
+    name: "moderator's grants save",
+    route: "/admin/users",
+    allowed: ["admin"],
+    okStatus: 200,
+    prepare: async (db) => {
+      const target = await makeUser(db, { role: "moderator" });
+      const body = new URLSearchParams({ intent: "grants", id: target.id });
+      body.append("grants", "messages");
+      body.append("grants", "statistics");
+      return {
+        path: "/admin/users",
+        body,
+        verify: async (db, response) => {
+          expect(await response.text()).toContain(`${target.email} can also manage: Messages, Statistics.`);
+          const [row] = await db.select({ grants: schema.user.grants }).from(schema.user).where(eq(schema.user.id, target.id));
+          expect(row?.grants).toEqual(["messages", "statistics"]);
+        },
+      };
+    },
+  },
+  inboxAction("inbox: mark handled", GRANTED, "handled", async (db, id) =>
     expect((await messageRow(db, id))?.handledAt).toBeInstanceOf(Date),
   ),
   {
     name: "inbox: mark not handled",
     route: "/admin/messages",
-    allowed: ["admin"],
+    allowed: GRANTED,
     okStatus: 200,
     prepare: async (db) => {
       const id = (await makeContactMessage(db, FAILED_DELIVERY)).id;
@@ -666,7 +690,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
       };
     },
   },
-  inboxAction("inbox: retry delivery", ["admin"], "retry", async (db, id) =>
+  inboxAction("inbox: retry delivery", GRANTED, "retry", async (db, id) =>
     expect(await deliveryOf(db, id)).toMatchObject({ state: "pending", attempts: 0, lastError: null }),
   ),
   inboxAction("inbox: delete message", ["admin"], "delete", async (db, id) => expect(await messageRow(db, id)).toBeUndefined()),
@@ -687,7 +711,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "About and home lists save",
     route: "/admin/about",
-    allowed: ["admin"],
+    allowed: GRANTED,
     okStatus: 302,
     prepare: async () => {
       const skill = `Weaving ${unique()}`;
@@ -704,7 +728,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "recent role create",
     route: "/admin/recent-roles",
-    allowed: ["admin"],
+    allowed: GRANTED,
     okStatus: 302,
     prepare: async () => {
       const title = `Engine Designer ${unique()}`;
@@ -719,7 +743,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
   {
     name: "testimonial create",
     route: "/admin/testimonials",
-    allowed: ["admin"],
+    allowed: GRANTED,
     okStatus: 302,
     prepare: async () => {
       const name = `Grace ${unique()}`;
@@ -1167,6 +1191,12 @@ describeEachDatabase("authorization matrix", (ctx) => {
     await pointFeedsAtFixtures(ctx.db, feeds, "/rss");
     server = await startTestServer();
     for (const role of ["user", "moderator", "admin"] as const) userIds.set(role, (await signedInAs(ctx.db, role)).userId);
+    const granted = (await signedInAs(ctx.db, "moderator")).userId;
+    await ctx.db
+      .update(schema.user)
+      .set({ grants: ["messages", "page-content", "statistics"] })
+      .where(eq(schema.user.id, granted));
+    userIds.set("granted", granted);
     author = (await signedInAs(ctx.db, "moderator")).userId;
   });
   afterAll(async () => {
@@ -1301,6 +1331,37 @@ describeEachDatabase("authorization matrix", (ctx) => {
     expect(dashboard).toContain('data-testid="step-first-post"');
     expect(dashboard).not.toContain('data-testid="mail-status"');
     expect(adminDashboard).toContain('data-testid="mail-status"');
+  });
+
+  it("pages: a grant opens exactly its area to one moderator — Messages, Pages & profile, Statistics — and nothing else", async () => {
+    const only = async (grants: string[]) => {
+      const id = (await signedInAs(ctx.db, "moderator")).userId;
+      await ctx.db.update(schema.user).set({ grants }).where(eq(schema.user.id, id));
+      const setCookie = await createSession(ctx.db, id, new Request("http://localhost/"));
+      return setCookie.split(";")[0] ?? "";
+    };
+    const areas: Record<string, string[]> = {
+      messages: ["/admin/messages"],
+      "page-content": ["/admin/about", "/admin/recent-roles", "/admin/testimonials"],
+      statistics: ["/admin/statistics"],
+    };
+    const never = ["/admin/settings", "/admin/users", "/admin/subscribers", "/admin/email", "/admin/audit", "/admin/projects"];
+    for (const grant of Object.keys(areas)) {
+      const cookie = await only([grant]);
+      const dashboard = await (await server.fetch("/admin", { headers: { cookie } })).text();
+      for (const [other, otherPaths] of Object.entries(areas))
+        for (const path of otherPaths) {
+          const status = (await server.fetch(path, { headers: { cookie } })).status;
+          expect(status, `${grant} → ${path}`).toBe(other === grant ? 200 : 403);
+          expect(dashboard.includes(`href="${path}"`), `${grant}: sidebar ${path}`).toBe(other === grant);
+        }
+      for (const path of never) expect((await server.fetch(path, { headers: { cookie } })).status, `${grant} → ${path}`).toBe(403);
+    }
+    // A message's Delete stays the administrators' even with Messages granted.
+    await makeContactMessage(ctx.db, FAILED_DELIVERY);
+    const granted = await cookieFor("granted");
+    const inbox = await (await server.fetch("/admin/messages", { headers: { cookie: granted } })).text();
+    expect(inbox).not.toContain(">Delete<");
   });
 
   it("inbox: a malformed request is 400 and an unknown message 404, each with a message", async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { saveAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
+import { setUserGrants } from "~/features/users/users.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { saveSecuritySettings } from "~/features/settings/settings.server";
 import { contactMessages } from "~/server/db/schema.server";
@@ -75,7 +75,7 @@ describeEachDatabase("admin shell facts", (ctx) => {
     expect(await staffMustUseTwoFactor(ctx.db, moderator.actor)).toBe(false);
   });
 
-  it("lists Statistics for a moderator only while the owner allows it, in the same lookup", async () => {
+  it("lists Statistics for a moderator only while an administrator grants it", async () => {
     const admin = await signedInAs(ctx.db, "admin");
     const moderator = await signedInAs(ctx.db, "moderator");
     const shown = async () => {
@@ -83,12 +83,9 @@ describeEachDatabase("admin shell facts", (ctx) => {
       return (await readAdminShellFacts(request, await getSessionUser(request, ctx.db), ctx.db)).statisticsShown;
     };
     expect(await shown()).toBe(false);
-    await saveAnalyticsSettings(ctx.db, admin.actor, { moderatorsMayView: "on", blockedReferrers: "" });
-    try {
-      expect(await shown()).toBe(true);
-    } finally {
-      await saveAnalyticsSettings(ctx.db, admin.actor, { blockedReferrers: "" });
-    }
+    await setUserGrants(ctx.db, admin.actor, { id: moderator.userId, grants: ["statistics"] });
+    expect(await shown()).toBe(true);
+    await setUserGrants(ctx.db, admin.actor, { id: moderator.userId, grants: [] });
     expect(await shown()).toBe(false);
   });
 });

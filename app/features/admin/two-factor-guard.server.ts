@@ -1,11 +1,10 @@
 import type { SessionUser } from "~/features/auth/session.server";
 import { sql } from "drizzle-orm";
-import { analyticsSettingsFrom, analyticsSettingsValueOf } from "~/features/analytics/analytics-settings.server";
 import { hasTwoFactorOf } from "~/features/auth/two-factor.server";
 import { pendingCommentsCountOf } from "~/features/comments/comments.server";
 import { unreadMessagesCountOf } from "~/features/contact/contact.server";
 import { securitySettingsFrom, securitySettingsValueOf } from "~/features/settings/settings.server";
-import { canModerateComments, canReadMessages } from "~/lib/permissions";
+import { canModerateComments, canReadMessages, canViewStatistics } from "~/lib/permissions";
 import { isStoredRole } from "~/lib/roles";
 import { getDb, ONE_ROW, type Db } from "~/server/db/client.server";
 import { requestMemo } from "~/server/request-scope.server";
@@ -54,12 +53,11 @@ async function lookUpAdminShellFacts(actor: SessionUser | null, db: Db): Promise
   if (!actor) return { mustSetUpTwoFactor: false, unreadMessages: 0, pendingComments: 0, statisticsShown: false };
   const unread = canReadMessages(actor) ? unreadMessagesCountOf(actor) : sql<number>`0`.mapWith(Number);
   const pending = canModerateComments(actor) ? pendingCommentsCountOf(actor) : sql<number>`0`.mapWith(Number);
-  const analytics = actor.role === "admin" ? sql<string | null>`null` : analyticsSettingsValueOf();
-  const [row] = await db.select({ ...twoFactorColumns(actor), unread, pending, analytics }).from(ONE_ROW);
+  const [row] = await db.select({ ...twoFactorColumns(actor), unread, pending }).from(ONE_ROW);
   return {
     mustSetUpTwoFactor: mustSetUpTwoFactor(actor, row),
     unreadMessages: row?.unread ?? 0,
     pendingComments: row?.pending ?? 0,
-    statisticsShown: actor.role === "admin" || analyticsSettingsFrom(row?.analytics).moderatorsMayView,
+    statisticsShown: canViewStatistics(actor),
   };
 }

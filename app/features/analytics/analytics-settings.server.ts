@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
-import { ONE_ROW, type Db } from "~/server/db/client.server";
+import type { Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import {
@@ -15,13 +15,8 @@ import {
 
 const ANALYTICS_SETTINGS_KEY = "analytics_settings";
 
-/** The stored record as a column expression, for a caller's one statement (readAdminShellFacts). */
-export function analyticsSettingsValueOf() {
-  return sql<string | null>`(select ${appSettings.value} from ${appSettings} where ${appSettings.key} = ${ANALYTICS_SETTINGS_KEY})`;
-}
-
 /** The settings a stored record holds, over the defaults; a missing or damaged record reads as the defaults. */
-export function analyticsSettingsFrom(value: string | null | undefined): AnalyticsSettings {
+function analyticsSettingsFrom(value: string | null | undefined): AnalyticsSettings {
   if (!value) return DEFAULT_ANALYTICS_SETTINGS;
   let stored: unknown;
   try {
@@ -35,7 +30,7 @@ export function analyticsSettingsFrom(value: string | null | undefined): Analyti
 
 /** The stored settings over the defaults; a damaged record reads as the defaults. */
 export async function readAnalyticsSettings(db: Db): Promise<AnalyticsSettings> {
-  const [row] = await db.select({ value: analyticsSettingsValueOf() }).from(ONE_ROW);
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, ANALYTICS_SETTINGS_KEY));
   return analyticsSettingsFrom(row?.value);
 }
 
@@ -53,7 +48,7 @@ export async function saveAnalyticsSettings(db: Db, actor: Actor | null, input: 
       actor,
       action: "settings.update",
       target: { type: "settings", id: ANALYTICS_SETTINGS_KEY },
-      summary: `Statistics: Do Not Track ${settings.honourDoNotTrack ? "honoured" : "ignored"}, moderators ${settings.moderatorsMayView ? "may" : "may not"} view, ${settings.blockedReferrers.length} blocked referrers`,
+      summary: `Statistics: Do Not Track ${settings.honourDoNotTrack ? "honoured" : "ignored"}, ${settings.blockedReferrers.length} blocked referrers`,
     });
   });
   return settings;

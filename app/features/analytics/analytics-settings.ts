@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formCheckbox } from "~/lib/forms";
 
 export const STATISTICS_TEXT = {
-  forbidden: "Only administrators, and moderators when the owner allows it, can see the statistics.",
+  forbidden: "Only administrators, and moderators an administrator gave Statistics, can see the statistics.",
   settingsForbidden: "Only administrators can change the statistics settings.",
   saved: "Statistics settings saved",
   blockedInvalid: "Blocked referrers must be host names like spam.example, one per line",
@@ -10,7 +10,6 @@ export const STATISTICS_TEXT = {
 
 export const STATISTICS_SETTINGS_LABELS = {
   honourDoNotTrack: "Honour Do Not Track and Global Privacy Control (do not count those visitors)",
-  moderatorsMayView: "Moderators may view Statistics",
   blockedReferrers: "Blocked referrers",
 } as const;
 
@@ -20,19 +19,16 @@ const HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:
 export const analyticsSettingsSchema = z.object({
   /** Visitors whose browser sends Do Not Track or Global Privacy Control are not counted. */
   honourDoNotTrack: z.boolean(),
-  /** Moderators may open Statistics (administrators always can). */
-  moderatorsMayView: z.boolean(),
   /** Referrer hosts (and their subdomains) whose views are not counted. */
   blockedReferrers: z.array(z.string().regex(HOST, STATISTICS_TEXT.blockedInvalid)).max(500),
 });
 export type AnalyticsSettings = z.output<typeof analyticsSettingsSchema>;
 
-export const DEFAULT_ANALYTICS_SETTINGS: AnalyticsSettings = { honourDoNotTrack: false, moderatorsMayView: false, blockedReferrers: [] };
+export const DEFAULT_ANALYTICS_SETTINGS: AnalyticsSettings = { honourDoNotTrack: false, blockedReferrers: [] };
 
 /** The settings form as the browser posts it (blocked hosts one per line). */
 export const analyticsSettingsFormSchema = z.object({
   honourDoNotTrack: formCheckbox,
-  moderatorsMayView: formCheckbox,
   blockedReferrers: z
     .string()
     .max(20_000)

@@ -1,12 +1,10 @@
 import { and, count, eq, gte, inArray, isNotNull, lt, sql, type SQL } from "drizzle-orm";
-import { canEnterArea, type Actor } from "~/lib/permissions";
+import { canViewStatistics, type Actor } from "~/lib/permissions";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { analyticsConversions, analyticsDaily, analyticsDropped, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
-import { ForbiddenError } from "~/server/errors.server";
-import { readAnalyticsSettings } from "./analytics-settings.server";
 import { STATISTICS_TEXT } from "./analytics-settings";
 import { aggregateSql, DIMENSIONS, type AggregateRow, type Dimension } from "./aggregate.server";
 import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
@@ -28,17 +26,10 @@ import {
 
 export { PERIODS, type Period, type Report, type TableRow, type Totals } from "./report-query";
 
-/** Administrators, and moderators when the owner allows it. */
-export async function assertStatisticsReader(db: Db, actor: Actor | null): Promise<Actor> {
-  authorize(actor, (a) => canEnterArea(a, "statistics"), STATISTICS_TEXT.forbidden);
-  if (actor.role !== "admin" && !(await readAnalyticsSettings(db)).moderatorsMayView) throw new ForbiddenError(STATISTICS_TEXT.forbidden);
+/** Administrators, and moderators an administrator granted Statistics in Users. */
+export function assertStatisticsReader(actor: Actor | null): Actor {
+  authorize(actor, canViewStatistics, STATISTICS_TEXT.forbidden);
   return actor;
-}
-
-/** Whether the actor may read the statistics (the views shown beside posts follow the same rule). */
-export async function mayReadStatistics(db: Db, actor: Actor | null): Promise<boolean> {
-  if (!canEnterArea(actor, "statistics")) return false;
-  return actor?.role === "admin" || (await readAnalyticsSettings(db)).moderatorsMayView;
 }
 
 const ZERO: Totals = { views: 0, visitors: 0, visits: 0, bounces: 0, medianVisitSeconds: 0 };
@@ -223,7 +214,7 @@ export async function statisticsReport(
   actor: Actor | null,
   options: { period: ReportPeriod; custom?: ReportQuery["custom"]; filter: Report["filter"]; now?: Date },
 ): Promise<Report> {
-  await assertStatisticsReader(db, actor);
+  assertStatisticsReader(actor);
   await flushViews(db);
   const timeZone = getEnv().SITE_TIME_ZONE;
   const now = options.now ?? new Date();
@@ -418,8 +409,8 @@ export type PostFigures = PageFigures & { conversions: Record<ConversionKindName
  * The figures shown beside posts where they are managed, or null when not shown: to those who may
  * read the statistics, while counting is on (with counting off a post's zero would mislead).
  */
-export async function postFiguresShown(db: Db, actor: Actor | null): Promise<boolean> {
-  return collectorEnabled() && (await mayReadStatistics(db, actor));
+export function postFiguresShown(actor: Actor | null): boolean {
+  return collectorEnabled() && canViewStatistics(actor);
 }
 
 /** One post's figures over the last 30 days: views, visitors and the conversions it was the last post read before. */

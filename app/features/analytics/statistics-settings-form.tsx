@@ -14,7 +14,6 @@ export function StatisticsSettingsForm({ settings }: { settings: AnalyticsSettin
     lastResult: failure?.result,
     defaultValue: {
       honourDoNotTrack: settings.honourDoNotTrack ? "on" : "",
-      moderatorsMayView: settings.moderatorsMayView ? "on" : "",
       blockedReferrers: settings.blockedReferrers.join("\n"),
     },
   });
@@ -26,7 +25,7 @@ export function StatisticsSettingsForm({ settings }: { settings: AnalyticsSettin
         </CardTitle>
         <CardDescription>
           Visits are counted without cookies. Raw views are kept for ANALYTICS_RAW_DAYS days, daily totals forever; ANALYTICS=false turns
-          counting off.
+          counting off. A moderator sees them when you give them Statistics in Users.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -37,12 +36,6 @@ export function StatisticsSettingsForm({ settings }: { settings: AnalyticsSettin
             id={`${form.id}-honourDoNotTrack`}
             label={STATISTICS_SETTINGS_LABELS.honourDoNotTrack}
             defaultChecked={settings.honourDoNotTrack}
-          />
-          <CheckboxField
-            field={fields.moderatorsMayView}
-            id={`${form.id}-moderatorsMayView`}
-            label={STATISTICS_SETTINGS_LABELS.moderatorsMayView}
-            defaultChecked={settings.moderatorsMayView}
           />
           <FormField
             field={fields.blockedReferrers}

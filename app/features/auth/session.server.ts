@@ -19,6 +19,8 @@ export interface SessionUser {
   email: string;
   name: string;
   role: Role;
+  /** Areas granted to this moderator beyond the role (see canEnterArea). */
+  grants: readonly string[];
   canEdit: boolean;
   sessionId: string;
   /** The request's client IP, so domain functions can record where an action came from (audit log). */
@@ -102,6 +104,7 @@ async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser 
         id: user.id,
         email: user.email,
         name: user.name,
+        grants: user.grants,
         lastSeenAt: session.lastSeenAt,
         roles: sql<string[] | null>`(select array_agg(${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${user.id})`,
       })
@@ -120,6 +123,7 @@ async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser 
       email: row.email,
       name: row.name,
       role,
+      grants: row.grants,
       canEdit: canEdit({ id: row.id, role }),
       sessionId: row.sessionId,
       ip: clientIp(request),

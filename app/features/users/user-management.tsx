@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import type { FormFailure, SubmissionResult } from "~/lib/forms";
 import { PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
+import { GRANT_LABELS, GRANTABLE_AREAS, type GrantableArea } from "~/lib/permissions";
 import { ROLE_LABELS, type Role } from "~/lib/roles";
 import { createUserSchema } from "./user-schema";
 
@@ -18,6 +19,7 @@ export interface UserRow {
   id: string;
   email: string;
   role: Role;
+  grants: GrantableArea[];
   disabled: boolean;
   createdAt: string;
 }
@@ -82,6 +84,42 @@ function UserActionButton({ id, intent, label, children }: { id: string; intent:
       <input type="hidden" name="id" value={id} />
       <Button type="submit" size="sm" variant="outline" aria-label={label} disabled={busy}>
         {children}
+      </Button>
+    </Form>
+  );
+}
+
+/** A moderator's "Can also manage": the areas an administrator opens to them beyond posts and comments. */
+function GrantsForm({ user }: { user: UserRow }) {
+  const saving = useIsSubmitting({ intent: "grants", id: user.id });
+  return (
+    <Form method="post" className="mt-2">
+      <input type="hidden" name="intent" value="grants" />
+      <input type="hidden" name="id" value={user.id} />
+      <fieldset className="grid gap-1 text-sm">
+        <legend className="mb-1 font-medium">Can also manage:</legend>
+        {GRANTABLE_AREAS.map((area) => (
+          <label key={area} className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              name="grants"
+              value={area}
+              defaultChecked={user.grants.includes(area)}
+              className="size-4 accent-primary"
+            />
+            {GRANT_LABELS[area]}
+          </label>
+        ))}
+      </fieldset>
+      <Button
+        type="submit"
+        size="sm"
+        variant="outline"
+        className="mt-2"
+        disabled={saving}
+        aria-label={`Save what ${user.email} can also manage`}
+      >
+        {saving ? "Saving…" : "Save"}
       </Button>
     </Form>
   );
@@ -188,6 +226,7 @@ export function UserManagement({ users, currentUserId }: { users: UserRow[]; cur
                         <RoleButton email={u.email} role="admin" has={u.role === "admin"} label="Administrator" />
                       )}
                     </div>
+                    {u.role === "moderator" ? <GrantsForm user={u} /> : null}
                   </td>
                   <td className="p-3 max-md:block max-md:px-0 max-md:py-1">
                     <div className="flex flex-wrap gap-2">

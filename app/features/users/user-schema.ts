@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accountEmailSchema } from "~/lib/email";
+import { GRANTABLE_AREAS } from "~/lib/permissions";
 import { ROLES, STORED_ROLES } from "~/lib/roles";
 
 /** The users page's forms (admin/users), shared by the browser and the server. */
@@ -15,6 +16,14 @@ export const roleChangeSchema = z.object({
   role: z.enum(STORED_ROLES, { message: "Unknown role" }),
 });
 
+/** "Can also manage" on a moderator's row: the areas ticked (none ticked is none). */
+export const grantsSchema = z.object({
+  id: z.string().min(1, "Unknown user").max(200, "Unknown user"),
+  grants: z
+    .array(z.enum(GRANTABLE_AREAS, { message: "Choose among Messages, Pages & profile and Statistics" }))
+    .max(GRANTABLE_AREAS.length),
+});
+
 export const USERS_FORBIDDEN = "Only administrators can manage users.";
 
 /** Disable, enable, delete and send a reset link: the id of the user the row is about. */
@@ -26,4 +35,5 @@ export const USER_MESSAGES = {
   disabled: "This account has been disabled. Ask an administrator to enable it.",
   resetDisabled: "Enable the account first: a disabled user cannot sign in, even with a new password.",
   notFound: "That user no longer exists.",
+  grantsForModerators: "Only a moderator can be given more: an administrator already manages everything, a user nothing.",
 } as const;

@@ -4,7 +4,18 @@ import { account, session, user } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { verifyPassword } from "~/server/password.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { addUser, changeUserRole, createUser, getStoredRoles, grantRole, listUsers, revokeRole, setPassword } from "./users.server";
+import { canEnterArea } from "~/lib/permissions";
+import {
+  addUser,
+  changeUserRole,
+  createUser,
+  getStoredRoles,
+  grantRole,
+  listUsers,
+  revokeRole,
+  setPassword,
+  setUserGrants,
+} from "./users.server";
 
 describeEachDatabase("users", (ctx) => {
   it("creates a user with a credential account and a hashed password", async () => {
@@ -78,5 +89,32 @@ describeEachDatabase("users", (ctx) => {
     expect(found?.role).toBe("moderator");
     await changeUserRole(ctx.db, admin, "revoke", { email: "added@example.com", role: "moderator" });
     expect(await getStoredRoles(ctx.db, found?.id ?? "")).toEqual([]);
+  });
+
+  it("an administrator gives a moderator more areas; only those open, and they go with the role", async () => {
+    const admin = { id: "admin-id", role: "admin" as const };
+    const mod = await createUser(ctx.db, { email: "granted@example.com", password: "a good passphrase", roles: ["moderator"] });
+    const plain = await createUser(ctx.db, { email: "plain-grants@example.com", password: "a good passphrase" });
+    const grantsOf = async (id: string) => (await listUsers(ctx.db)).find((u) => u.id === id)?.grants;
+    // Others may not grant; a bad area or a non-moderator is a clear 400 and nothing changes.
+    await expect(setUserGrants(ctx.db, { id: mod.id, role: "moderator" }, { id: mod.id, grants: ["messages"] })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    await expect(setUserGrants(ctx.db, admin, { id: mod.id, grants: ["settings"] })).rejects.toThrow(/Choose among Messages/);
+    await expect(setUserGrants(ctx.db, admin, { id: plain.id, grants: ["messages"] })).rejects.toThrow(/Only a moderator/);
+    expect(await grantsOf(mod.id)).toEqual([]);
+
+    const saved = await setUserGrants(ctx.db, admin, { id: mod.id, grants: ["statistics", "messages", "messages"] });
+    expect(saved.grants).toEqual(["messages", "statistics"]);
+    const actor = { id: mod.id, role: "moderator" as const, grants: saved.grants };
+    expect(canEnterArea(actor, "messages")).toBe(true);
+    expect(canEnterArea(actor, "statistics")).toBe(true);
+    expect(canEnterArea(actor, "page-content")).toBe(false);
+    expect(canEnterArea(actor, "settings")).toBe(false);
+    // A grant never reaches past the role: a user holding one stored by hand still enters nothing.
+    expect(canEnterArea({ id: plain.id, role: "user", grants: ["messages"] }, "messages")).toBe(false);
+
+    await revokeRole(ctx.db, "granted@example.com", "moderator");
+    expect(await grantsOf(mod.id)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { accountEmailSchema } from "~/lib/email";
 import { passwordProblem } from "~/lib/password-policy";
-import { canManageUsers, type Actor } from "~/lib/permissions";
+import { canManageUsers, GRANT_LABELS, GRANTABLE_AREAS, isGrantableArea, type Actor, type GrantableArea } from "~/lib/permissions";
 import { roleFromStored, type Role, type StoredRole } from "~/lib/roles";
 import { recordAudit, type AuditActor } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
@@ -12,7 +12,7 @@ import { account, session, user, userRoles } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
 import { generatePassword, hashPassword } from "~/server/password.server";
-import { createUserSchema, roleChangeSchema, USER_MESSAGES, USERS_FORBIDDEN, userTargetSchema } from "./user-schema";
+import { createUserSchema, grantsSchema, roleChangeSchema, USER_MESSAGES, USERS_FORBIDDEN, userTargetSchema } from "./user-schema";
 
 function parseEmail(input: string): string {
   const result = accountEmailSchema.safeParse(input);
@@ -30,6 +30,8 @@ export interface UserSummary {
   email: string;
   name: string;
   role: Role;
+  /** Areas granted beyond the role (a moderator's "Can also manage"). */
+  grants: GrantableArea[];
   disabled: boolean;
   createdAt: Date;
 }
@@ -173,7 +175,14 @@ export async function getStoredRoles(db: Db, userId: string): Promise<StoredRole
 
 export async function listUsers(db: Db): Promise<UserSummary[]> {
   const rows = await db
-    .select({ id: user.id, email: user.email, name: user.name, disabledAt: user.disabledAt, createdAt: user.createdAt })
+    .select({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      grants: user.grants,
+      disabledAt: user.disabledAt,
+      createdAt: user.createdAt,
+    })
     .from(user)
     .orderBy(asc(user.createdAt), asc(user.email));
   const roles = rows.length
@@ -187,8 +196,9 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
           ),
         )
     : [];
-  return rows.map(({ disabledAt, ...r }) => ({
+  return rows.map(({ disabledAt, grants, ...r }) => ({
     ...r,
+    grants: grants.filter(isGrantableArea),
     disabled: disabledAt !== null,
     role: roleFromStored(roles.filter((x) => x.userId === r.id).map((x) => x.role)),
   }));
@@ -212,6 +222,8 @@ export async function revokeRole(db: Db, emailInput: string, role: StoredRole, b
   await db.transaction(async (tx) => {
     if (role === "admin") await keepAnAdministrator(tx, found.id, "demoted");
     await tx.delete(userRoles).where(and(eq(userRoles.userId, found.id), eq(userRoles.role, role)));
+    // Grants go with the moderator role: given the role again later, they start from nothing.
+    if (role === "moderator") await tx.update(user).set({ grants: [] }).where(eq(user.id, found.id));
     await recordAudit(tx, {
       actor: by,
       action: "user.role.revoke",
@@ -299,6 +311,28 @@ export async function addUser(db: Db, actor: Actor | null, raw: unknown): Promis
   const password = generated ? generatePassword() : input.password;
   const created = await createUser(db, { email: input.email, password, roles: input.role === "user" ? [] : [input.role] }, actor);
   return { email: created.email, generatedPassword: generated ? password : null };
+}
+
+/**
+ * "Can also manage" on a moderator's row (admins only): the areas ticked replace the ones granted
+ * before. Only a moderator holds grants; audited with what changed.
+ */
+export async function setUserGrants(db: Db, actor: Actor | null, raw: unknown): Promise<{ email: string; grants: GrantableArea[] }> {
+  authorize(actor, canManageUsers, USERS_FORBIDDEN);
+  const input = parseOrThrow(grantsSchema, raw);
+  const found = await userForAdminAction(db, { id: input.id });
+  if (roleFromStored(await getStoredRoles(db, found.id)) !== "moderator") throw new ValidationError(USER_MESSAGES.grantsForModerators);
+  const grants = GRANTABLE_AREAS.filter((area) => input.grants.includes(area));
+  await db.transaction(async (tx) => {
+    await tx.update(user).set({ grants, updatedAt: new Date() }).where(eq(user.id, found.id));
+    await recordAudit(tx, {
+      actor,
+      action: "user.grants",
+      target: { type: "user", id: found.id },
+      summary: `${found.email} can also manage: ${grants.map((g) => GRANT_LABELS[g]).join(", ") || "nothing more"}`,
+    });
+  });
+  return { email: found.email, grants };
 }
 
 /** The Users screen's grant and revoke (admins only). */

@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
   // Each published post's views at its address over the last 30 days, for those who may read the statistics.
   let views: Record<string, number> | null = null;
-  if (await postFiguresShown(getDb(), user)) {
+  if (postFiguresShown(user)) {
     const published = view.posts.filter((p) => p.published).map((p) => ({ id: p.id, path: postPath(p.category, p.slug) }));
     const byPath = await viewsOfPaths(
       getDb(),

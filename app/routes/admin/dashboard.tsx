@@ -9,9 +9,9 @@ import { getSiteSettings } from "~/features/settings/settings.server";
 import { readMailStatus } from "~/features/mail/mail-settings.server";
 import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server";
 import { longLabel } from "~/features/booking/slot-picker.server";
-import { canManageBookings, canManageProjects, canManageSettings } from "~/lib/permissions";
+import { canManageBookings, canManageProjects, canManageSettings, canViewStatistics } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
-import { mayReadStatistics, weekAtAGlance } from "~/features/analytics/reports.server";
+import { weekAtAGlance } from "~/features/analytics/reports.server";
 import { WeekGlanceCard } from "~/features/analytics/week-glance-card";
 import { Counter, GettingStartedCard, UpcomingCallsCard } from "~/features/admin/dashboard-cards";
 import { NewPostMenu } from "~/features/admin/new-post-menu";
@@ -44,7 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         })),
       }))
     : null;
-  const glance = (await mayReadStatistics(getDb(), actor)) ? await weekAtAGlance(getDb()) : null;
+  const glance = canViewStatistics(actor) ? await weekAtAGlance(getDb()) : null;
   return {
     posts,
     projects,

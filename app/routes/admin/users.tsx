@@ -3,9 +3,10 @@ import { requireArea } from "~/features/auth/guards.server";
 import { handleAdminForm, type AdminFormContext } from "~/features/admin/admin-form.server";
 import { UserManagement, type UsersActionData } from "~/features/users/user-management";
 import { createUserSchema, roleChangeSchema } from "~/features/users/user-schema";
-import { addUser, changeUserRole, deleteUser, listUsers, setUserDisabled } from "~/features/users/users.server";
+import { addUser, changeUserRole, deleteUser, listUsers, setUserDisabled, setUserGrants } from "~/features/users/users.server";
 import { sendPasswordResetFor } from "~/features/auth/password-reset.server";
 import { parseSubmission } from "~/lib/forms";
+import { GRANT_LABELS } from "~/lib/permissions";
 import { ROLE_LABELS } from "~/lib/roles";
 import { getDb } from "~/server/db/client.server";
 import { invalidSubmission } from "~/server/failure-reply.server";
@@ -20,7 +21,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const users = await listUsers(getDb());
   return {
     currentUserId: actor.id,
-    users: users.map((u) => ({ id: u.id, email: u.email, role: u.role, disabled: u.disabled, createdAt: u.createdAt.toISOString() })),
+    users: users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      role: u.role,
+      grants: u.grants,
+      disabled: u.disabled,
+      createdAt: u.createdAt.toISOString(),
+    })),
   };
 }
 
@@ -60,6 +68,11 @@ export async function action({ request }: Route.ActionArgs) {
     enable: async ({ actor, db, form }) => done(`${(await setUserDisabled(db, actor, form, false)).email} can sign in again.`),
     delete: async ({ actor, db, form }) =>
       done(`${(await deleteUser(db, actor, form)).email} was deleted. Their posts stay, without an author.`),
+    grants: async ({ actor, db, formData }) => {
+      const saved = await setUserGrants(db, actor, { id: formData.get("id"), grants: formData.getAll("grants") });
+      const what = saved.grants.map((g) => GRANT_LABELS[g]).join(", ");
+      return done(what ? `${saved.email} can also manage: ${what}.` : `${saved.email} manages posts and comments only.`);
+    },
     reset: async ({ actor, db, form }) =>
       done(`A password reset link is on its way to ${(await sendPasswordResetFor(db, actor, form)).email}.`),
   });

@@ -41,8 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   if (post.category !== category) throw redirect(`${postPath(post.category, post.slug)}/edit`, 301);
   // The post's own statistics, for those who may read them, once it has been public.
-  const figures =
-    post.published && (await postFiguresShown(getDb(), user)) ? await postStatistics(getDb(), postPath(post.category, post.slug)) : null;
+  const figures = post.published && postFiguresShown(user) ? await postStatistics(getDb(), postPath(post.category, post.slug)) : null;
   return { ...(await postEditorState(getDb(), user, post)), figures };
 }
 

@@ -91,7 +91,7 @@ function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions 
  */
 class DrizzlePGlite extends PGlite {
   static async open(options: PGliteOptions): Promise<DrizzlePGlite> {
-    // pg_trgm: the trigram index of Blog Management's title search (drizzle/0038_29-title-trgm.sql).
+    // pg_trgm: the trigram index of Blog Management's title search (drizzle/0039_29-title-trgm.sql).
     const client = new DrizzlePGlite({ ...options, extensions: { pg_trgm } });
     await client.waitReady;
     for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = asText;

@@ -35,6 +35,11 @@ export const user = pgTable("user", {
   image: text("image"),
   /** Set by an administrator: the user cannot sign in and has no sessions until enabled again. */
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  /** Areas an administrator opened to this moderator beyond the role (GRANTABLE_AREAS in app/lib/permissions.ts). */
+  grants: text("grants")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
