@@ -50,16 +50,22 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
-export default function Media({ loaderData }: Route.ComponentProps) {
-  const { items, q, kind, page, pageCount, count, storageBytes } = loaderData;
-  // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
+/** A fetcher whose answer (a message or an error) is shown as a toast once it arrives. */
+function useToastingFetcher() {
   const fetcher = useFetcher<{ ok: true; message: string } | { ok: false; error: string }>();
-  const busy = fetcher.state !== "idle";
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
     if (fetcher.data.ok) toast.success(fetcher.data.message);
     else toast.error("Error", { description: fetcher.data.error });
   }, [fetcher.state, fetcher.data]);
+  return fetcher;
+}
+
+export default function Media({ loaderData }: Route.ComponentProps) {
+  const { items, q, kind, page, pageCount, count, storageBytes } = loaderData;
+  // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
+  const fetcher = useToastingFetcher();
+  const busy = fetcher.state !== "idle";
   const onDelete = (id: string) => fetcher.submit({ intent: "delete", id }, { method: "post" });
   return (
     <section className="max-w-5xl">
@@ -187,13 +193,8 @@ function MediaCard({
 
 /** The upload's alt text, saved with the file: the alt it starts with wherever it is inserted next. */
 function AltTextForm({ id, name, alt, editable }: { id: string; name: string; alt: string; editable: boolean }) {
-  const fetcher = useFetcher<{ ok: true; message: string } | { ok: false; error: string }>();
+  const fetcher = useToastingFetcher();
   const busy = fetcher.state !== "idle";
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.ok) toast.success(fetcher.data.message);
-    else toast.error("Error", { description: fetcher.data.error });
-  }, [fetcher.state, fetcher.data]);
   const fieldId = `media-alt-${id}`;
   if (!editable) return <p className="text-muted-foreground">Alt text: {alt || "none"}</p>;
   return (
