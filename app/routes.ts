@@ -74,6 +74,7 @@ export default [
   ]),
   route("api/uploads", "routes/api/uploads.ts"),
   route("api/uploads/resume", "routes/api/uploads-resume.ts"),
+  route("api/media", "routes/api/media-library.ts"),
   route("manifest.webmanifest", "routes/manifest-webmanifest.ts"),
   route("api/posts/preview", "routes/api/post-preview.ts"),
   route("api/posts/autosave", "routes/api/post-autosave.ts"),

@@ -96,8 +96,8 @@ export function canUploadImages(actor: Actor | null | undefined): boolean {
   return canEnterArea(actor, "posts");
 }
 
-/** The media library: an admin deletes any upload, whoever writes posts the ones they uploaded. */
-export function canDeleteUpload(actor: Actor | null | undefined, upload: { userId: string | null }): boolean {
+/** The media library: an admin edits (alt text) and deletes any upload, whoever writes posts the ones they uploaded. */
+export function canManageUpload(actor: Actor | null | undefined, upload: { userId: string | null }): boolean {
   if (!actor) return false;
   if (actor.role === "admin") return true;
   return canUploadImages(actor) && upload.userId !== null && upload.userId === actor.id;

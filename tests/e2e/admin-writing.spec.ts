@@ -187,7 +187,7 @@ test("Media lists an upload used by a post as in use and refuses to delete it; a
   expect(created.ok()).toBe(true);
 
   await gotoHydrated(page, "/admin/media");
-  await page.getByLabel("Search by file name").fill(tag);
+  await page.getByLabel("Search by name or alt text").fill(tag);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   const cards = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
   await expect(cards).toHaveCount(2);
@@ -208,4 +208,51 @@ test("Media lists an upload used by a post as in use and refuses to delete it; a
   await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).press("Enter");
   await expect(toastWith(page, "Upload deleted.")).toBeVisible();
   await expect(cards).toHaveCount(1);
+});
+
+test("Pick from library inserts an upload's Markdown with its alt text at the cursor and can make it the featured image", async ({
+  page,
+}) => {
+  const tag = `picker${Date.now()}${test.info().project.name.replace(/\W/g, "")}`;
+  const uploaded = await page.request.post("/api/uploads", {
+    multipart: { files: { name: `${tag}.png`, mimeType: "image/png", buffer: await png() }, alt: "A blue test square" },
+  });
+  expect(uploaded.status()).toBe(201);
+  const { images } = (await uploaded.json()) as { images: { url: string }[] };
+  const url = images[0]?.url ?? "";
+
+  await gotoHydrated(page, "/7fs/Fun/new");
+  const content = page.getByLabel("Content", { exact: true });
+  await content.fill("Before.\n\nAfter.");
+  // The cursor after "Before.": the image goes there, on its own line.
+  await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(7, 7));
+  await page.getByRole("button", { name: "Pick from library" }).click();
+  const dialog = page.getByRole("dialog", { name: "Pick from library" });
+  await dialog.getByLabel("Search by name or alt text").fill(tag);
+  await dialog.getByLabel("Search by name or alt text").press("Enter");
+  const choice = dialog.getByRole("radio", { name: `${tag}.png` });
+  await expect(choice).toHaveCount(1);
+  await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
+  // Keyboard: the image is a radio button; choosing it fills in the alt text kept with the upload.
+  await choice.focus();
+  await page.keyboard.press("Space");
+  await expect(dialog.getByLabel("Alt text")).toHaveValue("A blue test square");
+  await dialog.getByRole("button", { name: "Insert image" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(content).toHaveValue(`Before.\n![A blue test square](${url})\n\nAfter.`);
+
+  // The featured image group picks from the library too; Esc closes without a change.
+  const featured = page.getByRole("group", { name: "Featured image" });
+  await featured.getByRole("button", { name: "Choose from library" }).click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(featured.getByLabel("Featured Image URL (optional)")).toHaveValue("");
+  await featured.getByRole("button", { name: "Choose from library" }).click();
+  await dialog.getByLabel("Search by name or alt text").fill(tag);
+  await dialog.getByRole("button", { name: "Search", exact: true }).click();
+  await dialog.getByRole("radio", { name: `${tag}.png` }).check();
+  await dialog.getByRole("button", { name: "Set as featured image" }).click();
+  await expect(featured.getByLabel("Featured Image URL (optional)")).toHaveValue(url);
+  await expect(featured.getByLabel("Alt text")).toHaveValue("A blue test square");
 });

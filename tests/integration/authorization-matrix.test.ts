@@ -515,7 +515,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
-    // Someone else's upload: admins only (canDeleteUpload); one in use is refused (media-library test).
+    // Someone else's upload: admins only (canManageUpload); one in use is refused (media-library test).
     name: "media library delete (the caller's own unused upload)",
     route: "/admin/media",
     allowed: STAFF,
@@ -539,6 +539,44 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
         verify: async (db) => expect(await db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id))).toEqual([]),
       };
     },
+  },
+  {
+    // Someone else's upload: admins only (canManageUpload, media-library test).
+    name: "media library alt text (the caller's own upload)",
+    route: "/admin/media",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db, { actor, author }) => {
+      const [row] = await db
+        .insert(uploads)
+        .values({
+          userId: actor ?? author,
+          storageKey: `blog-images/matrix/${unique()}.png`,
+          contentType: "image/png",
+          byteSize: 10,
+          width: 1,
+          height: 1,
+        })
+        .returning({ id: uploads.id });
+      const id = row?.id ?? "";
+      return {
+        path: "/admin/media",
+        body: new URLSearchParams({ intent: "alt", id, alt: "A red square" }),
+        verify: async (db) =>
+          expect(await db.select({ alt: uploads.alt }).from(uploads).where(eq(uploads.id, id))).toEqual([{ alt: "A red square" }]),
+      };
+    },
+  },
+  {
+    name: "media library picker list",
+    route: "/api/media",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async () => ({
+      method: "GET",
+      path: "/api/media",
+      verify: async (_db, response) => expect(await response.json()).toMatchObject({ images: expect.any(Array) }),
+    }),
   },
   {
     name: "image upload",

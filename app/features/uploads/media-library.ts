@@ -1,6 +1,15 @@
 /** The longest file-name search the media library takes. */
 export const MEDIA_SEARCH_MAX = 200;
 
+/** The media library's kind filter: images (post images, portrait, logo, favicon) or other files (the resume). */
+export const MEDIA_KINDS = ["images", "other"] as const;
+export type MediaKindFilter = (typeof MEDIA_KINDS)[number];
+
+/** The kind in an address (`?kind=`), or null for every kind (an unknown value too). */
+export function mediaKindOf(value: string | null | undefined): MediaKindFilter | null {
+  return MEDIA_KINDS.find((k) => k === value) ?? null;
+}
+
 /** A file's size as the media library shows it: B, KB or MB with one decimal. */
 export function sizeOf(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

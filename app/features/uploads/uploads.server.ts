@@ -27,6 +27,7 @@ const UPLOAD_URL_PREFIX = "/uploads/";
 export interface UploadedImage {
   id: string;
   url: string;
+  alt: string;
   srcSet: string;
   width: number;
   height: number;
@@ -89,8 +90,8 @@ interface StoredImage {
 export interface ImageBatch {
   /** Checks, re-encodes and stores one image's files now, so only one image is in memory at a time. */
   add(file: { name: string; bytes: Buffer }): Promise<void>;
-  /** Records every stored image in `uploads` (one transaction, audited) and answers their URLs. */
-  commit(db: Db): Promise<UploadedImage[]>;
+  /** Records every stored image in `uploads` (one transaction, audited), with `alt` as their alt text, and answers their URLs. */
+  commit(db: Db, alt?: string): Promise<UploadedImage[]>;
   /** Deletes the files stored so far: a later file failed, so the batch stores nothing (all or nothing). */
   discard(): Promise<void>;
 }
@@ -123,12 +124,12 @@ export function startImageBatch(actor: Actor | null): ImageBatch {
         await storage.put(variantKey, v.body, "image/webp");
       }
     },
-    async commit(db) {
+    async commit(db, alt = "") {
       if (stored.length === 0) throw new ValidationError("Choose at least one image to upload.");
       const rows = await db.transaction(async (tx) => {
         const inserted = await tx
           .insert(uploads)
-          .values(stored.map((image) => ({ userId: actor.id, bucket: BUCKET, storageKey: image.key, ...pickRow(image) })))
+          .values(stored.map((image) => ({ userId: actor.id, bucket: BUCKET, storageKey: image.key, alt: alt.trim(), ...pickRow(image) })))
           .returning({ id: uploads.id, storageKey: uploads.storageKey });
         for (const row of inserted) {
           const image = stored.find((i) => i.key === row.storageKey);
@@ -148,6 +149,7 @@ export function startImageBatch(actor: Actor | null): ImageBatch {
         return {
           id,
           url: publicUploadUrl(image.key),
+          alt: alt.trim(),
           srcSet: srcSetOf(image.variants, { key: image.key, width: image.width }),
           width: image.width,
           height: image.height,

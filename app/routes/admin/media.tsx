@@ -1,3 +1,4 @@
+import { FileText } from "lucide-react";
 import { z } from "zod";
 import { Form, useFetcher } from "react-router";
 import { useEffect, useState } from "react";
@@ -11,8 +12,9 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
-import { MEDIA_SEARCH_MAX, sizeOf } from "~/features/uploads/media-library";
-import { deleteMediaUpload, listMediaLibrary } from "~/features/uploads/media-library.server";
+import { ALT_MAX, ALT_TOO_LONG } from "~/features/media/media";
+import { MEDIA_SEARCH_MAX, mediaKindOf, sizeOf, type MediaKindFilter } from "~/features/uploads/media-library";
+import { deleteMediaUpload, listMediaLibrary, setUploadAlt } from "~/features/uploads/media-library.server";
 import { getDb } from "~/server/db/client.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -25,11 +27,14 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireArea(request, "posts");
-  const q = new URL(request.url).searchParams.get("q") ?? "";
-  return withPageFailures(() => listMediaLibrary(getDb(), user, { q, page: pageParam(request) }));
+  const params = new URL(request.url).searchParams;
+  const q = params.get("q") ?? "";
+  const kind = mediaKindOf(params.get("kind"));
+  return withPageFailures(() => listMediaLibrary(getDb(), user, { q, kind, page: pageParam(request) }));
 }
 
 const idSchema = z.object({ id: z.uuid("Unknown upload") });
+const altSchema = idSchema.extend({ alt: z.string().trim().max(ALT_MAX, ALT_TOO_LONG).default("") });
 
 export async function action({ request }: Route.ActionArgs) {
   return handleAdminForm(request, "posts", {
@@ -37,19 +42,30 @@ export async function action({ request }: Route.ActionArgs) {
       await deleteMediaUpload(db, actor, parseOrThrow(idSchema, form).id);
       return { ok: true as const, message: "Upload deleted." };
     },
+    alt: async ({ db, actor, form }) => {
+      const { id, alt } = parseOrThrow(altSchema, form);
+      await setUploadAlt(db, actor, id, alt);
+      return { ok: true as const, message: "Alt text saved." };
+    },
   });
 }
 
-export default function Media({ loaderData }: Route.ComponentProps) {
-  const { items, q, page, pageCount, count, storageBytes } = loaderData;
-  // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
+/** A fetcher whose answer (a message or an error) is shown as a toast once it arrives. */
+function useToastingFetcher() {
   const fetcher = useFetcher<{ ok: true; message: string } | { ok: false; error: string }>();
-  const busy = fetcher.state !== "idle";
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
     if (fetcher.data.ok) toast.success(fetcher.data.message);
     else toast.error("Error", { description: fetcher.data.error });
   }, [fetcher.state, fetcher.data]);
+  return fetcher;
+}
+
+export default function Media({ loaderData }: Route.ComponentProps) {
+  const { items, q, kind, page, pageCount, count, storageBytes } = loaderData;
+  // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
+  const fetcher = useToastingFetcher();
+  const busy = fetcher.state !== "idle";
   const onDelete = (id: string) => fetcher.submit({ intent: "delete", id }, { method: "post" });
   return (
     <section className="max-w-5xl">
@@ -59,8 +75,25 @@ export default function Media({ loaderData }: Route.ComponentProps) {
       </p>
       <Form method="get" role="search" aria-label="Find uploads" className="mt-6 flex flex-wrap items-end gap-3">
         <div className="grid gap-1.5">
-          <Label htmlFor="media-q">Search by file name</Label>
+          <Label htmlFor="media-q">Search by name or alt text</Label>
           <Input key={q} id="media-q" name="q" type="search" defaultValue={q} maxLength={MEDIA_SEARCH_MAX} className="w-64" />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="media-kind">Kind</Label>
+          <select
+            id="media-kind"
+            name="kind"
+            key={kind ?? ""}
+            defaultValue={kind ?? ""}
+            className="h-9 rounded-md border border-input bg-background px-3 text-sm"
+          >
+            <option value="">All kinds</option>
+            {(Object.keys(KIND_LABEL) as MediaKindFilter[]).map((k) => (
+              <option key={k} value={k}>
+                {KIND_LABEL[k]}
+              </option>
+            ))}
+          </select>
         </div>
         <Button type="submit" variant="outline">
           Search
@@ -79,13 +112,15 @@ export default function Media({ loaderData }: Route.ComponentProps) {
         label="Media pages"
         page={page}
         pageCount={pageCount}
-        href={(n) => `/admin/media?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`}
+        href={(n) => `/admin/media?${new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), page: String(n) }).toString()}`}
         prevLabel="Previous"
         nextLabel="Next"
       />
     </section>
   );
 }
+
+const KIND_LABEL: Record<MediaKindFilter, string> = { images: "Images", other: "Other files" };
 
 function MediaCard({
   item,
@@ -101,27 +136,35 @@ function MediaCard({
   return (
     <li className="flex flex-col overflow-hidden rounded-lg border">
       {/* The file's name below says what it is; the thumbnail adds nothing for a screen reader. */}
-      <img
-        src={item.url}
-        alt=""
-        loading="lazy"
-        width={item.width}
-        height={item.height}
-        className="aspect-video w-full bg-muted object-contain"
-      />
+      {item.isImage ? (
+        <img
+          src={item.url}
+          alt=""
+          loading="lazy"
+          width={item.width}
+          height={item.height}
+          className="aspect-video w-full bg-muted object-contain"
+        />
+      ) : (
+        <div className="flex aspect-video w-full items-center justify-center bg-muted text-muted-foreground">
+          <FileText aria-hidden className="size-10" />
+        </div>
+      )}
       <div className="flex flex-1 flex-col gap-1 p-3 text-sm">
         <div className="flex items-center justify-between gap-2">
           <h2 className="font-semibold [overflow-wrap:anywhere]">{name}</h2>
           <Badge variant={item.used ? "default" : "outline"}>{item.used ? "In use" : "Unused"}</Badge>
         </div>
         <p className="text-muted-foreground">
-          {item.width} × {item.height} · {sizeOf(item.byteSize)}
+          {item.isImage ? `${item.width} × ${item.height} · ` : `${item.contentType} · `}
+          {sizeOf(item.byteSize)}
         </p>
         <p className="text-muted-foreground">
           {item.uploader ?? "Unknown"} · <Timestamp iso={item.createdAt} format="local" />
         </p>
         <p className="break-all text-xs text-muted-foreground">{item.url}</p>
-        {item.canDelete ? (
+        {item.isImage ? <AltTextForm id={item.id} name={name} alt={item.alt} editable={item.canManage} /> : null}
+        {item.canManage ? (
           <ConfirmDialog
             open={open}
             onOpenChange={setOpen}
@@ -145,5 +188,26 @@ function MediaCard({
         ) : null}
       </div>
     </li>
+  );
+}
+
+/** The upload's alt text, saved with the file: the alt it starts with wherever it is inserted next. */
+function AltTextForm({ id, name, alt, editable }: { id: string; name: string; alt: string; editable: boolean }) {
+  const fetcher = useToastingFetcher();
+  const busy = fetcher.state !== "idle";
+  const fieldId = `media-alt-${id}`;
+  if (!editable) return <p className="text-muted-foreground">Alt text: {alt || "none"}</p>;
+  return (
+    <fetcher.Form method="post" className="mt-1 grid gap-1.5" aria-label={`Alt text of ${name}`}>
+      <input type="hidden" name="intent" value="alt" />
+      <input type="hidden" name="id" value={id} />
+      <Label htmlFor={fieldId}>Alt text</Label>
+      <div className="flex gap-2">
+        <Input id={fieldId} name="alt" type="text" defaultValue={alt} maxLength={ALT_MAX} className="min-w-0 flex-1" />
+        <Button type="submit" variant="outline" size="sm" disabled={busy} aria-label={`Save alt text of ${name}`}>
+          {busy ? "Saving..." : "Save"}
+        </Button>
+      </div>
+    </fetcher.Form>
   );
 }

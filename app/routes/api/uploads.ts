@@ -1,7 +1,9 @@
 import { getSessionUser } from "~/features/auth/session.server";
 import { startImageBatch } from "~/features/uploads/uploads.server";
 import { getDb } from "~/server/db/client.server";
-import { AppError, ValidationError } from "~/server/errors.server";
+import { z } from "zod";
+import { ALT_MAX, ALT_TOO_LONG } from "~/features/media/media";
+import { AppError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { apiFailure } from "~/server/failure-reply.server";
 import { formatBytes, LIMITS, UPLOAD_REQUEST_BYTES } from "~/server/limits.server";
 import { parseMultipart } from "~/server/multipart.server";
@@ -10,11 +12,15 @@ import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 
 const TOO_LARGE = `The upload is too large: at most ${LIMITS.imagesPerUpload} images of ${formatBytes(LIMITS.image)} each.`;
 
+/** `alt`: optional alt text kept with every image of the request (the Insert image dialog's). */
+const uploadFieldsSchema = z.object({ alt: z.string("Alt text must be text.").max(ALT_MAX, ALT_TOO_LONG).default("") });
+
 // While the site requires 2FA of staff, a staff member without it is refused here too.
 export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireTwoFactorForStaff(request, "api")];
 
 /**
- * POST /api/uploads — multipart `files` (several images); staff only. Answers { images: [{id,url,srcSet,width,height}] }.
+ * POST /api/uploads — multipart `files` (several images) and an optional `alt`; staff only. Answers
+ * { images: [{id,url,alt,srcSet,width,height}] }.
  * The body is read as it arrives: each image is checked, re-encoded and stored before the next one is
  * read, so a request holds at most one image in memory, and a limit is enforced the moment it is passed.
  */
@@ -42,7 +48,8 @@ export async function action({ request }: Route.ActionArgs) {
         },
       );
       if (form.getAll("files").some((entry) => typeof entry === "string")) throw new ValidationError("Only files may be sent in `files`.");
-      const images = await batch.commit(getDb());
+      const { alt } = parseOrThrow(uploadFieldsSchema, { alt: form.get("alt") ?? undefined });
+      const images = await batch.commit(getDb(), alt);
       return Response.json({ images }, { status: 201 });
     } catch (error) {
       await batch.discard();

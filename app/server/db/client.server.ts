@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGlite, types, type PGliteOptions, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -96,7 +97,8 @@ function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions 
  */
 class DrizzlePGlite extends PGlite {
   static async open(options: PGliteOptions): Promise<DrizzlePGlite> {
-    const client = new DrizzlePGlite(options);
+    // pg_trgm: the trigram index of Blog Management's title search (drizzle/0039_29-title-trgm.sql).
+    const client = new DrizzlePGlite({ ...options, extensions: { pg_trgm } });
     await client.waitReady;
     for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = asText;
     return client;

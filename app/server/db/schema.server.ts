@@ -444,6 +444,8 @@ export const uploads = pgTable(
     /** Resized WebP variants: [{ width, key, byteSize }] */
     variants: jsonb("variants").$type<{ width: number; key: string; byteSize: number }[]>().notNull().default([]),
     originalName: text("original_name"),
+    /** The file's alt text, kept once for every place that uses it: the default alt when it is inserted. */
+    alt: text("alt").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** When the orphan sweep last found the file in use (null: never checked). */
     checkedAt: timestamp("checked_at", { withTimezone: true }),

@@ -8,6 +8,7 @@ import { PostBody } from "../read/post-body";
 import { applyFormat, insertImage, shortcutAction, TOOLBAR_ACTIONS, type FormatAction, type TextState } from "./markdown-edits";
 import { imageFilesOf, uploadImageFiles } from "./upload-images";
 import { InsertImageDialog } from "./insert-image-dialog";
+import { LibraryPickerDialog, type PickedImage } from "./library-picker-dialog";
 
 const ICONS: Record<FormatAction, typeof Bold> = {
   bold: Bold,
@@ -46,13 +47,15 @@ interface Props {
   textareaProps: ComponentProps<"textarea">;
   /** Busy while an image is uploading (the form's submit waits for it). */
   onUploadingChange: (uploading: boolean) => void;
+  /** "Pick from library" → "Set as featured image". */
+  onSetFeatured: (image: PickedImage) => void;
 }
 
 /**
  * 'Content' with a Markdown toolbar, shortcuts, image paste/drop/insert and Write/Preview tabs. The
  * textarea stays in the form in both tabs, so the form still posts without JavaScript.
  */
-export function ContentEditor({ value, onChange, textareaProps, onUploadingChange }: Props) {
+export function ContentEditor({ value, onChange, textareaProps, onUploadingChange, onSetFeatured }: Props) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   // Where 'Insert image' puts the image: the cursor when its dialog opened.
   const insertAt = useRef<TextState | null>(null);
@@ -90,7 +93,7 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
     const at = cursor && cursor.value === value ? cursor : current();
     onUploadingChange(true);
     try {
-      const uploaded = await uploadImageFiles(files);
+      const uploaded = await uploadImageFiles(files, alt);
       if (!uploaded) return;
       let state = at;
       for (const image of uploaded) state = insertImage(state, { url: image.url, alt });
@@ -150,6 +153,17 @@ export function ContentEditor({ value, onChange, textareaProps, onUploadingChang
               insertAt.current = current();
             }}
             onInsert={(file, alt) => uploadAndInsert([file], alt, insertAt.current ?? undefined)}
+          />
+          <LibraryPickerDialog
+            trigger="icon"
+            onOpen={() => {
+              insertAt.current = current();
+            }}
+            onInsert={(image) => {
+              const at = insertAt.current && insertAt.current.value === value ? insertAt.current : current();
+              commit(insertImage(at, image));
+            }}
+            onSetFeatured={onSetFeatured}
           />
         </div>
       </div>

@@ -14,6 +14,7 @@ import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { AddressFields } from "./address-fields";
 import { ContentEditor } from "./content-editor";
+import { LibraryPickerDialog, type PickedImage } from "./library-picker-dialog";
 import { uploadImageFiles } from "./upload-images";
 import { AutosaveRestore } from "./autosave-restore";
 import { AutosaveStatusText } from "./autosave-status";
@@ -324,6 +325,14 @@ export function PostForm({ category, post, timeZone, newsletter, autosave, figur
     setValues((v) => ({ ...v, featuredImageUrl: img.url, featuredImageAlt: img.alt }));
   }
 
+  /** A library image made the featured image joins the grid (once), where it can be added to the gallery. */
+  function pickFeatured(img: PickedImage) {
+    const picked = { url: img.url, alt: img.alt, uploadId: img.id };
+    setUploadedImages((list) => (list.some((x) => x.url === img.url) ? list : [...list, picked]));
+    setAlt(img.url, img.alt);
+    makeFeatured(picked);
+  }
+
   function toggleGallery(img: UploadedImage) {
     setValues((v) => ({
       ...v,
@@ -424,6 +433,7 @@ export function PostForm({ category, post, timeZone, newsletter, autosave, figur
                 value={values.content}
                 onChange={(content) => set("content", content)}
                 onUploadingChange={setUploading}
+                onSetFeatured={pickFeatured}
               />
             )}
           </FormField>
@@ -454,6 +464,7 @@ export function PostForm({ category, post, timeZone, newsletter, autosave, figur
               />
             )}
           </FormField>
+          <LibraryPickerDialog trigger="button" onSetFeatured={pickFeatured} />
         </div>
 
         <div className="space-y-3">

@@ -3,16 +3,20 @@ import { toast } from "~/components/toaster";
 export interface UploadedImageRef {
   id: string;
   url: string;
+  /** The alt text kept with the upload (empty unless it was sent with the file). */
+  alt: string;
 }
 
 /**
  * Sends image files to POST /api/uploads and answers what was stored, or null after telling the
- * author why not (a toast). One helper for the Upload Images button, Insert image, paste and drop.
+ * author why not (a toast). One helper for the Upload Images button, Insert image, paste and drop;
+ * `alt` (Insert image's) is kept with the upload in the media library.
  */
-export async function uploadImageFiles(files: readonly File[]): Promise<UploadedImageRef[] | null> {
+export async function uploadImageFiles(files: readonly File[], alt = ""): Promise<UploadedImageRef[] | null> {
   if (files.length === 0) return null;
   const body = new FormData();
   for (const file of files) body.append("files", file);
+  if (alt) body.append("alt", alt);
   try {
     const response = await fetch("/api/uploads", { method: "POST", body });
     const json: unknown = await response.json().catch(() => null);
@@ -28,7 +32,7 @@ export async function uploadImageFiles(files: readonly File[]): Promise<Uploaded
     const uploaded: UploadedImageRef[] = [];
     for (const img of json.images) {
       if (img && typeof img === "object" && "url" in img && typeof img.url === "string" && "id" in img && typeof img.id === "string")
-        uploaded.push({ id: img.id, url: img.url });
+        uploaded.push({ id: img.id, url: img.url, alt: "alt" in img && typeof img.alt === "string" ? img.alt : "" });
     }
     return uploaded;
   } catch (error) {
