@@ -346,7 +346,7 @@ describeEachDatabase("blog robustness", (ctx) => {
       expect(html.match(/\d+ min read/g)?.[0]).toBe("1 min read");
       // Long US date on the post page, e.g. "November 23, 2026".
       expect(html).toMatch(
-        /<time dateTime="[^"]+">(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}<\/time>/,
+        /<time(?: class="[^"]*")? dateTime="[^"]+">(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}<\/time>/,
       );
     });
   });
