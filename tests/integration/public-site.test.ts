@@ -1,3 +1,4 @@
+import { resetEnvForTests } from "~/server/env.server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getFeaturedWebProject, listProjects } from "~/features/projects/projects.server";
 import { getFeaturedArticle, getNewestPublishedPost, listPublishedPostsForSitemap } from "~/features/posts/read/home-posts.server";
@@ -27,6 +28,7 @@ beforeAll(async () => {
   // both database runs. Streaming itself: home-streaming.test.ts.
   pointFeedEnvAtFixtures(fixtures, TIMEOUT_MS);
   process.env.PUBLIC_URL = "https://portfolio.example.test";
+  resetEnvForTests();
 });
 afterAll(() => fixtures.close());
 

@@ -1,4 +1,3 @@
-import { mailboxOf } from "~/lib/email";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, gt, gte, lt, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -303,7 +302,7 @@ export async function createBooking(db: Db, body: unknown, ip: string, now = Dat
     db,
     [
       { key: `booking:ip:${ip}`, limit: env.BOOKING_RATE_LIMIT_PER_HOUR, windowSeconds: 3600 },
-      { key: `booking:email:${mailboxOf(input.email)}`, limit: env.BOOKING_RATE_LIMIT_PER_EMAIL_PER_DAY, windowSeconds: 86_400 },
+      { key: `booking:email:${input.email.toLowerCase()}`, limit: env.BOOKING_RATE_LIMIT_PER_EMAIL_PER_DAY, windowSeconds: 86_400 },
     ],
     BOOKING_TEXT.rateLimited,
   );
