@@ -66,7 +66,13 @@ function hexToRgb(hex: string): Rgb {
 }
 
 function rgbToHex(rgb: Rgb): string {
-  return `#${rgb.map((v) => Math.round(clamp01(v) * 255).toString(16).padStart(2, "0")).join("")}`;
+  return `#${rgb
+    .map((v) =>
+      Math.round(clamp01(v) * 255)
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 
 /** sRGB (gamma-encoded, 0..1) → OKLCH; the hue of a grey is 0. */
