@@ -10,7 +10,7 @@ async function saveLook(page: Page, accent: string, fonts: string) {
   await page.getByLabel("Accent colour", { exact: true }).fill(accent);
   await page.getByLabel(fonts).check();
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(toastWith(page, "Settings saved")).toBeVisible();
+  await expect(toastWith(page, "Settings saved")).toBeVisible({ timeout: 30_000 });
 }
 
 test.describe("the brand's accent colour and fonts", () => {
@@ -42,7 +42,7 @@ test.describe("the brand's accent colour and fonts", () => {
     await expect(accent).toHaveValue("#b91c1c");
     await page.getByLabel("Editorial: Playfair Display headings, Source Sans 3 text").check();
     await page.getByRole("button", { name: "Save settings" }).click();
-    await expect(toastWith(page, "Settings saved")).toBeVisible();
+    await expect(toastWith(page, "Settings saved")).toBeVisible({ timeout: 30_000 });
 
     const visitor = await (await browser.newContext({ baseURL })).newPage();
     const fontRequests: string[] = [];
