@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
-import { enqueueCategoryShareImages } from "~/features/share-images/share-images.server";
+import { cardSiteChanged, enqueueCategoryShareImages } from "~/features/share-images/share-images.server";
 import { bumpContentVersion, currentContentVersion } from "~/server/content-version.server";
 import { getDb, ONE_ROW, type Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
@@ -63,6 +63,8 @@ export function defaultSiteSettings(env: Env): SiteSettings {
     substackUrl: "",
     tspBlogUrl: "",
     tspKbUrl: "",
+    accentColor: "",
+    fontPairing: "system",
     ...fromEnv,
   };
 }
@@ -137,11 +139,11 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
   authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
   const fields = parseOrThrow(siteSettingsFormSchema, input);
   const settings: SiteSettings = { ...fields, ...(await madeImages(db, actor, fields, await readSiteSettings(db))) };
-  const previousName = (await readSiteSettings(db)).siteName;
+  const previous = await readSiteSettings(db);
   await db.transaction(async (tx) => {
     await writeJsonSetting(tx, SITE_SETTINGS_KEY, settings);
-    // Posts' cards are drawn again on their next request (their URLs change with the name).
-    if (settings.siteName !== previousName) await enqueueCategoryShareImages(tx, settings.siteName);
+    // Posts' cards are drawn again on their next request (their URLs change with the name and brand).
+    if (cardSiteChanged(settings, previous)) await enqueueCategoryShareImages(tx, settings);
     await bumpContentVersion(tx);
     await recordAudit(tx, {
       actor,
