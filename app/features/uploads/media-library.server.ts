@@ -2,6 +2,8 @@ import { and, desc, eq, like, notLike, or, sql, type SQL } from "drizzle-orm";
 import { canManageUpload, canUploadImages, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
+import { bumpContentVersion } from "~/server/content-version.server";
+import { rerenderPostsShowing } from "~/features/posts/write/posts.server";
 import type { Db } from "~/server/db/client.server";
 import { uploads, user } from "~/server/db/schema.server";
 import { ConflictError, NotFoundError } from "~/server/errors.server";
@@ -127,8 +129,10 @@ export async function listPickableImages(db: Db, actor: Actor | null, { q = "" }
 }
 
 /**
- * Sets one upload's alt text: kept with the file, it is the alt every later insertion of it starts
- * from (the places already using it keep the alt they were saved with). Audited.
+ * Sets one upload's alt text: kept with the file, it is the alt every insertion of it starts from and
+ * the alt every place showing it uses (shownAlt: post bodies, featured images, galleries). The bodies
+ * showing it are rendered again and the content version bumped in the same transaction, so cached
+ * pages follow at once. Audited.
  */
 export async function setUploadAlt(db: Db, actor: Actor | null, id: string, alt: string): Promise<void> {
   authorize(actor, canUploadImages);
@@ -140,6 +144,8 @@ export async function setUploadAlt(db: Db, actor: Actor | null, id: string, alt:
   authorize(actor, (a) => canManageUpload(a, row), EDIT_FORBIDDEN);
   await db.transaction(async (tx) => {
     await tx.update(uploads).set({ alt: alt.trim() }).where(eq(uploads.id, id));
+    await rerenderPostsShowing(tx, row.storageKey);
+    await bumpContentVersion(tx);
     await recordAudit(tx, { actor, action: "upload.alt", target: { type: "upload", id }, summary: row.name ?? row.storageKey });
   });
 }

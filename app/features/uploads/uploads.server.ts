@@ -181,20 +181,32 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
   }
 }
 
-/** srcset strings for image URLs that point at our own uploads (others have none). */
-export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
+/** What the pages show of one of our uploads: its srcset (when it has variants) and the alt text kept with it in the library. */
+export interface UploadedImageView {
+  srcSet: string | undefined;
+  alt: string;
+}
+
+/** Our uploads among image URLs (others are absent), by each of their addresses: srcset and library alt text. */
+export async function uploadedImagesFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, UploadedImageView>> {
   const keys = [...new Set(urls.flatMap((u) => (u ? (uploadKeyOf(u) ?? []) : [])))];
   if (keys.length === 0) return {};
   const rows = await db
-    .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants })
+    .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants, alt: uploads.alt })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
-  const out: Record<string, string> = {};
+  const out: Record<string, UploadedImageView> = {};
   for (const row of rows) {
-    if (row.variants.length === 0) continue;
-    for (const url of uploadUrlsOf(row.storageKey)) out[url] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+    const srcSet = row.variants.length === 0 ? undefined : srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+    for (const url of uploadUrlsOf(row.storageKey)) out[url] = { srcSet, alt: row.alt };
   }
   return out;
+}
+
+/** srcset strings for image URLs that point at our own uploads (others have none). */
+export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
+  const images = await uploadedImagesFor(db, urls);
+  return Object.fromEntries(Object.entries(images).flatMap(([url, image]) => (image.srcSet ? [[url, image.srcSet]] : [])));
 }
 
 /**

@@ -4,7 +4,8 @@ import { shortDate } from "~/lib/dates";
 import { listPublishedPosts } from "~/features/posts/write/posts.server";
 import { categoryShareCard, shareImageOf } from "~/features/share-images/share-images.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
-import { srcSetsFor } from "~/features/uploads/uploads.server";
+import { shownAlt } from "~/features/uploads/media-library";
+import { uploadedImagesFor } from "~/features/uploads/uploads.server";
 import { type Category } from "~/lib/categories";
 import { categoryDescriptionKey } from "~/features/pages/site-copy";
 import { readSiteCopyQuietly } from "~/features/pages/site-copy.server";
@@ -18,7 +19,7 @@ export async function categoryPageView(db: Db, user: SessionUser | null, categor
     getSiteSettings(),
     readSiteCopyQuietly(db),
   ]);
-  const srcSets = await srcSetsFor(
+  const uploaded = await uploadedImagesFor(
     db,
     listing.posts.map((p) => p.featuredImageUrl),
   );
@@ -32,8 +33,8 @@ export async function categoryPageView(db: Db, user: SessionUser | null, categor
       excerpt: p.excerpt,
       date: shortDate(p.publishedAt),
       image: p.featuredImageUrl && isSafeImageUrl(p.featuredImageUrl) ? p.featuredImageUrl : null,
-      srcSet: p.featuredImageUrl ? srcSets[p.featuredImageUrl] : undefined,
-      imageAlt: p.featuredImageAlt ?? "",
+      srcSet: p.featuredImageUrl ? uploaded[p.featuredImageUrl]?.srcSet : undefined,
+      imageAlt: shownAlt(p.featuredImageUrl ? uploaded[p.featuredImageUrl]?.alt : undefined, p.featuredImageAlt),
     })),
     page: listing.page,
     pageCount: listing.pageCount,
