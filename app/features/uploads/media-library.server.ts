@@ -5,7 +5,9 @@ import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { rerenderPostsShowing } from "~/features/posts/write/posts.server";
 import type { Db } from "~/server/db/client.server";
-import { uploads, user } from "~/server/db/schema.server";
+import { appSettings, blogMedia, blogPosts, postAutosaves, postRevisions, projects, testimonials, uploads, user } from "~/server/db/schema.server";
+import { SITE_SETTINGS_KEY } from "~/features/settings/settings.server";
+import { postPath, type Category } from "~/lib/categories";
 import { ConflictError, NotFoundError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
@@ -13,6 +15,103 @@ import { MEDIA_SEARCH_MAX, type MediaKindFilter } from "./media-library";
 import { deleteUpload, publicUploadUrl, usedUploadKeys } from "./uploads.server";
 
 export const MEDIA_PER_PAGE = 24;
+
+/** One place an upload is used, as the media library names it: a link where the place can be edited. */
+export interface UploadUse {
+  label: string;
+  href: string | null;
+}
+
+/** The site settings that hold a file's address, by their field: named as the Settings page labels them. */
+const SETTING_LABELS: Record<string, string> = {
+  portraitUrl: "Settings: Portrait",
+  logoUrl: "Settings: Logo mark",
+  faviconUrl: "Settings: Favicon",
+  socialImageUrl: "Settings: Default social image",
+  resumeUrl: "Settings: Resume link",
+};
+
+function keyValues(keys: readonly string[]): SQL {
+  return sql`(values ${sql.join(
+    keys.map((key) => sql`(${key}::text)`),
+    sql`, `,
+  )}) as k(key)`;
+}
+
+/** The places of `settingsKey`'s stored value that hold `key`: a site setting by its label, any other row by its key. */
+function settingUses(settingsKey: string, value: string, key: string): UploadUse[] {
+  if (settingsKey !== SITE_SETTINGS_KEY) return [{ label: `Page texts and settings (${settingsKey})`, href: null }];
+  let fields: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (parsed && typeof parsed === "object") fields = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: named as a whole below.
+  }
+  const named = Object.entries(fields).flatMap(([field, v]) =>
+    typeof v === "string" && v.includes(key) ? [{ label: SETTING_LABELS[field] ?? "Settings", href: "/admin/settings" }] : [],
+  );
+  return named.length > 0 ? named : [{ label: "Settings", href: "/admin/settings" }];
+}
+
+/**
+ * Where each of `keys` is used, by name: posts (their body, featured image or gallery; or only an
+ * earlier revision or an unsaved autosave of one), projects, testimonials and settings, each linked
+ * where it can be edited. The same columns as usedUploadKeys, so an upload is "in use" exactly when
+ * it has a place here; one statement per kind of place, for the whole page of uploads.
+ */
+export async function uploadUsesOf(db: Db, keys: readonly string[]): Promise<Map<string, UploadUse[]>> {
+  const uses = new Map<string, UploadUse[]>();
+  if (keys.length === 0) return uses;
+  const add = (key: string, use: UploadUse) => {
+    const list = uses.get(key) ?? [];
+    if (!list.some((u) => u.label === use.label)) list.push(use);
+    uses.set(key, list);
+  };
+  const postTexts = sql`select ${blogPosts.id} as post_id, ${blogPosts.content} as t, true as current from ${blogPosts}
+    union all select ${blogPosts.id}, ${blogPosts.featuredImageUrl}, true from ${blogPosts}
+    union all select ${blogMedia.postId}, ${blogMedia.mediaUrl}, true from ${blogMedia}
+    union all select ${postRevisions.postId}, concat_ws(' ', ${postRevisions.content}, ${postRevisions.featuredImageUrl}), false from ${postRevisions}
+    union all select ${postAutosaves.postId}, concat_ws(' ', ${postAutosaves.content}, ${postAutosaves.featuredImageUrl}), false from ${postAutosaves}`;
+  const [posts, drafts, places, settings] = await Promise.all([
+    db
+      .select({
+        key: sql<string>`k.key`,
+        title: sql<string>`p.title`,
+        category: sql<Category>`p.category`,
+        slug: sql<string>`p.slug`,
+        current: sql<boolean>`bool_or(src.current)`,
+      })
+      .from(sql`${keyValues(keys)} join (${postTexts}) as src on strpos(src.t, k.key) > 0 join ${blogPosts} p on p.id = src.post_id`)
+      .groupBy(sql`k.key, p.id, p.title, p.category, p.slug`)
+      .orderBy(sql`p.title`),
+    db
+      .selectDistinct({ key: sql<string>`k.key` })
+      .from(sql`${keyValues(keys)} join ${postAutosaves} a on a.post_id is null and strpos(concat_ws(' ', a.content, a.featured_image_url), k.key) > 0`),
+    db
+      .select({ key: sql<string>`k.key`, kind: sql<"project" | "testimonial">`src.kind`, name: sql<string>`src.name` })
+      .from(
+        sql`${keyValues(keys)} join (
+          select 'project' as kind, ${projects.title} as name, concat_ws(' ', ${projects.imageUrl}, ${projects.description}) as t from ${projects}
+          union all select 'testimonial', ${testimonials.name}, ${testimonials.text} from ${testimonials}
+        ) as src on strpos(src.t, k.key) > 0`,
+      ),
+    db
+      .select({ key: sql<string>`k.key`, settingsKey: appSettings.key, value: appSettings.value })
+      .from(sql`${keyValues(keys)} join ${appSettings} on strpos(${appSettings.value}, k.key) > 0`),
+  ]);
+  for (const row of posts) {
+    const label = row.current ? `Post “${row.title}”` : `An earlier revision or autosave of “${row.title}”`;
+    add(row.key, { label, href: `${postPath(row.category, row.slug)}/edit` });
+  }
+  for (const row of drafts) add(row.key, { label: "An unsaved new post (autosave)", href: null });
+  for (const row of places) {
+    if (row.kind === "project") add(row.key, { label: `Project “${row.name}”`, href: "/admin/projects" });
+    else add(row.key, { label: `Testimonial by ${row.name}`, href: "/admin/testimonials" });
+  }
+  for (const row of settings) for (const use of settingUses(row.settingsKey, row.value, row.key)) add(row.key, use);
+  return uses;
+}
 const DELETE_FORBIDDEN = "Only an admin or the person who uploaded it may delete an upload.";
 const EDIT_FORBIDDEN = "Only an admin or the person who uploaded it may change an upload's alt text.";
 export const UPLOAD_IN_USE = "This file is still used by a post, page or setting. Remove it there first, then delete it.";
@@ -82,7 +181,7 @@ export async function listMediaLibrary(
     .orderBy(desc(uploads.createdAt), desc(uploads.id))
     .limit(MEDIA_PER_PAGE)
     .offset(offset);
-  const used = await usedUploadKeys(
+  const used = await uploadUsesOf(
     db,
     rows.map((r) => r.storageKey),
   );
@@ -97,6 +196,7 @@ export async function listMediaLibrary(
       ...r,
       isImage: r.contentType.startsWith("image/"),
       url: publicUploadUrl(storageKey),
+      uses: used.get(storageKey) ?? [],
       used: used.has(storageKey),
       canManage: canManageUpload(actor, { userId }),
     })),

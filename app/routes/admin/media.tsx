@@ -163,6 +163,7 @@ function MediaCard({
           {item.uploader ?? "Unknown"} · <Timestamp iso={item.createdAt} format="local" />
         </p>
         <p className="break-all text-xs text-muted-foreground">{item.url}</p>
+        <UsesList name={name} uses={item.uses} />
         {item.isImage ? <AltTextForm id={item.id} name={name} alt={item.alt} editable={item.canManage} /> : null}
         {item.canManage ? (
           <ConfirmDialog
@@ -176,7 +177,7 @@ function MediaCard({
             title="Delete this upload?"
             description={
               item.used
-                ? "Something still shows this file: it cannot be deleted until it is removed from there."
+                ? `“${name}” is still used by ${item.uses.map((u) => u.label).join(", ")}: it cannot be deleted until it is removed from there.`
                 : `“${name}” and its resized copies are deleted permanently. This cannot be undone.`
             }
             busy={busy}
@@ -191,7 +192,30 @@ function MediaCard({
   );
 }
 
-/** The upload's alt text, saved with the file: the alt it starts with wherever it is inserted next. */
+/** Where the upload is used, each place linked where it can be edited (none: "Not used anywhere"). */
+function UsesList({ name, uses }: { name: string; uses: { label: string; href: string | null }[] }) {
+  if (uses.length === 0) return <p className="text-muted-foreground">Not used anywhere</p>;
+  return (
+    <div>
+      <p className="font-medium">Used in</p>
+      <ul aria-label={`Where ${name} is used`} className="list-disc pl-5">
+        {uses.map((use) => (
+          <li key={use.label}>
+            {use.href ? (
+              <a href={use.href} className="underline underline-offset-2">
+                {use.label}
+              </a>
+            ) : (
+              use.label
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The upload's alt text, saved with the file: the alt every place that uses it shows, and where it is inserted next. */
 function AltTextForm({ id, name, alt, editable }: { id: string; name: string; alt: string; editable: boolean }) {
   const fetcher = useToastingFetcher();
   const busy = fetcher.state !== "idle";
