@@ -5,7 +5,17 @@ import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import { rerenderPostsShowing } from "~/features/posts/write/posts.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings, blogMedia, blogPosts, postAutosaves, postRevisions, projects, testimonials, uploads, user } from "~/server/db/schema.server";
+import {
+  appSettings,
+  blogMedia,
+  blogPosts,
+  postAutosaves,
+  postRevisions,
+  projects,
+  testimonials,
+  uploads,
+  user,
+} from "~/server/db/schema.server";
 import { SITE_SETTINGS_KEY } from "~/features/settings/settings.server";
 import { postPath, type Category } from "~/lib/categories";
 import { ConflictError, NotFoundError } from "~/server/errors.server";
@@ -87,18 +97,18 @@ export async function uploadUsesOf(db: Db, keys: readonly string[]): Promise<Map
       .orderBy(sql`p.title`),
     db
       .selectDistinct({ key: sql<string>`k.key` })
-      .from(sql`${keyValues(keys)} join ${postAutosaves} a on a.post_id is null and strpos(concat_ws(' ', a.content, a.featured_image_url), k.key) > 0`),
-    db
-      .select({ key: sql<string>`k.key`, kind: sql<"project" | "testimonial">`src.kind`, name: sql<string>`src.name` })
       .from(
-        sql`${keyValues(keys)} join (
+        sql`${keyValues(keys)} join ${postAutosaves} a on a.post_id is null and strpos(concat_ws(' ', a.content, a.featured_image_url), k.key) > 0`,
+      ),
+    db.select({ key: sql<string>`k.key`, kind: sql<"project" | "testimonial">`src.kind`, name: sql<string>`src.name` }).from(
+      sql`${keyValues(keys)} join (
           select 'project' as kind, ${projects.title} as name, concat_ws(' ', ${projects.imageUrl}, ${projects.description}) as t from ${projects}
           union all select 'testimonial', ${testimonials.name}, ${testimonials.text} from ${testimonials}
         ) as src on strpos(src.t, k.key) > 0`,
-      ),
+    ),
     db
-      .select({ key: sql<string>`k.key`, settingsKey: appSettings.key, value: appSettings.value })
-      .from(sql`${keyValues(keys)} join ${appSettings} on strpos(${appSettings.value}, k.key) > 0`),
+      .select({ key: sql<string>`k.key`, settingsKey: sql<string>`s.key`, value: sql<string>`s.value` })
+      .from(sql`${keyValues(keys)} join ${appSettings} s on strpos(s.value, k.key) > 0`),
   ]);
   for (const row of posts) {
     const label = row.current ? `Post “${row.title}”` : `An earlier revision or autosave of “${row.title}”`;
