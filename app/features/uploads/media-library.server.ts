@@ -22,7 +22,7 @@ import { ConflictError, NotFoundError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { pageOffset, pageWindow } from "~/server/pagination.server";
 import { MEDIA_SEARCH_MAX, type MediaKindFilter } from "./media-library";
-import { deleteUpload, publicUploadUrl, usedUploadKeys } from "./uploads.server";
+import { deleteOrphanedUploads, deleteUpload, findOrphanedUploads, publicUploadUrl, usedUploadKeys } from "./uploads.server";
 
 export const MEDIA_PER_PAGE = 24;
 
@@ -122,6 +122,7 @@ export async function uploadUsesOf(db: Db, keys: readonly string[]): Promise<Map
   for (const row of settings) for (const use of settingUses(row.settingsKey, row.value, row.key)) add(row.key, use);
   return uses;
 }
+const ORPHANS_FORBIDDEN = "Only an admin may delete the uploads nothing uses.";
 const DELETE_FORBIDDEN = "Only an admin or the person who uploaded it may delete an upload.";
 const EDIT_FORBIDDEN = "Only an admin or the person who uploaded it may change an upload's alt text.";
 export const UPLOAD_IN_USE = "This file is still used by a post, page or setting. Remove it there first, then delete it.";
@@ -195,7 +196,10 @@ export async function listMediaLibrary(
     db,
     rows.map((r) => r.storageKey),
   );
+  const orphans = await findOrphanedUploads(db);
   return {
+    orphans: orphans.map((o) => ({ id: o.id, name: o.originalName ?? o.storageKey, byteSize: o.byteSize })),
+    canCleanOrphans: actor.role === "admin",
     q: text,
     kind,
     page: window.page,
@@ -282,4 +286,18 @@ export async function deleteMediaUpload(db: Db, actor: Actor | null, id: string)
   await deleteUpload(db, row);
   await recordAudit(db, { actor, action: "upload.delete", target: { type: "upload", id: row.id }, summary: row.name ?? row.storageKey });
   logger.info({ key: row.storageKey, by: actor.id }, "upload deleted from the media library");
+}
+
+/** Deletes every orphan (an upload nothing uses, older than a day) in one step: admins only, audited. */
+export async function cleanOrphanedUploads(db: Db, actor: Actor | null): Promise<number> {
+  authorize(actor, (a) => a.role === "admin", ORPHANS_FORBIDDEN);
+  const deleted = await deleteOrphanedUploads(db);
+  if (deleted.length > 0)
+    await recordAudit(db, {
+      actor,
+      action: "upload.orphans",
+      target: { type: "upload", id: null },
+      summary: `${deleted.length} unused uploads deleted`,
+    });
+  return deleted.length;
 }

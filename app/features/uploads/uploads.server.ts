@@ -289,6 +289,37 @@ export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Prom
 /** An upload nothing has used this long after it was made is an orphan (an abandoned draft's image). */
 export const ORPHAN_UPLOAD_AGE_MS = 24 * 60 * 60_000;
 
+/** The uploads older than a day that nothing uses (oldest first, at most `limit`): the orphans Media lists. */
+export async function findOrphanedUploads(db: Db, { now = new Date(), limit = 500 } = {}) {
+  const rows = await db
+    .select({
+      id: uploads.id,
+      storageKey: uploads.storageKey,
+      variants: uploads.variants,
+      originalName: uploads.originalName,
+      byteSize: uploads.byteSize,
+    })
+    .from(uploads)
+    .where(lt(uploads.createdAt, new Date(now.getTime() - ORPHAN_UPLOAD_AGE_MS)))
+    .orderBy(asc(uploads.createdAt), asc(uploads.id))
+    .limit(limit);
+  const used = await usedUploadKeys(
+    db,
+    rows.map((row) => row.storageKey),
+  );
+  return rows.filter((row) => !used.has(row.storageKey));
+}
+
+/**
+ * Deletes the orphans (findOrphanedUploads) in one step; each is checked again just before it goes
+ * (deleteUnusedRows), so one used meanwhile stays. Answers the storage keys deleted.
+ */
+export async function deleteOrphanedUploads(db: Db, { now = new Date() } = {}): Promise<string[]> {
+  const { deleted } = await deleteUnusedRows(db, await findOrphanedUploads(db, { now }));
+  if (deleted.length > 0) logger.info({ keys: deleted }, "orphaned uploads deleted");
+  return deleted;
+}
+
 /**
  * One round of the orphan sweep: checks the `batch` uploads older than a day that were checked
  * longest ago (never checked first), deletes those nothing uses and stamps the rest, so each run

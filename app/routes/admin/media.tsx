@@ -14,7 +14,7 @@ import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
 import { ALT_MAX, ALT_TOO_LONG } from "~/features/media/media";
 import { MEDIA_SEARCH_MAX, mediaKindOf, sizeOf, type MediaKindFilter } from "~/features/uploads/media-library";
-import { deleteMediaUpload, listMediaLibrary, setUploadAlt } from "~/features/uploads/media-library.server";
+import { cleanOrphanedUploads, deleteMediaUpload, listMediaLibrary, setUploadAlt } from "~/features/uploads/media-library.server";
 import { getDb } from "~/server/db/client.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -42,6 +42,10 @@ export async function action({ request }: Route.ActionArgs) {
       await deleteMediaUpload(db, actor, parseOrThrow(idSchema, form).id);
       return { ok: true as const, message: "Upload deleted." };
     },
+    orphans: async ({ db, actor }) => {
+      const n = await cleanOrphanedUploads(db, actor);
+      return { ok: true as const, message: n === 1 ? "1 unused upload deleted." : `${n} unused uploads deleted.` };
+    },
     alt: async ({ db, actor, form }) => {
       const { id, alt } = parseOrThrow(altSchema, form);
       await setUploadAlt(db, actor, id, alt);
@@ -62,7 +66,7 @@ function useToastingFetcher() {
 }
 
 export default function Media({ loaderData }: Route.ComponentProps) {
-  const { items, q, kind, page, pageCount, count, storageBytes } = loaderData;
+  const { items, q, kind, page, pageCount, count, storageBytes, orphans, canCleanOrphans } = loaderData;
   // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
   const fetcher = useToastingFetcher();
   const busy = fetcher.state !== "idle";
@@ -73,6 +77,7 @@ export default function Media({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-muted-foreground">
         {count} {count === 1 ? "upload" : "uploads"} · {sizeOf(storageBytes)} stored (originals and resized copies)
       </p>
+      <Orphans orphans={orphans} canClean={canCleanOrphans} />
       <Form method="get" role="search" aria-label="Find uploads" className="mt-6 flex flex-wrap items-end gap-3">
         <div className="grid gap-1.5">
           <Label htmlFor="media-q">Search by name or alt text</Label>
@@ -189,6 +194,55 @@ function MediaCard({
         ) : null}
       </div>
     </li>
+  );
+}
+
+/** The uploads nothing uses, older than a day, listed by name; an admin deletes them all in one confirmed step. */
+function Orphans({ orphans, canClean }: { orphans: { id: string; name: string; byteSize: number }[]; canClean: boolean }) {
+  const fetcher = useToastingFetcher();
+  const [open, setOpen] = useState(false);
+  const busy = fetcher.state !== "idle";
+  if (orphans.length === 0) return null;
+  const total = sizeOf(orphans.reduce((sum, o) => sum + o.byteSize, 0));
+  const summary = `${orphans.length} ${orphans.length === 1 ? "upload" : "uploads"} nothing uses, older than a day (${total})`;
+  return (
+    <section aria-labelledby="media-orphans" className="mt-6 rounded-lg border p-4 text-sm">
+      <h2 id="media-orphans" className="font-semibold">
+        Orphans
+      </h2>
+      <p className="mt-1 text-muted-foreground">{summary}</p>
+      <details className="mt-2">
+        <summary className="cursor-pointer">Show their names</summary>
+        <ul aria-label="Orphans" className="mt-2 list-disc pl-5">
+          {orphans.map((o) => (
+            <li key={o.id} className="[overflow-wrap:anywhere]">
+              {o.name}
+            </li>
+          ))}
+        </ul>
+      </details>
+      {canClean ? (
+        <ConfirmDialog
+          open={open}
+          onOpenChange={setOpen}
+          trigger={
+            <Button type="button" variant="outline" size="sm" className="mt-3 text-destructive">
+              Delete orphans
+            </Button>
+          }
+          title="Delete every orphan?"
+          description={`${summary}: they and their resized copies are deleted permanently. This cannot be undone.`}
+          busy={busy}
+        >
+          <DestructiveAction
+            busy={busy}
+            onConfirm={() => void fetcher.submit({ intent: "orphans" }, { method: "post" }).then(() => setOpen(false))}
+          >
+            {busy ? "Deleting..." : "Delete orphans"}
+          </DestructiveAction>
+        </ConfirmDialog>
+      ) : null}
+    </section>
   );
 }
 
