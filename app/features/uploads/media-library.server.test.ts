@@ -12,7 +12,14 @@ import { resetEnvForTests } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makePost, makeProject, makeUser } from "../../../tests/helpers/factories";
-import { deleteMediaUpload, listMediaLibrary, listPickableImages, setUploadAlt, UPLOAD_IN_USE } from "./media-library.server";
+import {
+  cleanOrphanedUploads,
+  deleteMediaUpload,
+  listMediaLibrary,
+  listPickableImages,
+  setUploadAlt,
+  UPLOAD_IN_USE,
+} from "./media-library.server";
 import { saveImages, startImageBatch, uploadedImagesFor } from "./uploads.server";
 
 beforeAll(() => {
@@ -176,5 +183,33 @@ describeEachDatabase("media library", (ctx) => {
     expect((await ctx.db.select({ c: blogPosts.content }).from(blogPosts).where(eq(blogPosts.id, first.id)))[0]?.c).toContain("Old words");
     expect(await readContentVersion(ctx.db)).toBeGreaterThan(version);
     expect((await uploadedImagesFor(ctx.db, [img.url]))[img.url]?.alt).toBe("A harbour in the fog");
+  });
+
+  it("lists the orphans (nothing uses them, older than a day) and an admin deletes them in one step", async () => {
+    const mod = await makeUser(ctx.db, { role: "moderator" });
+    const admin = await makeUser(ctx.db, { role: "admin" });
+    const tag = `orphan${Date.now()}`;
+    const files = await Promise.all(
+      ["old-unused", "old-used", "new-unused"].map(async (n) => ({ name: `${tag}-${n}.png`, bytes: await image() })),
+    );
+    const [oldUnused, oldUsed, newUnused] = await saveImages(ctx.db, mod.actor, files);
+    if (!oldUnused || !oldUsed || !newUnused) throw new Error("three uploads expected");
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    await ctx.db.update(uploads).set({ createdAt: twoDaysAgo }).where(eq(uploads.id, oldUnused.id));
+    await ctx.db.update(uploads).set({ createdAt: twoDaysAgo }).where(eq(uploads.id, oldUsed.id));
+    await makePost(ctx.db, { featuredImageUrl: oldUsed.url, featuredImageAlt: "Used" });
+
+    const listed = await listMediaLibrary(ctx.db, mod.actor, { q: tag });
+    const orphanIds = listed.orphans.map((o) => o.id);
+    expect(orphanIds).toContain(oldUnused.id);
+    expect(orphanIds).not.toContain(oldUsed.id);
+    expect(orphanIds).not.toContain(newUnused.id);
+    expect(listed.canCleanOrphans).toBe(false);
+
+    await expect(cleanOrphanedUploads(ctx.db, mod.actor)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await cleanOrphanedUploads(ctx.db, admin.actor)).toBeGreaterThanOrEqual(1);
+    const left = (await listMediaLibrary(ctx.db, admin.actor, { q: tag })).items.map((i) => i.id);
+    expect(left.sort()).toEqual([oldUsed.id, newUnused.id].sort());
+    expect((await listMediaLibrary(ctx.db, admin.actor, { q: tag })).orphans.map((o) => o.id)).not.toContain(oldUnused.id);
   });
 });
