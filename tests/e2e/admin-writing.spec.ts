@@ -216,7 +216,7 @@ test("Media names the post using an upload, its alt text edited once changes the
   await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
   // The alt text, edited once in the library, is the post page's alt for the body image and the cover.
-  await used.getByLabel("Alt text").fill("A small orange test square");
+  await used.getByLabel("Alt text", { exact: true }).fill("A small orange test square");
   await used.getByRole("button", { name: `Save alt text of ${tag}-used.png` }).click();
   await expect(toastWith(page, "Alt text saved.")).toBeVisible();
   await page.goto(postPage);
