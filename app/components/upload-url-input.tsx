@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { LibraryPickerDialog } from "~/components/library-picker-dialog";
 import { toast } from "~/components/toaster";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
@@ -47,7 +48,8 @@ async function upload(kind: UploadKind, file: File): Promise<{ url: string } | {
 /**
  * An address field with an upload button beside it: the file goes through the upload pipeline
  * (/api/uploads for images: checked, resized into responsive variants; /api/uploads/resume for the
- * resume PDF) and its address fills the field. Without JavaScript the address can be typed.
+ * resume PDF) and its address fills the field. An image field can also take an image already in the
+ * media library ("Choose from library"). Without JavaScript the address can be typed.
  */
 export function UploadUrlInput({
   label,
@@ -86,6 +88,16 @@ export function UploadUrlInput({
             } else toast.error("Upload failed", { description: result.error });
           }}
         />
+        {kind === "image" ? (
+          <LibraryPickerDialog
+            trigger="button"
+            triggerLabel={`Choose ${label.charAt(0).toLowerCase()}${label.slice(1)} from library`}
+            onUse={(image) => {
+              setValue(image.url);
+              toast.success("Image chosen", { description: hint });
+            }}
+          />
+        ) : null}
         {preview && value ? <img src={value} alt="" className="h-12 w-10 rounded object-cover" /> : null}
       </div>
     </div>

@@ -168,9 +168,10 @@ test("Blog Management: search and category in the address, bulk move behind a co
   expect((await page.request.get(`/7fs/Friends/${slugOf(`${tag} post 1`)}`)).status()).toBe(404);
 });
 
-test("Media lists an upload used by a post as in use and refuses to delete it; an unused one is deleted after a confirmation", async ({
+test("Media names the post using an upload, its alt text edited once changes the post page, and it is not deleted while used; an unused one is deleted after a confirmation", async ({
   page,
 }) => {
+  test.slow();
   const tag = `media${Date.now()}${test.info().project.name.replace(/\W/g, "")}`;
   const uploaded = await page.request.post("/api/uploads", {
     multipart: { files: { name: `${tag}-used.png`, mimeType: "image/png", buffer: await png() } },
@@ -181,28 +182,59 @@ test("Media lists an upload used by a post as in use and refuses to delete it; a
   });
   expect(spare.status()).toBe(201);
   const { images } = (await uploaded.json()) as { images: { url: string }[] };
+  const url = images[0]?.url ?? "";
+  const title = `${tag} post`;
   const created = await page.request.post("/7fs/Fun/new", {
-    form: { title: `${tag} post`, content: `An image: ![A test image](${images[0]?.url})`, published: "on" },
+    form: {
+      title,
+      content: `An image: ![A test image](${url})`,
+      featuredImageUrl: url,
+      featuredImageAlt: "An old cover description",
+      published: "on",
+    },
   });
   expect(created.ok()).toBe(true);
+  const postPage = `/7fs/Fun/${slugOf(title)}`;
 
   await gotoHydrated(page, "/admin/media");
   await page.getByLabel("Search by name or alt text").fill(tag);
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  const cards = page.getByRole("list", { name: "Uploads" }).getByRole("listitem");
+  const cards = page
+    .getByRole("list", { name: "Uploads" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading") });
   await expect(cards).toHaveCount(2);
   const used = cards.filter({ hasText: `${tag}-used.png` });
   await expect(used.getByText("In use")).toBeVisible();
   await expect(used.getByText("64 × 48")).toBeVisible();
+  // Where it is used: the post, linked to its editor.
+  await expect(
+    used.getByRole("list", { name: `Where ${tag}-used.png is used` }).getByRole("link", { name: `Post “${title}”` }),
+  ).toHaveAttribute("href", `${postPage}/edit`);
   await expect(cards.filter({ hasText: `${tag}-spare.png` }).getByText("Unused")).toBeVisible();
+  await expect(cards.filter({ hasText: `${tag}-spare.png` }).getByText("Not used anywhere")).toBeVisible();
   await expectNoSeriousAxeViolations(page, { exclude: ["[data-sonner-toaster]"] });
 
+  // The alt text, edited once in the library, is the post page's alt for the body image and the cover.
+  await used.getByLabel("Alt text", { exact: true }).fill("A small orange test square");
+  await used.getByRole("button", { name: `Save alt text of ${tag}-used.png` }).click();
+  await expect(toastWith(page, "Alt text saved.")).toBeVisible();
+  await page.goto(postPage);
+  const article = page.getByRole("article");
+  await expect(article.getByRole("img", { name: "A small orange test square" })).toHaveCount(2);
+  await expect(article.getByRole("img", { name: "A test image" })).toHaveCount(0);
+  await expect(article.getByRole("img", { name: "An old cover description" })).toHaveCount(0);
+
+  await gotoHydrated(page, `/admin/media?q=${tag}`);
   await used.getByRole("button", { name: `Delete ${tag}-used.png` }).click();
-  await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this upload?" });
+  await expect(confirm).toContainText(`is still used by Post “${title}”`);
+  await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(
     toastWith(page, "Error", "This file is still used by a post, page or setting. Remove it there first, then delete it."),
   ).toBeVisible();
   await expect(cards).toHaveCount(2);
+  expect((await page.request.get(url)).status()).toBe(200);
 
   await page.getByRole("button", { name: `Delete ${tag}-spare.png` }).press("Enter");
   await page.getByRole("alertdialog", { name: "Delete this upload?" }).getByRole("button", { name: "Delete" }).press("Enter");

@@ -568,6 +568,33 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    // Orphans are anyone's uploads: deleting them all is an administrator's step.
+    name: "media library orphan clean-up",
+    route: "/admin/media",
+    allowed: ["admin"],
+    okStatus: 200,
+    prepare: async (db, { author }) => {
+      const [row] = await db
+        .insert(uploads)
+        .values({
+          userId: author,
+          storageKey: `blog-images/matrix/${unique()}.png`,
+          contentType: "image/png",
+          byteSize: 10,
+          width: 1,
+          height: 1,
+          createdAt: new Date(Date.now() - 2 * 24 * 60 * 60_000),
+        })
+        .returning({ id: uploads.id });
+      const id = row?.id ?? "";
+      return {
+        path: "/admin/media",
+        body: new URLSearchParams({ intent: "orphans" }),
+        verify: async (db) => expect(await db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id))).toEqual([]),
+      };
+    },
+  },
+  {
     name: "media library picker list",
     route: "/api/media",
     allowed: STAFF,

@@ -4,14 +4,23 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
-import { uploads } from "~/server/db/schema.server";
+import { appSettings, blogMedia, blogPosts, postRevisions, uploads } from "~/server/db/schema.server";
+import { readContentVersion } from "~/server/content-version.server";
+import { renderPostBody } from "~/features/posts/content/post-render.server";
 import { ConflictError, ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { makePost, makeUser } from "../../../tests/helpers/factories";
-import { deleteMediaUpload, listMediaLibrary, listPickableImages, setUploadAlt, UPLOAD_IN_USE } from "./media-library.server";
-import { saveImages, startImageBatch } from "./uploads.server";
+import { makePost, makeProject, makeUser } from "../../../tests/helpers/factories";
+import {
+  cleanOrphanedUploads,
+  deleteMediaUpload,
+  listMediaLibrary,
+  listPickableImages,
+  setUploadAlt,
+  UPLOAD_IN_USE,
+} from "./media-library.server";
+import { saveImages, startImageBatch, uploadedImagesFor } from "./uploads.server";
 
 beforeAll(() => {
   process.env.UPLOAD_DIR = mkdtempSync(path.join(tmpdir(), "media-library-test-"));
@@ -109,5 +118,98 @@ describeEachDatabase("media library", (ctx) => {
     expect(await names("images")).toEqual([[`${tag}-photo.png`, true]]);
     expect(await names("other")).toEqual([[`${tag}-resume.pdf`, false]]);
     expect((await listPickableImages(ctx.db, admin.actor, { q: tag })).map((i) => i.name)).toEqual([`${tag}-photo.png`]);
+  });
+
+  it("names where each upload is used: a post (linked to its editor), a project, a setting, only a revision", async () => {
+    const admin = await makeUser(ctx.db, { role: "admin" });
+    const tag = `uses${Date.now()}`;
+    const names = ["body", "gallery", "project", "setting", "revision"];
+    const files = await Promise.all(names.map(async (n) => ({ name: `${tag}-${n}.png`, bytes: await image() })));
+    const [inPost, inGallery, inProject, inSetting, inRevision] = await saveImages(ctx.db, admin.actor, files);
+    if (!inPost || !inGallery || !inProject || !inSetting || !inRevision) throw new Error("five uploads expected");
+    const post = await makePost(ctx.db, { title: `${tag} Harbour notes`, category: "Faith", content: `![x](${inPost.url})` });
+    await ctx.db.insert(blogMedia).values({ postId: post.id, mediaType: "image", mediaUrl: inGallery.url, displayOrder: 0 });
+    await makeProject(ctx.db, { title: `${tag} Lighthouse`, imageUrl: inProject.url });
+    await ctx.db.insert(appSettings).values({ key: `${tag}-test`, value: JSON.stringify({ portraitUrl: inSetting.url }) });
+    const old = await makePost(ctx.db, { title: `${tag} Old draft`, content: "Nothing now" });
+    await ctx.db.insert(postRevisions).values({ postId: old.id, kind: "save", title: old.title, content: `![y](${inRevision.url})` });
+
+    const listed = await listMediaLibrary(ctx.db, admin.actor, { q: tag });
+    const usesOf = (name: string) => listed.items.find((i) => i.originalName === `${tag}-${name}.png`)?.uses;
+    const editPost = `/7fs/Faith/${post.slug}/edit`;
+    expect(usesOf("body")).toEqual([{ label: `Post “${tag} Harbour notes”`, href: editPost }]);
+    expect(usesOf("gallery")).toEqual([{ label: `Post “${tag} Harbour notes”`, href: editPost }]);
+    expect(usesOf("project")).toEqual([{ label: `Project “${tag} Lighthouse”`, href: "/admin/projects" }]);
+    expect(usesOf("setting")).toEqual([{ label: `Page texts and settings (${tag}-test)`, href: null }]);
+    expect(usesOf("revision")).toEqual([
+      { label: `An earlier revision or autosave of “${tag} Old draft”`, href: `/7fs/Fun/${old.slug}/edit` },
+    ]);
+    expect(listed.items.every((i) => i.used === i.uses.length > 0 && i.used)).toBe(true);
+    // In use anywhere, even only in a revision: deleting is refused.
+    const revisionId = listed.items.find((i) => i.originalName === `${tag}-revision.png`)?.id ?? "";
+    await expect(deleteMediaUpload(ctx.db, admin.actor, revisionId)).rejects.toThrow(UPLOAD_IN_USE);
+  });
+
+  it("an alt text edited once in the library is the alt of the image in every post body and as a featured image", async () => {
+    const admin = await makeUser(ctx.db, { role: "admin" });
+    const tag = `altall${Date.now()}`;
+    const [img] = await saveImages(ctx.db, admin.actor, [{ name: `${tag}.png`, bytes: await image() }]);
+    if (!img) throw new Error("one upload expected");
+    const postWith = async (content: string) => {
+      const body = await renderPostBody(ctx.db, content);
+      return makePost(ctx.db, {
+        content,
+        contentHtml: body.html,
+        contentText: body.text,
+        featuredImageUrl: img.url,
+        featuredImageAlt: "Old cover",
+      });
+    };
+    const first = await postWith(`Before ![Old words](${img.url}) after`);
+    const second = await postWith(`![Other old words](${img.url})`);
+    const untouched = await postWith("No image here");
+    const htmlOf = async (id: string) =>
+      (await ctx.db.select({ html: blogPosts.contentHtml }).from(blogPosts).where(eq(blogPosts.id, id)))[0]?.html ?? "";
+    expect(await htmlOf(first.id)).toContain('alt="Old words"');
+    const untouchedBefore = await htmlOf(untouched.id);
+    const version = await readContentVersion(ctx.db);
+
+    await setUploadAlt(ctx.db, admin.actor, img.id, "A harbour in the fog");
+    expect(await htmlOf(first.id)).toContain('alt="A harbour in the fog"');
+    expect(await htmlOf(second.id)).toContain('alt="A harbour in the fog"');
+    expect(await htmlOf(second.id)).not.toContain("Other old words");
+    expect(await htmlOf(untouched.id)).toBe(untouchedBefore);
+    // The Markdown the author wrote is unchanged; cached pages follow the bumped content version.
+    expect((await ctx.db.select({ c: blogPosts.content }).from(blogPosts).where(eq(blogPosts.id, first.id)))[0]?.c).toContain("Old words");
+    expect(await readContentVersion(ctx.db)).toBeGreaterThan(version);
+    expect((await uploadedImagesFor(ctx.db, [img.url]))[img.url]?.alt).toBe("A harbour in the fog");
+  });
+
+  it("lists the orphans (nothing uses them, older than a day) and an admin deletes them in one step", async () => {
+    const mod = await makeUser(ctx.db, { role: "moderator" });
+    const admin = await makeUser(ctx.db, { role: "admin" });
+    const tag = `orphan${Date.now()}`;
+    const files = await Promise.all(
+      ["old-unused", "old-used", "new-unused"].map(async (n) => ({ name: `${tag}-${n}.png`, bytes: await image() })),
+    );
+    const [oldUnused, oldUsed, newUnused] = await saveImages(ctx.db, mod.actor, files);
+    if (!oldUnused || !oldUsed || !newUnused) throw new Error("three uploads expected");
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    await ctx.db.update(uploads).set({ createdAt: twoDaysAgo }).where(eq(uploads.id, oldUnused.id));
+    await ctx.db.update(uploads).set({ createdAt: twoDaysAgo }).where(eq(uploads.id, oldUsed.id));
+    await makePost(ctx.db, { featuredImageUrl: oldUsed.url, featuredImageAlt: "Used" });
+
+    const listed = await listMediaLibrary(ctx.db, mod.actor, { q: tag });
+    const orphanIds = listed.orphans.map((o) => o.id);
+    expect(orphanIds).toContain(oldUnused.id);
+    expect(orphanIds).not.toContain(oldUsed.id);
+    expect(orphanIds).not.toContain(newUnused.id);
+    expect(listed.canCleanOrphans).toBe(false);
+
+    await expect(cleanOrphanedUploads(ctx.db, mod.actor)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await cleanOrphanedUploads(ctx.db, admin.actor)).toBeGreaterThanOrEqual(1);
+    const left = (await listMediaLibrary(ctx.db, admin.actor, { q: tag })).items.map((i) => i.id);
+    expect(left.sort()).toEqual([oldUsed.id, newUnused.id].sort());
+    expect((await listMediaLibrary(ctx.db, admin.actor, { q: tag })).orphans.map((o) => o.id)).not.toContain(oldUnused.id);
   });
 });

@@ -16,3 +16,12 @@ export function sizeOf(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/**
+ * The alt text an upload is shown with wherever it appears (a post's body, featured image and gallery):
+ * the library's, kept with the file and edited once for every place; the alt saved with a use only
+ * while the library has none.
+ */
+export function shownAlt(libraryAlt: string | null | undefined, savedAlt: string | null | undefined): string {
+  return libraryAlt?.trim() || savedAlt || "";
+}

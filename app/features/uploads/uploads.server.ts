@@ -181,20 +181,32 @@ export async function saveImages(db: Db, actor: Actor | null, files: { name: str
   }
 }
 
-/** srcset strings for image URLs that point at our own uploads (others have none). */
-export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
+/** What the pages show of one of our uploads: its srcset (when it has variants) and the alt text kept with it in the library. */
+export interface UploadedImageView {
+  srcSet: string | undefined;
+  alt: string;
+}
+
+/** Our uploads among image URLs (others are absent), by each of their addresses: srcset and library alt text. */
+export async function uploadedImagesFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, UploadedImageView>> {
   const keys = [...new Set(urls.flatMap((u) => (u ? (uploadKeyOf(u) ?? []) : [])))];
   if (keys.length === 0) return {};
   const rows = await db
-    .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants })
+    .select({ storageKey: uploads.storageKey, width: uploads.width, variants: uploads.variants, alt: uploads.alt })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
-  const out: Record<string, string> = {};
+  const out: Record<string, UploadedImageView> = {};
   for (const row of rows) {
-    if (row.variants.length === 0) continue;
-    for (const url of uploadUrlsOf(row.storageKey)) out[url] = srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+    const srcSet = row.variants.length === 0 ? undefined : srcSetOf(row.variants, { key: row.storageKey, width: row.width });
+    for (const url of uploadUrlsOf(row.storageKey)) out[url] = { srcSet, alt: row.alt };
   }
   return out;
+}
+
+/** srcset strings for image URLs that point at our own uploads (others have none). */
+export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): Promise<Record<string, string>> {
+  const images = await uploadedImagesFor(db, urls);
+  return Object.fromEntries(Object.entries(images).flatMap(([url, image]) => (image.srcSet ? [[url, image.srcSet]] : [])));
 }
 
 /**
@@ -276,6 +288,37 @@ export async function deleteUnusedUploads(db: Db, urls: readonly string[]): Prom
 
 /** An upload nothing has used this long after it was made is an orphan (an abandoned draft's image). */
 export const ORPHAN_UPLOAD_AGE_MS = 24 * 60 * 60_000;
+
+/** The uploads older than a day that nothing uses (oldest first, at most `limit`): the orphans Media lists. */
+export async function findOrphanedUploads(db: Db, { now = new Date(), limit = 500 } = {}) {
+  const rows = await db
+    .select({
+      id: uploads.id,
+      storageKey: uploads.storageKey,
+      variants: uploads.variants,
+      originalName: uploads.originalName,
+      byteSize: uploads.byteSize,
+    })
+    .from(uploads)
+    .where(lt(uploads.createdAt, new Date(now.getTime() - ORPHAN_UPLOAD_AGE_MS)))
+    .orderBy(asc(uploads.createdAt), asc(uploads.id))
+    .limit(limit);
+  const used = await usedUploadKeys(
+    db,
+    rows.map((row) => row.storageKey),
+  );
+  return rows.filter((row) => !used.has(row.storageKey));
+}
+
+/**
+ * Deletes the orphans (findOrphanedUploads) in one step; each is checked again just before it goes
+ * (deleteUnusedRows), so one used meanwhile stays. Answers the storage keys deleted.
+ */
+export async function deleteOrphanedUploads(db: Db, { now = new Date() } = {}): Promise<string[]> {
+  const { deleted } = await deleteUnusedRows(db, await findOrphanedUploads(db, { now }));
+  if (deleted.length > 0) logger.info({ keys: deleted }, "orphaned uploads deleted");
+  return deleted;
+}
 
 /**
  * One round of the orphan sweep: checks the `batch` uploads older than a day that were checked

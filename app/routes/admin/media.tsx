@@ -14,7 +14,7 @@ import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
 import { ALT_MAX, ALT_TOO_LONG } from "~/features/media/media";
 import { MEDIA_SEARCH_MAX, mediaKindOf, sizeOf, type MediaKindFilter } from "~/features/uploads/media-library";
-import { deleteMediaUpload, listMediaLibrary, setUploadAlt } from "~/features/uploads/media-library.server";
+import { cleanOrphanedUploads, deleteMediaUpload, listMediaLibrary, setUploadAlt } from "~/features/uploads/media-library.server";
 import { getDb } from "~/server/db/client.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
@@ -42,6 +42,10 @@ export async function action({ request }: Route.ActionArgs) {
       await deleteMediaUpload(db, actor, parseOrThrow(idSchema, form).id);
       return { ok: true as const, message: "Upload deleted." };
     },
+    orphans: async ({ db, actor }) => {
+      const n = await cleanOrphanedUploads(db, actor);
+      return { ok: true as const, message: n === 1 ? "1 unused upload deleted." : `${n} unused uploads deleted.` };
+    },
     alt: async ({ db, actor, form }) => {
       const { id, alt } = parseOrThrow(altSchema, form);
       await setUploadAlt(db, actor, id, alt);
@@ -62,7 +66,7 @@ function useToastingFetcher() {
 }
 
 export default function Media({ loaderData }: Route.ComponentProps) {
-  const { items, q, kind, page, pageCount, count, storageBytes } = loaderData;
+  const { items, q, kind, page, pageCount, count, storageBytes, orphans, canCleanOrphans } = loaderData;
   // The delete's result is reported here, not by the card: a deleted card is gone before its answer.
   const fetcher = useToastingFetcher();
   const busy = fetcher.state !== "idle";
@@ -73,6 +77,7 @@ export default function Media({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-muted-foreground">
         {count} {count === 1 ? "upload" : "uploads"} · {sizeOf(storageBytes)} stored (originals and resized copies)
       </p>
+      <Orphans orphans={orphans} canClean={canCleanOrphans} />
       <Form method="get" role="search" aria-label="Find uploads" className="mt-6 flex flex-wrap items-end gap-3">
         <div className="grid gap-1.5">
           <Label htmlFor="media-q">Search by name or alt text</Label>
@@ -163,6 +168,7 @@ function MediaCard({
           {item.uploader ?? "Unknown"} · <Timestamp iso={item.createdAt} format="local" />
         </p>
         <p className="break-all text-xs text-muted-foreground">{item.url}</p>
+        <UsesList name={name} uses={item.uses} />
         {item.isImage ? <AltTextForm id={item.id} name={name} alt={item.alt} editable={item.canManage} /> : null}
         {item.canManage ? (
           <ConfirmDialog
@@ -176,7 +182,7 @@ function MediaCard({
             title="Delete this upload?"
             description={
               item.used
-                ? "Something still shows this file: it cannot be deleted until it is removed from there."
+                ? `“${name}” is still used by ${item.uses.map((u) => u.label).join(", ")}: it cannot be deleted until it is removed from there.`
                 : `“${name}” and its resized copies are deleted permanently. This cannot be undone.`
             }
             busy={busy}
@@ -191,7 +197,79 @@ function MediaCard({
   );
 }
 
-/** The upload's alt text, saved with the file: the alt it starts with wherever it is inserted next. */
+/** The uploads nothing uses, older than a day, listed by name; an admin deletes them all in one confirmed step. */
+function Orphans({ orphans, canClean }: { orphans: { id: string; name: string; byteSize: number }[]; canClean: boolean }) {
+  const fetcher = useToastingFetcher();
+  const [open, setOpen] = useState(false);
+  const busy = fetcher.state !== "idle";
+  if (orphans.length === 0) return null;
+  const total = sizeOf(orphans.reduce((sum, o) => sum + o.byteSize, 0));
+  const summary = `${orphans.length} ${orphans.length === 1 ? "upload" : "uploads"} nothing uses, older than a day (${total})`;
+  return (
+    <section aria-labelledby="media-orphans" className="mt-6 rounded-lg border p-4 text-sm">
+      <h2 id="media-orphans" className="font-semibold">
+        Orphans
+      </h2>
+      <p className="mt-1 text-muted-foreground">{summary}</p>
+      <details className="mt-2">
+        <summary className="cursor-pointer">Show their names</summary>
+        <ul aria-label="Orphans" className="mt-2 list-disc pl-5">
+          {orphans.map((o) => (
+            <li key={o.id} className="[overflow-wrap:anywhere]">
+              {o.name}
+            </li>
+          ))}
+        </ul>
+      </details>
+      {canClean ? (
+        <ConfirmDialog
+          open={open}
+          onOpenChange={setOpen}
+          trigger={
+            <Button type="button" variant="outline" size="sm" className="mt-3 text-destructive">
+              Delete orphans
+            </Button>
+          }
+          title="Delete every orphan?"
+          description={`${summary}: they and their resized copies are deleted permanently. This cannot be undone.`}
+          busy={busy}
+        >
+          <DestructiveAction
+            busy={busy}
+            onConfirm={() => void fetcher.submit({ intent: "orphans" }, { method: "post" }).then(() => setOpen(false))}
+          >
+            {busy ? "Deleting..." : "Delete orphans"}
+          </DestructiveAction>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+/** Where the upload is used, each place linked where it can be edited (none: "Not used anywhere"). */
+function UsesList({ name, uses }: { name: string; uses: { label: string; href: string | null }[] }) {
+  if (uses.length === 0) return <p className="text-muted-foreground">Not used anywhere</p>;
+  return (
+    <div>
+      <p className="font-medium">Used in</p>
+      <ul aria-label={`Where ${name} is used`} className="list-disc pl-5">
+        {uses.map((use) => (
+          <li key={use.label}>
+            {use.href ? (
+              <a href={use.href} className="underline underline-offset-2">
+                {use.label}
+              </a>
+            ) : (
+              use.label
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The upload's alt text, saved with the file: the alt every place that uses it shows, and where it is inserted next. */
 function AltTextForm({ id, name, alt, editable }: { id: string; name: string; alt: string; editable: boolean }) {
   const fetcher = useToastingFetcher();
   const busy = fetcher.state !== "idle";

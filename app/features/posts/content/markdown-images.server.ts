@@ -7,9 +7,10 @@ export interface UploadRow {
   width: number;
   height: number;
   variants: readonly { width: number; key: string }[];
+  alt: string;
 }
 
-/** The renderer's lookup from upload rows: site path (and public URL, with S3_PUBLIC_URL) → size and WebP variants. */
+/** The renderer's lookup from upload rows: site path (and public URL, with S3_PUBLIC_URL) → size, WebP variants and library alt text. */
 export function knownImagesFromUploads(rows: readonly UploadRow[]): Map<string, KnownImage> {
   return new Map(
     rows.flatMap((row) => {
@@ -17,6 +18,7 @@ export function knownImagesFromUploads(rows: readonly UploadRow[]): Map<string, 
         width: row.width,
         height: row.height,
         variants: row.variants.map((v) => ({ width: v.width, url: publicUploadUrl(v.key) })),
+        alt: row.alt,
       };
       return uploadUrlsOf(row.storageKey).map((url) => [url, image] as const);
     }),

@@ -12,6 +12,7 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { SKIP, visit } from "unist-util-visit";
 import { isSafeImageUrl } from "~/features/media/media";
+import { shownAlt } from "~/features/uploads/media-library";
 import { uploadKeyOf } from "~/features/uploads/uploads.server";
 import { LruCache } from "~/lib/lru-cache";
 import { loadCodeHighlighter, plainCodeBlock, type CodeHighlighter } from "./code-highlight.server";
@@ -25,6 +26,8 @@ export interface KnownImage {
   height: number;
   /** Smaller WebP copies (320–1600 px wide), as site paths like /uploads/...-640w.webp. */
   variants: readonly { width: number; url: string }[];
+  /** The alt text kept with the upload in the media library: shown instead of the one written in the post (shownAlt). */
+  alt?: string;
 }
 
 export interface RenderMarkdownOptions {
@@ -157,7 +160,8 @@ function rehypeContent(ctx: TransformContext) {
       }
       if (node.tagName === "img") {
         const src = safeImageSrc(stringProperty(node, "src") ?? "", ctx.siteUrl);
-        const alt = stringProperty(node, "alt") ?? "";
+        const known = src ? ctx.images.get(sitePath(src, ctx.siteUrl)) : undefined;
+        const alt = shownAlt(known?.alt, stringProperty(node, "alt"));
         if (!src) {
           // An unusable source leaves its description, so the sentence around it still reads.
           parent.children.splice(index, 1, ...(alt ? [{ type: "text" as const, value: alt }] : []));
@@ -170,7 +174,6 @@ function rehypeContent(ctx: TransformContext) {
           loading: "lazy",
           decoding: "async",
         };
-        const known = ctx.images.get(sitePath(src, ctx.siteUrl));
         if (known) {
           node.properties.width = known.width;
           node.properties.height = known.height;
@@ -308,7 +311,7 @@ function cacheKey(source: string, options: RenderMarkdownOptions): string {
     hash
       .update("\0")
       .update(url)
-      .update(JSON.stringify([image.width, image.height, image.variants]));
+      .update(JSON.stringify([image.width, image.height, image.variants, image.alt ?? ""]));
   }
   return hash.digest("base64url");
 }

@@ -26,7 +26,7 @@ async function knownImagesIn(db: Db, tree: MdastRoot, siteUrl: string) {
   const keys = uploadImageUrlsIn(tree, siteUrl).map((url) => url.slice(UPLOADS_PREFIX.length));
   if (keys.length === 0) return new Map();
   const rows = await db
-    .select({ storageKey: uploads.storageKey, width: uploads.width, height: uploads.height, variants: uploads.variants })
+    .select({ storageKey: uploads.storageKey, width: uploads.width, height: uploads.height, variants: uploads.variants, alt: uploads.alt })
     .from(uploads)
     .where(inArray(uploads.storageKey, keys));
   return knownImagesFromUploads(rows);

@@ -8,7 +8,7 @@ import { PostBody } from "../read/post-body";
 import { applyFormat, insertImage, shortcutAction, TOOLBAR_ACTIONS, type FormatAction, type TextState } from "./markdown-edits";
 import { imageFilesOf, uploadImageFiles } from "./upload-images";
 import { InsertImageDialog } from "./insert-image-dialog";
-import { LibraryPickerDialog, type PickedImage } from "./library-picker-dialog";
+import { LibraryPickerDialog, type PickedImage } from "~/components/library-picker-dialog";
 
 const ICONS: Record<FormatAction, typeof Bold> = {
   bold: Bold,

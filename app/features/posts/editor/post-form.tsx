@@ -14,7 +14,7 @@ import { firstMessage, parseSubmission, type FormFailure } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { AddressFields } from "./address-fields";
 import { ContentEditor } from "./content-editor";
-import { LibraryPickerDialog, type PickedImage } from "./library-picker-dialog";
+import { LibraryPickerDialog, type PickedImage } from "~/components/library-picker-dialog";
 import { uploadImageFiles } from "./upload-images";
 import { AutosaveRestore } from "./autosave-restore";
 import { AutosaveStatusText } from "./autosave-status";

@@ -10,7 +10,8 @@ import { tableOfContents } from "~/features/posts/content/table-of-contents.serv
 import { postShareCard, shareImageOf } from "~/features/share-images/share-images.server";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
-import { srcSetsFor } from "~/features/uploads/uploads.server";
+import { shownAlt } from "~/features/uploads/media-library";
+import { uploadedImagesFor } from "~/features/uploads/uploads.server";
 import { postPath } from "~/lib/categories";
 import { canDeletePost, canUpdatePost } from "~/lib/permissions";
 import { readingTimeLabel } from "~/lib/reading-time";
@@ -32,8 +33,8 @@ function linkView(p: PostLink): PostLinkView {
 
 /** Everything the post page shows of a post the reader may read: body, images, neighbours, SEO data. */
 export async function postPageView(db: Db, request: Request, post: PostWithMedia, user: SessionUser | null) {
-  const [srcSets, body, around, site] = await Promise.all([
-    srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
+  const [uploaded, body, around, site] = await Promise.all([
+    uploadedImagesFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
     postBodyOf(db, post),
     aroundPost(db, post),
     getSiteSettings(),
@@ -57,8 +58,9 @@ export async function postPageView(db: Db, request: Request, post: PostWithMedia
       // Staff see an unpublished post's state: when it goes live, or that it is a draft.
       scheduled: !post.published && post.scheduledAt ? scheduledLabel(post.scheduledAt, getEnv().SITE_TIME_ZONE) : null,
       image,
-      imageAlt: image ? (post.featuredImageAlt ?? "") : "",
-      imageSrcSet: image ? srcSets[image] : undefined,
+      // An upload shows the alt text kept with it in the library, edited once for every place (shownAlt).
+      imageAlt: image ? shownAlt(uploaded[image]?.alt, post.featuredImageAlt) : "",
+      imageSrcSet: image ? uploaded[image]?.srcSet : undefined,
       card,
       date: longDate(post.publishedAt),
       publishedAt: post.publishedAt.toISOString(),
@@ -75,8 +77,8 @@ export async function postPageView(db: Db, request: Request, post: PostWithMedia
           mediaType: m.mediaType,
           mediaUrl: m.mediaUrl,
           caption: m.caption,
-          alt: m.alt,
-          srcSet: srcSets[m.mediaUrl],
+          alt: m.mediaType === "image" ? shownAlt(uploaded[m.mediaUrl]?.alt, m.alt) : m.alt,
+          srcSet: uploaded[m.mediaUrl]?.srcSet,
         })),
     },
     related: around.related.map(linkView),

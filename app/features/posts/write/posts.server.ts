@@ -21,6 +21,7 @@ import { discardAutosave } from "./autosave.server";
 import { afterPostWrite, isReservedSlug, isSlugTaken, renderedColumns, revisionOf, slugCandidates } from "./post-write.server";
 import { syncPublishJob } from "./scheduling.server";
 import { enqueuePostFilesCleanup } from "./post-files.server";
+import { renderPostBody } from "../content/post-render.server";
 
 export const POSTS_PER_PAGE = 12;
 const SAVE_FORBIDDEN = "You don't have permission to save posts.";
@@ -465,6 +466,23 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
   });
   logger.info({ postId: post.id, slug, by: actor.id }, "post deleted");
   return { category: post.category };
+}
+
+/**
+ * Renders again the stored HTML and text of every post whose body shows the upload `storageKey`, in
+ * the caller's transaction: the library's alt text of an upload is read at render time (shownAlt), so
+ * a change of it reaches every post at once. The Markdown the author wrote is untouched (no revision).
+ */
+export async function rerenderPostsShowing(tx: Db, storageKey: string): Promise<number> {
+  const rows = await tx
+    .select({ id: blogPosts.id, content: blogPosts.content })
+    .from(blogPosts)
+    .where(sql`strpos(${blogPosts.content}, ${storageKey}) > 0`);
+  for (const row of rows) {
+    const body = await renderPostBody(tx, row.content);
+    await tx.update(blogPosts).set({ contentHtml: body.html, contentText: body.text }).where(eq(blogPosts.id, row.id));
+  }
+  return rows.length;
 }
 
 export const ADMIN_POSTS_PER_PAGE = 50;

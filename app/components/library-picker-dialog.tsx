@@ -49,7 +49,11 @@ interface Props {
   onOpen?: () => void;
   /** Inserts the image's Markdown at the cursor; absent where only a featured image is picked. */
   onInsert?: (image: PickedImage) => void;
-  onSetFeatured: (image: PickedImage) => void;
+  onSetFeatured?: (image: PickedImage) => void;
+  /** An image field outside the editor (portrait, logo, project image): "Use this image" fills it with the image's address. */
+  onUse?: (image: PickedImage) => void;
+  /** The trigger button's accessible name where several fields on one page pick from the library. */
+  triggerLabel?: string;
 }
 
 /**
@@ -59,7 +63,7 @@ interface Props {
  * Radix's dialog labels itself by its title, traps focus and closes on Esc; the images are radio
  * buttons, so arrow keys move between them.
  */
-export function LibraryPickerDialog({ trigger, onOpen, onInsert, onSetFeatured }: Props) {
+export function LibraryPickerDialog({ trigger, onOpen, onInsert, onSetFeatured, onUse, triggerLabel }: Props) {
   const ids = useId();
   const [open, setOpen] = useState(false);
   const [q, setQ] = useState("");
@@ -109,7 +113,7 @@ export function LibraryPickerDialog({ trigger, onOpen, onInsert, onSetFeatured }
             <Images aria-hidden />
           </Button>
         ) : (
-          <Button type="button" variant="outline">
+          <Button type="button" variant="outline" aria-label={triggerLabel}>
             Choose from library
           </Button>
         )}
@@ -118,9 +122,11 @@ export function LibraryPickerDialog({ trigger, onOpen, onInsert, onSetFeatured }
         <DialogHeader>
           <DialogTitle>Pick from library</DialogTitle>
           <DialogDescription>
-            {onInsert
-              ? "Choose an uploaded image to insert at the cursor or to make the featured image."
-              : "Choose an uploaded image to make the featured image."}
+            {onUse
+              ? "Choose an uploaded image to use here."
+              : onInsert
+                ? "Choose an uploaded image to insert at the cursor or to make the featured image."
+                : "Choose an uploaded image to make the featured image."}
           </DialogDescription>
         </DialogHeader>
         {/* Not a <form>: the dialog is rendered inside the post form's React tree, and a submit would reach it. */}
@@ -197,17 +203,26 @@ export function LibraryPickerDialog({ trigger, onOpen, onInsert, onSetFeatured }
             </ul>
           </fieldset>
         )}
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${ids}-alt`}>Alt text</Label>
-          <Input id={`${ids}-alt`} type="text" value={alt} disabled={!picked} onChange={(e) => setAlt(e.target.value)} />
-        </div>
+        {onUse ? null : (
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${ids}-alt`}>Alt text</Label>
+            <Input id={`${ids}-alt`} type="text" value={alt} disabled={!picked} onChange={(e) => setAlt(e.target.value)} />
+          </div>
+        )}
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => setOpen(false)}>
             Cancel
           </Button>
-          <Button type="button" variant={onInsert ? "outline" : "default"} disabled={!picked} onClick={() => finish(onSetFeatured)}>
-            Set as featured image
-          </Button>
+          {onUse ? (
+            <Button type="button" disabled={!picked} onClick={() => finish(onUse)}>
+              Use this image
+            </Button>
+          ) : null}
+          {onSetFeatured ? (
+            <Button type="button" variant={onInsert ? "outline" : "default"} disabled={!picked} onClick={() => finish(onSetFeatured)}>
+              Set as featured image
+            </Button>
+          ) : null}
           {onInsert ? (
             <Button type="button" disabled={!picked} onClick={() => finish(onInsert)}>
               Insert image
