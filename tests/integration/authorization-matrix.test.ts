@@ -803,6 +803,13 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "recent roles sort by date",
+    route: "/admin/recent-roles",
+    allowed: GRANTED,
+    okStatus: 302,
+    prepare: audited("/admin/recent-roles", "position.sort", { intent: "sort" }),
+  },
+  {
     name: "testimonial create",
     route: "/admin/testimonials",
     allowed: GRANTED,
