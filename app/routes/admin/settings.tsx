@@ -26,10 +26,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 // The site form posts no intent (the security form says intent=security); a refusal comes before any field error.
 export async function action({ request }: Route.ActionArgs) {
   return handleAdminForm(request, "settings", {
-    "": async ({ actor, db, form, parse }) => {
+    "": async ({ actor, db, parse }) => {
       const submission = parse(siteSettingsFormSchema);
       if (submission.status !== "success") return invalidSubmission(submission);
-      await saveSiteSettings(db, actor, form);
+      // The payload, not the flat form: link rows arrive as socialLinks[0].label, … and are read as a list.
+      await saveSiteSettings(db, actor, submission.payload);
       return redirectWithToast("/admin/settings", { title: SETTINGS_SAVED, type: "success" });
     },
     security: async ({ actor, db, form, parse }) => {
