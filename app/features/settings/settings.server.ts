@@ -168,6 +168,27 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
   return settings;
 }
 
+/**
+ * Part of "Remove demo content", in its transaction: the resume link goes back to none (and /resume.pdf
+ * stops serving the shipped file). Only that field is written into the stored record, so every other
+ * setting, saved or still a default, stays as it is.
+ */
+export async function forgetDemoResume(tx: Db): Promise<void> {
+  const [row] = await tx.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY));
+  let stored: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = row ? JSON.parse(row.value) : {};
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) stored = parsed as Record<string, unknown>;
+  } catch {
+    stored = {};
+  }
+  const value = JSON.stringify({ ...stored, resumeUrl: "" });
+  await tx
+    .insert(appSettings)
+    .values({ key: SITE_SETTINGS_KEY, value })
+    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+}
+
 export const SECURITY_SETTINGS_KEY = "security_settings";
 
 /** The stored security settings record (JSON text, or null when never saved), as a column of the caller's statement. */
