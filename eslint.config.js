@@ -89,14 +89,7 @@ const FEATURE_SURFACE = {
   ],
   projects: ["projects.server.ts", "project-admin.server.ts", "project-import.server.ts", "project-schema.ts"],
   search: ["search-form.tsx"],
-  settings: [
-    "demo-resume.server.ts",
-    "settings-schema.ts",
-    "settings.server.ts",
-    "site-defaults.ts",
-    "site-url.server.ts",
-    "use-site.ts",
-  ],
+  settings: ["demo-resume.server.ts", "settings-schema.ts", "settings.server.ts", "site-defaults.ts", "site-url.server.ts", "use-site.ts"],
   "share-images": ["share-images.server.ts"],
   subscriptions: [
     "newsletter-settings.server.ts",

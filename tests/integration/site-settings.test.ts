@@ -86,7 +86,9 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
     expect(settings.serviceLinks).toEqual([{ label: "Consulting", url: "https://consulting.example" }]);
     // The stored links come back as rows, one label and one address field each.
     const editor = await (await server.fetch("/admin/settings", { headers: { cookie: admin } })).text();
-    expect(editor).toMatch(/name="socialLinks\[1\]\.url"[^>]*value="https:\/\/github.com\/jo"|value="https:\/\/github.com\/jo"[^>]*name="socialLinks\[1\]\.url"/);
+    expect(editor).toMatch(
+      /name="socialLinks\[1\]\.url"[^>]*value="https:\/\/github.com\/jo"|value="https:\/\/github.com\/jo"[^>]*name="socialLinks\[1\]\.url"/,
+    );
   });
 
   it("without JavaScript, Add link, Move and Remove post the form back with the rows changed and save nothing", async () => {

@@ -192,19 +192,13 @@ async function demoPositions(db: Db): Promise<DemoItem[]> {
 
 /** What "Remove demo content" would remove now (the confirmation lists it). */
 export async function findDemoContent(db: Db): Promise<DemoContent> {
-  const [posts, projectRows, testimonialRows, positionRows, settings] = await Promise.all([
-    demoPosts(db),
-    demoProjects(db),
-    demoTestimonials(db),
-    demoPositions(db),
-    readSiteSettings(db),
-  ]);
+  // One query at a time: inside a transaction they share one connection.
   return {
-    posts,
-    projects: projectRows,
-    testimonials: testimonialRows,
-    positions: positionRows,
-    resume: settings.resumeUrl === DEMO_RESUME_PATH,
+    posts: await demoPosts(db),
+    projects: await demoProjects(db),
+    testimonials: await demoTestimonials(db),
+    positions: await demoPositions(db),
+    resume: (await readSiteSettings(db)).resumeUrl === DEMO_RESUME_PATH,
   };
 }
 
@@ -214,9 +208,7 @@ export async function countPublishedDemoPosts(db: Db): Promise<number> {
 }
 
 export function isDemoContentEmpty(content: DemoContent): boolean {
-  return (
-    content.posts.length + content.projects.length + content.testimonials.length + content.positions.length === 0 && !content.resume
-  );
+  return content.posts.length + content.projects.length + content.testimonials.length + content.positions.length === 0 && !content.resume;
 }
 
 /** One line for the audit log and the toast: "6 posts, 5 projects, 9 testimonials, 4 roles and the resume". */
@@ -248,8 +240,7 @@ export async function removeDemoContent(db: Db, actor: Actor | null): Promise<De
     if (found.projects.length > 0) await tx.delete(projects).where(and(inArray(projects.id, ids(found.projects)), unedited(projects)));
     if (found.testimonials.length > 0)
       await tx.delete(testimonials).where(and(inArray(testimonials.id, ids(found.testimonials)), unedited(testimonials)));
-    if (found.positions.length > 0)
-      await tx.delete(positions).where(and(inArray(positions.id, ids(found.positions)), unedited(positions)));
+    if (found.positions.length > 0) await tx.delete(positions).where(and(inArray(positions.id, ids(found.positions)), unedited(positions)));
     if (found.resume) await forgetDemoResume(tx);
     await bumpContentVersion(tx);
     await recordAudit(tx, { actor, action: "demo.remove", target: { type: "demo" }, summary: `removed ${describeDemoContent(found)}` });

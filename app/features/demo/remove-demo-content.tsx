@@ -30,8 +30,8 @@ function DemoList({ content }: { content: DemoContent }) {
         </li>
       ) : null}
       <li>
-        <span className="font-medium">Portrait:</span> the demo has no photo of its own; the placeholder silhouette shows until you
-        upload your portrait in the settings above.
+        <span className="font-medium">Portrait:</span> the demo has no photo of its own; the placeholder silhouette shows until you upload
+        your portrait in the settings above.
       </li>
     </ul>
   );

@@ -59,7 +59,13 @@ export function LinkRows({
                   {(props) => <Input {...props} type="text" inputMode="url" placeholder="https://… or mailto:…" />}
                 </FormField>
                 <div className="sm:pt-6">
-                  <RowButtons id={row.key ?? `${field.name}-${index}`} name={name} index={index} count={rows.length} actionProps={buttonsFor(index, row.key ?? "")} />
+                  <RowButtons
+                    id={row.key ?? `${field.name}-${index}`}
+                    name={name}
+                    index={index}
+                    count={rows.length}
+                    actionProps={buttonsFor(index, row.key ?? "")}
+                  />
                 </div>
               </fieldset>
             </li>

@@ -163,11 +163,10 @@ export const storedSiteSettingsSchema = z
   .partial();
 
 /** The record as the form's default values: every field a string, the links a row each. */
-export function settingsFormValues({
-  logoMark: _logoMark,
-  icons: _icons,
-  ...settings
-}: SiteSettings): Omit<Record<keyof SiteSettingsInput, string>, "socialLinks" | "serviceLinks"> & {
+export function settingsFormValues({ logoMark: _logoMark, icons: _icons, ...settings }: SiteSettings): Omit<
+  Record<keyof SiteSettingsInput, string>,
+  "socialLinks" | "serviceLinks"
+> & {
   socialLinks: SiteLink[];
   serviceLinks: SiteLink[];
 } {
@@ -179,7 +178,12 @@ export function settingsFormValues({
 export function settingsFormFields(settings: SiteSettings): Record<string, string> {
   const { socialLinks, serviceLinks, ...rest } = settingsFormValues(settings);
   const rows = (name: string, links: readonly SiteLink[]) =>
-    Object.fromEntries(links.flatMap((link, index) => [[`${name}[${index}].label`, link.label], [`${name}[${index}].url`, link.url]]));
+    Object.fromEntries(
+      links.flatMap((link, index) => [
+        [`${name}[${index}].label`, link.label],
+        [`${name}[${index}].url`, link.url],
+      ]),
+    );
   return { ...rest, ...rows("socialLinks", socialLinks), ...rows("serviceLinks", serviceLinks) };
 }
 

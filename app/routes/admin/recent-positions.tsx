@@ -3,7 +3,14 @@ import { requireArea } from "~/features/auth/guards.server";
 import { handleAdminForm, type AdminFormContext } from "~/features/admin/admin-form.server";
 import { PositionManagement, type PositionActionData } from "~/features/pages/position-management";
 import { positionInputSchema } from "~/features/pages/positions-schema";
-import { createPosition, deletePosition, listPositions, movePosition, sortPositionsByDate, updatePosition } from "~/features/pages/positions.server";
+import {
+  createPosition,
+  deletePosition,
+  listPositions,
+  movePosition,
+  sortPositionsByDate,
+  updatePosition,
+} from "~/features/pages/positions.server";
 import { getDb } from "~/server/db/client.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/recent-positions";
