@@ -47,9 +47,11 @@ export function LinkRows({
       <ol id={listId} aria-label={title} className="grid gap-3">
         {rows.map((row, index) => {
           const link = row.getFieldset();
+          // A row added by a form post (no JavaScript) has no key from the browser yet: its place stands in.
+          const key = row.key ?? `${field.name}-${index}`;
           const name = `${itemName} ${index + 1} (${link.label.value || "no label"})`;
           return (
-            <li key={row.key} className="rounded-md border p-3">
+            <li key={key} className="rounded-md border p-3">
               <fieldset className="grid gap-2 sm:grid-cols-[1fr_2fr_auto] sm:items-start">
                 <legend className="sr-only">{`${itemName} ${index + 1}`}</legend>
                 <FormField field={link.label} label="Label">
@@ -60,11 +62,11 @@ export function LinkRows({
                 </FormField>
                 <div className="sm:pt-6">
                   <RowButtons
-                    id={row.key ?? `${field.name}-${index}`}
+                    id={key}
                     name={name}
                     index={index}
                     count={rows.length}
-                    actionProps={buttonsFor(index, row.key ?? "")}
+                    actionProps={buttonsFor(index, key)}
                   />
                 </div>
               </fieldset>
