@@ -30,23 +30,25 @@ test("settings: a social link added as a row, moved up, saved and shown in the f
   await page.getByRole("button", { name: "Add link" }).first().click();
   await expect(rows).toHaveCount(4);
   const added = page.getByRole("group", { name: "Social link 4" });
-  await expect(added.getByLabel("Label")).toBeFocused();
-  await added.getByLabel("Label").fill("Mastodon");
-  await added.getByLabel("Address").fill("https://social.example/@maya");
+  await expect(added.getByLabel("Label", { exact: true })).toBeFocused();
+  await added.getByLabel("Label", { exact: true }).fill("Mastodon");
+  await added.getByLabel("Address", { exact: true }).fill("https://social.example/@maya");
   // By keyboard: Enter on "Move up", and the focus stays on the moved row's button.
   await page.getByRole("button", { name: "Move Social link 4 (Mastodon) up" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Move Social link 3 (Mastodon) up" })).toBeFocused();
-  await expect(page.getByRole("group", { name: "Social link 3" }).getByLabel("Address")).toHaveValue("https://social.example/@maya");
+  await expect(page.getByRole("group", { name: "Social link 3" }).getByLabel("Address", { exact: true })).toHaveValue(
+    "https://social.example/@maya",
+  );
   // A wrong address is named by its row, under the row's field.
-  await page.getByRole("group", { name: "Social link 1" }).getByLabel("Address").fill("javascript:alert(1)");
+  await page.getByRole("group", { name: "Social link 1" }).getByLabel("Address", { exact: true }).fill("javascript:alert(1)");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(
     page.getByText(
       "Social links, link 1: the address must be a web address starting with http:// or https://, or mailto: and an email address",
     ),
   ).toBeVisible();
-  await page.getByRole("group", { name: "Social link 1" }).getByLabel("Address").fill("https://www.linkedin.com/in/maya");
+  await page.getByRole("group", { name: "Social link 1" }).getByLabel("Address", { exact: true }).fill("https://www.linkedin.com/in/maya");
   await expectNoSeriousAxeViolations(page);
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(toastWith(page, "Settings saved")).toBeVisible();

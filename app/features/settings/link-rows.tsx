@@ -33,9 +33,14 @@ export function LinkRows({
   const hintId = useId();
   const listId = useId();
   const buttonsFor = (index: number, key: string) => (action: RowAction) => {
-    if (action === "remove") return form.remove.getButtonProps({ name: field.name, index });
+    // Submit buttons: the form's list intent is the button's own value.
+    if (action === "remove") return { type: "submit" as const, ...form.remove.getButtonProps({ name: field.name, index }) };
     const to = action === "up" ? index - 1 : index + 1;
-    return { ...form.reorder.getButtonProps({ name: field.name, from: index, to }), onClick: () => focusMovedRow(key, action) };
+    return {
+      type: "submit" as const,
+      ...form.reorder.getButtonProps({ name: field.name, from: index, to }),
+      onClick: () => focusMovedRow(key, action),
+    };
   };
   return (
     <fieldset className="grid gap-3" aria-describedby={hintId}>
@@ -61,13 +66,7 @@ export function LinkRows({
                   {(props) => <Input {...props} type="text" inputMode="url" placeholder="https://… or mailto:…" />}
                 </FormField>
                 <div className="sm:pt-6">
-                  <RowButtons
-                    id={key}
-                    name={name}
-                    index={index}
-                    count={rows.length}
-                    actionProps={buttonsFor(index, key)}
-                  />
+                  <RowButtons id={key} name={name} index={index} count={rows.length} actionProps={buttonsFor(index, key)} />
                 </div>
               </fieldset>
             </li>
@@ -76,6 +75,7 @@ export function LinkRows({
       </ol>
       <FieldError id={errorIdOf(field.id)} errors={field.errors} />
       <Button
+        type="submit"
         variant="outline"
         className="w-fit"
         disabled={rows.length >= SETTINGS_LIMITS.links}
