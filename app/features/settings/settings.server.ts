@@ -160,19 +160,8 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
  * setting, saved or still a default, stays as it is.
  */
 export async function forgetDemoResume(tx: Db): Promise<void> {
-  const [row] = await tx.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY));
-  let stored: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = row ? JSON.parse(row.value) : {};
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) stored = parsed as Record<string, unknown>;
-  } catch {
-    stored = {};
-  }
-  const value = JSON.stringify({ ...stored, resumeUrl: "" });
-  await tx
-    .insert(appSettings)
-    .values({ key: SITE_SETTINGS_KEY, value })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+  const stored = (await readJsonSetting(tx, SITE_SETTINGS_KEY, storedSiteSettingsSchema)) ?? {};
+  await writeJsonSetting(tx, SITE_SETTINGS_KEY, { ...stored, resumeUrl: "" });
 }
 
 export const SECURITY_SETTINGS_KEY = "security_settings";
