@@ -61,12 +61,14 @@ const FEATURE_SURFACE = {
   booking: ["booking-schema.ts", "reach-me-slots.tsx", "reach-me.server.ts"],
   comments: ["comment-admin.tsx", "comment-mail.server.ts", "comment-schema.ts", "comments.server.ts", "comments-section.tsx"],
   contact: ["contact.server.ts", "outbox.server.ts"],
+  demo: ["demo-content.server.ts", "remove-demo-content.tsx"],
   feeds: ["feed-item.ts", "feeds.server.ts", "fetch-document.server.ts"],
   imports: [],
   layout: ["menu-editor.tsx", "menus-schema.ts", "menus.server.ts", "site-links.ts"],
   mail: ["mail-banner.tsx", "mail-settings-schema.ts"],
   media: ["media-urls.ts", "media-view.tsx", "media.ts"],
   pages: [
+    "content.ts",
     "getting-started.ts",
     "page-content.server.ts",
     "portrait.tsx",
@@ -87,7 +89,7 @@ const FEATURE_SURFACE = {
   ],
   projects: ["projects.server.ts", "project-admin.server.ts", "project-import.server.ts", "project-schema.ts"],
   search: ["search-form.tsx"],
-  settings: ["settings-schema.ts", "settings.server.ts", "site-defaults.ts", "site-url.server.ts", "use-site.ts"],
+  settings: ["demo-resume.server.ts", "settings-schema.ts", "settings.server.ts", "site-defaults.ts", "site-url.server.ts", "use-site.ts"],
   "share-images": ["share-images.server.ts"],
   subscriptions: [
     "newsletter-settings.server.ts",

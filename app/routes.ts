@@ -10,6 +10,7 @@ export default [
   route("testimonials", "routes/testimonials.tsx"),
   route("hero-mockups", "routes/hero-mockups.tsx"),
   route("robots.txt", "routes/robots-txt.ts"),
+  route("resume.pdf", "routes/resume-pdf.ts"),
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("sitemaps/:file", "routes/sitemaps.ts"),
   route("api/feeds/substack", "routes/api/feeds-substack.ts"),

@@ -86,7 +86,8 @@ for (const image of IMAGES) {
 }
 console.log(`wrote ${IMAGES.length} images to ${OUT}`);
 
-// A one-page placeholder resume (public/resume.pdf), written as a minimal hand-built PDF.
+// A one-page placeholder resume (app/features/settings/demo-resume.pdf, served at /resume.pdf while it is the
+// site's), written as a minimal hand-built PDF in plain ASCII (the server bundles it as text).
 function pdf(lines) {
   const escape = (s) => s.replace(/[\\()]/g, (c) => `\\${c}`);
   const stream = [
@@ -117,7 +118,7 @@ function pdf(lines) {
   return out;
 }
 fs.writeFileSync(
-  path.resolve("public/resume.pdf"),
+  path.resolve("app/features/settings/demo-resume.pdf"),
   pdf([
     "Resume - Product Manager, Project Manager & Application Developer",
     "Technical Product Manager, Enterprise SaaS Platform (02/2022 - 07/2025, Remote, USA)",
@@ -128,4 +129,4 @@ fs.writeFileSync(
     "Education: M.S. Information Systems Management; B.S. Business Administration, IT",
   ]),
 );
-console.log("wrote public/resume.pdf");
+console.log("wrote app/features/settings/demo-resume.pdf");

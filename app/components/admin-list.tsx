@@ -40,11 +40,14 @@ export function AdminListPage({
   empty,
   emptyText,
   listLabel,
+  actions,
   children,
 }: {
   title: string;
   description: string;
   addLabel: string;
+  /** Whole-list actions shown beside the Add link (e.g. "Sort by date"). */
+  actions?: React.ReactNode;
   /** The add/edit form, shown instead of the Add link when present. */
   form: React.ReactNode;
   empty: boolean;
@@ -59,14 +62,17 @@ export function AdminListPage({
           <h1 className="text-3xl font-bold">{title}</h1>
           <p className="mt-2 text-muted-foreground">{description}</p>
         </div>
-        {!form ? (
-          <Button asChild>
-            <Link to="?new">
-              <Plus aria-hidden />
-              {addLabel}
-            </Link>
-          </Button>
-        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {actions}
+          {!form ? (
+            <Button asChild>
+              <Link to="?new">
+                <Plus aria-hidden />
+                {addLabel}
+              </Link>
+            </Button>
+          ) : null}
+        </div>
       </div>
       {form}
       {empty ? (

@@ -12,7 +12,8 @@ import {
 } from "~/components/ui/alert-dialog";
 
 /**
- * The one confirmation dialog: a question (`title`), what confirming does (`description`), a way out
+ * The one confirmation dialog: a question (`title`), what confirming does (`description`, with any
+ * list of what it affects in `details`), a way out
  * (`cancelLabel`) and the confirming control (`children`: a form's submit button or an action). Opened
  * by `trigger`, or controlled through `open`/`onOpenChange`.
  */
@@ -22,6 +23,7 @@ export function ConfirmDialog({
   onOpenChange,
   title,
   description,
+  details,
   cancelLabel = "Cancel",
   busy = false,
   children,
@@ -31,6 +33,8 @@ export function ConfirmDialog({
   onOpenChange?: (open: boolean) => void;
   title: React.ReactNode;
   description: React.ReactNode;
+  /** Block content below the description (a list of what confirming affects). */
+  details?: React.ReactNode;
   cancelLabel?: React.ReactNode;
   /** While the confirmed work runs: Cancel and Escape do nothing. */
   busy?: boolean;
@@ -44,6 +48,7 @@ export function ConfirmDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
+        {details}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={busy}>{cancelLabel}</AlertDialogCancel>
           {children}

@@ -33,10 +33,11 @@ export async function writeContentRow<T>(
 }
 
 /**
- * A new row at the end of an ordered list (after the highest display order), written with the content
- * version and its audit row (which targets it) in one transaction; `summary` names it in the log.
+ * A new row at the top of an ordered list (before the lowest display order: the lists read "most
+ * recent first", so what the owner adds now belongs there), written with the content version and its
+ * audit row (which targets it) in one transaction; `summary` names it in the log.
  */
-export async function appendContentRow<T extends { id: string }>(
+export async function prependContentRow<T extends { id: string }>(
   db: Db,
   table: PgTable & { displayOrder: AnyPgColumn },
   audit: Omit<AuditEntry, "summary" | "target"> & { targetType: string },
@@ -45,8 +46,8 @@ export async function appendContentRow<T extends { id: string }>(
 ): Promise<T> {
   const { targetType, ...entry } = audit;
   return db.transaction(async (tx) => {
-    const [max] = await tx.select({ n: sql<number>`coalesce(max(${table.displayOrder}), -1)::int` }).from(table);
-    const [created] = await insert(tx, (max?.n ?? -1) + 1);
+    const [min] = await tx.select({ n: sql<number>`coalesce(min(${table.displayOrder}), 1)::int` }).from(table);
+    const [created] = await insert(tx, (min?.n ?? 1) - 1);
     if (!created) throw new Error(`${targetType} insert returned no row`);
     await bumpContentVersion(tx);
     await recordAudit(tx, { ...entry, target: { type: targetType, id: created.id }, summary: summary(created) });
@@ -74,10 +75,21 @@ export async function moveContentRow(
   if (!ids.includes(id)) throw new NotFoundError(options.gone);
   const next = moveInList(ids, id, direction);
   if (!next) return false;
-  for (const [position, rowId] of next.entries()) await options.setOrder(rowId, position);
-  await bumpContentVersion(tx);
-  await recordAudit(tx, { ...options.audit, summary: `moved ${direction}` });
+  await reorderContentRows(tx, { order: next, audit: { ...options.audit, summary: `moved ${direction}` }, setOrder: options.setOrder });
   return true;
+}
+
+/**
+ * Gives a whole list a new order (`order`: every id, first to last), numbered 0..n-1, with the content
+ * version and the audit row in the caller's transaction.
+ */
+export async function reorderContentRows(
+  tx: Db,
+  options: { order: readonly string[]; audit: AuditEntry; setOrder: (id: string, displayOrder: number) => Promise<unknown> },
+): Promise<void> {
+  for (const [position, rowId] of options.order.entries()) await options.setOrder(rowId, position);
+  await bumpContentVersion(tx);
+  await recordAudit(tx, options.audit);
 }
 
 /**

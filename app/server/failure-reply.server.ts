@@ -57,9 +57,14 @@ export function formFailure(error: unknown, submission?: Submission<unknown>, { 
   return data<FormFailure>({ ok: false, error: message, ...(result ? { result } : {}) }, { status, headers });
 }
 
-/** A submission that failed the schema: 400 with its field errors and the first message. */
+/**
+ * A submission that failed the schema: 400 with its field errors and the first message. A list button
+ * (add, move, remove a row) pressed without JavaScript is no failure: it comes back (200, no message)
+ * with the rows changed and nothing saved, for the person to go on editing.
+ */
 export function invalidSubmission(submission: Submission<unknown>) {
   const result = replyWithoutSecrets(submission);
+  if (submission.status === undefined) return data<FormFailure>({ ok: false, error: "", result }, { status: 200 });
   return data<FormFailure>({ ok: false, error: firstMessage(result) ?? "Please check the form.", result }, { status: 400 });
 }
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { storePendingEmailChange } from "~/features/account/account-email.server";
 import { createSession } from "~/features/auth/session.server";
 import { DEFAULT_MENUS } from "~/features/layout/menus";
+import { TESTIMONIALS } from "~/features/pages/content";
 import { signComment } from "~/features/comments/comment-tokens.server";
 import { bookingToken } from "~/features/booking/booking.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
@@ -830,6 +831,13 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "recent roles sort by date",
+    route: "/admin/recent-roles",
+    allowed: GRANTED,
+    okStatus: 302,
+    prepare: audited("/admin/recent-roles", "position.sort", { intent: "sort" }),
+  },
+  {
     name: "testimonial create",
     route: "/admin/testimonials",
     allowed: GRANTED,
@@ -866,6 +874,26 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     okStatus: 302,
     // Left unticked: moderators stay out of Statistics and Do Not Track stays ignored for the rows after this one.
     prepare: audited("/admin/settings", "settings.update", { intent: "statistics", blockedReferrers: "spam.example" }),
+  },
+  {
+    name: "remove demo content",
+    route: "/admin/settings",
+    allowed: ["admin"],
+    okStatus: 302,
+    // A demo testimonial exactly as shipped and never edited: the one thing the call must remove.
+    prepare: async (db) => {
+      const demo = TESTIMONIALS[0]!;
+      const [row] = await db
+        .insert(testimonials)
+        .values({ name: demo.name, position: demo.position, company: demo.company ?? null, date: demo.date, text: demo.text })
+        .returning({ id: testimonials.id });
+      return {
+        path: "/admin/settings",
+        body: new URLSearchParams({ intent: "remove-demo" }),
+        verify: async (db) =>
+          expect(await db.select({ id: testimonials.id }).from(testimonials).where(eq(testimonials.id, row!.id))).toEqual([]),
+      };
+    },
   },
   {
     name: "menus save",

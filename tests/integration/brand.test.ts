@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { settingsFormValues } from "~/features/settings/settings-schema";
+import { settingsFormFields } from "~/features/settings/settings-schema";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
@@ -33,7 +33,7 @@ describeEachDatabase("brand: accent colour and fonts", (ctx) => {
     server.fetch("/admin/settings", {
       method: "POST",
       headers: { origin: server.url, cookie: admin },
-      body: new URLSearchParams({ ...settingsFormValues(await readSiteSettings(ctx.db)), ...fields }),
+      body: new URLSearchParams({ ...settingsFormFields(await readSiteSettings(ctx.db)), ...fields }),
     });
   const home = async () => (await server.fetch("/")).text();
 

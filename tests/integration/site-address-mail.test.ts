@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAIL_SITE_ADDRESS_MISSING } from "~/features/mail/mail-settings-schema";
-import { settingsFormValues } from "~/features/settings/settings-schema";
+import { settingsFormFields } from "~/features/settings/settings-schema";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { MailOutbox } from "~/server/mail-outbox.server";
@@ -54,7 +54,7 @@ describeEachDatabase("the site address in emails", (ctx) => {
     expect(told).toContain(MAIL_SITE_ADDRESS_MISSING);
     expect(told).not.toContain("Set the site address</a>");
 
-    const form = { ...settingsFormValues(await readSiteSettings(ctx.db)), siteUrl: "https://blog.example/" };
+    const form = { ...settingsFormFields(await readSiteSettings(ctx.db)), siteUrl: "https://blog.example/" };
     const save = await server.fetch("/admin/settings", {
       method: "POST",
       headers: { origin: server.url, cookie: admin.cookie },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { settingsFormValues } from "~/features/settings/settings-schema";
+import { settingsFormFields } from "~/features/settings/settings-schema";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { readAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
 import { describeEachDatabase } from "../helpers/databases";
@@ -21,7 +21,10 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
 
   const post = (cookie: string, fields: Record<string, string>) =>
     server.fetch("/admin/settings", { method: "POST", headers: { origin: server.url, cookie }, body: new URLSearchParams(fields) });
-  const currentForm = async () => settingsFormValues(await readSiteSettings(ctx.db));
+  /** The form without its rows of `name` (`name[0].label`, …). */
+  const withoutRows = (form: Record<string, string>, name: string) =>
+    Object.fromEntries(Object.entries(form).filter(([key]) => !key.startsWith(`${name}[`)));
+  const currentForm = async () => settingsFormFields(await readSiteSettings(ctx.db));
 
   it("is for admins only: a moderator can neither open nor save it, and sees no Settings link", async () => {
     expect((await server.fetch("/admin/settings", { headers: { cookie: moderator } })).status).toBe(403);
@@ -40,6 +43,67 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("Newsletter URL must be a web address starting with http:// or https://");
     expect((await readSiteSettings(ctx.db)).newsletterUrl).not.toContain("javascript");
+  });
+
+  it("links are rows: each checked with a message naming it, blank rows dropped, mailto allowed, stored in order", async () => {
+    const form = withoutRows(withoutRows(await currentForm(), "socialLinks"), "serviceLinks");
+    const bad = await post(admin, {
+      ...form,
+      "socialLinks[0].label": "GitHub",
+      "socialLinks[0].url": "https://github.com/jo",
+      "socialLinks[1].label": "Evil",
+      "socialLinks[1].url": "javascript:alert(1)",
+      "serviceLinks[0].label": "",
+      "serviceLinks[0].url": "https://consulting.example",
+    });
+    expect(bad.status).toBe(400);
+    const page = await bad.text();
+    expect(page).toContain(
+      "Social links, link 2: the address must be a web address starting with http:// or https://, or mailto: and an email address",
+    );
+    expect(page).toContain("Services links, link 1: the label is required");
+    // The rows come back as typed, each with its own message under it.
+    expect(page).toContain('value="javascript:alert(1)"');
+    expect((await readSiteSettings(ctx.db)).socialLinks.map((link) => link.url)).not.toContain("javascript:alert(1)");
+
+    const saved = await post(admin, {
+      ...form,
+      "socialLinks[0].label": "Email",
+      "socialLinks[0].url": "mailto:jo@jodoe.example",
+      "socialLinks[1].label": "",
+      "socialLinks[1].url": "",
+      "socialLinks[2].label": "GitHub",
+      "socialLinks[2].url": "https://github.com/jo",
+      "serviceLinks[0].label": "Consulting",
+      "serviceLinks[0].url": "https://consulting.example",
+    });
+    expect(saved.status).toBe(302);
+    const settings = await readSiteSettings(ctx.db);
+    expect(settings.socialLinks).toEqual([
+      { label: "Email", url: "mailto:jo@jodoe.example" },
+      { label: "GitHub", url: "https://github.com/jo" },
+    ]);
+    expect(settings.serviceLinks).toEqual([{ label: "Consulting", url: "https://consulting.example" }]);
+    // The stored links come back as rows, one label and one address field each.
+    const editor = await (await server.fetch("/admin/settings", { headers: { cookie: admin } })).text();
+    expect(editor).toMatch(
+      /name="socialLinks\[1\]\.url"[^>]*value="https:\/\/github.com\/jo"|value="https:\/\/github.com\/jo"[^>]*name="socialLinks\[1\]\.url"/,
+    );
+  });
+
+  it("without JavaScript, Add link, Move and Remove post the form back with the rows changed and save nothing", async () => {
+    const before = await readSiteSettings(ctx.db);
+    const form = await currentForm();
+    const added = await post(admin, {
+      ...form,
+      __intent__: JSON.stringify({ type: "insert", payload: { name: "socialLinks", defaultValue: { label: "", url: "" } } }),
+    });
+    expect(added.status).toBe(200);
+    const page = await added.text();
+    const rows = before.socialLinks.length;
+    expect(page).toContain(`name="socialLinks[${rows}].label"`);
+    expect(page).not.toContain("Settings saved");
+    expect(await readSiteSettings(ctx.db)).toEqual(before);
   });
 
   it("statistics settings: a bad blocked referrer is a 400 with its message; admins only", async () => {
@@ -68,12 +132,13 @@ describeEachDatabase("site settings over HTTP", (ctx) => {
 
   it("saves with the 'Settings saved' toast, and every public page, the feed and the titles follow", async () => {
     const response = await post(admin, {
-      ...(await currentForm()),
+      ...withoutRows(await currentForm(), "socialLinks"),
       siteName: "Jo Doe Consulting",
       headline: "Fractional product leadership",
       contactEmail: "hello@jodoe.example",
       schedulingUrl: "",
-      socialLinks: "Mastodon | https://social.example/@jo",
+      "socialLinks[0].label": "Mastodon",
+      "socialLinks[0].url": "https://social.example/@jo",
     });
     expect(response.status).toBe(302);
     const toastPage = await (

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { expect, it } from "vitest";
 import { z } from "zod";
-import { settingsFormValues } from "~/features/settings/settings-schema";
+import { settingsFormFields } from "~/features/settings/settings-schema";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { LIMITS } from "~/server/limits.server";
 import { describeEachDatabase } from "../helpers/databases";
@@ -34,7 +34,7 @@ describeEachDatabase("site uploads over HTTP (logo mark, favicon, resume)", (ctx
   }
 
   const saveSettings = async (fields: Record<string, string>) =>
-    server.postForm("/admin/settings", { ...settingsFormValues(await readSiteSettings(ctx.db)), ...fields });
+    server.postForm("/admin/settings", { ...settingsFormFields(await readSiteSettings(ctx.db)), ...fields });
 
   it("makes the icons and the logo mark once on save; pages, the manifest and /favicon.ico use them", async () => {
     const logo = await uploadImage(300, 100);

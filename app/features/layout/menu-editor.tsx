@@ -1,7 +1,7 @@
-import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
 import { Form, useActionData } from "react-router";
 import { useFailureToast } from "~/components/admin-list";
+import { focusMovedRow, RowButtons, type RowAction } from "~/components/row-buttons";
 import { useIsSubmitting, SubmitButton } from "~/components/forms";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -33,58 +33,13 @@ function moved<T extends { id: string }>(list: readonly T[], id: string, directi
     direction,
   );
   if (!order) return [...list];
-  requestAnimationFrame(() => {
-    const button = document.querySelector<HTMLButtonElement>(`[data-move="${id}-${direction}"]`);
-    const other = document.querySelector<HTMLButtonElement>(`[data-move="${id}-${direction === "up" ? "down" : "up"}"]`);
-    (button && !button.disabled ? button : other)?.focus();
-  });
+  focusMovedRow(id, direction);
   return order.map((rowId) => list.find((row) => row.id === rowId) as T);
 }
 
-function RowButtons({
-  id,
-  name,
-  index,
-  count,
-  onMove,
-  onRemove,
-}: {
-  id: string;
-  name: string;
-  index: number;
-  count: number;
-  onMove: (direction: "up" | "down") => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="flex gap-1">
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={index === 0}
-        onClick={() => onMove("up")}
-        aria-label={`Move ${name} up`}
-        data-move={`${id}-up`}
-      >
-        <ArrowUp aria-hidden />
-      </Button>
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={index === count - 1}
-        onClick={() => onMove("down")}
-        aria-label={`Move ${name} down`}
-        data-move={`${id}-down`}
-      >
-        <ArrowDown aria-hidden />
-      </Button>
-      <Button type="button" variant="outline" size="sm" onClick={onRemove} aria-label={`Remove ${name}`}>
-        <Trash2 aria-hidden />
-      </Button>
-    </div>
-  );
+/** The row buttons' click handlers for a list kept in state. */
+function clicks(onMove: (direction: "up" | "down") => void, onRemove: () => void) {
+  return (action: RowAction) => ({ onClick: action === "remove" ? onRemove : () => onMove(action) });
 }
 
 /** One ordered list of items: a label and an address per link, a label per built-in item; add, move, remove. */
@@ -129,8 +84,10 @@ function ItemList({ name, rows, max, onChange }: { name: string; rows: Row[]; ma
                 name={itemName}
                 index={index}
                 count={rows.length}
-                onMove={(direction) => onChange(moved(rows, row.id, direction))}
-                onRemove={() => onChange(rows.filter((other) => other.id !== row.id))}
+                actionProps={clicks(
+                  (direction) => onChange(moved(rows, row.id, direction)),
+                  () => onChange(rows.filter((other) => other.id !== row.id)),
+                )}
               />
             </li>
           );
@@ -246,8 +203,10 @@ export function MenuEditor({ menus, isDefault }: { menus: SiteMenus; isDefault: 
                       name={`${name} (${column.title || "no title"})`}
                       index={index}
                       count={footer.length}
-                      onMove={(direction) => setFooter(moved(footer, column.id, direction))}
-                      onRemove={() => setFooter(footer.filter((other) => other.id !== column.id))}
+                      actionProps={clicks(
+                        (direction) => setFooter(moved(footer, column.id, direction)),
+                        () => setFooter(footer.filter((other) => other.id !== column.id)),
+                      )}
                     />
                   </div>
                   <ItemList

@@ -1,6 +1,6 @@
-import { useActionData, useFetcher, useSearchParams } from "react-router";
+import { Form, useActionData, useFetcher, useSearchParams } from "react-router";
 import { AdminListPage, DeleteConfirm, EditLink, FormCard, MoveButtons, useFailureToast } from "~/components/admin-list";
-import { FormField, useSchemaForm } from "~/components/forms";
+import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
@@ -27,11 +27,25 @@ export function PositionManagement({ positions }: { positions: PositionRow[] }) 
       empty={positions.length === 0}
       emptyText="No roles yet. Add the first one to show it on the Recent Roles page."
       listLabel="Roles in display order"
+      actions={positions.length > 1 ? <SortByDate /> : null}
     >
       {positions.map((position, index) => (
         <PositionItem key={position.id} position={position} first={index === 0} last={index === positions.length - 1} />
       ))}
     </AdminListPage>
+  );
+}
+
+/** One click puts the timeline in date order (most recent first); a plain form, so it works without JavaScript. */
+function SortByDate() {
+  const sorting = useIsSubmitting({ intent: "sort" });
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="sort" />
+      <SubmitButton variant="outline" pending={sorting} pendingLabel="Sorting...">
+        Sort by date
+      </SubmitButton>
+    </Form>
   );
 }
 

@@ -2,10 +2,18 @@ import { asc, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import type { Actor } from "~/lib/permissions";
 import { readContentVersion } from "~/server/content-version.server";
-import { auditLog } from "~/server/db/schema.server";
+import { auditLog, positions } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError } from "~/server/errors.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
-import { createPosition, deletePosition, listPositions, movePosition, seedDemoPositions, updatePosition } from "./positions.server";
+import {
+  createPosition,
+  deletePosition,
+  listPositions,
+  movePosition,
+  seedDemoPositions,
+  sortPositionsByDate,
+  updatePosition,
+} from "./positions.server";
 
 const MODERATOR: Actor = { id: "mod-id", role: "moderator" };
 const ADMIN: Actor = { id: "admin-id", role: "admin" };
@@ -42,11 +50,12 @@ describeEachDatabase("recent roles (positions)", (ctx) => {
       bullets: "Shipped it\n\n  Grew it  \n",
     });
     expect(created).toMatchObject({ title: "Lead", period: "2020 – 2024", location: "", bullets: ["Shipped it", "Grew it"] });
-    expect((await listPositions(ctx.db)).map((p) => p.id)).toEqual([first.id, created.id]);
-    await movePosition(ctx.db, ADMIN, created.id, "up");
+    // A new role goes to the top of the "most recent first" timeline.
     expect((await listPositions(ctx.db)).map((p) => p.id)).toEqual([created.id, first.id]);
-    // Already first: nothing changes, nothing is recorded.
-    await movePosition(ctx.db, ADMIN, created.id, "up");
+    await movePosition(ctx.db, ADMIN, created.id, "down");
+    expect((await listPositions(ctx.db)).map((p) => p.id)).toEqual([first.id, created.id]);
+    // Already last: nothing changes, nothing is recorded.
+    await movePosition(ctx.db, ADMIN, created.id, "down");
     const updated = await updatePosition(ctx.db, ADMIN, created.id, { ...ROLE, title: "Lead", bullets: "" });
     expect(updated.bullets).toEqual([]);
     await expect(updatePosition(ctx.db, USER, created.id, ROLE)).rejects.toBeInstanceOf(ForbiddenError);
@@ -61,12 +70,32 @@ describeEachDatabase("recent roles (positions)", (ctx) => {
       .orderBy(asc(auditLog.id));
     expect(audit).toEqual([
       { action: "position.create", targetId: created.id, actorId: ADMIN.id, summary: "Lead, Acme" },
-      { action: "position.move", targetId: created.id, actorId: ADMIN.id, summary: "moved up" },
+      { action: "position.move", targetId: created.id, actorId: ADMIN.id, summary: "moved down" },
       { action: "position.update", targetId: created.id, actorId: ADMIN.id, summary: "Lead, Acme" },
       { action: "position.delete", targetId: created.id, actorId: ADMIN.id, summary: "Lead, Acme" },
     ]);
     await expect(deletePosition(ctx.db, ADMIN, created.id)).rejects.toMatchObject({ status: 404 });
     await expect(movePosition(ctx.db, ADMIN, created.id, "up")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("sorts the timeline by date in one step: latest end first, unreadable periods last; audited", async () => {
+    await ctx.db.delete(positions);
+    const old = await createPosition(ctx.db, ADMIN, { ...ROLE, title: "Old", period: "06/2019 – 01/2022" });
+    const undated = await createPosition(ctx.db, ADMIN, { ...ROLE, title: "Undated", period: "" });
+    const current = await createPosition(ctx.db, ADMIN, { ...ROLE, title: "Current", period: "08/2025 – Present" });
+    const recent = await createPosition(ctx.db, ADMIN, { ...ROLE, title: "Recent", period: "02/2022 – 07/2025" });
+    expect((await listPositions(ctx.db)).map((p) => p.title)).toEqual(["Recent", "Current", "Undated", "Old"]);
+    await expect(sortPositionsByDate(ctx.db, USER)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(sortPositionsByDate(ctx.db, null)).rejects.toBeInstanceOf(UnauthorizedError);
+    const v0 = await readContentVersion(ctx.db);
+    expect(await sortPositionsByDate(ctx.db, ADMIN)).toEqual({ unread: 1 });
+    expect((await listPositions(ctx.db)).map((p) => p.id)).toEqual([current.id, recent.id, old.id, undated.id]);
+    expect(await readContentVersion(ctx.db)).toBe(v0 + 1);
+    const [audit] = await ctx.db
+      .select({ actorId: auditLog.actorId, summary: auditLog.summary })
+      .from(auditLog)
+      .where(eq(auditLog.action, "position.sort"));
+    expect(audit).toEqual({ actorId: ADMIN.id, summary: "sorted by date" });
   });
 
   it("validates with clear messages", async () => {

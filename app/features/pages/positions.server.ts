@@ -1,11 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
-import { appendContentRow, moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
+import { moveContentRow, prependContentRow, reorderContentRows, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
 import type { Db } from "~/server/db/client.server";
 import { positions } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { POSITIONS } from "./content";
+import { periodKey, sortByPeriod } from "./position-period";
 import { positionInputSchema } from "./positions-schema";
 import { moveDirectionSchema } from "~/lib/reorder";
 import { contentIdSchema, PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
@@ -42,7 +43,7 @@ export function listPositions(db: Db): Promise<PositionRow[]> {
 export async function createPosition(db: Db, actor: Actor | null, input: unknown): Promise<PositionRow> {
   authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const values = parseOrThrow(positionInputSchema, input);
-  return appendContentRow(db, positions, { actor, action: "position.create", targetType: "position" }, label, (tx, displayOrder) =>
+  return prependContentRow(db, positions, { actor, action: "position.create", targetType: "position" }, label, (tx, displayOrder) =>
     tx
       .insert(positions)
       .values({ ...values, displayOrder })
@@ -92,6 +93,30 @@ export async function movePosition(db: Db, actor: Actor | null, id: unknown, dir
       audit: { actor, action: "position.move", target: { type: "position", id: positionId } },
       setOrder: (rowId, displayOrder) => tx.update(positions).set({ displayOrder }).where(eq(positions.id, rowId)),
     });
+  });
+}
+
+/**
+ * "Sort by date": the whole timeline most recent first by each role's period (sortByPeriod); roles
+ * whose period cannot be read go after the dated ones, in their order. Audited; returns how many roles
+ * have a period it could not read, so the screen can say so.
+ */
+export async function sortPositionsByDate(db: Db, actor: Actor | null): Promise<{ unread: number }> {
+  authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: positions.id, period: positions.period })
+      .from(positions)
+      .orderBy(asc(positions.displayOrder), asc(positions.createdAt))
+      .for("update");
+    const sorted = sortByPeriod(rows);
+    const unread = rows.filter((row) => periodKey(row.period) === null).length;
+    await reorderContentRows(tx, {
+      order: sorted.map((row) => row.id),
+      audit: { actor, action: "position.sort", target: { type: "position" }, summary: "sorted by date" },
+      setOrder: (rowId, displayOrder) => tx.update(positions).set({ displayOrder }).where(eq(positions.id, rowId)),
+    });
+    return { unread };
   });
 }
 

@@ -39,10 +39,11 @@ describeEachDatabase("testimonials", (ctx) => {
     const created = await createTestimonial(ctx.db, ADMIN, { name: " Jo Doe ", position: "CTO", company: "", text: "Great work." });
     expect(created).toMatchObject({ name: "Jo Doe", company: null, hidden: false });
     let ids = (await listTestimonialsForAdmin(ctx.db)).map((t) => t.id);
-    expect(ids.at(-1)).toBe(created.id);
-    await moveTestimonial(ctx.db, ADMIN, created.id, "up");
+    // A new testimonial goes to the top of the list.
+    expect(ids[0]).toBe(created.id);
+    await moveTestimonial(ctx.db, ADMIN, created.id, "down");
     ids = (await listTestimonialsForAdmin(ctx.db)).map((t) => t.id);
-    expect(ids.at(-2)).toBe(created.id);
+    expect(ids[1]).toBe(created.id);
     await setTestimonialHidden(ctx.db, ADMIN, created.id, "true");
     expect((await listVisibleTestimonials(ctx.db)).map((t) => t.id)).not.toContain(created.id);
     await updateTestimonial(ctx.db, ADMIN, created.id, { name: "Jo Doe", position: "CEO", text: "Even better." });

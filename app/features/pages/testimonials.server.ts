@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import type { AuditEntry } from "~/server/audit.server";
-import { appendContentRow, moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
+import { prependContentRow, moveContentRow, seedDemoOnce, writeContentRow } from "~/server/content-rows.server";
 import type { Db } from "~/server/db/client.server";
 import { testimonials } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
@@ -56,7 +56,7 @@ function values(input: unknown) {
 export async function createTestimonial(db: Db, actor: Actor | null, input: unknown): Promise<TestimonialRow> {
   authorize(actor, canEditPageContent, PAGE_CONTENT_FORBIDDEN);
   const row = values(input);
-  return appendContentRow(
+  return prependContentRow(
     db,
     testimonials,
     { actor, action: "testimonial.create", targetType: "testimonial" },

@@ -46,18 +46,19 @@ describeEachDatabase("project administration", (ctx) => {
     await expect(deleteProject(ctx.db, ADMIN, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({ status: 404 });
   });
 
-  it("appends new projects, moves them one place at a time and survives ties in display_order", async () => {
+  it("puts new projects first, moves them one place at a time and survives ties in display_order", async () => {
     await ctx.db.delete(projects);
     const a = await createProject(ctx.db, ADMIN, { title: "A", type: "web" });
     const b = await createProject(ctx.db, ADMIN, { title: "B", type: "other" });
     const c = await createProject(ctx.db, ADMIN, { title: "C", type: "web" });
     const titles = async () => (await listProjectsForAdmin(ctx.db)).map((p) => p.title);
-    expect(await titles()).toEqual(["A", "B", "C"]);
-    await moveProject(ctx.db, ADMIN, c.id, "up");
-    expect(await titles()).toEqual(["A", "C", "B"]);
-    await moveProject(ctx.db, ADMIN, a.id, "up"); // already first: nothing changes
+    // The newest first: what the owner adds now tops the list.
+    expect(await titles()).toEqual(["C", "B", "A"]);
+    await moveProject(ctx.db, ADMIN, a.id, "up");
+    expect(await titles()).toEqual(["C", "A", "B"]);
+    await moveProject(ctx.db, ADMIN, c.id, "up"); // already first: nothing changes
     await moveProject(ctx.db, ADMIN, b.id, "down"); // already last
-    expect(await titles()).toEqual(["A", "C", "B"]);
+    expect(await titles()).toEqual(["C", "A", "B"]);
     // Older data may carry equal orders; a move still changes the visible order.
     await ctx.db.update(projects).set({ displayOrder: 0 });
     const before = await titles();

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { canManageProjects, type Actor } from "~/lib/permissions";
 import { moveDirectionSchema } from "~/lib/reorder";
 import { authorize } from "~/server/authorize.server";
-import { appendContentRow, moveContentRow, writeContentRow } from "~/server/content-rows.server";
+import { prependContentRow, moveContentRow, writeContentRow } from "~/server/content-rows.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
 import { projects } from "~/server/db/schema.server";
 import { parseOrThrow as parse } from "~/server/errors.server";
@@ -37,7 +37,7 @@ const titleOf = (row: { title: string }) => row.title;
 export async function createProject(db: Db, actor: Actor | null, input: unknown): Promise<AdminProject> {
   authorize(actor, canManageProjects, PROJECTS_FORBIDDEN);
   const values = parse(projectInputSchema, input);
-  return appendContentRow(db, projects, { actor, action: "project.create", targetType: "project" }, titleOf, (tx, displayOrder) =>
+  return prependContentRow(db, projects, { actor, action: "project.create", targetType: "project" }, titleOf, (tx, displayOrder) =>
     tx
       .insert(projects)
       .values({ ...values, displayOrder })

@@ -7,6 +7,7 @@ import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { UploadUrlInput } from "~/components/upload-url-input";
 import { AccentColourInput, FontPairingChoice } from "./brand-fields";
+import { LinkRows } from "./link-rows";
 import { settingsFormValues, siteSettingsFormSchema, SETTINGS_LIMITS, type SiteSettings } from "./settings-schema";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -23,7 +24,6 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 const SAVE_HINT = "Save settings to use it.";
-const LINKS_HINT = 'One link a line, in order: "Label | https://…".';
 
 /** /admin/settings: the site's identity, addresses and feeds (admins only). */
 export function SettingsForm({ settings }: { settings: SiteSettings }) {
@@ -38,7 +38,8 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
   });
 
   useEffect(() => {
-    if (failure) toast.error("Error", { description: failure.error });
+    // A list change sent without JavaScript comes back with no message: the rows changed, nothing was saved.
+    if (failure?.error) toast.error("Error", { description: failure.error });
   }, [failure]);
 
   const hint = (text: string) => <p className="text-sm text-muted-foreground">{text}</p>;
@@ -160,12 +161,20 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
               />
             )}
           </FormField>
-          <FormField field={fields.socialLinks} label="Social links" hint={hint(LINKS_HINT)}>
-            {(props) => <Textarea {...props} rows={4} className="font-mono text-sm" />}
-          </FormField>
-          <FormField field={fields.serviceLinks} label="Services links" hint={hint(LINKS_HINT)}>
-            {(props) => <Textarea {...props} rows={3} className="font-mono text-sm" />}
-          </FormField>
+          <LinkRows
+            form={form}
+            field={fields.socialLinks}
+            title="Social links"
+            itemName="Social link"
+            hint="Shown in the footer, in this order."
+          />
+          <LinkRows
+            form={form}
+            field={fields.serviceLinks}
+            title="Services links"
+            itemName="Services link"
+            hint="The Services menu's links, in this order."
+          />
           <FormField field={fields.newsletterUrl} label="Newsletter URL">
             {(props) => <Input {...props} type="url" placeholder="https://…" />}
           </FormField>

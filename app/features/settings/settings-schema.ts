@@ -8,7 +8,7 @@ import { logoMarkSchema, siteIconsSchema, type LogoMark, type SiteIcons } from "
 
 /**
  * The site's identity and addresses (/admin/settings): one typed record. The form schema
- * reads the posted strings (links as "Label | https://…" lines); the stored record is its output.
+ * reads the posted strings (links as rows of a label and an address); the stored record is its output.
  */
 
 export const SETTINGS_FORBIDDEN = "Only administrators can change the site settings.";
@@ -47,42 +47,44 @@ export interface SiteLink {
   url: string;
 }
 
-/** Links typed one a line as "Label | https://…", in order; blank lines are skipped. */
-const linkLines = (label: string) =>
+const LINK_URL_MESSAGE = "the address must be a web address starting with http:// or https://, or mailto: and an email address";
+
+/** Where a social or services link may go: a web page (http/https with a plain host) or an email address (mailto:). */
+export function isLinkUrl(value: string): boolean {
+  if (/^mailto:/i.test(value)) return emailSchema.safeParse(value.slice("mailto:".length)).success;
+  return isHttpUrl(value);
+}
+
+/**
+ * Links edited as rows (a label and an address each, in order), posted as `name[0].label`,
+ * `name[0].url`, …; a row left blank is dropped, every other row is checked and its message names it
+ * ("Social links, link 2: …") under the row's own field.
+ */
+const linkRows = (label: string) =>
   z
-    .string()
-    .default("")
-    .transform((value, ctx): SiteLink[] => {
-      const lines = value
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter(Boolean);
-      if (lines.length > SETTINGS_LIMITS.links) {
+    .array(z.object({ label: z.string().trim().default(""), url: z.string().trim().default("") }))
+    .default([])
+    .superRefine((rows, ctx) => {
+      const filled = rows.filter((row) => row.label !== "" || row.url !== "");
+      if (filled.length > SETTINGS_LIMITS.links) {
         ctx.addIssue({ code: "custom", message: `${label}: at most ${SETTINGS_LIMITS.links} links` });
-        return z.NEVER;
       }
-      const links: SiteLink[] = [];
-      for (const [index, line] of lines.entries()) {
-        const bar = line.indexOf("|");
-        const name = bar === -1 ? "" : line.slice(0, bar).trim();
-        const url = bar === -1 ? line : line.slice(bar + 1).trim();
-        const where = `${label}, line ${index + 1}`;
-        if (!name || bar === -1) {
-          ctx.addIssue({ code: "custom", message: `${where}: write it as "Label | https://…"` });
-          return z.NEVER;
-        }
-        if (name.length > SETTINGS_LIMITS.linkLabel) {
-          ctx.addIssue({ code: "custom", message: `${where}: the label must be at most ${SETTINGS_LIMITS.linkLabel} characters` });
-          return z.NEVER;
-        }
-        if (url.length > SETTINGS_LIMITS.url || !isHttpUrl(url)) {
-          ctx.addIssue({ code: "custom", message: `${where}: the address ${HTTP_URL_MESSAGE}` });
-          return z.NEVER;
-        }
-        links.push({ label: name, url });
+      for (const [index, row] of rows.entries()) {
+        if (row.label === "" && row.url === "") continue;
+        const where = `${label}, link ${index + 1}`;
+        if (row.label === "") ctx.addIssue({ code: "custom", path: [index, "label"], message: `${where}: the label is required` });
+        else if (row.label.length > SETTINGS_LIMITS.linkLabel)
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "label"],
+            message: `${where}: the label must be at most ${SETTINGS_LIMITS.linkLabel} characters`,
+          });
+        if (row.url === "") ctx.addIssue({ code: "custom", path: [index, "url"], message: `${where}: the address is required` });
+        else if (row.url.length > SETTINGS_LIMITS.url || !isLinkUrl(row.url))
+          ctx.addIssue({ code: "custom", path: [index, "url"], message: `${where}: ${LINK_URL_MESSAGE}` });
       }
-      return links;
-    });
+    })
+    .transform((rows): SiteLink[] => rows.filter((row) => row.label !== "" || row.url !== ""));
 
 export const ACCENT_INVALID = "Accent colour must be a hex colour like #1d4ed8 (or empty for the theme's own blue)";
 
@@ -160,8 +162,8 @@ export const siteSettingsFormSchema = z.object({
     .default("")
     .refine((v) => v === "" || emailSchema.safeParse(v).success, "Contact email must be a valid email address"),
   resumeUrl: pathOrUrl("Resume link"),
-  socialLinks: linkLines("Social links"),
-  serviceLinks: linkLines("Services links"),
+  socialLinks: linkRows("Social links"),
+  serviceLinks: linkRows("Services links"),
   newsletterUrl: httpUrl("Newsletter URL"),
   bookingMode: z.enum(BOOKING_MODES).default("built-in"),
   schedulingUrl: httpUrl("Scheduling page URL"),
@@ -218,18 +220,29 @@ export const storedSiteSettingsSchema = z
   })
   .partial();
 
-/** Links as the form's textarea shows them. */
-export function linksToText(links: readonly SiteLink[]): string {
-  return links.map((link) => `${link.label} | ${link.url}`).join("\n");
+/** The record as the form's default values: every field a string, the links a row each. */
+export function settingsFormValues({ logoMark: _logoMark, icons: _icons, ...settings }: SiteSettings): Omit<
+  Record<keyof SiteSettingsInput, string>,
+  "socialLinks" | "serviceLinks"
+> & {
+  socialLinks: SiteLink[];
+  serviceLinks: SiteLink[];
+} {
+  const rows = (links: readonly SiteLink[]) => links.map((link) => ({ label: link.label, url: link.url }));
+  return { ...settings, socialLinks: rows(settings.socialLinks), serviceLinks: rows(settings.serviceLinks) };
 }
 
-/** The record as the form's default values (every field a string). */
-export function settingsFormValues({
-  logoMark: _logoMark,
-  icons: _icons,
-  ...settings
-}: SiteSettings): Record<keyof SiteSettingsInput, string> {
-  return { ...settings, socialLinks: linksToText(settings.socialLinks), serviceLinks: linksToText(settings.serviceLinks) };
+/** The record as the form posts it (one string per control; a link row as `socialLinks[0].label`, `socialLinks[0].url`). */
+export function settingsFormFields(settings: SiteSettings): Record<string, string> {
+  const { socialLinks, serviceLinks, ...rest } = settingsFormValues(settings);
+  const rows = (name: string, links: readonly SiteLink[]) =>
+    Object.fromEntries(
+      links.flatMap((link, index) => [
+        [`${name}[${index}].label`, link.label],
+        [`${name}[${index}].url`, link.url],
+      ]),
+    );
+  return { ...rest, ...rows("socialLinks", socialLinks), ...rows("serviceLinks", serviceLinks) };
 }
 
 /** Security settings: kept apart from the public record, which every page's loader sends to the browser. */

@@ -40,7 +40,7 @@ describeEachDatabase("site settings", (ctx) => {
 
   it("validates every field with a clear message", async () => {
     const base = settingsFormValues(await readSiteSettings(ctx.db, env));
-    const cases: Array<[Record<string, string>, string, string]> = [
+    const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ siteName: "  " }, "siteName", "Site name is required"],
       [{ siteName: "x".repeat(81) }, "siteName", "Site name must be at most 80 characters"],
       [{ newsletterUrl: "javascript:alert(1)" }, "newsletterUrl", "Newsletter URL must be a web address starting with http:// or https://"],
@@ -66,11 +66,21 @@ describeEachDatabase("site settings", (ctx) => {
         "portraitUrl",
         "Portrait must be a site path starting with / or a web address starting with http:// or https://",
       ],
-      [{ socialLinks: "LinkedIn https://x" }, "socialLinks", 'Social links, line 1: write it as "Label | https://…"'],
+      [{ socialLinks: [{ label: "LinkedIn", url: "" }] }, "socialLinks", "Social links, link 1: the address is required"],
       [
-        { serviceLinks: "Ok | https://a.example\nBad | data:text/html,x" },
+        {
+          serviceLinks: [
+            { label: "Ok", url: "https://a.example" },
+            { label: "Bad", url: "data:text/html,x" },
+          ],
+        },
         "serviceLinks",
-        "Services links, line 2: the address must be a web address starting with http:// or https://",
+        "Services links, link 2: the address must be a web address starting with http:// or https://, or mailto: and an email address",
+      ],
+      [
+        { socialLinks: [{ label: "Mail", url: "mailto:not an address" }] },
+        "socialLinks",
+        "Social links, link 1: the address must be a web address starting with http:// or https://, or mailto: and an email address",
       ],
     ];
     for (const [change, field, message] of cases) {
@@ -87,7 +97,11 @@ describeEachDatabase("site settings", (ctx) => {
     await saveSiteSettings(ctx.db, ADMIN, {
       ...base,
       siteName: "  Jo Doe Consulting ",
-      socialLinks: "Mastodon | https://social.example/@jo\n\nGitHub | https://github.com/jo",
+      socialLinks: [
+        { label: " Mastodon ", url: "https://social.example/@jo" },
+        { label: "", url: "" },
+        { label: "GitHub", url: "https://github.com/jo" },
+      ],
       schedulingUrl: "",
     });
     expect(await readContentVersion(ctx.db)).toBe(before + 1);
@@ -103,6 +117,9 @@ describeEachDatabase("site settings", (ctx) => {
         { label: "GitHub", url: "https://github.com/jo" },
       ],
     });
-    expect(settingsFormValues(saved).socialLinks).toBe("Mastodon | https://social.example/@jo\nGitHub | https://github.com/jo");
+    expect(settingsFormValues(saved).socialLinks).toEqual([
+      { label: "Mastodon", url: "https://social.example/@jo" },
+      { label: "GitHub", url: "https://github.com/jo" },
+    ]);
   });
 });

@@ -156,6 +156,16 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
   return settings;
 }
 
+/**
+ * Part of "Remove demo content", in its transaction: the resume link goes back to none (and /resume.pdf
+ * stops serving the shipped file). Only that field is written into the stored record, so every other
+ * setting, saved or still a default, stays as it is.
+ */
+export async function forgetDemoResume(tx: Db): Promise<void> {
+  const stored = (await readJsonSetting(tx, SITE_SETTINGS_KEY, storedSiteSettingsSchema)) ?? {};
+  await writeJsonSetting(tx, SITE_SETTINGS_KEY, { ...stored, resumeUrl: "" });
+}
+
 export const SECURITY_SETTINGS_KEY = "security_settings";
 
 /** The stored security settings record (JSON text, or null when never saved), as a column of the caller's statement. */

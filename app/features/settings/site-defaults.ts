@@ -1,5 +1,8 @@
 import type { SiteSettings } from "./settings-schema";
 
+/** The shipped demo resume's address: served only while the settings still point at it (demo-resume.server.ts). */
+export const DEMO_RESUME_PATH = "/resume.pdf";
+
 /** The name of a site nobody has named yet (no demo content, settings never saved). */
 export const NEUTRAL_SITE_NAME = "Portfolio";
 
@@ -21,7 +24,7 @@ export const DEMO_SITE_SETTINGS: SiteSettings = {
   icons: null,
   socialImageUrl: "",
   contactEmail: "hello@example.com",
-  resumeUrl: "/resume.pdf",
+  resumeUrl: DEMO_RESUME_PATH,
   socialLinks: [
     { url: "https://www.linkedin.com/in/portfolio-owner", label: "LinkedIn" },
     { url: "https://github.com/portfolio-owner", label: "GitHub" },

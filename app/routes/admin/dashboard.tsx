@@ -6,6 +6,7 @@ import { requireAdminShell } from "~/features/auth/guards.server";
 import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps } from "~/features/pages/getting-started";
 import { getSiteSettings } from "~/features/settings/settings.server";
+import { countPublishedDemoPosts } from "~/features/demo/demo-content.server";
 import { readMailStatus } from "~/features/mail/mail-settings.server";
 import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server";
 import { longLabel } from "~/features/booking/slot-picker.server";
@@ -24,9 +25,10 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminShell(request);
   const { posts, projects } = await getDashboardCounts(getDb());
+  // The checklist counts the owner's own posts: the unedited demo posts are not theirs.
   const steps = gettingStartedSteps({
     settings: await getSiteSettings(),
-    publishedPosts: posts.published,
+    publishedPosts: posts.published - (await countPublishedDemoPosts(getDb())),
     canManageSettings: canManageSettings(actor),
   });
   // Only what this actor can act on: the mail line is for those who may change the mail settings.

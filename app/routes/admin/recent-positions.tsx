@@ -3,7 +3,14 @@ import { requireArea } from "~/features/auth/guards.server";
 import { handleAdminForm, type AdminFormContext } from "~/features/admin/admin-form.server";
 import { PositionManagement, type PositionActionData } from "~/features/pages/position-management";
 import { positionInputSchema } from "~/features/pages/positions-schema";
-import { createPosition, deletePosition, listPositions, movePosition, updatePosition } from "~/features/pages/positions.server";
+import {
+  createPosition,
+  deletePosition,
+  listPositions,
+  movePosition,
+  sortPositionsByDate,
+  updatePosition,
+} from "~/features/pages/positions.server";
 import { getDb } from "~/server/db/client.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/recent-positions";
@@ -39,6 +46,14 @@ export async function action({ request }: Route.ActionArgs) {
       const deleted = await deletePosition(db, actor, form.id);
       const description = `${deleted.title}, ${deleted.company} was removed from the timeline.`;
       return redirectWithToast(BACK, { title: "Role deleted", description, type: "success" });
+    },
+    sort: async ({ actor, db }) => {
+      const { unread } = await sortPositionsByDate(db, actor);
+      const description =
+        unread === 0
+          ? "The timeline is in date order, most recent first."
+          : `The timeline is in date order, most recent first; ${unread === 1 ? "1 role whose period could not be read is" : `${unread} roles whose periods could not be read are`} at the end (write periods like "02/2022 – Present").`;
+      return redirectWithToast(BACK, { title: "Roles sorted by date", description, type: "success" });
     },
     move: async ({ actor, db, form }) => {
       await movePosition(db, actor, form.id, form.direction);

@@ -9,6 +9,8 @@ import { SecuritySettingsForm } from "~/features/settings/security-settings-form
 import { SECURITY_SAVED, securitySettingsFormSchema, SETTINGS_SAVED, siteSettingsFormSchema } from "~/features/settings/settings-schema";
 import { readSecuritySettings, readSiteSettings, saveSecuritySettings, saveSiteSettings } from "~/features/settings/settings.server";
 import { getDb } from "~/server/db/client.server";
+import { describeDemoContent, findDemoContent, isDemoContentEmpty, removeDemoContent } from "~/features/demo/demo-content.server";
+import { RemoveDemoContent, REMOVE_DEMO_INTENT } from "~/features/demo/remove-demo-content";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
 
@@ -19,23 +21,36 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireArea(request, "settings");
   const db = getDb();
-  const [settings, security, statistics] = await Promise.all([readSiteSettings(db), readSecuritySettings(db), readAnalyticsSettings(db)]);
-  return { settings, security, statistics };
+  const [settings, security, statistics, demo] = await Promise.all([
+    readSiteSettings(db),
+    readSecuritySettings(db),
+    readAnalyticsSettings(db),
+    findDemoContent(db),
+  ]);
+  return { settings, security, statistics, demo, demoEmpty: isDemoContentEmpty(demo) };
 }
 
 // The site form posts no intent (the security form says intent=security); a refusal comes before any field error.
 export async function action({ request }: Route.ActionArgs) {
   return handleAdminForm(request, "settings", {
-    "": async ({ actor, db, form, parse }) => {
+    "": async ({ actor, db, parse }) => {
       const submission = parse(siteSettingsFormSchema);
       if (submission.status !== "success") return invalidSubmission(submission);
-      await saveSiteSettings(db, actor, form);
+      // The payload, not the flat form: link rows arrive as socialLinks[0].label, … and are read as a list.
+      await saveSiteSettings(db, actor, submission.payload);
       return redirectWithToast("/admin/settings", { title: SETTINGS_SAVED, type: "success" });
     },
     security: async ({ actor, db, form, parse }) => {
       parse(securitySettingsFormSchema);
       await saveSecuritySettings(db, actor, form);
       return redirectWithToast("/admin/settings", { title: SECURITY_SAVED, type: "success" });
+    },
+    [REMOVE_DEMO_INTENT]: async ({ actor, db }) => {
+      const removed = await removeDemoContent(db, actor);
+      const description = isDemoContentEmpty(removed)
+        ? "No demo content was left to remove."
+        : `Removed ${describeDemoContent(removed)}. Everything you edited or added stays.`;
+      return redirectWithToast("/admin/settings", { title: "Demo content removed", description, type: "success" });
     },
     statistics: async ({ actor, db, form, parse }) => {
       const submission = parse(analyticsSettingsFormSchema);
@@ -52,6 +67,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
       <SettingsForm settings={loaderData.settings} />
       <SecuritySettingsForm settings={loaderData.security} />
       <StatisticsSettingsForm settings={loaderData.statistics} />
+      <RemoveDemoContent content={loaderData.demo} empty={loaderData.demoEmpty} />
     </div>
   );
 }

@@ -442,6 +442,18 @@ export async function findMovedPost(
  * Deletes a post and its media rows; only admins or the post's author (canDeletePost). Its uploaded
  * files go too, by a job queued in the same transaction, unless something else still uses them.
  */
+/**
+ * Deletes posts in the caller's transaction (which bumps the content version and audits): their files
+ * are handed to the cleanup job, their media rows go, and the tables that hang off a post follow by cascade.
+ */
+export async function deletePostsInTransaction(tx: Db, postIds: readonly string[]): Promise<void> {
+  for (const postId of postIds) {
+    await enqueuePostFilesCleanup(tx, postId);
+    await tx.delete(blogMedia).where(eq(blogMedia.postId, postId));
+    await tx.delete(blogPosts).where(eq(blogPosts.id, postId));
+  }
+}
+
 export async function deletePost(db: Db, actor: Actor | null, slug: string): Promise<{ category: Category }> {
   if (!actor) throw new UnauthorizedError();
   if (!isLookupSlug(slug)) throw new NotFoundError("That post no longer exists.");
@@ -453,9 +465,7 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
   if (!post) throw new NotFoundError("That post no longer exists.");
   authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
-    await enqueuePostFilesCleanup(tx, post.id);
-    await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
-    await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
+    await deletePostsInTransaction(tx, [post.id]);
     await bumpContentVersion(tx);
     await recordAudit(tx, {
       actor,
