@@ -49,7 +49,7 @@ interface Props {
   onOpen?: () => void;
   /** Inserts the image's Markdown at the cursor; absent where only a featured image is picked. */
   onInsert?: (image: PickedImage) => void;
-  onSetFeatured: (image: PickedImage) => void;
+  onSetFeatured?: (image: PickedImage) => void;
 }
 
 /**
@@ -205,9 +205,11 @@ export function LibraryPickerDialog({ trigger, onOpen, onInsert, onSetFeatured }
           <Button type="button" variant="outline" onClick={() => setOpen(false)}>
             Cancel
           </Button>
-          <Button type="button" variant={onInsert ? "outline" : "default"} disabled={!picked} onClick={() => finish(onSetFeatured)}>
-            Set as featured image
-          </Button>
+          {onSetFeatured ? (
+            <Button type="button" variant={onInsert ? "outline" : "default"} disabled={!picked} onClick={() => finish(onSetFeatured)}>
+              Set as featured image
+            </Button>
+          ) : null}
           {onInsert ? (
             <Button type="button" disabled={!picked} onClick={() => finish(onInsert)}>
               Insert image
