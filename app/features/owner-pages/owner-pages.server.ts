@@ -3,10 +3,10 @@ import { renderPostBody } from "~/features/posts/content/post-render.server";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
-import { bumpContentVersion } from "~/server/content-version.server";
+import { bumpContentVersion, perContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { hasPgErrorCode, UNIQUE_VIOLATION } from "~/server/db/pg-errors.server";
-import { ownerPageAutosaves, ownerPageRevisions, ownerPages, user } from "~/server/db/schema.server";
+import { appSettings, ownerPageAutosaves, ownerPageRevisions, ownerPages, user } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { z } from "zod";
@@ -327,4 +327,48 @@ export async function discardPageAutosave(db: Db, actor: Actor | null, pageId: s
     .where(
       and(eq(ownerPageAutosaves.authorId, actor.id), pageId ? eq(ownerPageAutosaves.pageId, pageId) : isNull(ownerPageAutosaves.pageId)),
     );
+}
+
+// ---- Built-in pages the owner may take offline ----
+
+/** The app_settings row that takes the Hero Mockups design page offline ("false"); none: published. */
+export const HERO_MOCKUPS_KEY = "hero_mockups_published";
+
+async function readHeroMockupsPublished(db: Db): Promise<boolean> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, HERO_MOCKUPS_KEY));
+  return row?.value !== "false";
+}
+
+const heroMockupsPerVersion = perContentVersion(readHeroMockupsPublished);
+
+/** Whether /hero-mockups answers (else the site's 404); read per content version. */
+export function heroMockupsPublished(db: Db): Promise<boolean> {
+  return heroMockupsPerVersion(db);
+}
+
+/** The built-in pages the Pages screen lists with a Published switch. */
+export async function readBuiltInPages(db: Db, actor: Actor | null): Promise<{ heroMockups: boolean }> {
+  authorizePages(actor);
+  return { heroMockups: await readHeroMockupsPublished(db) };
+}
+
+/** Publishes or unpublishes the Hero Mockups page; audited; public output refreshed. */
+export async function setHeroMockupsPublished(db: Db, actor: Actor | null, input: unknown): Promise<boolean> {
+  authorizePages(actor);
+  const published = parseOrThrow(z.enum(["true", "false"], { error: "Published must be true or false" }), input) === "true";
+  await db.transaction(async (tx) => {
+    const value = String(published);
+    await tx
+      .insert(appSettings)
+      .values({ key: HERO_MOCKUPS_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await bumpContentVersion(tx);
+    await recordAudit(tx, {
+      actor,
+      action: "page.update",
+      target: { type: "page", id: "hero-mockups" },
+      summary: `/hero-mockups ${published ? "published" : "unpublished"}`,
+    });
+  });
+  return published;
 }

@@ -8,7 +8,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
 import { ownerPagePath } from "~/features/owner-pages/owner-page-schema";
-import { deletePage, listPagesForAdmin } from "~/features/owner-pages/owner-pages.server";
+import { deletePage, listPagesForAdmin, readBuiltInPages, setHeroMockupsPublished } from "~/features/owner-pages/owner-pages.server";
 import { getDb } from "~/server/db/client.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/pages";
@@ -19,7 +19,9 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireArea(request, "page-content");
-  return { pages: await listPagesForAdmin(getDb(), actor) };
+  const db = getDb();
+  const [pages, builtIn] = await Promise.all([listPagesForAdmin(db, actor), readBuiltInPages(db, actor)]);
+  return { pages, builtIn };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -32,12 +34,21 @@ export async function action({ request }: Route.ActionArgs) {
         type: "success",
       });
     },
+    "hero-mockups": async ({ actor, db, form }) => {
+      const published = await setHeroMockupsPublished(db, actor, form.published);
+      return redirectWithToast("/admin/pages", {
+        title: published ? "Hero Mockups published" : "Hero Mockups unpublished",
+        description: published ? "/hero-mockups is public again." : "/hero-mockups answers “not found” until you publish it again.",
+        type: "success",
+      });
+    },
   });
 }
 
 export default function PagesRoute({ loaderData }: Route.ComponentProps) {
   const deleting = useIsSubmitting({ intent: "delete" });
-  const { pages } = loaderData;
+  const switching = useIsSubmitting({ intent: "hero-mockups" });
+  const { pages, builtIn } = loaderData;
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -115,6 +126,27 @@ export default function PagesRoute({ loaderData }: Route.ComponentProps) {
           </TableBody>
         </Table>
       )}
+      <section aria-labelledby="built-in-pages" className="grid gap-3">
+        <h2 id="built-in-pages" className="text-xl font-semibold">
+          Built-in pages
+        </h2>
+        <div className="flex flex-wrap items-center gap-3 rounded-md border p-4">
+          <p className="flex-1 text-sm">
+            <a href="/hero-mockups" className="font-medium underline hover:no-underline">
+              Hero Mockups
+            </a>{" "}
+            (/hero-mockups): design options for the home page&apos;s hero.{" "}
+            {builtIn.heroMockups ? "Published." : "Unpublished: visitors get the not-found page."}
+          </p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="hero-mockups" />
+            <input type="hidden" name="published" value={builtIn.heroMockups ? "false" : "true"} />
+            <Button type="submit" variant="outline" size="sm" disabled={switching}>
+              {builtIn.heroMockups ? "Unpublish Hero Mockups" : "Publish Hero Mockups"}
+            </Button>
+          </Form>
+        </div>
+      </section>
     </div>
   );
 }
