@@ -11,6 +11,7 @@ import { BROWSER_UA, useSignedInServer } from "../helpers/test-server";
 /** The owner's pages through the production server: the editor's form, the public route, the sitemap and the menus. */
 describeEachDatabase("owner pages", (ctx) => {
   const server = useSignedInServer(ctx, "admin");
+  const asAdmin = (path: string) => server.fetch(path, { headers: { cookie: server.cookie, "user-agent": BROWSER_UA } });
   const anonymous = (path: string) => server.fetch(path, { headers: { "user-agent": BROWSER_UA } });
   const form = (fields: Partial<Record<string, string>>) => ({
     intent: "save",
@@ -76,7 +77,7 @@ describeEachDatabase("owner pages", (ctx) => {
     expect(hiddenHtml).toContain("<h1");
     expect(hiddenHtml).toContain(">404</h1>");
     expect(hiddenHtml).not.toContain(`Speaking ${tag}`);
-    const preview = await server.fetch(`/${address}`);
+    const preview = await asAdmin(`/${address}`);
     expect(preview.status).toBe(200);
     expect(preview.headers.get("cache-control")).toContain("no-store");
     expect(await preview.text()).toContain("Draft: only people who edit pages see it.");
@@ -103,7 +104,7 @@ describeEachDatabase("owner pages", (ctx) => {
     expect(revisions.map((r) => r.kind).sort()).toEqual(["publish", "save"]);
     const [audit] = await ctx.db.select({ action: auditLog.action }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     expect(audit?.action).toBe("page.update");
-    const revisionsApi = await server.fetch(`/api/pages/${page.id}/revisions`);
+    const revisionsApi = await asAdmin(`/api/pages/${page.id}/revisions`);
     expect(revisionsApi.status).toBe(200);
     expect(((await revisionsApi.json()) as { revisions: unknown[] }).revisions).toHaveLength(2);
 
@@ -134,7 +135,15 @@ describeEachDatabase("owner pages", (ctx) => {
         { kind: "link", label: "Home", href: "/" },
         { kind: "page", label: `My setup ${tag}`, pageId: page.id },
       ],
-      footer: [{ title: `More ${tag}`, items: [{ kind: "page", label: `Tools ${tag}`, pageId: page.id }] }],
+      footer: [
+        {
+          title: `More ${tag}`,
+          items: [
+            { kind: "page", label: `Tools ${tag}`, pageId: page.id },
+            { kind: "link", label: `Stay ${tag}`, href: "/about" },
+          ],
+        },
+      ],
     };
     expect((await server.postForm("/admin/menus", { intent: "save", menus: JSON.stringify(menus) })).status).toBe(302);
     const home = await (await anonymous("/")).text();
@@ -159,6 +168,7 @@ describeEachDatabase("owner pages", (ctx) => {
     expect(afterHtml).not.toContain(`My setup ${tag}`);
     expect(afterHtml).not.toContain(`Tools ${tag}`);
     expect(afterHtml).toContain(`More ${tag}`);
+    expect(afterHtml).toContain(`Stay ${tag}`);
     expect((await anonymous(`/${address}`)).status).toBe(404);
     await server.postForm("/admin/menus", { intent: "reset" });
   });
@@ -170,7 +180,7 @@ describeEachDatabase("owner pages", (ctx) => {
     const gone = await anonymous("/hero-mockups");
     expect(gone.status).toBe(404);
     expect(await gone.text()).not.toContain("Hero Section Options");
-    expect(await (await server.fetch("/admin/pages")).text()).toContain("Publish Hero Mockups");
+    expect(await (await asAdmin("/admin/pages")).text()).toContain("Publish Hero Mockups");
     await server.postForm("/admin/pages", { intent: "hero-mockups", published: "true" });
     expect((await anonymous("/hero-mockups")).status).toBe(200);
     const bad = await server.postForm("/admin/pages", { intent: "hero-mockups", published: "maybe" });
