@@ -48,14 +48,13 @@ test("pages: create and publish a page, link it in the header and footer, visit 
   const choosers = page.getByRole("combobox", { name: "Page", exact: true });
   await choosers.nth(0).selectOption({ label: option });
   await page.getByRole("button", { name: "Add page to Header menu" }).click();
+  // Room in the top bar for the new item at every desktop width.
   await page.getByRole("button", { name: "Remove Header menu item 5 (Testimonials)" }).click();
   await choosers.nth(1).selectOption({ label: option });
   await page.getByRole("button", { name: "Add page to Footer column 1" }).click();
+  const visitor = await (await browser.newContext({ baseURL })).newPage();
   await page.getByRole("button", { name: "Save menus" }).click();
   await expect(toastWith(page, "Menus saved")).toBeVisible();
-
-  const anonymous = await browser.newContext({ baseURL });
-  const visitor = await anonymous.newPage();
   await visitor.goto("/");
   await expect(visitor.getByRole("contentinfo").getByRole("link", { name: title })).toHaveAttribute("href", `/${address}`);
   const headerLink = visitor.getByRole("navigation", { name: "Main" }).getByRole("link", { name: title });
@@ -80,7 +79,7 @@ test("pages: create and publish a page, link it in the header and footer, visit 
   await expect(visitor.getByRole("heading", { name: "404", level: 1 })).toBeVisible();
   await visitor.goto("/");
   await expect(visitor.getByRole("link", { name: title })).toHaveCount(0);
-  await anonymous.close();
+  await visitor.context().close();
 
   // Leave the site as it was: default menus, no page.
   await gotoHydrated(page, "/admin/menus");

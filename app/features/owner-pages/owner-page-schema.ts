@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTENT_MAX, POST_MESSAGES } from "~/features/posts/write/post-schema";
+import { CONTENT_MAX, optionalText, POST_MESSAGES } from "~/features/posts/write/post-schema";
 import { formCheckbox } from "~/lib/forms";
 import { slugProblem } from "~/lib/slug";
 
@@ -42,14 +42,6 @@ export const addressSchema = z
     const problem = slugProblem(address);
     if (problem) ctx.addIssue({ code: "custom", message: problem.replace("URL slug", "The address") });
   });
-
-const optionalText = (max: number, message: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, message)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 /** One page as the editor sends it, for the browser form and the domain alike. */
 export const ownerPageInputSchema = z.object({

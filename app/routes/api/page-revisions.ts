@@ -1,6 +1,7 @@
 import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { listPageRevisions } from "~/features/owner-pages/owner-pages.server";
+import { revisionsAnswer } from "~/features/posts/write/revisions.server";
 import { getDb } from "~/server/db/client.server";
 import { apiFailure } from "~/server/failure-reply.server";
 import type { Route } from "./+types/page-revisions";
@@ -12,11 +13,7 @@ export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireT
 export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     const user = await getSessionUser(request);
-    const revisions = await listPageRevisions(getDb(), user, params.pageId);
-    return Response.json(
-      { revisions: revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
+    return revisionsAnswer(await listPageRevisions(getDb(), user, params.pageId));
   } catch (error) {
     return apiFailure(error);
   }
