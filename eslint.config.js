@@ -66,6 +66,7 @@ const FEATURE_SURFACE = {
   imports: [],
   layout: ["menu-editor.tsx", "menus-schema.ts", "menus.server.ts", "site-links.ts"],
   mail: ["mail-banner.tsx", "mail-settings-schema.ts"],
+  "owner-pages": ["owner-page-article.tsx", "owner-page-schema.ts", "owner-pages.server.ts", "page-form.tsx"],
   media: ["media-urls.ts", "media-view.tsx", "media.ts"],
   pages: [
     "content.ts",
@@ -79,6 +80,13 @@ const FEATURE_SURFACE = {
   ],
   posts: [
     "content/content-urls.ts",
+    "content/post-render.server.ts",
+    "editor/autosave-restore.tsx",
+    "editor/autosave-status.tsx",
+    "editor/content-editor.tsx",
+    "editor/revisions-dialog.tsx",
+    "editor/use-autosave.ts",
+    "read/post-body.tsx",
     "content/markdown-parse.server.ts",
     "content/markdown-schema.server.ts",
     "read/home-posts.server.ts",

@@ -54,6 +54,9 @@ export default [
     route("testimonials", "routes/admin/testimonials.tsx", { id: "admin-testimonials" }),
     route("recent-roles", "routes/admin/recent-positions.tsx", { id: "admin-recent-positions" }),
     route("about", "routes/admin/about.tsx", { id: "admin-about" }),
+    route("pages", "routes/admin/pages.tsx", { id: "admin-pages" }),
+    route("pages/new", "routes/admin/page-edit.tsx", { id: "admin-page-new" }),
+    route("pages/:pageId", "routes/admin/page-edit.tsx", { id: "admin-page-edit" }),
     route("audit", "routes/admin/audit.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("comments", "routes/admin/comments.tsx", { id: "admin-comments" }),
@@ -80,7 +83,11 @@ export default [
   route("api/posts/preview", "routes/api/post-preview.ts"),
   route("api/posts/autosave", "routes/api/post-autosave.ts"),
   route("api/posts/:postId/revisions", "routes/api/post-revisions.ts"),
+  route("api/pages/autosave", "routes/api/page-autosave.ts"),
+  route("api/pages/:pageId/revisions", "routes/api/page-revisions.ts"),
   route("uploads/*", "routes/uploads-file.ts"),
   route("share-images/:kind/:subject/:file", "routes/share-image.ts"),
+  // The owner's pages (/speaking): any one segment no route above takes; the address rules keep them apart.
+  route(":address", "routes/owner-page.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,5 +1,10 @@
 import { Check } from "lucide-react";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
+import { NotFoundMessage } from "~/components/not-found-message";
+import { heroMockupsPublished } from "~/features/owner-pages/owner-pages.server";
+import { useLayoutCopy } from "~/features/pages/use-layout-copy";
+import { statusTitle } from "~/lib/http-status";
+import { getDb } from "~/server/db/client.server";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { Reveal } from "~/components/reveal";
 import { HERO_OPTIONS } from "~/features/pages/content";
@@ -10,7 +15,14 @@ import { STATIC_PAGE } from "~/lib/hydration";
 /** No React for anonymous visitors (lib/hydration.ts). */
 export const handle = STATIC_PAGE;
 
-export function meta({ matches }: Route.MetaArgs) {
+/** A built-in page the owner may unpublish in Admin → Pages: then the site's 404. */
+export async function loader() {
+  if (await heroMockupsPublished(getDb())) return { published: true as const };
+  return data({ published: false as const }, { status: 404 });
+}
+
+export function meta({ matches, data: d }: Route.MetaArgs) {
+  if (!d?.published) return [{ title: statusTitle(404) }, { name: "robots", content: "noindex" }];
   return seoMeta(seoContext(matches), {
     title: "Hero Section Options",
     description: "Five design options for the home page hero section, with the benefits of each.",
@@ -20,7 +32,9 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export default function HeroMockups() {
+export default function HeroMockups({ loaderData }: Route.ComponentProps) {
+  const copy = useLayoutCopy();
+  if (!loaderData.published) return <NotFoundMessage text={copy.notFoundText} />;
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <h1 className="text-4xl font-bold tracking-tight">Hero Section Options</h1>

@@ -1,6 +1,8 @@
 import { getSitemapDates, listPublishedPostsForSitemap } from "~/features/posts/read/home-posts.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { buildPagesSitemap, buildPostsSitemap, postsFileCount, postsFileIds, sitemapResponse } from "~/features/pages/sitemap";
+import { ownerPagePath } from "~/features/owner-pages/owner-page-schema";
+import { listPublishedPages } from "~/features/owner-pages/owner-pages.server";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import type { Route } from "./+types/sitemaps";
@@ -16,7 +18,11 @@ function notFound(): Response {
 export async function loader({ params, request }: Route.LoaderArgs) {
   const db = getDb();
   const publicUrl = await publicSiteUrl(request);
-  if (params.file === "pages.xml") return sitemapResponse(buildPagesSitemap(publicUrl, await getSitemapDates(db)));
+  if (params.file === "pages.xml") {
+    const [dates, pages] = await Promise.all([getSitemapDates(db), listPublishedPages(db)]);
+    const ownerPages = pages.map((page) => ({ path: ownerPagePath(page.address), updatedAt: page.updatedAt }));
+    return sitemapResponse(buildPagesSitemap(publicUrl, dates, ownerPages));
+  }
   const file = Number(/^posts-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1] ?? 0);
   if (!file) return notFound();
   const { count } = await getSitemapDates(db);

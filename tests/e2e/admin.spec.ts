@@ -37,6 +37,7 @@ test("admin shell: sidebar entries, footer, dashboard counters, collapsible with
     "Testimonials",
     "Recent Roles",
     "About",
+    "Pages",
     "Settings",
     "Menus",
     "Email",

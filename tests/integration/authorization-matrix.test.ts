@@ -97,6 +97,17 @@ interface WriteEndpoint {
   prepare: (db: Db, ids: { actor: string | null; author: string }) => Promise<Attempt>;
 }
 
+/** A draft owner page with a fresh address. */
+async function makeOwnerPage(db: Db) {
+  const address = `page-${unique()}`.toLowerCase();
+  const [row] = await db
+    .insert(schema.ownerPages)
+    .values({ title: "A page", address, content: "Body", contentHtml: "<p>Body</p>" })
+    .returning({ id: schema.ownerPages.id, address: schema.ownerPages.address });
+  if (!row) throw new Error("owner page insert returned no row");
+  return row;
+}
+
 const FAILED_DELIVERY = { delivery: { state: "failed", attempts: 3, lastError: "boom" } } as const;
 
 const messageRow = async (db: Db, id: string) => (await db.select().from(contactMessages).where(eq(contactMessages.id, id)))[0];
@@ -974,6 +985,93 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     }),
   },
   {
+    name: "owner page create",
+    route: "/admin/pages/new",
+    allowed: GRANTED,
+    okStatus: 302,
+    prepare: async () => {
+      const address = `matrix-${unique()}`.toLowerCase();
+      return {
+        path: "/admin/pages/new",
+        body: new URLSearchParams({ intent: "save", title: "Matrix", address: `/${address}`, content: "Hello." }),
+        verify: async (db) =>
+          expect(
+            await db.select({ id: schema.ownerPages.id }).from(schema.ownerPages).where(eq(schema.ownerPages.address, address)),
+          ).toHaveLength(1),
+      };
+    },
+  },
+  {
+    name: "owner page save",
+    route: "/admin/pages/:pageId",
+    allowed: GRANTED,
+    okStatus: 302,
+    prepare: async (db) => {
+      const page = await makeOwnerPage(db);
+      return {
+        path: `/admin/pages/${page.id}`,
+        body: new URLSearchParams({ intent: "save", title: "Changed", address: `/${page.address}`, content: "Changed." }),
+        verify: async (db) =>
+          expect(
+            (await db.select({ title: schema.ownerPages.title }).from(schema.ownerPages).where(eq(schema.ownerPages.id, page.id)))[0]
+              ?.title,
+          ).toBe("Changed"),
+      };
+    },
+  },
+  {
+    name: "owner page delete",
+    route: "/admin/pages",
+    allowed: GRANTED,
+    okStatus: 302,
+    prepare: async (db) => {
+      const page = await makeOwnerPage(db);
+      return {
+        path: "/admin/pages",
+        body: new URLSearchParams({ intent: "delete", id: page.id }),
+        verify: async (db) =>
+          expect(
+            await db.select({ id: schema.ownerPages.id }).from(schema.ownerPages).where(eq(schema.ownerPages.id, page.id)),
+          ).toHaveLength(0),
+      };
+    },
+  },
+  {
+    name: "owner page autosave",
+    route: "/api/pages/autosave",
+    allowed: GRANTED,
+    okStatus: 200,
+    prepare: async (db) => {
+      const page = await makeOwnerPage(db);
+      const title = `Half typed ${unique()}`;
+      return {
+        path: "/api/pages/autosave",
+        body: new URLSearchParams({ postId: page.id, title, content: "Half" }),
+        verify: async (db) =>
+          expect(
+            await db
+              .select({ id: schema.ownerPageAutosaves.id })
+              .from(schema.ownerPageAutosaves)
+              .where(eq(schema.ownerPageAutosaves.title, title)),
+          ).toHaveLength(1),
+      };
+    },
+  },
+  {
+    name: "owner page revisions list",
+    route: "/api/pages/:pageId/revisions",
+    allowed: GRANTED,
+    okStatus: 200,
+    prepare: async (db) => {
+      const page = await makeOwnerPage(db);
+      return {
+        method: "GET",
+        path: `/api/pages/${page.id}/revisions`,
+        verify: async (_db, response) => expect(await response.json()).toMatchObject({ revisions: expect.any(Array) }),
+      };
+    },
+  },
+  {
     name: "editor revisions list",
     route: "/api/posts/:postId/revisions",
     allowed: STAFF,
@@ -1462,6 +1560,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
       "/admin/about",
       "/admin/recent-roles",
       "/admin/testimonials",
+      "/admin/pages",
       "/admin/projects",
       "/admin/users",
       "/admin/audit",
@@ -1495,7 +1594,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
     };
     const areas: Record<string, string[]> = {
       messages: ["/admin/messages"],
-      "page-content": ["/admin/about", "/admin/recent-roles", "/admin/testimonials"],
+      "page-content": ["/admin/about", "/admin/recent-roles", "/admin/testimonials", "/admin/pages"],
       statistics: ["/admin/statistics"],
     };
     const never = ["/admin/settings", "/admin/users", "/admin/subscribers", "/admin/email", "/admin/audit", "/admin/projects"];

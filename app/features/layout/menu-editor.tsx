@@ -16,6 +16,14 @@ import { MENU_LIMITS } from "./menus-schema";
 export const MENUS_INTENT = { save: "save", reset: "reset" } as const;
 
 type Row = MenuItem & { id: string };
+
+/** The owner's pages a page item may name (drafts too: their items show once they are published). */
+export interface MenuPageOption {
+  id: string;
+  title: string;
+  address: string;
+  published: boolean;
+}
 type Column = { id: string; title: string; items: Row[] };
 
 // Rows drawn from the stored menus get ids by place (the same on the server and in the browser); rows added later, new ones.
@@ -23,7 +31,17 @@ let nextId = 0;
 const newId = () => `menu-new-${++nextId}`;
 const withIds = (items: readonly MenuItem[], prefix: string): Row[] => items.map((item, index) => ({ ...item, id: `${prefix}-${index}` }));
 const withoutIds = (rows: readonly Row[]): MenuItem[] =>
-  rows.map(({ id: _id, ...item }) => (item.kind === "link" ? { kind: "link", label: item.label, href: item.href } : item));
+  rows.map(({ id: _id, ...item }): MenuItem => {
+    if (item.kind === "link") return { kind: "link", label: item.label, href: item.href };
+    if (item.kind === "page") return { kind: "page", label: item.label, pageId: item.pageId };
+    return item;
+  });
+
+function pageItemDescription(pageId: string, pages: readonly MenuPageOption[]): string {
+  const page = pages.find((p) => p.id === pageId);
+  if (!page) return "A page that no longer exists (not shown; remove this item)";
+  return page.published ? `Your page /${page.address}` : `Your page /${page.address} (a draft: shown once it is published)`;
+}
 
 /** Moves the row with `id` in `list` one place; the focus stays on the moved row's button (or its other one at an end). */
 function moved<T extends { id: string }>(list: readonly T[], id: string, direction: "up" | "down"): T[] {
@@ -43,8 +61,23 @@ function clicks(onMove: (direction: "up" | "down") => void, onRemove: () => void
 }
 
 /** One ordered list of items: a label and an address per link, a label per built-in item; add, move, remove. */
-function ItemList({ name, rows, max, onChange }: { name: string; rows: Row[]; max: number; onChange: (rows: Row[]) => void }) {
+function ItemList({
+  name,
+  rows,
+  max,
+  pages,
+  onChange,
+}: {
+  name: string;
+  rows: Row[];
+  max: number;
+  pages: readonly MenuPageOption[];
+  onChange: (rows: Row[]) => void;
+}) {
   const [builtIn, setBuiltIn] = useState<BuiltInKind>("newsletter");
+  const [pageId, setPageId] = useState(pages[0]?.id ?? "");
+  const pageSelectId = useId();
+  const chosenPage = pages.find((page) => page.id === pageId);
   const update = (id: string, change: Partial<{ label: string; href: string }>) =>
     onChange(rows.map((row) => (row.id === id ? ({ ...row, ...change } as Row) : row)));
   const selectId = useId();
@@ -76,6 +109,8 @@ function ItemList({ name, rows, max, onChange }: { name: string; rows: Row[]; ma
                     onChange={(e) => update(row.id, { href: e.target.value })}
                   />
                 </div>
+              ) : row.kind === "page" ? (
+                <p className="text-sm text-muted-foreground">{pageItemDescription(row.pageId, pages)}</p>
               ) : (
                 <p className="text-sm text-muted-foreground">{BUILT_IN_ITEMS[row.kind].description}</p>
               )}
@@ -125,13 +160,46 @@ function ItemList({ name, rows, max, onChange }: { name: string; rows: Row[]; ma
         >
           Add built-in item to {name}
         </Button>
+        {pages.length > 0 ? (
+          <>
+            <div className="grid gap-1">
+              <Label htmlFor={pageSelectId}>Page</Label>
+              <select
+                id={pageSelectId}
+                value={pageId}
+                onChange={(e) => setPageId(e.target.value)}
+                className="h-9 rounded-md border bg-background px-2 text-sm"
+              >
+                {pages.map((page) => (
+                  <option key={page.id} value={page.id}>
+                    {page.title} (/{page.address}){page.published ? "" : " — draft"}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Button
+              type="button"
+              variant="outline"
+              disabled={rows.length >= max || !chosenPage}
+              onClick={() =>
+                chosenPage &&
+                onChange([
+                  ...rows,
+                  { kind: "page", label: chosenPage.title.slice(0, MENU_LIMITS.label), pageId: chosenPage.id, id: newId() },
+                ])
+              }
+            >
+              Add page to {name}
+            </Button>
+          </>
+        ) : null}
       </div>
     </div>
   );
 }
 
 /** The header menu and the footer's columns, edited as ordered lists and saved together. */
-export function MenuEditor({ menus, isDefault }: { menus: SiteMenus; isDefault: boolean }) {
+export function MenuEditor({ menus, isDefault, pages }: { menus: SiteMenus; isDefault: boolean; pages: readonly MenuPageOption[] }) {
   const actionData = useActionData<FormFailure>();
   const failure = actionData && !actionData.ok ? actionData : undefined;
   useFailureToast(failure);
@@ -156,7 +224,8 @@ export function MenuEditor({ menus, isDefault }: { menus: SiteMenus; isDefault: 
         <h1 className="text-2xl font-bold">Menus</h1>
         <p className="mt-2 text-muted-foreground">
           The header menu and the footer&apos;s columns. A link goes to a page of this site (an address starting with /) or to another site
-          (https://). Built-in items follow Settings. {isDefault ? "These are the default menus." : null}
+          (https://). Built-in items follow Settings; a page item follows your page (shown while it is published).{" "}
+          {isDefault ? "These are the default menus." : null}
         </p>
       </div>
       <Form method="post" className="flex flex-col gap-6">
@@ -174,7 +243,7 @@ export function MenuEditor({ menus, isDefault }: { menus: SiteMenus; isDefault: 
             </CardTitle>
           </CardHeader>
           <CardContent>
-            <ItemList name="Header menu" rows={header} max={MENU_LIMITS.headerItems} onChange={setHeader} />
+            <ItemList name="Header menu" rows={header} max={MENU_LIMITS.headerItems} pages={pages} onChange={setHeader} />
           </CardContent>
         </Card>
         <Card>
@@ -213,6 +282,7 @@ export function MenuEditor({ menus, isDefault }: { menus: SiteMenus; isDefault: 
                     name={name}
                     rows={column.items}
                     max={MENU_LIMITS.columnItems}
+                    pages={pages}
                     onChange={(items) => updateColumn(column.id, { items })}
                   />
                 </section>

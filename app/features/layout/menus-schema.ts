@@ -40,6 +40,12 @@ const menuItemSchema = z.discriminatedUnion(
           });
       }),
     z.object({ kind: z.enum(builtInKinds), label: label("A built-in item's label") }),
+    // The address is looked up when the menus are drawn: a stored href would go stale when the page moves.
+    z.object({
+      kind: z.literal("page"),
+      label: label("A page item's label"),
+      pageId: z.uuid("Choose one of your pages for each page item"),
+    }),
   ],
   { error: "Each item is a link or one of the built-in items" },
 );

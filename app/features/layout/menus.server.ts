@@ -8,7 +8,9 @@ import type { Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { DEFAULT_MENUS, type SiteMenus } from "./menus";
+import { listPublishedPages, type PublishedPage } from "~/features/owner-pages/owner-pages.server";
+import { ownerPagePath } from "~/features/owner-pages/owner-page-schema";
+import { DEFAULT_MENUS, type MenuItem, type SiteMenus } from "./menus";
 import { siteMenusSchema } from "./menus-schema";
 import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
@@ -26,9 +28,19 @@ export async function readMenusForEditing(db: Db): Promise<{ menus: SiteMenus; i
   return { menus: stored ?? DEFAULT_MENUS, isDefault: stored === null };
 }
 
+/** Page items get their page's address while it is published; a draft's or a deleted page's item keeps none (not drawn). */
+export function withPageAddresses(menus: SiteMenus, pages: readonly PublishedPage[]): SiteMenus {
+  const addresses = new Map(pages.map((page) => [page.id, ownerPagePath(page.address)]));
+  const resolve = (items: MenuItem[]): MenuItem[] =>
+    items.map((item) =>
+      item.kind === "page" ? { kind: "page", label: item.label, pageId: item.pageId, href: addresses.get(item.pageId) } : item,
+    );
+  return { header: resolve(menus.header), footer: menus.footer.map((column) => ({ ...column, items: resolve(column.items) })) };
+}
+
 const menusPerVersion = perContentVersion(async (db) =>
-  readStoredMenus(db)
-    .then((stored) => stored ?? DEFAULT_MENUS)
+  Promise.all([readStoredMenus(db), listPublishedPages(db)])
+    .then(([stored, pages]) => withPageAddresses(stored ?? DEFAULT_MENUS, pages))
     .catch((err: unknown) => {
       // Every page shows the menus: a failed read shows the defaults rather than failing the page.
       logger.error({ err }, "menus read failed; showing the default menus");

@@ -7,7 +7,17 @@ import { CATEGORY_LINKS, CONTACT_LINK, NAV_LINKS, NEWSLETTER_LABEL } from "./sit
  * the header, links in the footer) and the seven 7 Fs categories. No zod here: the header renders these.
  */
 export type BuiltInKind = "newsletter" | "services" | "categories" | "resume";
-export type MenuItem = { kind: "link"; label: string; href: string } | { kind: BuiltInKind; label: string };
+/**
+ * A page item names one of the owner's pages by id; `href` is filled in when the menus are read for
+ * drawing (readMenus), and stays empty while the page is a draft or gone: the item is then not shown.
+ */
+export interface PageMenuItem {
+  kind: "page";
+  label: string;
+  pageId: string;
+  href?: string;
+}
+export type MenuItem = { kind: "link"; label: string; href: string } | { kind: BuiltInKind; label: string } | PageMenuItem;
 export interface FooterColumn {
   title: string;
   items: MenuItem[];
@@ -56,9 +66,9 @@ export function isSitePath(href: string): boolean {
   return href.startsWith("/") && !href.startsWith("//");
 }
 
-/** The key of a header item for the bar's fitting (nav-fit-behavior.ts): built-ins by kind, links by place. */
+/** The key of a header item for the bar's fitting (nav-fit-behavior.ts): built-ins by kind, links and pages by place. */
 export function headerItemKey(item: MenuItem, index: number): string {
-  return item.kind === "link" ? `link-${index}` : item.kind;
+  return item.kind === "link" || item.kind === "page" ? `link-${index}` : item.kind;
 }
 
 /**
@@ -108,6 +118,8 @@ export function resolveMenuItem(item: MenuItem, sources: MenuSources): ResolvedI
   switch (item.kind) {
     case "link":
       return one(item.href, isSitePath(item.href) ? "route" : "external");
+    case "page":
+      return item.href ? one(item.href, "route") : null;
     case "newsletter":
       return sources.newsletterUrl ? one(sources.newsletterUrl, "external") : null;
     case "resume":

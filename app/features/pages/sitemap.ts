@@ -101,11 +101,19 @@ export function buildSitemapIndex(publicUrl: string, publishedPosts: number, new
   return `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items}\n</sitemapindex>\n`;
 }
 
-/** The public pages and the seven categories; a listing changes when one of its posts does. */
-export function buildPagesSitemap(publicUrl: string, dates: SitemapDates): string {
+/**
+ * The public pages, the seven categories and the owner's published pages; a listing changes when one
+ * of its posts does.
+ */
+export function buildPagesSitemap(
+  publicUrl: string,
+  dates: SitemapDates,
+  ownerPages: ReadonlyArray<{ path: string; updatedAt: Date }> = [],
+): string {
   return urlSet(publicUrl, [
     ...PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/" ? dates.newest?.toISOString() : undefined })),
     ...CATEGORIES.map((category) => ({ path: categoryPath(category), lastmod: dates.newestByCategory[category]?.toISOString() })),
+    ...ownerPages.map((page) => ({ path: page.path, lastmod: page.updatedAt.toISOString() })),
   ]);
 }
 

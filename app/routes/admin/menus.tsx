@@ -3,6 +3,8 @@ import { requireArea } from "~/features/auth/guards.server";
 import { MENUS_INTENT, MenuEditor } from "~/features/layout/menu-editor";
 import { MENUS_RESET, MENUS_SAVED, menusFormSchema } from "~/features/layout/menus-schema";
 import { readMenusForEditing, resetMenus, saveMenus } from "~/features/layout/menus.server";
+import { listPagesForAdmin } from "~/features/owner-pages/owner-pages.server";
+import { canEditPageContent } from "~/lib/permissions";
 import { getDb } from "~/server/db/client.server";
 import { invalidSubmission } from "~/server/failure-reply.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -13,8 +15,13 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireArea(request, "settings");
-  return readMenusForEditing(getDb());
+  const actor = await requireArea(request, "settings");
+  const db = getDb();
+  const [menus, pages] = await Promise.all([
+    readMenusForEditing(db),
+    canEditPageContent(actor) ? listPagesForAdmin(db, actor) : Promise.resolve([]),
+  ]);
+  return { ...menus, pages: pages.map(({ id, title, address, published }) => ({ id, title, address, published })) };
 }
 
 export async function action({ request }: Route.ActionArgs) {

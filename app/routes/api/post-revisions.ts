@@ -1,5 +1,5 @@
 import { getSessionUser } from "~/features/auth/session.server";
-import { listRevisions } from "~/features/posts/write/revisions.server";
+import { listRevisions, revisionsAnswer } from "~/features/posts/write/revisions.server";
 import { getDb } from "~/server/db/client.server";
 import { apiFailure } from "~/server/failure-reply.server";
 import type { Route } from "./+types/post-revisions";
@@ -12,11 +12,7 @@ export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireT
 export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     const user = await getSessionUser(request);
-    const revisions = await listRevisions(getDb(), user, params.postId);
-    return Response.json(
-      { revisions: revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
+    return revisionsAnswer(await listRevisions(getDb(), user, params.postId));
   } catch (error) {
     return apiFailure(error);
   }

@@ -738,6 +738,77 @@ export const positions = pgTable(
   (t) => [index("positions_display_order_idx").on(t.displayOrder)],
 );
 
+// ---- The owner's own pages (app/features/owner-pages; docs/decisions/0069-owner-pages.md) ----
+
+/**
+ * A page the owner wrote, answered at `/{address}` (one lower-case segment that no route or reserved
+ * word takes). Markdown like a post's, rendered at save; visitors see it only while published.
+ */
+export const ownerPages = pgTable(
+  "owner_pages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    title: text("title").notNull(),
+    address: text("address").notNull().unique(),
+    content: text("content").notNull(),
+    /** `content` rendered from Markdown at save, by the posts' renderer. */
+    contentHtml: text("content_html").notNull(),
+    metaTitle: text("meta_title"),
+    metaDescription: text("meta_description"),
+    published: boolean("published").notNull().default(false),
+    // Optimistic concurrency, as for posts: a save names the version it was based on.
+    version: integer("version").notNull().default(1),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("owner_pages_published_idx").on(t.published, t.address)],
+);
+
+/** A page as it was after one save, publish or unpublish (the newest POST_REVISIONS_KEEP per page are kept). */
+export const ownerPageRevisions = pgTable(
+  "owner_page_revisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    pageId: uuid("page_id")
+      .notNull()
+      .references(() => ownerPages.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: REVISION_KINDS }).notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("owner_page_revisions_kind_check", sql`${t.kind} in (${inList(REVISION_KINDS)})`),
+    index("owner_page_revisions_page_created_idx").on(t.pageId, t.createdAt.desc()),
+  ],
+);
+
+/** Unsaved editor text of a page, one row per author and page (page_id null: a new page). */
+export const ownerPageAutosaves = pgTable(
+  "owner_page_autosaves",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    authorId: text("author_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    pageId: uuid("page_id").references(() => ownerPages.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    baseVersion: integer("base_version"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("owner_page_autosaves_author_page_idx")
+      .on(t.authorId, t.pageId)
+      .where(sql`${t.pageId} is not null`),
+    uniqueIndex("owner_page_autosaves_author_new_idx")
+      .on(t.authorId)
+      .where(sql`${t.pageId} is null`),
+  ],
+);
+
 // ---- Audit log (app/server/audit.server.ts; docs/decisions/0027-audit-log.md) ----
 
 /**

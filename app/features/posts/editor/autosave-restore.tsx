@@ -7,18 +7,20 @@ interface Props {
   savedAt: string;
   postId: string | undefined;
   category: string;
+  /** Where the autosave lives (the posts' endpoint unless another editor names its own). */
+  url?: string;
   onRestore: () => void;
   onDiscard: () => void;
 }
 
 /** Offered when the editor opens with an autosave newer than the saved post. */
-export function AutosaveRestore({ savedAtLabel, savedAt, postId, category, onRestore, onDiscard }: Props) {
+export function AutosaveRestore({ savedAtLabel, savedAt, postId, category, url = AUTOSAVE_URL, onRestore, onDiscard }: Props) {
   function discard() {
     const body = new FormData();
     body.set("intent", "discard");
     if (postId) body.set("postId", postId);
-    else body.set("category", category);
-    void fetch(AUTOSAVE_URL, { method: "POST", body, keepalive: true });
+    else if (category) body.set("category", category);
+    void fetch(url, { method: "POST", body, keepalive: true });
     onDiscard();
   }
   return (

@@ -47,8 +47,8 @@ interface Props {
   textareaProps: ComponentProps<"textarea">;
   /** Busy while an image is uploading (the form's submit waits for it). */
   onUploadingChange: (uploading: boolean) => void;
-  /** "Pick from library" → "Set as featured image". */
-  onSetFeatured: (image: PickedImage) => void;
+  /** "Pick from library" → "Set as featured image" (absent where there is no featured image, e.g. a page). */
+  onSetFeatured?: (image: PickedImage) => void;
 }
 
 /**

@@ -30,6 +30,8 @@ const KIND_LABEL: Record<Revision["kind"], string> = {
 
 interface Props {
   postId: string;
+  /** Where the revisions are read (the posts' API unless another editor names its own). */
+  url?: string;
   /** The text in the editor now: each revision is compared with it. */
   current: { title: string; content: string };
   /** Loads the revision into the form (it is saved only when the author saves). */
@@ -60,7 +62,7 @@ function WordDiff({ from, to }: { from: string; to: string }) {
 }
 
 /** 'Revisions': the post's saved versions, newest first, each with its diff against the editor's text. */
-export function RevisionsDialog({ postId, current, onRestore }: Props) {
+export function RevisionsDialog({ postId, url = `/api/posts/${postId}/revisions`, current, onRestore }: Props) {
   const [open, setOpen] = useState(false);
   const [revisions, setRevisions] = useState<Revision[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -69,7 +71,7 @@ export function RevisionsDialog({ postId, current, onRestore }: Props) {
   async function load() {
     setError(null);
     try {
-      const response = await fetch(`/api/posts/${postId}/revisions`, { headers: { Accept: "application/json" } });
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
       const parsed = answerSchema.safeParse(await response.json().catch(() => null));
       if (!response.ok || !parsed.success) throw new Error(`The server answered ${response.status}.`);
       setRevisions(parsed.data.revisions);

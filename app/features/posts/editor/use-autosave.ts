@@ -18,20 +18,29 @@ export interface AutosaveFields {
   featuredImageAlt: string;
 }
 
+/** A page editor's text (pages have no excerpt, featured image or other fields). */
+export interface PageAutosaveFields {
+  title: string;
+  content: string;
+}
+
 interface Options {
-  /** Where the text belongs: a post (edit mode) or a new post in a category. */
+  /** Where the editor autosaves (the posts' endpoint unless another editor names its own). */
+  url?: string;
+  /** Where the text belongs: a post (edit mode) or a new post in a category (a page editor sends its page's id here). */
   postId: string | undefined;
+  /** A new post's category; empty for an editor without one. */
   category: string;
   baseVersion: number | undefined;
-  fields: AutosaveFields;
+  fields: AutosaveFields | PageAutosaveFields;
   /** Off while the post itself is being saved (its save clears the autosave). */
   enabled: boolean;
 }
 
-function formOf({ postId, category, baseVersion, fields }: Omit<Options, "enabled">): FormData {
+function formOf({ postId, category, baseVersion, fields }: Omit<Options, "enabled" | "url">): FormData {
   const body = new FormData();
   if (postId) body.set("postId", postId);
-  body.set("category", category);
+  if (category) body.set("category", category);
   if (baseVersion) body.set("baseVersion", String(baseVersion));
   for (const [key, value] of Object.entries(fields)) body.set(key, value);
   return body;
@@ -42,7 +51,7 @@ function formOf({ postId, category, baseVersion, fields }: Omit<Options, "enable
  * (sendBeacon, which survives the tab closing), retrying with backoff while the server cannot be
  * reached. Nothing is sent until the text differs from what the editor opened with.
  */
-export function useAutosave(options: Options): { status: AutosaveStatus; markSaved: (fields: AutosaveFields) => void } {
+export function useAutosave(options: Options): { status: AutosaveStatus; markSaved: (fields: Options["fields"]) => void } {
   const [status, setStatus] = useState<AutosaveStatus>("idle");
   const latest = useRef(options);
   latest.current = options;
@@ -57,7 +66,7 @@ export function useAutosave(options: Options): { status: AutosaveStatus; markSav
     if (!current.enabled || snapshot === lastSaved.current) return;
     setStatus("saving");
     try {
-      const response = await fetch(AUTOSAVE_URL, { method: "POST", body: formOf(current), keepalive: true });
+      const response = await fetch(current.url ?? AUTOSAVE_URL, { method: "POST", body: formOf(current), keepalive: true });
       if (!response.ok) throw new Error(`autosave answered ${response.status}`);
       lastSaved.current = snapshot;
       failures.current = 0;
@@ -86,7 +95,7 @@ export function useAutosave(options: Options): { status: AutosaveStatus; markSav
       const current = latest.current;
       const snapshot = JSON.stringify(current.fields);
       if (!current.enabled || snapshot === lastSaved.current) return;
-      if (navigator.sendBeacon(AUTOSAVE_URL, formOf(current))) {
+      if (navigator.sendBeacon(current.url ?? AUTOSAVE_URL, formOf(current))) {
         lastSaved.current = snapshot;
         clearTimeout(timer.current);
         setStatus("saved");
@@ -104,7 +113,7 @@ export function useAutosave(options: Options): { status: AutosaveStatus; markSav
   }, [options.enabled]);
 
   /** The text now matches the server (restored, discarded or the post was saved): nothing to send. */
-  const markSaved = useCallback((fields: AutosaveFields) => {
+  const markSaved = useCallback((fields: Options["fields"]) => {
     lastSaved.current = JSON.stringify(fields);
     clearTimeout(timer.current);
     failures.current = 0;

@@ -47,7 +47,8 @@ export const slugFieldSchema = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-const optionalText = (max: number, message: string) =>
+/** An optional text field: trimmed, at most `max` characters, null when empty. */
+export const optionalText = (max: number, message: string) =>
   z
     .string()
     .trim()

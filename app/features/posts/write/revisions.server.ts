@@ -77,3 +77,11 @@ export async function listRevisions(db: Db, actor: Actor | null, postId: string)
     .where(eq(postRevisions.postId, postId))
     .orderBy(desc(postRevisions.createdAt), desc(postRevisions.id));
 }
+
+/** The revisions API's answer (posts' and pages' editors read the same shape): newest first, never stored by caches. */
+export function revisionsAnswer(revisions: ReadonlyArray<{ createdAt: Date }>): Response {
+  return Response.json(
+    { revisions: revisions.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}

@@ -1,0 +1,63 @@
+import { data } from "react-router";
+import { NotFoundMessage } from "~/components/not-found-message";
+import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
+import { getSessionUser } from "~/features/auth/session.server";
+import { OwnerPageArticle } from "~/features/owner-pages/owner-page-article";
+import { ownerPagePath } from "~/features/owner-pages/owner-page-schema";
+import { getReadablePage } from "~/features/owner-pages/owner-pages.server";
+import { useLayoutCopy } from "~/features/pages/use-layout-copy";
+import { statusTitle } from "~/lib/http-status";
+import { STATIC_PAGE } from "~/lib/hydration";
+import { seoContext, seoMeta } from "~/lib/seo";
+import { getDb } from "~/server/db/client.server";
+import { logger } from "~/server/logger.server";
+import type { Route } from "./+types/owner-page";
+
+/** No React for anonymous visitors (lib/hydration.ts). */
+export const handle = STATIC_PAGE;
+
+const NOT_PUBLIC = { "X-Robots-Tag": "noindex", "Cache-Control": "private, no-store" };
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+/**
+ * GET /{address} — one of the owner's pages. A draft, an unpublished or a missing page is the site's
+ * 404 for visitors; those who edit pages see a draft (never cached, never indexed).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  const page = await getReadablePage(getDb(), params.address, user);
+  if (!page) {
+    logger.warn({ path: new URL(request.url).pathname }, "404: page not found");
+    return data({ found: false as const }, { status: 404 });
+  }
+  if (!page.published) await requireTwoFactorForStaff(request, "page");
+  const view = {
+    title: page.title,
+    path: ownerPagePath(page.address),
+    html: page.contentHtml,
+    published: page.published,
+    metaTitle: page.metaTitle,
+    metaDescription: page.metaDescription,
+  };
+  return data({ found: true as const, page: view }, page.published ? undefined : { headers: NOT_PUBLIC });
+}
+
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  if (!d?.found) return [{ title: statusTitle(404) }, { name: "robots", content: "noindex" }];
+  const { page } = d;
+  return seoMeta(seoContext(matches), {
+    title: page.metaTitle ?? page.title,
+    description: page.metaDescription ?? page.title,
+    path: page.path,
+    noindex: !page.published,
+  });
+}
+
+export default function OwnerPageRoute({ loaderData }: Route.ComponentProps) {
+  const copy = useLayoutCopy();
+  if (!loaderData.found) return <NotFoundMessage text={copy.notFoundText} />;
+  return <OwnerPageArticle page={loaderData.page} />;
+}
