@@ -13,9 +13,9 @@ function notFound(): Response {
 }
 
 /** GET /sitemaps/pages.xml and /sitemaps/posts-N.xml — the files /sitemap.xml lists. */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const db = getDb();
-  const publicUrl = await publicSiteUrl(request);
+  const publicUrl = await publicSiteUrl();
   if (params.file === "pages.xml") return sitemapResponse(buildPagesSitemap(publicUrl, await getSitemapDates(db)));
   const file = Number(/^posts-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1] ?? 0);
   if (!file) return notFound();
