@@ -25,6 +25,8 @@ import { signInTo, startServerProcess, type ServerProcess } from "../helpers/ser
 const FULL_MS = Number(process.env.FAULT_DISK_FULL_SECONDS ?? 15) * 1000;
 const SECRET = "fault-disk-secret-0123456789abcdef0123";
 const ADMIN = { email: "admin@fault-disk.example", password: "fault disk pass phrase 42" };
+/** A request still unanswered after this counts as hung (status 0). */
+const REQUEST_TIMEOUT_MS = 10_000;
 const PRELOAD = path.resolve("tests/helpers/disk-full-preload.mjs");
 // A server process and seconds of a full disk: run by `npm run test:faults` (FAULT_TESTS=1), not by `npm test`.
 const skipReason = process.env.FAULT_TESTS ? null : "run with npm run test:faults";
@@ -72,6 +74,7 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
     easyAltchaToken(SECRET).then((token) =>
       server.fetch("/api/send-contact-email", {
         method: "POST",
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         headers: { "content-type": "application/json", origin: server.url },
         body: JSON.stringify({
           name: `Sender ${n}`,
@@ -157,9 +160,14 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
     const writes: Array<{ status: number; stack: boolean; says: boolean }> = [];
     const reads: number[] = [];
     while (Date.now() - startedAt < FULL_MS) {
-      const { status, body } = await noteContact(await contact(sent++));
+      const { status, body } = await contact(sent++).then(noteContact, () => ({ status: 0, body: "" }));
       writes.push({ status, stack: /\n\s+at /.test(body), says: body.includes(DISK_FULL) });
-      reads.push((await server.fetch("/contact")).status);
+      reads.push(
+        await server.fetch("/contact", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     fs.writeFileSync(flag, "");
@@ -167,12 +175,25 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
     // Without a restart: does a write succeed again?
     let recoveredMs: number | null = null;
     try {
-      await waitFor(async () => (await noteContact(await contact(sent++))).status === 201, 15_000, "a write to succeed");
+      await waitFor(
+        async () => (await contact(sent++).then(noteContact, () => ({ status: 0 }))).status === 201,
+        15_000,
+        "a write to succeed",
+      );
       recoveredMs = Date.now() - freedAt;
     } catch {
       recoveredMs = null;
     }
-    const stopped = await server.stop();
+    // A process that does not end on SIGTERM within 15 s is killed (what an orchestrator does).
+    const stopping = server.stop();
+    const stopped = await Promise.race([
+      stopping,
+      new Promise<string>((resolve) => setTimeout(() => resolve("no exit after 15 s"), 15_000)),
+    ]);
+    if (typeof stopped === "string") {
+      server.child.kill("SIGKILL");
+      await stopping;
+    }
     // Every acknowledged message is in the database files (opened by the test while no server runs).
     const database = await openDatabase({ kind: "pglite", dataDir });
     const stored = new Set(
