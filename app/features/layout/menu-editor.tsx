@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Form, useActionData } from "react-router";
 import { useFailureToast } from "~/components/admin-list";
 import { useIsSubmitting, SubmitButton } from "~/components/forms";
@@ -92,7 +92,7 @@ function ItemList({ name, rows, max, onChange }: { name: string; rows: Row[]; ma
   const [builtIn, setBuiltIn] = useState<BuiltInKind>("newsletter");
   const update = (id: string, change: Partial<{ label: string; href: string }>) =>
     onChange(rows.map((row) => (row.id === id ? ({ ...row, ...change } as Row) : row)));
-  const selectId = `${name}-built-in`;
+  const selectId = useId();
   return (
     <div className="grid gap-3">
       {rows.length === 0 ? <p className="text-sm text-muted-foreground">No items.</p> : null}
