@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { settingsFormValues } from "~/features/settings/settings-schema";
-import { readSiteSettings } from "~/features/settings/settings.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
 import { canonicalOf, rawRequest } from "../helpers/raw-http";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { saveSiteAddress, startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * With no site address configured (docs/decisions/0073-configured-hosts.md) the site answers at
@@ -57,12 +55,7 @@ describe("with nothing configured, behind a trusted proxy", () => {
 
     it("answers the Site address's host once it is saved, and links there", async () => {
       const admin = await signedInAs(ctx.db, "admin");
-      const form = { ...settingsFormValues(await readSiteSettings(ctx.db)), siteUrl: "https://blog.example/" };
-      const save = await server.fetch("/admin/settings", {
-        method: "POST",
-        headers: { origin: server.url, cookie: admin.cookie },
-        body: new URLSearchParams(form),
-      });
+      const save = await saveSiteAddress(server, ctx.db, admin.cookie, "https://blog.example/");
       expect(save.status).toBeLessThan(400);
       const page = await rawRequest(server.url, "/about", {
         host: "127.0.0.1",

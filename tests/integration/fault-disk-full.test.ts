@@ -5,13 +5,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { inArray } from "drizzle-orm";
-import { openDatabase } from "~/server/db/client.server";
-import { contactMessages } from "~/server/db/schema.server";
 import { DISK_FULL } from "~/server/errors.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
-import { signInTo, startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
 
 /**
  * The disk fills up (docs/decisions/0073-configured-hosts.md, "Disk full"): a production server on the
@@ -19,8 +16,8 @@ import { signInTo, startServerProcess, type ServerProcess } from "../helpers/ser
  * (tests/helpers/disk-full-preload.mjs, loaded with NODE_OPTIONS; the error comes from /dev/full, so
  * no root, loop mount or tmpfs is needed). First the uploads directory is full: uploads answer 507
  * with what to do, nothing half-stored, pages, images and other writes go on, and the first upload
- * after space returns succeeds. Then the whole data directory, the embedded database's files with it:
- * measured, and every write acknowledged before, during or after is still there after a restart.
+ * after space returns succeeds. (The embedded database's own files full: not covered yet, see the
+ * decision record.)
  */
 const FULL_MS = Number(process.env.FAULT_DISK_FULL_SECONDS ?? 15) * 1000;
 const SECRET = "fault-disk-secret-0123456789abcdef0123";
@@ -65,11 +62,7 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
     fs.rmSync(path.dirname(flag), { recursive: true, force: true });
   });
 
-  const upload = () => {
-    const form = new FormData();
-    form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "photo.png");
-    return server.fetch("/api/uploads", { method: "POST", headers: { origin: server.url, cookie }, body: form });
-  };
+  const upload = () => uploadPng(server, cookie, png);
   const contact = (n: number) =>
     easyAltchaToken(SECRET).then((token) =>
       server.fetch("/api/send-contact-email", {
@@ -153,75 +146,4 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
     expect(uploadResult.parse(await after?.json()).images).toHaveLength(1);
     expect((await server.fetch(imageUrl)).status).toBe(200);
   }, 120_000);
-
-  it("whole data directory full (the embedded database too): measured; no acknowledged write is lost across a restart", async () => {
-    fs.writeFileSync(flag, `${dataDir}\n`);
-    const startedAt = Date.now();
-    const writes: Array<{ status: number; stack: boolean; says: boolean }> = [];
-    const reads: number[] = [];
-    while (Date.now() - startedAt < FULL_MS) {
-      const { status, body } = await contact(sent++).then(noteContact, () => ({ status: 0, body: "" }));
-      writes.push({ status, stack: /\n\s+at /.test(body), says: body.includes(DISK_FULL) });
-      reads.push(
-        await server.fetch("/contact", { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    fs.writeFileSync(flag, "");
-    const freedAt = Date.now();
-    // Without a restart: does a write succeed again?
-    let recoveredMs: number | null = null;
-    try {
-      await waitFor(
-        async () => (await contact(sent++).then(noteContact, () => ({ status: 0 }))).status === 201,
-        15_000,
-        "a write to succeed",
-      );
-      recoveredMs = Date.now() - freedAt;
-    } catch {
-      recoveredMs = null;
-    }
-    // A process that does not end on SIGTERM within 15 s is killed (what an orchestrator does).
-    const stopping = server.stop();
-    const stopped = await Promise.race([
-      stopping,
-      new Promise<string>((resolve) => setTimeout(() => resolve("no exit after 15 s"), 15_000)),
-    ]);
-    if (typeof stopped === "string") {
-      server.child.kill("SIGKILL");
-      await stopping;
-    }
-    // Every acknowledged message is in the database files (opened by the test while no server runs).
-    const database = await openDatabase({ kind: "pglite", dataDir });
-    const stored = new Set(
-      (await database.db.select({ id: contactMessages.id }).from(contactMessages).where(inArray(contactMessages.id, acknowledged))).map(
-        (row) => row.id,
-      ),
-    );
-    await database.close();
-    server = await startServerProcess({ ...env, NODE_OPTIONS: "" });
-    const restartedMs = Date.now() - freedAt;
-    const afterRestart = await noteContact(await contact(sent++));
-    const missing = acknowledged.filter((id) => !stored.has(id));
-    console.info(
-      "[fault] data directory full",
-      JSON.stringify({
-        fullMs: freedAt - startedAt,
-        writes: writes.length,
-        writeStatuses: writes.reduce<Record<number, number>>((all, w) => ({ ...all, [w.status]: (all[w.status] ?? 0) + 1 }), {}),
-        reads: reads.reduce<Record<number, number>>((all, s) => ({ ...all, [s]: (all[s] ?? 0) + 1 }), {}),
-        recoveredWithoutRestartMs: recoveredMs,
-        exitCode: stopped,
-        restartedMs,
-        acknowledged: acknowledged.length,
-        missing: missing.length,
-      }),
-    );
-    expect(writes.filter((w) => w.stack)).toEqual([]);
-    expect(afterRestart.status).toBe(201);
-    expect(missing).toEqual([]);
-  }, 240_000);
 });

@@ -34,7 +34,8 @@ describeEachDatabase("the scheme behind a proxy", () => {
   };
 
   it("links to the server's own address whatever scheme the proxy reports, through the page cache too", async () => {
-    for (const proto of ["https", "http", "https", "http"]) expect((await canonical(proto)).href).toMatch(/^http:\/\/localhost:\d+\/about$/);
+    for (const proto of ["https", "http", "https", "http"])
+      expect((await canonical(proto)).href).toMatch(/^http:\/\/localhost:\d+\/about$/);
   });
 
   it("marks every cookie Secure on https, and only there", async () => {

@@ -37,11 +37,7 @@ export async function startPasskeyRegistration(db: Db, actor: SessionUser | null
  * its name. A user without recovery codes gets 10 with it (shown once, like enabling the authenticator app
  * shows them): losing the only passkey device must not lock the account. Returns them, or null.
  */
-export async function addPasskey(
-  db: Db,
-  actor: SessionUser | null,
-  raw: unknown,
-): Promise<{ recoveryCodes: string[] | null }> {
+export async function addPasskey(db: Db, actor: SessionUser | null, raw: unknown): Promise<{ recoveryCodes: string[] | null }> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const { name, credential } = parseOrThrow(passkeyAddSchema, raw);
   const rp = await relyingParty();

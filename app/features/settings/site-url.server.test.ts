@@ -35,7 +35,9 @@ describe("the site's public address", () => {
 
   it("is the server's own address when neither is set — never a request's host", async () => {
     expect(await publicSiteUrl()).toMatch(/^http:\/\/localhost:\d+$/);
-    expect(missingSiteAddressNotice(settings)).toMatch(/^No site address is set: links in pages, feeds and emails use http:\/\/localhost:\d+/);
+    expect(missingSiteAddressNotice(settings)).toMatch(
+      /^No site address is set: links in pages, feeds and emails use http:\/\/localhost:\d+/,
+    );
   });
 
   it("answers only for the site address's host name and loopback names", () => {
