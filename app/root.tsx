@@ -43,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const toast = anonymous ? null : await readToast(request);
   const user = sessionUser ? { id: sessionUser.id, email: sessionUser.email, role: sessionUser.role, canEdit: sessionUser.canEdit } : null;
   const [site, copy, menus] = await Promise.all([getSiteSettings(), readLayoutCopy(getDb()), readMenus(getDb())]);
-  const publicUrl = await publicSiteUrl(request);
+  const publicUrl = await publicSiteUrl();
   return data(
     // This response's CSP nonce, for the theme script in <head> (the router's own scripts get it from entry.server).
     {

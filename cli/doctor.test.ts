@@ -38,7 +38,11 @@ describeEachDatabase("cli doctor", (ctx) => {
     const findings = await runDoctorChecks(deps());
     expect(byCheck(findings, "Database")[0]?.level).toBe("ok");
     expect(byCheck(findings, "Migrations")[0]).toMatchObject({ level: "ok", found: expect.stringMatching(/^all \d+ applied$/) });
-    expect(byCheck(findings, "Site address")[0]).toMatchObject({ level: "warn", fix: expect.stringContaining("PUBLIC_URL") });
+    expect(byCheck(findings, "Site address")[0]).toMatchObject({
+      level: "warn",
+      found: expect.stringMatching(/^No site address is set: .*421 Misdirected Request/),
+      fix: expect.stringContaining("PUBLIC_URL"),
+    });
     expect(byCheck(findings, "Email")[0]).toMatchObject({ level: "ok", found: "SMTP_URL accepts a connection and the sign-in" });
     expect(byCheck(findings, "Clock")[0]?.level).toBe("ok");
     expect(byCheck(findings, "Storage")[0]).toMatchObject({ level: "ok", found: "local files: write, read and delete work" });

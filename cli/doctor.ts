@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { readSiteSettings } from "~/features/settings/settings.server";
-import { configuredSiteUrl } from "~/features/settings/site-url.server";
+import { configuredSiteUrl, missingSiteAddressNotice } from "~/features/settings/site-url.server";
 import { appliedMigration, loadMigrations } from "~/server/backup/database-info.server";
 import { MIGRATIONS_DIR, openDatabase, type Database } from "~/server/db/client.server";
 import { type Env, getEnv } from "~/server/env.server";
@@ -195,15 +195,16 @@ export async function runDoctorChecks(deps: DoctorDeps): Promise<DoctorFinding[]
         findings.push(await storageFinding(deps.storage(), storageLabel(env)));
         return [...findings, ...diskFindings(env)];
       }
-      const site = configuredSiteUrl(await readSiteSettings(database.db, env));
+      const settings = await readSiteSettings(database.db, env);
+      const site = configuredSiteUrl(settings);
       findings.push(
         site
-          ? { level: "ok", check: "Site address", found: site }
+          ? { level: "ok", check: "Site address", found: `${site}: pages answer only for its host name (and localhost)` }
           : {
               level: "warn",
               check: "Site address",
-              found: "not set: links in emails use http://localhost, pages use each request's address",
-              fix: "Set PUBLIC_URL, or the Site address in the admin (Settings).",
+              found: missingSiteAddressNotice(settings) ?? "not set",
+              fix: "Set PUBLIC_URL=https://your.site (or the Site address in the admin's Settings).",
             },
       );
       findings.push(await mailFinding(database));

@@ -106,6 +106,8 @@ async function startServer(port: number, analytics: boolean, dataDir: string): P
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      // The Host the load sends: the site answers only at its own address (and localhost).
+      PUBLIC_URL: "http://example.com",
       LOG_LEVEL: "warn",
       ANALYTICS: String(analytics),
       ANALYTICS_MAX_VIEWS_PER_MINUTE: "10000000",

@@ -8,7 +8,7 @@ import { logger } from "~/server/logger.server";
 import { PageCache } from "~/server/page-cache.server";
 import { accessLog, measureRequest, operations, siteFavicon } from "./operations";
 import { answerFromPageCache, createPageCacheFront, createPageHandler } from "./page-handler";
-import { clientAddress, lastResort, refuseBadRequests, refuseCrossSite } from "./request-guards";
+import { clientAddress, lastResort, refuseBadRequests, refuseCrossSite, refuseMisdirected } from "./request-guards";
 import { securityHeaders } from "./security-headers";
 
 // The HTTP pipeline, in the order a request meets it. What each step does lives in its own module:
@@ -52,6 +52,8 @@ app.use(refuseCrossSite);
 app.use(measureRequest);
 app.get("/favicon.ico", siteFavicon);
 app.use(operations);
+// ---- Only the site's own host names (docs/decisions/0073-configured-hosts.md); the operations endpoints above answer any.
+app.use(refuseMisdirected);
 // ---- Robustness for raw HTTP (docs/decisions/0014-http-robustness.md).
 app.use(refuseBadRequests);
 app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache }));

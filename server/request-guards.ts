@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
+import { lastKnownSiteSettings, getSiteSettings } from "~/features/settings/settings.server";
+import { isSiteHost, siteUrlOf } from "~/features/settings/site-url.server";
 import { getEnv } from "~/server/env.server";
 import { errorAnswer } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
@@ -49,6 +51,38 @@ export const refuseCrossSite: RequestHandler = (req, res, next) => {
     return;
   }
   next();
+};
+
+/** The host a request names: the proxy's first X-Forwarded-Host with TRUST_PROXY, else Host (as the page handler reads it). */
+function requestHost(req: Request): string | undefined {
+  const forwarded = getEnv().TRUST_PROXY === false ? undefined : req.get("x-forwarded-host")?.split(",")[0]?.trim();
+  return forwarded || req.get("host");
+}
+
+/**
+ * A request for a host name that is not the site's (nor a loopback name) is answered 421 Misdirected
+ * Request, before anything is rendered or cached for it (docs/decisions/0073-configured-hosts.md).
+ * While the settings cannot be read (the database away) the last ones read decide; before any read,
+ * the request goes on and meets the same outage.
+ */
+export const refuseMisdirected: RequestHandler = async (req, res, next) => {
+  const host = requestHost(req);
+  // HTTP/1.0 without Host: Node reads it as this server itself.
+  if (!host) return next();
+  let settings;
+  try {
+    settings = await getSiteSettings();
+  } catch {
+    settings = lastKnownSiteSettings();
+  }
+  if (!settings || isSiteHost(host, settings)) return next();
+  refuse(
+    req,
+    res,
+    421,
+    `This site does not answer at the address you used. Its address is ${siteUrlOf(settings)}. If the address you used is the site's, set PUBLIC_URL (or the Site address in the admin's Settings) to it.`,
+    { "Cache-Control": "no-store" },
+  );
 };
 
 // ---- Robustness for raw HTTP (docs/decisions/0014-http-robustness.md): bad input gets a 4xx with a

@@ -5,6 +5,8 @@ import { warmFeeds } from "~/features/feeds/feeds.server";
 import { seedDemoPageContent } from "~/features/pages/page-content.server";
 import { seedDemoPositions } from "~/features/pages/positions.server";
 import { seedDemoTestimonials } from "~/features/pages/testimonials.server";
+import { readSiteSettings } from "~/features/settings/settings.server";
+import { missingSiteAddressNotice } from "~/features/settings/site-url.server";
 import { backfillRenderedPosts } from "~/features/posts/content/post-render.server";
 import { scheduleBackups } from "~/server/backup/scheduled.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
@@ -67,6 +69,9 @@ export async function startup(): Promise<void> {
   setDatabase(database);
   logger.info({ database: database.kind, ms: Date.now() - started }, "database ready");
   logStartupMemory("migrated and seeded");
+  // The first start (and every start until it is set) asks for the site address.
+  const siteAddress = missingSiteAddressNotice(await readSiteSettings(database.db, env));
+  if (siteAddress) logger.warn(siteAddress);
   if (env.DATABASE_URL && !env.S3_BUCKET) {
     logger.warn(LOCAL_FILES_WARNING);
   }

@@ -1,9 +1,8 @@
 import { publicSiteUrl } from "~/features/settings/site-url.server";
-import type { Route } from "./+types/robots-txt";
 
 /** GET /robots.txt — everything public may be crawled; the admin area, auth and APIs may not. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const publicUrl = await publicSiteUrl(request);
+export async function loader() {
+  const publicUrl = await publicSiteUrl();
   const body = [
     "User-agent: *",
     "Allow: /",

@@ -3,10 +3,9 @@ import { buildSitemapIndex, sitemapResponse } from "~/features/pages/sitemap";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
-import type { Route } from "./+types/sitemap-xml";
 
 /** GET /sitemap.xml — the index of the sitemaps (pages, then the posts' files). */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader() {
   const dates = await getSitemapDates(getDb());
-  return sitemapResponse(buildSitemapIndex(await publicSiteUrl(request), dates.count, dates.newest, getEnv().SITEMAP_POSTS_PER_FILE));
+  return sitemapResponse(buildSitemapIndex(await publicSiteUrl(), dates.count, dates.newest, getEnv().SITEMAP_POSTS_PER_FILE));
 }

@@ -15,9 +15,9 @@ function notFound(): Response {
 }
 
 /** GET /sitemaps/pages.xml and /sitemaps/posts-N.xml — the files /sitemap.xml lists. */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const db = getDb();
-  const publicUrl = await publicSiteUrl(request);
+  const publicUrl = await publicSiteUrl();
   if (params.file === "pages.xml") {
     const [dates, pages] = await Promise.all([getSitemapDates(db), listPublishedPages(db)]);
     const ownerPages = pages.map((page) => ({ path: ownerPagePath(page.address), updatedAt: page.updatedAt }));

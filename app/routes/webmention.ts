@@ -15,9 +15,7 @@ import type { Route } from "./+types/webmention";
 export async function action({ request }: Route.ActionArgs) {
   try {
     const form = await readForm(request);
-    const origins = [
-      ...new Set([new URL(await publicSiteUrl(request)).origin, new URL(request.url).origin, new URL(getEnv().publicUrl).origin]),
-    ];
+    const origins = [...new Set([new URL(await publicSiteUrl()).origin, new URL(request.url).origin, new URL(getEnv().publicUrl).origin])];
     const input = { source: form.get("source") ?? undefined, target: form.get("target") ?? undefined };
     await acceptWebmention(getDb(), input, clientIp(request), origins);
     return new Response(`${WEBMENTION_TEXTS.accepted}\n`, {

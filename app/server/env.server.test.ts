@@ -41,9 +41,9 @@ describe("env", () => {
       expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
   });
 
-  it("warns in production when PUBLIC_URL is unset (links then come from the settings or the request)", () => {
-    expect(parseEnv({ NODE_ENV: "production" }).warnings).toEqual([expect.stringMatching(/PUBLIC_URL is not set/)]);
-    expect(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://example.com" }).warnings).toEqual([]);
-    expect(parseEnv({}).warnings).toEqual([]);
+  it("does not warn about PUBLIC_URL itself: start-up and doctor report a missing site address once the settings are read", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).warnings).toEqual([]);
+    expect(parseEnv({ NODE_ENV: "production" }).publicUrl).toBe("http://localhost:3000");
+    expect(parseEnv({ NODE_ENV: "production", PUBLIC_URL: "https://example.com/" }).publicUrl).toBe("https://example.com");
   });
 });

@@ -187,10 +187,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const warnings: string[] = [];
   if (/^(true|yes)$/i.test(source.TRUST_PROXY?.trim() ?? ""))
     warnings.push("TRUST_PROXY=true is read as one proxy in front: set it to the number of proxies, or their addresses");
-  if (!parsed.PUBLIC_URL && source.NODE_ENV === "production")
-    warnings.push(
-      "PUBLIC_URL is not set: links in pages and feeds use the Site address setting or each request's own address, and emails the Site address or http://localhost. Set PUBLIC_URL to the site's public address (e.g. https://example.com).",
-    );
   return {
     ...parsed,
     warnings,

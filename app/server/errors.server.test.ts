@@ -1,8 +1,10 @@
+import fs from "node:fs";
 import { redirect } from "react-router";
 import { describe, expect, it } from "vitest";
 import {
   ConflictError,
   DATABASE_UNAVAILABLE,
+  DISK_FULL,
   errorAnswer,
   RateLimitError,
   RETRY_AFTER_UNAVAILABLE_SECONDS,
@@ -48,6 +50,16 @@ describe("errorAnswer", () => {
       headers: {},
     });
     expect(errorAnswer(new RateLimitError("Slow down", 90))).toMatchObject({ status: 429, headers: { "Retry-After": "90" } });
+  });
+
+  it("answers a full disk 507 with what to do: the kernel's own ENOSPC (a write to /dev/full) and PostgreSQL's disk_full", () => {
+    const enospc = thrown(() => fs.writeFileSync("/dev/full", "x"));
+    expect(enospc).toMatchObject({ code: "ENOSPC" });
+    const full = { status: 507, message: DISK_FULL, headers: { "Retry-After": String(RETRY_AFTER_UNAVAILABLE_SECONDS) } };
+    expect(errorAnswer(enospc)).toEqual(full);
+    expect(errorAnswer(new Error("Failed query", { cause: Object.assign(new Error("could not extend file"), { code: "53100" }) }))).toEqual(
+      full,
+    );
   });
 
   it("turns anything else into a plain 500 that reveals nothing", () => {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "~/lib/field-errors";
-import { isDatabaseUnavailable } from "./db/pg-errors.server";
+import { isDatabaseUnavailable, isDiskFull } from "./db/pg-errors.server";
 import { logger } from "./logger.server";
 
 /** Typed errors that domain code throws; `errorAnswer` (below) maps them to answers in one place. */
@@ -91,6 +91,13 @@ export interface ErrorAnswer {
   headers: Record<string, string>;
 }
 
+/**
+ * A write refused because the server's disk is full (507 Insufficient Storage): what was stored before
+ * is kept, reads go on, and the same request succeeds once space is freed.
+ */
+export const DISK_FULL =
+  "The server's disk is full, so this was not saved. Nothing saved before is lost. Free some disk space on the server (or ask whoever runs it to), then try again.";
+
 export const UNEXPECTED_ERROR = "Something went wrong on our side. Please try again.";
 export const TEXT_NUL_REFUSED = "Text cannot contain NUL characters (\\0). Remove them and try again.";
 
@@ -126,6 +133,10 @@ export function errorAnswer(error: unknown): ErrorAnswer {
     // One line, not the stack: an outage makes every request fail the same way.
     logger.warn({ reason: error instanceof Error ? error.message : String(error) }, "database unavailable");
     return { status: 503, message: DATABASE_UNAVAILABLE, headers: { "Retry-After": String(RETRY_AFTER_UNAVAILABLE_SECONDS) } };
+  }
+  if (isDiskFull(error)) {
+    logger.error({ reason: error instanceof Error ? error.message : String(error) }, "disk full: a write was refused");
+    return { status: 507, message: DISK_FULL, headers: { "Retry-After": String(RETRY_AFTER_UNAVAILABLE_SECONDS) } };
   }
   if (isUnstorableText(error)) {
     logger.warn("refused text the database cannot store");

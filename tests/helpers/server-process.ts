@@ -79,3 +79,10 @@ export async function signInTo(server: ServerProcess, account: { email: string; 
   if (response.status !== 200 || !cookie.includes("=")) throw new Error(`sign-in failed: ${response.status}`);
   return cookie;
 }
+
+/** A PNG posted to /api/uploads as the signed-in staff member of `cookie` (as the editor does). */
+export function uploadPng(server: ServerProcess, cookie: string, png: Buffer): Promise<Response> {
+  const form = new FormData();
+  form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "photo.png");
+  return server.fetch("/api/uploads", { method: "POST", headers: { origin: server.url, cookie }, body: form });
+}

@@ -5,7 +5,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Express } from "express";
 import { afterAll, beforeAll } from "vitest";
+import { settingsFormFields } from "~/features/settings/settings-schema";
+import { readSiteSettings } from "~/features/settings/settings.server";
 import type { Role } from "~/lib/roles";
+import type { Db } from "~/server/db/client.server";
 import type { DatabaseContext } from "./databases";
 import { signedInAs } from "./factories";
 
@@ -87,4 +90,10 @@ export function useSignedInServer(ctx: DatabaseContext, role: Role): SignedInTes
         body: new URLSearchParams(body).toString(),
       }),
   };
+}
+
+/** Saves the Site address through the admin's Settings form, as an administrator (cookie); the other settings stay. */
+export async function saveSiteAddress(server: TestServer, db: Db, cookie: string, siteUrl: string): Promise<Response> {
+  const form = { ...settingsFormFields(await readSiteSettings(db)), siteUrl };
+  return server.fetch("/admin/settings", { method: "POST", headers: { origin: server.url, cookie }, body: new URLSearchParams(form) });
 }

@@ -12,7 +12,7 @@ import { STORAGE_UNAVAILABLE } from "~/server/storage.server";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
-import { signInTo, startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
 import { z } from "zod";
 
 /**
@@ -78,11 +78,7 @@ const skipReason = process.env.FAULT_TESTS ? inject("postgresSkipReason") : "run
     const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#3366aa" } })
       .png()
       .toBuffer();
-    const upload = () => {
-      const form = new FormData();
-      form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "photo.png");
-      return server.fetch("/api/uploads", { method: "POST", headers: { origin: server.url, cookie }, body: form });
-    };
+    const upload = () => uploadPng(server, cookie, png);
     const uploaded = await upload();
     expect(uploaded.status).toBe(201);
     const { images } = z.object({ images: z.array(z.object({ url: z.string() })) }).parse(await uploaded.json());

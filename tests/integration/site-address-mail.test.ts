@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAIL_SITE_ADDRESS_MISSING } from "~/features/mail/mail-settings-schema";
-import { settingsFormFields } from "~/features/settings/settings-schema";
-import { readSiteSettings } from "~/features/settings/settings.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
 import { makeUser, signedInAs } from "../helpers/factories";
 import { mailsTo, useSmtpServer } from "../helpers/smtp-suite";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { saveSiteAddress, startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * Emails are built from the configured site address (PUBLIC_URL, else the Site address setting), never
@@ -54,12 +52,7 @@ describeEachDatabase("the site address in emails", (ctx) => {
     expect(told).toContain(MAIL_SITE_ADDRESS_MISSING);
     expect(told).not.toContain("Set the site address</a>");
 
-    const form = { ...settingsFormFields(await readSiteSettings(ctx.db)), siteUrl: "https://blog.example/" };
-    const save = await server.fetch("/admin/settings", {
-      method: "POST",
-      headers: { origin: server.url, cookie: admin.cookie },
-      body: new URLSearchParams(form),
-    });
+    const save = await saveSiteAddress(server, ctx.db, admin.cookie, "https://blog.example/");
     expect(save.status).toBeLessThan(400);
     for (const path of ["/admin", "/admin/email", "/admin/settings"])
       expect(await page(admin.cookie, path), path).not.toContain('data-testid="site-address-banner"');

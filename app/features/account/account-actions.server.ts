@@ -17,7 +17,7 @@ const ok = (message: string, recoveryCodes?: string[]) =>
   data<AccountActionData>(recoveryCodes ? { ok: true, message, recoveryCodes } : { ok: true, message });
 
 /** The account page's forms, by `intent` (run by the admin form pipeline, handleAdminForm). */
-export function accountIntents(request: Request) {
+export function accountIntents() {
   return {
     password: async ({ actor, db, form, parse }) => {
       const parsed = parse(passwordChangeSchema);
@@ -81,7 +81,7 @@ export function accountIntents(request: Request) {
     "passkey-add": async ({ actor, db, form, parse }) => {
       const parsed = parse(passkeyNameSchema);
       if (parsed.status !== "success") return invalidSubmission(parsed);
-      const { recoveryCodes } = await addPasskey(db, actor, form, request);
+      const { recoveryCodes } = await addPasskey(db, actor, form);
       return recoveryCodes
         ? ok(`Passkey "${parsed.value.name}" added. Keep the recovery codes below somewhere safe.`, recoveryCodes)
         : ok(`Passkey "${parsed.value.name}" added.`);

@@ -26,10 +26,10 @@ export async function listOwnPasskeys(db: Db, actor: SessionUser | null): Promis
 }
 
 /** 'Add a passkey', first half: the options the browser hands to the authenticator. */
-export async function startPasskeyRegistration(db: Db, actor: SessionUser | null, request: Request) {
+export async function startPasskeyRegistration(db: Db, actor: SessionUser | null) {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   await enforceRateLimits(db, [{ key: `passkey-register:${actor.id}`, limit: 30, windowSeconds: 15 * 60 }]);
-  return registrationOptions(db, actor, await relyingParty(request));
+  return registrationOptions(db, actor, await relyingParty());
 }
 
 /**
@@ -37,15 +37,10 @@ export async function startPasskeyRegistration(db: Db, actor: SessionUser | null
  * its name. A user without recovery codes gets 10 with it (shown once, like enabling the authenticator app
  * shows them): losing the only passkey device must not lock the account. Returns them, or null.
  */
-export async function addPasskey(
-  db: Db,
-  actor: SessionUser | null,
-  raw: unknown,
-  request: Request,
-): Promise<{ recoveryCodes: string[] | null }> {
+export async function addPasskey(db: Db, actor: SessionUser | null, raw: unknown): Promise<{ recoveryCodes: string[] | null }> {
   authorize(actor, canEdit, ACCOUNT_FORBIDDEN);
   const { name, credential } = parseOrThrow(passkeyAddSchema, raw);
-  const rp = await relyingParty(request);
+  const rp = await relyingParty();
   const outcome = await db.transaction(async (tx) => {
     const registered = await registerPasskey(tx, actor.id, name, credential, rp);
     if ("refused" in registered) return registered;

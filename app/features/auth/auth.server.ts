@@ -186,7 +186,7 @@ export async function completePasskeySecondFactor(
   request: Request,
 ): Promise<{ userId: string; setCookies: string[] }> {
   const { credential } = parseOrThrow(passkeyAssertionSchema, input);
-  const rp = await relyingParty(request);
+  const rp = await relyingParty();
   return completeSecondFactor(db, request, PASSKEY_FAILED, "passkey not accepted", async (tx, userId) => {
     const proven = await verifyPasskeyAssertion(tx, credential, "second-factor", userId, rp);
     return proven ? `passkey "${proven.name}"` : null;
@@ -259,7 +259,7 @@ export async function passkeySignInOptions(db: Db, purpose: "sign-in" | "second-
   await enforceRateLimits(db, [
     { key: `passkey-options:${clientIp(request)}`, limit: PASSKEY_OPTIONS_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS },
   ]);
-  const rp = await relyingParty(request);
+  const rp = await relyingParty();
   if (purpose === "sign-in") return authenticationOptions(db, "sign-in", null, rp);
   const token = await challengeToken(db, request);
   const pending = token ? await findChallenge(db, token) : null;
@@ -276,7 +276,7 @@ export async function signInWithPasskey(db: Db, input: unknown, request: Request
   const { credential } = parseOrThrow(passkeyAssertionSchema, input);
   const ip = clientIp(request);
   await enforceRateLimits(db, [{ key: `login:ip:${ip}`, limit: getEnv().LOGIN_RATE_LIMIT_PER_IP, windowSeconds: LOGIN_WINDOW_SECONDS }]);
-  const rp = await relyingParty(request);
+  const rp = await relyingParty();
   const found = await refusedAsNull(
     db.transaction(async (tx) => {
       const proven = await verifyPasskeyAssertion(tx, credential, "sign-in", null, rp);

@@ -33,8 +33,8 @@ export interface RelyingParty {
   name: string;
 }
 
-export async function relyingParty(request: Request): Promise<RelyingParty> {
-  const url = new URL(await publicSiteUrl(request));
+export async function relyingParty(): Promise<RelyingParty> {
+  const url = new URL(await publicSiteUrl());
   return { id: url.hostname, origin: url.origin, name: (await getSiteSettings()).siteName };
 }
 

@@ -153,12 +153,10 @@ describeEachDatabase("two-factor authentication of one's own account", (ctx) => 
   });
 });
 
-const accountPage = new Request("http://localhost/admin/account");
-
 /** Adds a passkey the way /admin/account does (options, then the authenticator's answer); returns what addPasskey returns. */
 async function addSoftwarePasskey(db: Db, actor: SessionUser, key: SoftwarePasskey, name: string) {
-  const options = await startPasskeyRegistration(db, actor, accountPage);
-  return addPasskey(db, actor, { name, credential: JSON.stringify(key.register(options.challenge)) }, accountPage);
+  const options = await startPasskeyRegistration(db, actor);
+  return addPasskey(db, actor, { name, credential: JSON.stringify(key.register(options.challenge)) });
 }
 
 async function codesStored(db: Db, userId: string): Promise<number> {
@@ -169,7 +167,7 @@ describeEachDatabase("recovery codes of an account with passkeys only", (ctx) =>
   it("the first passkey brings 10 codes (shown once); they sign in, are renewed, outlive the app, and go with the last passkey", async () => {
     const me = await signedInAs(ctx.db, "moderator");
     const actor = await actorOf(ctx.db, me.cookie);
-    const rp = await relyingParty(accountPage);
+    const rp = await relyingParty();
     const phone = softwarePasskey(rp, me.id);
     const laptop = softwarePasskey(rp, me.id);
 
@@ -226,7 +224,7 @@ describeEachDatabase("recovery codes of an account with passkeys only", (ctx) =>
   it("the CLI reset removes the passkeys and their codes", async () => {
     const me = await signedInAs(ctx.db, "admin");
     const actor = await actorOf(ctx.db, me.cookie);
-    await addSoftwarePasskey(ctx.db, actor, softwarePasskey(await relyingParty(accountPage), me.id), "Key");
+    await addSoftwarePasskey(ctx.db, actor, softwarePasskey(await relyingParty(), me.id), "Key");
     expect(await codesStored(ctx.db, me.id)).toBe(10);
     expect(await resetTwoFactor(ctx.db, me.email)).toEqual({ email: me.email, removed: true });
     expect(await codesStored(ctx.db, me.id)).toBe(0);

@@ -66,7 +66,7 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
             field={fields.siteUrl}
             label="Site address"
             hint={hint(
-              "The public address, e.g. https://example.com: links in feeds, emails and shared pages start with it. PUBLIC_URL, when set, wins.",
+              "The public address, e.g. https://example.com: links in pages, feeds and emails start with it, and the site answers only at it (and at localhost). PUBLIC_URL, when set, wins.",
             )}
           >
             {(props) => <Input {...props} type="url" placeholder="https://…" />}

@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleAdminForm(request, "account", accountIntents(request));
+  return handleAdminForm(request, "account", accountIntents());
 }
 
 export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {

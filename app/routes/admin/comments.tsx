@@ -70,11 +70,11 @@ export async function action({ request }: Route.ActionArgs) {
       done("IP blocked; the comment is spam.")
     ),
     edit: async ({ db, actor, form }) => (
-      await editComment(db, actor, parseOrThrow(idSchema, form).id, form, await publicSiteUrl(request)),
+      await editComment(db, actor, parseOrThrow(idSchema, form).id, form, await publicSiteUrl()),
       done("Comment saved.")
     ),
     reply: async ({ db, actor, form }) => (
-      await replyAsAuthor(db, actor, parseOrThrow(idSchema, form).id, form, await publicSiteUrl(request)),
+      await replyAsAuthor(db, actor, parseOrThrow(idSchema, form).id, form, await publicSiteUrl()),
       done("Reply published.")
     ),
     "close-post": async ({ db, actor, form }) => {

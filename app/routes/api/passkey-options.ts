@@ -19,7 +19,7 @@ export async function action({ request }: Route.ActionArgs) {
     const { purpose } = parseOrThrow(passkeyPurposeSchema, Object.fromEntries(await readForm(request)));
     const options =
       purpose === "register"
-        ? await startPasskeyRegistration(db, await getSessionUser(request, db), request)
+        ? await startPasskeyRegistration(db, await getSessionUser(request, db))
         : await passkeySignInOptions(db, purpose, request);
     return Response.json(options, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {

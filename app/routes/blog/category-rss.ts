@@ -10,14 +10,14 @@ import { getDb } from "~/server/db/client.server";
 import type { Route } from "./+types/category-rss";
 
 /** GET /7fs/{category}/rss.xml — one category's published posts. */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const category = parseCategory(params.category);
   if (!category)
     return Response.json({ error: `There is no such category. The categories are ${CATEGORIES.join(", ")}.` }, { status: 404 });
   if (category !== params.category) throw redirect(`${categoryPath(category)}/rss.xml`, 301);
   const db = getDb();
   const [publicUrl, posts, { siteName }, copy] = await Promise.all([
-    publicSiteUrl(request),
+    publicSiteUrl(),
     listFeedPosts(db, category),
     getSiteSettings(),
     readSiteCopyQuietly(db),

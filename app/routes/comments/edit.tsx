@@ -43,7 +43,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       await deleteOwnComment(getDb(), params.id, token);
       return { ok: true as const, deleted: true, message: "Your comment was deleted." };
     }
-    await editOwnComment(getDb(), params.id, token, { body: form.get("body") }, await publicSiteUrl(request));
+    await editOwnComment(getDb(), params.id, token, { body: form.get("body") }, await publicSiteUrl());
     return { ok: true as const, deleted: false, message: "Your comment was saved." };
   } catch (error) {
     const { status, message, headers } = errorAnswer(error);

@@ -74,7 +74,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   try {
     const db = getDb();
-    const result = await submitComment(db, user, fields, clientIp(request), await publicSiteUrl(request));
+    const result = await submitComment(db, user, fields, clientIp(request), await publicSiteUrl());
     return data({
       ok: true as const,
       state: result.state,

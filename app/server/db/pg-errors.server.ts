@@ -38,3 +38,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** A full disk: the operating system's ENOSPC / EDQUOT (a file write), or PostgreSQL's disk_full (53100). */
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT", "53100"]);
+
+/**
+ * Whether an error (or one it wraps) says there is no room left on a disk: a write that may succeed
+ * once someone frees space, not a fault of the request.
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = "cause" in e ? e.cause : undefined, depth++) {
+    if ("code" in e && typeof e.code === "string" && DISK_FULL_CODES.has(e.code)) return true;
+  }
+  return false;
+}

@@ -40,7 +40,7 @@ export async function postPageView(db: Db, request: Request, post: PostWithMedia
     getSiteSettings(),
   ]);
   const { siteName } = site;
-  const publicUrl = await publicSiteUrl(request);
+  const publicUrl = await publicSiteUrl();
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   // A published post without a featured image is shared with its generated card (drafts: the site's).
   const card = !image && post.published ? shareImageOf({ kind: "post", id: post.id }, postShareCard(post, site)) : null;
