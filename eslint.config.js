@@ -61,6 +61,7 @@ const FEATURE_SURFACE = {
   booking: ["booking-schema.ts", "reach-me-slots.tsx", "reach-me.server.ts"],
   comments: ["comment-admin.tsx", "comment-mail.server.ts", "comment-schema.ts", "comments.server.ts", "comments-section.tsx"],
   contact: ["contact.server.ts", "outbox.server.ts"],
+  fediverse: ["fediverse-settings.tsx", "fediverse.server.ts", "inbox.server.ts"],
   feeds: ["feed-item.ts", "feeds.server.ts", "fetch-document.server.ts"],
   imports: [],
   layout: ["menu-editor.tsx", "menus-schema.ts", "menus.server.ts", "site-links.ts"],

@@ -7,6 +7,7 @@ import { authorize } from "~/server/authorize.server";
 import { slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
+import { enqueuePostFederation } from "~/features/fediverse/fediverse.server";
 import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
@@ -453,6 +454,7 @@ export async function deletePost(db: Db, actor: Actor | null, slug: string): Pro
   authorize(actor, (a) => canDeletePost(a, post), DELETE_FORBIDDEN);
   await db.transaction(async (tx) => {
     await enqueuePostFilesCleanup(tx, post.id);
+    await enqueuePostFederation(tx, post.id);
     await tx.delete(blogMedia).where(eq(blogMedia.postId, post.id));
     await tx.delete(blogPosts).where(eq(blogPosts.id, post.id));
     await bumpContentVersion(tx);
