@@ -40,7 +40,7 @@ export function FediverseSettingsForm({ view }: { view: FediverseSettingsView })
             {view.followers.map((follower) => (
               <li key={follower.actorId} className="break-all">
                 <a href={follower.actorId} rel="nofollow noopener noreferrer" className="text-primary underline underline-offset-4">
-                  @{follower.handle}
+                  {`@${follower.handle}`}
                 </a>
               </li>
             ))}
