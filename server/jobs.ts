@@ -4,6 +4,7 @@ import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { bookingMail } from "~/features/booking/booking.server";
 import { calendarFeedsTask } from "~/features/booking/calendar-feeds.server";
 import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
+import { adoptPreviousReleaseMessagesTask } from "~/features/contact/contact.server";
 import { deliverJob, federatePostJob } from "~/features/fediverse/fediverse.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
@@ -82,4 +83,5 @@ export const RECURRING_TASKS = [
   pruneAuditTask,
   analyticsRollupTask,
   calendarFeedsTask,
+  adoptPreviousReleaseMessagesTask,
 ] as const;

@@ -109,7 +109,7 @@ export async function makeContactMessage(
     : [];
   const [row] = await db
     .insert(contactMessages)
-    .values({ ...contactForm(), ...(mail ? { mailId: mail.id } : {}), ...overrides })
+    .values({ ...contactForm(), legacyDeliveryState: "sent", ...(mail ? { mailId: mail.id } : {}), ...overrides })
     .returning();
   if (!row) throw new Error("contact message insert returned no row");
   return row;

@@ -11,6 +11,7 @@ import { contactForm, makeContactMessage } from "../../../tests/helpers/factorie
 import { deliveredIds, deliveryOf, easyVerificationToken } from "../../../tests/helpers/contact";
 import { startSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp";
 import {
+  adoptPreviousReleaseMessages,
   deleteContactMessage,
   INBOX_PAGE_SIZE,
   listContactMessages,
@@ -204,6 +205,32 @@ describeEachDatabase("contact messages", (ctx) => {
     await ctx.db.delete(contactMessages);
     expect(await listContactMessages(ctx.db, 1)).toMatchObject({ total: 0, page: 1, pageCount: 1, messages: [] });
     await expect(listContactMessages(ctx.db, 2)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("adopts a message the previous release stored and did not deliver into the mail outbox, once", async () => {
+    await ctx.db.delete(contactMessages);
+    const ours = await submitContactMessage(ctx.db, { ...contactForm(), turnstileToken: await easyVerificationToken(ctx.db) }, freshIp());
+    const theirs = await makeContactMessage(ctx.db, { legacyDeliveryState: "pending" });
+    const crashed = await makeContactMessage(ctx.db, { legacyDeliveryState: "sending", legacyLockedUntil: new Date(Date.now() - 1000) });
+    const sending = await makeContactMessage(ctx.db, { legacyDeliveryState: "sending", legacyLockedUntil: new Date(Date.now() + 60_000) });
+    const delivered = await makeContactMessage(ctx.db, { legacyDeliveryState: "sent" });
+    const restored = await makeContactMessage(ctx.db, { legacyDeliveryState: "pending", createdAt: new Date(Date.now() - 2 * 86_400_000) });
+
+    expect(await adoptPreviousReleaseMessages(ctx.db)).toBe(2);
+    expect(await adoptPreviousReleaseMessages(ctx.db)).toBe(0);
+    const rows = await ctx.db
+      .select({ id: contactMessages.id, state: contactMessages.legacyDeliveryState, key: mailOutbox.dedupeKey })
+      .from(contactMessages)
+      .leftJoin(mailOutbox, eq(mailOutbox.id, contactMessages.mailId));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(ours.id)).toEqual({ id: ours.id, state: "sent", key: `contact:${ours.id}` });
+    for (const adopted of [theirs, crashed])
+      expect(byId.get(adopted.id)).toEqual({ id: adopted.id, state: "sent", key: `contact:${adopted.id}` });
+    // The previous release still holds a live lease on one; one it delivered, and a restored old one, stay as they are.
+    expect(byId.get(sending.id)).toEqual({ id: sending.id, state: "sending", key: null });
+    expect(byId.get(delivered.id)).toEqual({ id: delivered.id, state: "sent", key: null });
+    expect(byId.get(restored.id)).toEqual({ id: restored.id, state: "pending", key: null });
+    await ctx.db.delete(contactMessages);
   });
 
   outboxWithSmtp(ctx);

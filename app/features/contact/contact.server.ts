@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { VERIFICATION_REQUIRED } from "~/features/verification/verification";
 import { verifyHumanToken } from "~/features/verification/verification.server";
 import { canDeleteMessages, canReadMessages, type Actor } from "~/lib/permissions";
@@ -9,6 +9,7 @@ import { contactMessages, mailOutbox, type MailState } from "~/server/db/schema.
 import { requeueMail } from "~/server/mail-outbox.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { defineRecurringTask } from "~/server/jobs/recurring.server";
 import { logger } from "~/server/logger.server";
 import { pageWindow } from "~/server/pagination.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
@@ -63,7 +64,7 @@ export async function submitContactMessage(db: Db, body: unknown, ip: string): P
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(contactMessages)
-      .values({ name, email, message, clientId: clientId ?? null, ipAddress: ip })
+      .values({ name, email, message, clientId: clientId ?? null, ipAddress: ip, legacyDeliveryState: "sent" })
       .onConflictDoNothing({ target: contactMessages.clientId })
       .returning({ id: contactMessages.id });
     if (!inserted) return undefined;
@@ -182,3 +183,47 @@ export async function deleteContactMessage(db: Db, actor: Actor | null, id: stri
   const deleted = await db.delete(contactMessages).where(eq(contactMessages.id, id)).returning({ id: contactMessages.id });
   if (deleted.length === 0) throw new NotFoundError("Message not found");
 }
+
+/** How long after it was stored a message of the previous release is still adopted (a rolling upgrade takes minutes). */
+const ADOPT_WITHIN = sql`interval '1 day'`;
+
+/**
+ * A rolling upgrade from the release before the mail outbox (docs/decisions/0067-rolling-upgrade-test.md):
+ * that release stores a message with delivery state "pending" and no mail row, and delivers it itself.
+ * When it stopped before delivering (or while it still runs), this release moves such a message into the
+ * mail outbox, under the same key as the outbox's own rows. The conditional update claims it — the
+ * previous release claims with one too — so the two never both send a message. Only recent rows are
+ * adopted: a restored backup's old messages whose mail rows were pruned are not sent again.
+ * Returns how many were adopted.
+ */
+export async function adoptPreviousReleaseMessages(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    const claimed = await tx
+      .update(contactMessages)
+      .set({ legacyDeliveryState: "sent", legacyLockedUntil: null })
+      .where(
+        and(
+          isNull(contactMessages.mailId),
+          sql`${contactMessages.createdAt} > now() - ${ADOPT_WITHIN}`,
+          or(
+            eq(contactMessages.legacyDeliveryState, "pending"),
+            and(eq(contactMessages.legacyDeliveryState, "sending"), lt(contactMessages.legacyLockedUntil, sql`now()`)),
+          ),
+        ),
+      )
+      .returning({ id: contactMessages.id });
+    if (claimed.length === 0) return 0;
+    const to = await contactRecipient(tx);
+    for (const { id } of claimed) {
+      const mail = await contactMail.enqueue(tx, { to, payload: { messageId: id } }, { key: `contact:${id}` });
+      await tx.update(contactMessages).set({ mailId: mail.id }).where(eq(contactMessages.id, id));
+    }
+    logger.info({ adopted: claimed.length }, "contact messages of the previous release moved to the mail outbox");
+    return claimed.length;
+  });
+}
+
+/** Every 20 seconds while a previous release may still store messages; an empty run is one indexed query. */
+export const adoptPreviousReleaseMessagesTask = defineRecurringTask("contact.adopt-previous", 20_000, async ({ db }) => {
+  await adoptPreviousReleaseMessages(db);
+});

@@ -537,8 +537,22 @@ export const contactMessages = pgTable(
     /** Its email to the owner; the inbox shows that row's delivery state. */
     mailId: uuid("mail_id").references(() => mailOutbox.id, { onDelete: "set null" }),
     handledAt: timestamp("handled_at", { withTimezone: true }),
+    // Expand/contract (docs/decisions/0067-rolling-upgrade-test.md): the delivery columns of the release
+    // before the mail outbox, kept while it may still run beside this one, and dropped one release later.
+    // It stores "pending" and delivers such rows itself; this release stores "sent" so that loop leaves
+    // its messages alone, and adopts the previous release's undelivered ones (adoptPreviousReleaseMessages).
+    legacyDeliveryState: text("delivery_state").notNull().default("pending"),
+    legacyAttempts: integer("attempts").notNull().default(0),
+    legacyLastError: text("last_error"),
+    legacyNextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    legacyLockedUntil: timestamp("locked_until", { withTimezone: true }),
+    legacyDeliveredAt: timestamp("delivered_at", { withTimezone: true }),
   },
-  (t) => [index("contact_messages_created_idx").on(t.createdAt.desc()), index("contact_messages_mail_idx").on(t.mailId)],
+  (t) => [
+    index("contact_messages_created_idx").on(t.createdAt.desc()),
+    index("contact_messages_mail_idx").on(t.mailId),
+    index("contact_messages_outbox_idx").on(t.legacyDeliveryState, t.legacyNextAttemptAt),
+  ],
 );
 
 // ---- Email subscriptions (app/features/subscriptions) ----
