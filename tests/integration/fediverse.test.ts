@@ -99,7 +99,8 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
 
   const runJobs = async () => {
     // The build registered its own copies of the kinds; the runner here knows this module's errors.
-    for (const job of [deliverJob, federatePostJob]) defineJob(job.kind, job.schema, job.handler, job);
+    defineJob(deliverJob.kind, deliverJob.schema, deliverJob.handler, deliverJob);
+    defineJob(federatePostJob.kind, federatePostJob.schema, federatePostJob.handler, federatePostJob);
     const runner = new JobRunner({
       database: () => ctx.database,
       tasks: [],
