@@ -1223,6 +1223,29 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "fediverse follower remove (admin → Settings)",
+    route: "/admin/settings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      const actorId = `https://fediverse.example/users/${unique()}`;
+      await db
+        .insert(schema.fediverseFollowers)
+        .values({ actorId, handle: "someone@fediverse.example", inbox: `${actorId}/inbox`, followId: `${actorId}#follow` });
+      return {
+        path: "/admin/settings",
+        body: new URLSearchParams({ intent: "fediverse-remove", actorId }),
+        verify: async (db) =>
+          expect(
+            await db
+              .select({ id: schema.fediverseFollowers.actorId })
+              .from(schema.fediverseFollowers)
+              .where(eq(schema.fediverseFollowers.actorId, actorId)),
+          ).toEqual([]),
+      };
+    },
+  },
+  {
     // Signed by another instance, not by a session: every visitor's request is the same to it.
     name: "fediverse activity to the inbox (signed Follow)",
     route: "/ap/inbox",

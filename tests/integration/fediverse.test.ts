@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { moderateComment } from "~/features/comments/comments.server";
-import { deliverJob, federatePost, federatePostJob, fediverseAdminView } from "~/features/fediverse/fediverse.server";
+import { deliverJob, federatePost, federatePostJob, fediverseAdminView, removeFollower } from "~/features/fediverse/fediverse.server";
 import { checkSignature, makeKeyPair, parseSignature, signRequest, type KeyPair } from "~/features/fediverse/http-signature.server";
 import { createPost, deletePost, updatePost } from "~/features/posts/write/posts.server";
 import { comments, fediverseFollowers } from "~/server/db/schema.server";
@@ -331,6 +331,18 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, noteId))).toHaveLength(1);
     expect((await signedPost(deletion)).status).toBe(202);
     expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, noteId))).toEqual([]);
+  });
+
+  it("lets the owner remove a follower, telling their instance with a Reject", async () => {
+    const { id: followId } = await follow();
+    await runJobs();
+    received.length = 0;
+    await removeFollower(ctx.db, admin, { actorId: alice });
+    expect(await ctx.db.select().from(fediverseFollowers)).toEqual([]);
+    await runJobs();
+    expect(received.map((r) => [r.path, r.activity.type, r.activity.object.id])).toEqual([["/users/alice/inbox", "Reject", followId]]);
+    expect(await validlySigned(received[0]!)).toBeNull();
+    await expect(removeFollower(ctx.db, admin, { actorId: alice })).rejects.toThrow(/does not follow/);
   });
 
   it("changes the handle in Settings: WebFinger answers the new one only", async () => {

@@ -6,6 +6,7 @@ export const DEFAULT_HANDLE = "blog";
 export const FEDIVERSE_TEXTS = {
   forbidden: "Only administrators can change the fediverse settings.",
   saved: "Fediverse settings saved",
+  removed: "Follower removed",
   handleInvalid: "Use 1 to 30 letters, digits or underscores for the handle.",
 } as const;
 

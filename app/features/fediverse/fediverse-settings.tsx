@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { FormField, SubmitButton, useFormFailure, useIsSubmitting, useSchemaForm } from "~/components/forms";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { fediverseSettingsSchema } from "./fediverse-schema";
@@ -38,10 +39,17 @@ export function FediverseSettingsForm({ view }: { view: FediverseSettingsView })
         {view.followers.length > 0 ? (
           <ul aria-label="Followers" className="grid gap-1 text-sm">
             {view.followers.map((follower) => (
-              <li key={follower.actorId} className="break-all">
+              <li key={follower.actorId} className="flex flex-wrap items-center gap-x-3 break-all">
                 <a href={follower.actorId} rel="nofollow noopener noreferrer" className="text-primary underline underline-offset-4">
                   {`@${follower.handle}`}
                 </a>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="fediverse-remove" />
+                  <input type="hidden" name="actorId" value={follower.actorId} />
+                  <Button type="submit" variant="outline" size="sm" aria-label={`Remove @${follower.handle}`}>
+                    Remove
+                  </Button>
+                </Form>
               </li>
             ))}
           </ul>

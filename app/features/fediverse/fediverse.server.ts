@@ -9,7 +9,7 @@ import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
 import { appSettings, blogPosts, fediverseFollowers, fediversePosts } from "~/server/db/schema.server";
-import { parseOrThrow } from "~/server/errors.server";
+import { NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
 import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
@@ -332,6 +332,30 @@ export async function fediverseAdminView(db: Db, actor: Actor | null) {
     .orderBy(desc(fediverseFollowers.createdAt))
     .limit(100);
   return { handle: id.handle, address: `@${id.handle}@${id.host}`, count: await followerCount(db), followers };
+}
+
+/**
+ * The owner removes a follower: the row goes and their instance is told with a Reject of their
+ * Follow, so their app stops showing them as following.
+ */
+export async function removeFollower(db: Db, actor: Actor | null, input: unknown): Promise<void> {
+  authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
+  const { actorId } = parseOrThrow(z.object({ actorId: z.string().min(1).max(2000) }), input, "Choose a follower to remove.");
+  const id = await siteIdentity(db);
+  await db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(fediverseFollowers)
+      .where(eq(fediverseFollowers.actorId, actorId))
+      .returning({ handle: fediverseFollowers.handle, inbox: fediverseFollowers.inbox, followId: fediverseFollowers.followId });
+    if (!removed) throw new NotFoundError("This account does not follow the site (any more).");
+    await deliverTo(tx, removed.inbox, {
+      id: `${id.actor}#reject-${createHash("sha256").update(`${removed.followId}\n${Date.now()}`).digest("hex").slice(0, 24)}`,
+      type: "Reject",
+      actor: id.actor,
+      object: { id: removed.followId, type: "Follow", actor: actorId, object: id.actor },
+    });
+    await recordAudit(tx, { actor, action: "settings.fediverse", summary: `removed the follower @${removed.handle}` });
+  });
 }
 
 // ---- Delivery ----
