@@ -12,6 +12,7 @@ import { getSessionUser } from "./features/auth/session.server";
 import { SiteFooter } from "./features/layout/site-footer";
 import { SiteHeader } from "./features/layout/site-header";
 import { getSiteSettings } from "./features/settings/settings.server";
+import { brandHead, type BrandHead } from "./features/settings/brand.server";
 import { readLayoutCopy } from "./features/pages/site-copy.server";
 import { readMenus } from "./features/layout/menus.server";
 import { useLayoutCopy } from "./features/pages/use-layout-copy";
@@ -61,6 +62,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       // The subscribe form in the footer (and on blog pages) shows the active verifier.
       verification: getVerificationConfig(),
       nonce: requestNonce(request),
+      // The accent colour's tokens and the font pairing's faces (null: the theme as app.css has it).
+      brand: brandHead(site),
       enhanceScript: enhanceScriptUrl(),
       seo: { publicUrl, siteName: site.siteName, socialImageUrl: site.socialImageUrl },
     },
@@ -71,6 +74,22 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Sets the theme class before the first paint (see lib/theme.ts); first in <head> so nothing paints before it. */
 function ThemeScript({ nonce }: { nonce?: string }) {
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />;
+}
+
+/**
+ * The brand after the stylesheet, so its custom properties win: plain CSS made on the server from
+ * validated settings (no script; style-src allows it, and it carries this response's nonce too).
+ * Only the chosen pairing's font files are preloaded.
+ */
+function BrandStyle({ brand, nonce }: { brand: BrandHead; nonce?: string }) {
+  return (
+    <>
+      {brand.fontPreloads.map((href) => (
+        <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
+      ))}
+      <style nonce={nonce} dangerouslySetInnerHTML={{ __html: brand.css }} />
+    </>
+  );
 }
 
 /**
@@ -129,6 +148,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteIconLinks icons={rootData?.site.icons ?? null} />
         <Meta />
         <Links />
+        {rootData?.brand ? <BrandStyle brand={rootData.brand} nonce={rootData.nonce} /> : null}
       </head>
       <body className="flex min-h-screen flex-col">
         <a

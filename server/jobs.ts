@@ -32,7 +32,7 @@ export const orphanedUploadsTask = defineRecurringTask(
   60 * 60_000,
   async ({ db }) => {
     await sweepOrphanedUploads(db);
-    await sweepStaleShareImages(db, (await readSiteSettings(db)).siteName);
+    await sweepStaleShareImages(db, await readSiteSettings(db));
   },
   { firstRunDelayMs: 5 * 60_000 },
 );

@@ -28,7 +28,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   const subject = subjectOf(params.kind, params.subject);
   const hash = FILE.exec(params.file)?.[1];
   if (!subject || !hash) return notFound();
-  const card = await currentShareCard(getDb(), subject, (await getSiteSettings()).siteName);
+  const card = await currentShareCard(getDb(), subject, await getSiteSettings());
   if (!card) return notFound();
   const image = shareImageOf(subject, card);
   if (!image.url.endsWith(`/${hash}.png`)) {

@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { currentContentVersion } from "./content-version.server";
 import { getDb, type Db } from "./db/client.server";
-import { appSettings } from "./db/schema.server";
 import { getEnv } from "./env.server";
 import { logger } from "./logger.server";
 import { openWithAppSecret } from "./secret.server";
+import { readJsonSetting } from "./app-settings.server";
 
 /** The app_settings row holding the owner's SMTP settings as JSON (the password sealed). */
 export const MAIL_SETTINGS_KEY = "mail_settings";
@@ -46,21 +45,8 @@ export type MailConfig =
     };
 
 /** The stored settings, or null before the owner saved any (or when the row is damaged: logged). */
-export async function readStoredMailSettings(db: Db): Promise<StoredMailSettings | null> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, MAIL_SETTINGS_KEY));
-  if (!row) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(row.value);
-  } catch {
-    json = undefined;
-  }
-  const stored = storedMailSettingsSchema.safeParse(json);
-  if (!stored.success) {
-    logger.error({ issues: stored.error.issues.map((i) => i.path.join(".")) }, "mail settings: stored record is invalid; ignoring it");
-    return null;
-  }
-  return stored.data;
+export function readStoredMailSettings(db: Db): Promise<StoredMailSettings | null> {
+  return readJsonSetting(db, MAIL_SETTINGS_KEY, storedMailSettingsSchema);
 }
 
 /** The address part of MAIL_FROM ("Portfolio <no-reply@x>" → "no-reply@x"). */

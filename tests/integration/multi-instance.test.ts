@@ -343,7 +343,10 @@ const skipReason = inject("postgresSkipReason");
         });
       const stored = () =>
         database.db
-          .select({ views: sql<number>`count(*)::int`, visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
+          .select({
+            views: sql<number>`sum(${analyticsViews.views})::int`,
+            visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int`,
+          })
           .from(analyticsViews)
           .where(eq(analyticsViews.utmCampaign, campaign))
           .then((rows) => rows[0] ?? { views: 0, visitors: 0 });

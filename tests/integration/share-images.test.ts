@@ -172,7 +172,7 @@ describeEachDatabase("share images", (ctx) => {
     const category = await cardOf("/7fs/Friends");
     await expectPng(category.path);
 
-    const deleted = await sweepStaleShareImages(ctx.db, (await readSiteSettings(ctx.db)).siteName);
+    const deleted = await sweepStaleShareImages(ctx.db, await readSiteSettings(ctx.db));
     expect(deleted).toContain(oldKey);
     expect(await storage.get(oldKey)).toBeNull();
     expect((await storage.get(newKey))?.body.equals(afterPng)).toBe(true);
@@ -181,7 +181,7 @@ describeEachDatabase("share images", (ctx) => {
     expect((await expectPng(after.path)).equals(afterPng)).toBe(true);
     expect((await server.fetch(before.path)).headers.get("location")).toBe(after.path);
     // Nothing else is stale: a second sweep deletes nothing.
-    expect(await sweepStaleShareImages(ctx.db, (await readSiteSettings(ctx.db)).siteName)).toEqual([]);
+    expect(await sweepStaleShareImages(ctx.db, await readSiteSettings(ctx.db))).toEqual([]);
   });
 
   it("a post with a featured image keeps it; category pages get a card of their own", async () => {

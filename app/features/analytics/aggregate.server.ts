@@ -14,7 +14,7 @@ export function viewsIn(start: Date, end: Date, where?: SQL): SQL {
 }
 
 /** Per visit: its views, visitor, length and first view's attributes (CTE body over `v`). */
-const VISITS = sql`select visit_id, min(visitor_id) as visitor_id, count(*)::int as views,
+const VISITS = sql`select visit_id, min(visitor_id) as visitor_id, sum(views)::int as views,
   extract(epoch from max(minute) - min(minute))::int as seconds,
   (array_agg(path order by minute))[1] as entry,
   (array_agg(coalesce(referrer_host, '') order by minute))[1] as referrer,
@@ -40,7 +40,7 @@ export function aggregateSql(views: SQL): SQL {
       count(distinct visitor_id)::int as visitors, count(*)::int as visits, (count(*) filter (where views = 1))::int as bounces,
       coalesce(percentile_disc(0.5) within group (order by seconds), 0)::int as median_visit_seconds from visits
     union all
-    select 'page', path, count(*)::int, count(distinct visitor_id)::int, count(distinct visit_id)::int, 0, 0 from v group by path
+    select 'page', path, sum(views)::int, count(distinct visitor_id)::int, count(distinct visit_id)::int, 0, 0 from v group by path
     union all ${byVisit("entry", "entry")}
     union all ${byVisit("referrer", "referrer")}
     union all ${byVisit("campaign", "campaign")}

@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import {
   analyticsSettingsFormSchema,
@@ -12,38 +10,21 @@ import {
   STATISTICS_TEXT,
   type AnalyticsSettings,
 } from "./analytics-settings";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 const ANALYTICS_SETTINGS_KEY = "analytics_settings";
 
-/** The settings a stored record holds, over the defaults; a missing or damaged record reads as the defaults. */
-function analyticsSettingsFrom(value: string | null | undefined): AnalyticsSettings {
-  if (!value) return DEFAULT_ANALYTICS_SETTINGS;
-  let stored: unknown;
-  try {
-    stored = JSON.parse(value);
-  } catch {
-    return DEFAULT_ANALYTICS_SETTINGS;
-  }
-  const parsed = analyticsSettingsSchema.partial().safeParse(stored);
-  return parsed.success ? { ...DEFAULT_ANALYTICS_SETTINGS, ...parsed.data } : DEFAULT_ANALYTICS_SETTINGS;
-}
-
 /** The stored settings over the defaults; a damaged record reads as the defaults. */
 export async function readAnalyticsSettings(db: Db): Promise<AnalyticsSettings> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, ANALYTICS_SETTINGS_KEY));
-  return analyticsSettingsFrom(row?.value);
+  return { ...DEFAULT_ANALYTICS_SETTINGS, ...(await readJsonSetting(db, ANALYTICS_SETTINGS_KEY, analyticsSettingsSchema.partial())) };
 }
 
 /** Administrators only; audited. */
 export async function saveAnalyticsSettings(db: Db, actor: Actor | null, input: unknown): Promise<AnalyticsSettings> {
   authorize(actor, canManageSettings, STATISTICS_TEXT.settingsForbidden);
   const settings = parseOrThrow(analyticsSettingsFormSchema, input);
-  const value = JSON.stringify(settings);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: ANALYTICS_SETTINGS_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await writeJsonSetting(tx, ANALYTICS_SETTINGS_KEY, settings);
     await recordAudit(tx, {
       actor,
       action: "settings.update",

@@ -63,6 +63,27 @@ describeEachDatabase("visitor statistics", (ctx) => {
     expect(about?.visitor).not.toBe(home?.visitor);
   });
 
+  it("stores identical views of a minute as one row with their count, and reports count each view", async () => {
+    const { now, today } = await emptyStatistics();
+    for (let i = 0; i < 5; i++) notePageView(request("/about", { "user-agent": CHROME, referer: "https://www.linkedin.com/feed/" }));
+    notePageView(request("/about", { "user-agent": CHROME }));
+    notePageView(request("/about", { "user-agent": FIREFOX }, "198.51.100.1"));
+    expect(await flushViews(ctx.db)).toBe(7);
+    const rows = await ctx.db
+      .select({ views: analyticsViews.views, visit: analyticsViews.visitId, referrer: analyticsViews.referrerHost })
+      .from(analyticsViews)
+      .orderBy(analyticsViews.views);
+    expect(rows.map((r) => r.views)).toEqual([1, 1, 5]);
+    // The merged row and the later view of the same reader are one visit.
+    expect(new Set(rows.map((r) => r.visit)).size).toBe(2);
+    const admin = { id: "report-admin", role: "admin" as const };
+    const report = await statisticsReport(ctx.db, admin, { period: "7d", filter: null, now });
+    expect(report.totals).toMatchObject({ views: 7, visitors: 2, visits: 2 });
+    expect(report.series.find((d) => d.day === today)).toEqual({ day: today, views: 7, visitors: 2 });
+    expect(report.tables.page.find((r) => r.value === "/about")).toMatchObject({ views: 7 });
+    await ctx.db.delete(analyticsViews);
+  });
+
   it("one visitor within a day, not linkable across days; salts older than yesterday are deleted", async () => {
     const monday = await saltOf(ctx.db, "2026-03-02");
     const tuesday = await saltOf(ctx.db, "2026-03-03");

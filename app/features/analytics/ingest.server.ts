@@ -161,16 +161,33 @@ async function flushNow(db: Db): Promise<number> {
   const settings = await readAnalyticsSettings(db);
   const timeZone = getEnv().SITE_TIME_ZONE;
   const classified: Classified[] = [];
-  for (const view of views) {
+  for (const { view, count } of identicalViews(views)) {
     const one = await classify(db, view, settings.honourDoNotTrack, settings.blockedReferrers, timeZone);
-    if (one) classified.push(one);
+    if (one) classified.push({ ...one, row: { ...one.row, views: count } });
   }
   if (classified.length === 0) return 0;
   const rows = await assignVisits(db, classified);
   for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
     await db.insert(analyticsViews).values(rows.slice(from, from + INSERT_CHUNK));
   }
-  return rows.length;
+  return rows.reduce((sum, row) => sum + (row.views ?? 1), 0);
+}
+
+/**
+ * Views that would be stored the same — one minute, page, host, referrer, client and address — are
+ * classified once and stored as one row with their count: a reader reloading a page, or a flood from
+ * one client, costs a row a minute instead of a row a view.
+ */
+function identicalViews(views: PendingView[]): { view: PendingView; count: number }[] {
+  const groups = new Map<string, { view: PendingView; count: number }>();
+  for (const view of views) {
+    const minute = view.at - (view.at % 60_000);
+    const key = [minute, view.url, view.host, view.referrer, view.userAgent, view.remote, view.forwarded, view.doNotTrack].join("\u0000");
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { view, count: 1 });
+  }
+  return [...groups.values()];
 }
 
 let timer: NodeJS.Timeout | undefined;

@@ -327,7 +327,11 @@ async function dailySeries(
   if (minutes) {
     const day = sql<string>`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
     const raw = await db
-      .select({ day, views: sql<number>`count(*)::int`, visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
+      .select({
+        day,
+        views: sql<number>`coalesce(sum(${analyticsViews.views}), 0)::int`,
+        visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int`,
+      })
       .from(analyticsViews)
       .where(and(minutes, filter ? filterSql(filter) : undefined))
       .groupBy(sql`1`);
@@ -379,7 +383,7 @@ async function pageViews(
     const raw = await db
       .select({
         path: analyticsViews.path,
-        views: sql<number>`count(*)::int`,
+        views: sql<number>`coalesce(sum(${analyticsViews.views}), 0)::int`,
         visitors: sql<number>`count(distinct (${day}, ${analyticsViews.visitorId}))::int`,
       })
       .from(analyticsViews)

@@ -7,7 +7,6 @@ import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import {
-  appSettings,
   blogPosts,
   commentBlocks,
   comments,
@@ -36,6 +35,7 @@ import {
 } from "./comment-schema";
 import { checkCommentSignature, makeStamp, signComment, stampAge } from "./comment-tokens.server";
 import { scoreComment, trainComment } from "./spam-filter.server";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 export const COMMENTS_FORBIDDEN = "Only administrators and moderators can moderate comments.";
 const COMMENT_NOT_FOUND = "Comment not found";
@@ -47,26 +47,14 @@ const RATE_LIMIT = { ip: 6, email: 4, windowSeconds: 600 };
 // ---- Settings ----
 
 export async function readCommentSettings(db: Db): Promise<CommentSettings> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, COMMENTS_SETTINGS_KEY));
-  let json: unknown = {};
-  try {
-    json = row ? JSON.parse(row.value) : {};
-  } catch {
-    json = {};
-  }
-  const parsed = commentSettingsSchema.safeParse(json);
-  return parsed.success ? parsed.data : commentSettingsSchema.parse({});
+  return (await readJsonSetting(db, COMMENTS_SETTINGS_KEY, commentSettingsSchema)) ?? commentSettingsSchema.parse({});
 }
 
 export async function saveCommentSettings(db: Db, actor: Actor | null, input: unknown): Promise<CommentSettings> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
   const settings = parseOrThrow(commentSettingsSchema, input);
-  const value = JSON.stringify(settings);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: COMMENTS_SETTINGS_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await writeJsonSetting(tx, COMMENTS_SETTINGS_KEY, settings);
     await bumpContentVersion(tx);
   });
   return settings;

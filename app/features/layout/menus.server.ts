@@ -10,24 +10,14 @@ import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { DEFAULT_MENUS, type SiteMenus } from "./menus";
 import { siteMenusSchema } from "./menus-schema";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 /** The app_settings row holding the owner's menus as JSON; none while the defaults stand. */
 export const SITE_MENUS_KEY = "site_menus";
 
 /** The owner's menus, or null while the defaults stand; a damaged record is logged and the defaults used. */
-async function readStoredMenus(db: Db): Promise<SiteMenus | null> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_MENUS_KEY));
-  if (!row) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(row.value);
-  } catch {
-    json = undefined;
-  }
-  const stored = siteMenusSchema.safeParse(json);
-  if (stored.success) return stored.data;
-  logger.error({ issues: stored.error.issues }, "menus: stored record is invalid; showing the default menus");
-  return null;
+function readStoredMenus(db: Db): Promise<SiteMenus | null> {
+  return readJsonSetting(db, SITE_MENUS_KEY, siteMenusSchema);
 }
 
 /** The menus and whether they are the defaults, for the editor. */
@@ -54,11 +44,7 @@ export function readMenus(db: Db): Promise<SiteMenus> {
 async function store(db: Db, actor: Actor, menus: SiteMenus | null, summary: string) {
   await db.transaction(async (tx) => {
     if (menus) {
-      const value = JSON.stringify(menus);
-      await tx
-        .insert(appSettings)
-        .values({ key: SITE_MENUS_KEY, value })
-        .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+      await writeJsonSetting(tx, SITE_MENUS_KEY, menus);
     } else {
       await tx.delete(appSettings).where(eq(appSettings.key, SITE_MENUS_KEY));
     }

@@ -1,11 +1,11 @@
-import { desc, eq, isNotNull, sql } from "drizzle-orm";
+import { desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { canEdit, canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings, mailOutbox } from "~/server/db/schema.server";
+import { mailOutbox } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { ConflictError, NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { defineMailKind, mailKindLabel, requeueMail } from "~/server/mail-outbox.server";
@@ -28,6 +28,7 @@ import {
   testEmailSchema,
   type MailSettingsView,
 } from "./mail-settings-schema";
+import { writeJsonSetting } from "~/server/app-settings.server";
 
 /** The settings screen's view: everything but the password (only whether one is saved). */
 export async function readMailSettingsView(db: Db, actor: Actor | null): Promise<MailSettingsView> {
@@ -74,12 +75,8 @@ export async function saveMailSettings(db: Db, actor: Actor | null, input: unkno
     replyTo: fields.replyTo,
     subscriptionsEnabled: fields.subscriptionsEnabled,
   };
-  const value = JSON.stringify(record);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: MAIL_SETTINGS_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: sql`now()` } });
+    await writeJsonSetting(tx, MAIL_SETTINGS_KEY, record);
     await bumpContentVersion(tx);
     const passwordNote = fields.clearPassword ? "; password removed" : fields.password ? "; password changed" : "";
     await recordAudit(tx, {

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
@@ -7,38 +6,22 @@ import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
-import { logger } from "~/server/logger.server";
 import { ABOUT_INTRO, CERTIFICATIONS, EDUCATION, EXPERTISE, SKILLS, TOOLS } from "./content";
 import { EMPTY_PAGE_CONTENT, pageContentFormSchema, storedPageContentSchema, type PageContent } from "./page-content-schema";
 import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 /** The app_settings row holding the About and home lists as JSON. */
 export const PAGE_CONTENT_KEY = "page_content";
 
 /** The lists from the database; none saved (or a damaged row, logged) reads as empty lists. */
 export async function readPageContent(db: Db): Promise<PageContent> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, PAGE_CONTENT_KEY));
-  if (!row) return EMPTY_PAGE_CONTENT;
-  let json: unknown;
-  try {
-    json = JSON.parse(row.value);
-  } catch {
-    json = undefined;
-  }
-  const stored = storedPageContentSchema.safeParse(json);
-  if (!stored.success) {
-    logger.error({ issues: stored.error.issues }, "page content: stored record is invalid; showing empty lists");
-    return EMPTY_PAGE_CONTENT;
-  }
-  return { ...EMPTY_PAGE_CONTENT, ...stored.data };
+  const stored = await readJsonSetting(db, PAGE_CONTENT_KEY, storedPageContentSchema);
+  return { ...EMPTY_PAGE_CONTENT, ...stored };
 }
 
 function store(tx: Db, content: PageContent) {
-  const value = JSON.stringify(content);
-  return tx
-    .insert(appSettings)
-    .values({ key: PAGE_CONTENT_KEY, value })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+  return writeJsonSetting(tx, PAGE_CONTENT_KEY, content);
 }
 
 /** Admins and moderators; validates every list, stores the whole record, audited, bumps the content version. */

@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
+import { z } from "zod";
 import { canEditPageContent, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion, perContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import {
@@ -18,19 +17,14 @@ import {
   type SiteCopyKey,
 } from "./site-copy";
 import { PAGE_CONTENT_FORBIDDEN } from "./testimonials-schema";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 /** The app_settings row holding the owner's changes to the public pages' sentences, as JSON. */
 export const SITE_COPY_KEY = "site_copy";
 
 async function readOverrides(db: Db): Promise<Partial<SiteCopy>> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_COPY_KEY));
-  if (!row) return {};
-  try {
-    return parseStoredOverrides(JSON.parse(row.value));
-  } catch (err) {
-    logger.error({ err }, "site copy: stored record is not JSON; showing the default texts");
-    return {};
-  }
+  // Each text is checked on its own (parseStoredOverrides), so one damaged text keeps the others.
+  return parseStoredOverrides((await readJsonSetting(db, SITE_COPY_KEY, z.unknown())) ?? {});
 }
 
 /** Every sentence: the owner's text where changed, the spec's elsewhere. */
@@ -54,12 +48,8 @@ export function readLayoutCopy(db: Db): Promise<LayoutCopy> {
 }
 
 async function store(db: Db, actor: Actor | null, overrides: Partial<SiteCopy>, summary: string) {
-  const value = JSON.stringify(overrides);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: SITE_COPY_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await writeJsonSetting(tx, SITE_COPY_KEY, overrides);
     await bumpContentVersion(tx);
     await recordAudit(tx, { actor, action: "site-copy.update", target: { type: "settings", id: SITE_COPY_KEY }, summary });
   });

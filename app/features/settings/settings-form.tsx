@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { UploadUrlInput } from "~/components/upload-url-input";
+import { AccentColourInput, FontPairingChoice } from "./brand-fields";
 import { settingsFormValues, siteSettingsFormSchema, SETTINGS_LIMITS, type SiteSettings } from "./settings-schema";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -121,6 +122,19 @@ export function SettingsForm({ settings }: { settings: SiteSettings }) {
               <UploadUrlInput {...props} defaultValue={fields.socialImageUrl.initialValue ?? ""} label="Social image" hint={SAVE_HINT} />
             )}
           </FormField>
+        </Section>
+        <Section title="Look">
+          <FormField
+            field={fields.accentColor}
+            label="Accent colour"
+            controlled
+            hint={hint(
+              "Buttons, links and highlights across the site and its share images; the dark theme uses a lighter tone of it. It must reach a contrast of 4.5:1 as text on white and with its button text. Empty: the theme's own blue.",
+            )}
+          >
+            {(props) => <AccentColourInput {...props} initialValue={fields.accentColor.initialValue ?? ""} />}
+          </FormField>
+          <FontPairingChoice field={fields.fontPairing} formId={form.id} initialValue={fields.fontPairing.initialValue ?? "system"} />
         </Section>
         <Section title="Contact and links">
           <FormField

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { contrastRatio, firstContrastFailure, formatRatio, MIN_CONTRAST, normalizeHex, type ContrastCheck } from "~/lib/accent-colour";
 import { emailSchema } from "~/lib/email";
+import { DEFAULT_FONT_PAIRING, FONT_PAIRING_IDS } from "~/lib/font-pairings";
 import { formCheckbox } from "~/lib/forms";
 import { isSitePathOrWebUrl, webOriginOf } from "~/lib/web-origin";
 import { logoMarkSchema, siteIconsSchema, type LogoMark, type SiteIcons } from "~/features/uploads/site-icons";
@@ -82,6 +84,54 @@ const linkLines = (label: string) =>
       return links;
     });
 
+export const ACCENT_INVALID = "Accent colour must be a hex colour like #1d4ed8 (or empty for the theme's own blue)";
+
+const SURFACE_NAMES: Record<ContrastCheck["against"], string> = {
+  background: "the dark background",
+  card: "the dark cards",
+  tint: "the dark tint at the top of the home page",
+  "button text": "its button text",
+};
+
+/** Why an accent colour is refused, with the ratio measured and what to do about it. */
+export function accentContrastMessage(hex: string, check: ContrastCheck): string {
+  const ratio = formatRatio(check.ratio);
+  const needs = `it needs ${MIN_CONTRAST}:1`;
+  const darker = "Choose a darker colour.";
+  if (check.theme === "dark") {
+    return `In the dark theme the accent colour becomes ${check.foreground}, which has a contrast of ${ratio} against ${SURFACE_NAMES[check.against]} (${check.background}); ${needs}.`;
+  }
+  if (check.use === "button") {
+    const text = contrastRatio(check.foreground, "#ffffff") < contrastRatio(check.foreground, "#000000") ? "White" : "Dark";
+    return `${text} text on a ${hex} button has a contrast of ${ratio}; ${needs}. ${darker}`;
+  }
+  const against = check.against === "tint" ? `the pale tint at the top of the home page (${check.background})` : "white";
+  return `Accent colour ${hex} has a contrast of ${ratio} against ${against}; ${needs}. ${darker}`;
+}
+
+/**
+ * The brand's accent colour: empty (the theme's own colours) or one that reads at WCAG AA wherever
+ * the site draws it, in both themes; stored as "#rrggbb".
+ */
+const accentColour = z
+  .string()
+  .trim()
+  .default("")
+  .transform((value, ctx) => {
+    if (value === "") return "";
+    const hex = normalizeHex(value);
+    if (!hex) {
+      ctx.addIssue({ code: "custom", message: ACCENT_INVALID });
+      return z.NEVER;
+    }
+    const failure = firstContrastFailure(hex);
+    if (failure) {
+      ctx.addIssue({ code: "custom", message: accentContrastMessage(hex, failure) });
+      return z.NEVER;
+    }
+    return hex;
+  });
+
 /**
  * How the home page's "Reach Me" section books calls: the site's own booking (/book), a link to an
  * external scheduling page, that page embedded (with the link always shown too), or no section.
@@ -118,6 +168,8 @@ export const siteSettingsFormSchema = z.object({
   substackUrl: httpUrl("Newsletter feed address"),
   tspBlogUrl: httpUrl("Blog feed address"),
   tspKbUrl: httpUrl("Knowledge-base feed address"),
+  accentColor: accentColour,
+  fontPairing: z.enum(FONT_PAIRING_IDS).default(DEFAULT_FONT_PAIRING),
 });
 
 export type SiteSettingsInput = z.output<typeof siteSettingsFormSchema>;
@@ -157,6 +209,12 @@ export const storedSiteSettingsSchema = z
     substackUrl: z.string(),
     tspBlogUrl: z.string(),
     tspKbUrl: z.string(),
+    // Written into every page's <style>: anything but a plain colour is dropped, not trusted.
+    accentColor: z
+      .string()
+      .regex(/^(#[0-9a-f]{6})?$/)
+      .catch(""),
+    fontPairing: z.enum(FONT_PAIRING_IDS).catch(DEFAULT_FONT_PAIRING),
   })
   .partial();
 

@@ -1,8 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
-import { enqueueCategoryShareImages } from "~/features/share-images/share-images.server";
+import { cardSiteChanged, enqueueCategoryShareImages } from "~/features/share-images/share-images.server";
 import { bumpContentVersion, currentContentVersion } from "~/server/content-version.server";
 import { getDb, ONE_ROW, type Db } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
@@ -22,6 +22,7 @@ import {
 } from "./settings-schema";
 import { storeLogoMark, storeSiteIcons } from "~/features/uploads/site-icons.server";
 import { DEMO_SITE_SETTINGS, NEUTRAL_SITE_NAME } from "./site-defaults";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 /** The app_settings row holding the record as JSON. */
 export const SITE_SETTINGS_KEY = "site_settings";
@@ -62,6 +63,8 @@ export function defaultSiteSettings(env: Env): SiteSettings {
     substackUrl: "",
     tspBlogUrl: "",
     tspKbUrl: "",
+    accentColor: "",
+    fontPairing: "system",
     ...fromEnv,
   };
 }
@@ -69,22 +72,11 @@ export function defaultSiteSettings(env: Env): SiteSettings {
 /** The record from the database, over the defaults; a damaged row is logged and the defaults used. */
 export async function readSiteSettings(db: Db, env: Env = getEnv()): Promise<SiteSettings> {
   const defaults = defaultSiteSettings(env);
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SITE_SETTINGS_KEY));
-  if (!row) return defaults;
-  let json: unknown;
-  try {
-    json = JSON.parse(row.value);
-  } catch {
-    json = undefined;
-  }
-  const stored = storedSiteSettingsSchema.safeParse(json);
-  if (!stored.success) {
-    logger.error({ issues: stored.error.issues }, "site settings: stored record is invalid; using the defaults");
-    return defaults;
-  }
+  const stored = await readJsonSetting(db, SITE_SETTINGS_KEY, storedSiteSettingsSchema);
+  if (!stored) return defaults;
   // A record saved before the booking setting existed keeps what that site had: its embedded widget, or the site's own booking.
-  const bookingMode = stored.data.bookingMode ?? (stored.data.schedulingUrl ? "external-embed" : "built-in");
-  return { ...defaults, ...stored.data, bookingMode };
+  const bookingMode = stored.bookingMode ?? (stored.schedulingUrl ? "external-embed" : "built-in");
+  return { ...defaults, ...stored, bookingMode };
 }
 
 let cache: { version: number; settings: Promise<SiteSettings> } | undefined;
@@ -147,15 +139,11 @@ export async function saveSiteSettings(db: Db, actor: Actor | null, input: unkno
   authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
   const fields = parseOrThrow(siteSettingsFormSchema, input);
   const settings: SiteSettings = { ...fields, ...(await madeImages(db, actor, fields, await readSiteSettings(db))) };
-  const value = JSON.stringify(settings);
-  const previousName = (await readSiteSettings(db)).siteName;
+  const previous = await readSiteSettings(db);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: SITE_SETTINGS_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
-    // Posts' cards are drawn again on their next request (their URLs change with the name).
-    if (settings.siteName !== previousName) await enqueueCategoryShareImages(tx, settings.siteName);
+    await writeJsonSetting(tx, SITE_SETTINGS_KEY, settings);
+    // Posts' cards are drawn again on their next request (their URLs change with the name and brand).
+    if (cardSiteChanged(settings, previous)) await enqueueCategoryShareImages(tx, settings);
     await bumpContentVersion(tx);
     await recordAudit(tx, {
       actor,
@@ -198,12 +186,8 @@ export async function readSecuritySettings(db: Db): Promise<SecuritySettings> {
 export async function saveSecuritySettings(db: Db, actor: Actor | null, input: unknown): Promise<SecuritySettings> {
   authorize(actor, canManageSettings, SETTINGS_FORBIDDEN);
   const settings = parseOrThrow(securitySettingsFormSchema, input);
-  const value = JSON.stringify(settings);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: SECURITY_SETTINGS_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await writeJsonSetting(tx, SECURITY_SETTINGS_KEY, settings);
     await recordAudit(tx, {
       actor,
       action: "settings.security",

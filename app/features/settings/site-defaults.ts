@@ -37,4 +37,6 @@ export const DEMO_SITE_SETTINGS: SiteSettings = {
   substackUrl: "",
   tspBlogUrl: "",
   tspKbUrl: "",
+  accentColor: "",
+  fontPairing: "system",
 };

@@ -5,7 +5,14 @@ import { renderShareCard, shareCardAlt, shareCardHash, SHARE_IMAGE_HEIGHT, SHARE
 // No system fonts: what is drawn comes from the bundled Inter alone, whatever this machine has installed.
 vi.mock("./system-fonts.server", () => ({ systemFontFinder: async () => () => [] }));
 
-const CARD: ShareCard = { title: "Saving for the long run", eyebrow: "Finance", siteName: "Jane Doe", date: "March 4, 2026" };
+const CARD: ShareCard = {
+  title: "Saving for the long run",
+  eyebrow: "Finance",
+  siteName: "Jane Doe",
+  date: "March 4, 2026",
+  accentColor: "",
+  fontPairing: "system",
+};
 
 describe("share cards", () => {
   it("draws a 1200×630 PNG", async () => {
@@ -58,6 +65,33 @@ describe("share cards", () => {
     expect(shareCardHash({ ...CARD, title: "Saving for the long run!" })).not.toBe(hash);
     expect(shareCardHash({ ...CARD, siteName: "John Doe" })).not.toBe(hash);
     expect(shareCardHash({ ...CARD, date: null })).not.toBe(hash);
+    expect(shareCardHash({ ...CARD, accentColor: "#b91c1c" })).not.toBe(hash);
+    expect(shareCardHash({ ...CARD, fontPairing: "editorial" })).not.toBe(hash);
+  });
+
+  it("keeps the address of a card with the default look (the brand is hashed only once set)", () => {
+    expect(shareCardHash(CARD)).toBe("1cb475f3f9c526740151020a");
+  });
+
+  it("draws the brand: the accent's tones and the pairing's heading font change the picture", async () => {
+    const raw = async (card: ShareCard) =>
+      sharp(await renderShareCard(card))
+        .raw()
+        .toBuffer();
+    const [plain, red, serif] = await Promise.all([
+      raw(CARD),
+      raw({ ...CARD, accentColor: "#b91c1c" }),
+      raw({ ...CARD, fontPairing: "editorial" }),
+    ]);
+    expect(red.equals(plain)).toBe(false);
+    expect(serif.equals(plain)).toBe(false);
+    // The gradient's deep corner (bottom right) takes the accent's hue: red outweighs blue there.
+    const { data, info } = await sharp(await renderShareCard({ ...CARD, accentColor: "#b91c1c" }))
+      .extract({ left: 1190, top: 620, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBeGreaterThanOrEqual(3);
+    expect(data[0]).toBeGreaterThan(data[2] ?? 255);
   });
 
   it("describes the card in its alt text", () => {

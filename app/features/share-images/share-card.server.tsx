@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { accentPalette } from "~/lib/accent-colour";
+import { FONT_PAIRINGS, type FontPairingId } from "~/lib/font-pairings";
 import { logger } from "~/server/logger.server";
 import { systemFontFinder } from "./system-fonts.server";
 
@@ -23,12 +25,24 @@ export interface ShareCard {
   siteName: string;
   /** Already formatted for readers (longDate), or null. */
   date: string | null;
+  /** The site's accent colour ("#rrggbb"), or "" for the theme's blue. */
+  accentColor: string;
+  /** The site's font pairing: its heading font draws the title. */
+  fontPairing: FontPairingId;
 }
 
-/** The image's name: a hash of everything drawn, so a changed title (or site name) is a new URL. */
+/** What a card takes from the site's settings. */
+export type CardSite = Pick<ShareCard, "siteName" | "accentColor" | "fontPairing">;
+
+/**
+ * The image's name: a hash of everything drawn, so a changed title, site name or brand is a new URL.
+ * The brand counts only once it differs from the default, so a site with the default look keeps
+ * the addresses its cards always had.
+ */
 export function shareCardHash(card: ShareCard): string {
+  const brand = card.accentColor || card.fontPairing !== "system" ? [card.accentColor, card.fontPairing] : [];
   return createHash("sha256")
-    .update(JSON.stringify([DESIGN_VERSION, card.title, card.eyebrow, card.siteName, card.date]))
+    .update(JSON.stringify([DESIGN_VERSION, card.title, card.eyebrow, card.siteName, card.date, ...brand]))
     .digest("hex")
     .slice(0, 24);
 }
@@ -73,6 +87,24 @@ const loadFonts = once(() => {
   );
 });
 
+/** Each pairing's heading font (Latin, bold, WOFF), read once when a card first needs it. */
+const headingFonts = new Map<FontPairingId, () => Promise<SatoriFont[]>>();
+
+function headingFont(pairing: FontPairingId): Promise<SatoriFont[]> {
+  const heading = FONT_PAIRINGS[pairing].heading;
+  if (!heading) return Promise.resolve([]);
+  let load = headingFonts.get(pairing);
+  if (!load) {
+    load = once(async () => {
+      const require = createRequire(import.meta.url);
+      const file = require.resolve(`@fontsource/${heading.package}/files/${heading.package}-latin-700-normal.woff`);
+      return [{ name: heading.family, data: await readFile(file), weight: 700 as const, style: "normal" as const }];
+    });
+    headingFonts.set(pairing, load);
+  }
+  return load();
+}
+
 const findSystemFonts = once(() => systemFontFinder());
 const systemFonts = new Map<string, () => Promise<SatoriFont[]>>();
 
@@ -110,10 +142,18 @@ function titleSize(title: string): number {
   return 48;
 }
 
+/** The theme's blues, or the accent's tones (the deep end of the gradient, the line above the title). */
+function cardColours(accentColor: string): { deep: string; eyebrow: string } {
+  return accentColor ? accentPalette(accentColor).card : { deep: "#1e3a8a", eyebrow: "#93c5fd" };
+}
+
 const PADDING_X = 80;
 const PADDING_Y = 72;
 
 function Card({ card }: { card: ShareCard }) {
+  const colours = cardColours(card.accentColor);
+  const inter = SUBSETS.map((subset) => `"Inter ${subset}"`).join(", ");
+  const heading = FONT_PAIRINGS[card.fontPairing].heading;
   return (
     <div
       style={{
@@ -121,9 +161,9 @@ function Card({ card }: { card: ShareCard }) {
         height: SHARE_IMAGE_HEIGHT,
         display: "flex",
         backgroundColor: "#0f172a",
-        backgroundImage: "linear-gradient(135deg, #0f172a 0%, #1e3a8a 100%)",
+        backgroundImage: `linear-gradient(135deg, #0f172a 0%, ${colours.deep} 100%)`,
         color: "#f8fafc",
-        fontFamily: SUBSETS.map((subset) => `"Inter ${subset}"`).join(", "),
+        fontFamily: inter,
       }}
     >
       <div
@@ -139,13 +179,14 @@ function Card({ card }: { card: ShareCard }) {
         }}
       >
         <div style={{ display: "flex", flexDirection: "column" }}>
-          <div style={{ display: "flex", fontSize: 30, fontWeight: 700, color: "#93c5fd", letterSpacing: 1 }}>{card.eyebrow}</div>
+          <div style={{ display: "flex", fontSize: 30, fontWeight: 700, color: colours.eyebrow, letterSpacing: 1 }}>{card.eyebrow}</div>
           <div
             style={{
               display: "block",
               marginTop: 28,
               fontSize: titleSize(card.title),
               fontWeight: 700,
+              fontFamily: heading ? `"${heading.family}", ${inter}` : inter,
               lineHeight: 1.15,
               lineClamp: 4,
               overflow: "hidden",
@@ -170,7 +211,7 @@ export async function renderShareCard(card: ShareCard): Promise<Buffer> {
   const svg = await satori(<Card card={card} />, {
     width: SHARE_IMAGE_WIDTH,
     height: SHARE_IMAGE_HEIGHT,
-    fonts: await loadFonts(),
+    fonts: [...(await headingFont(card.fontPairing)), ...(await loadFonts())],
     loadAdditionalAsset: async (languageCode) => (languageCode === "emoji" ? [] : additionalFonts(languageCode)),
   });
   const png = new Resvg(svg, { fitTo: { mode: "width", value: SHARE_IMAGE_WIDTH }, font: { loadSystemFonts: false } }).render().asPng();

@@ -33,7 +33,8 @@ vi.mock("./share-card.server", async (importOriginal) => {
 
 const { categoryShareCard, postShareCard, shareImageOf, shareImagePng } = await import("./share-images.server");
 
-const card = (title: string): ShareCard => ({ title, eyebrow: "Fun", siteName: "Site", date: null });
+const SITE = { siteName: "Site", accentColor: "", fontPairing: "system" } as const;
+const card = (title: string): ShareCard => ({ title, eyebrow: "Fun", ...SITE, date: null });
 
 describe("shareImagePng", () => {
   beforeEach(() => {
@@ -69,12 +70,12 @@ describe("shareImagePng", () => {
 
 describe("card URLs", () => {
   it("names the subject and the card's hash; the post card shows its category and date", () => {
-    const post = postShareCard({ title: "T", category: "Faith", publishedAt: new Date("2026-03-04T12:00:00Z") }, "Site");
-    expect(post).toEqual({ title: "T", eyebrow: "Faith", siteName: "Site", date: "March 4, 2026" });
+    const post = postShareCard({ title: "T", category: "Faith", publishedAt: new Date("2026-03-04T12:00:00Z") }, SITE);
+    expect(post).toEqual({ title: "T", eyebrow: "Faith", ...SITE, date: "March 4, 2026" });
     const image = shareImageOf({ kind: "post", id: "5b0a3c55-2f5e-4b7a-9d6c-0d3e8b6f1a22" }, post);
     expect(image).toMatchObject({ width: 1200, height: 630, type: "image/png", alt: "T · Faith · Site · March 4, 2026" });
     expect(image.url).toMatch(/^\/share-images\/post\/5b0a3c55-2f5e-4b7a-9d6c-0d3e8b6f1a22\/[a-f0-9]{24}\.png$/);
-    const category = shareImageOf({ kind: "category", category: "Fun" }, categoryShareCard("Fun", "Site"));
+    const category = shareImageOf({ kind: "category", category: "Fun" }, categoryShareCard("Fun", SITE));
     expect(category.url).toMatch(/^\/share-images\/category\/Fun\/[a-f0-9]{24}\.png$/);
     expect(category.alt).toBe("Fun · 7 Fs Framework · Site");
   });

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { longDate } from "~/lib/dates";
+import { DEFAULT_FONT_PAIRING, FONT_PAIRING_IDS } from "~/lib/font-pairings";
 import { CATEGORIES, type Category } from "~/lib/categories";
 import type { SeoImage } from "~/lib/seo";
 import type { Db } from "~/server/db/client.server";
@@ -14,6 +15,7 @@ import {
   shareCardAlt,
   shareCardHash,
   SHARE_IMAGE_HEIGHT,
+  type CardSite,
   SHARE_IMAGE_TYPE,
   SHARE_IMAGE_WIDTH,
   type ShareCard,
@@ -26,12 +28,19 @@ const CATEGORY_EYEBROW = "7 Fs Framework";
 
 export type ShareSubject = { kind: "post"; id: string } | { kind: "category"; category: Category };
 
-export function postShareCard(post: { title: string; category: Category; publishedAt: Date | string }, siteName: string): ShareCard {
-  return { title: post.title, eyebrow: post.category, siteName, date: longDate(post.publishedAt) };
+export type { CardSite };
+
+/** The site's name and brand, as a card shows them (the settings record has more). */
+function brandOf({ siteName, accentColor, fontPairing }: CardSite): CardSite {
+  return { siteName, accentColor, fontPairing };
 }
 
-export function categoryShareCard(category: Category, siteName: string): ShareCard {
-  return { title: category, eyebrow: CATEGORY_EYEBROW, siteName, date: null };
+export function postShareCard(post: { title: string; category: Category; publishedAt: Date | string }, site: CardSite): ShareCard {
+  return { title: post.title, eyebrow: post.category, ...brandOf(site), date: longDate(post.publishedAt) };
+}
+
+export function categoryShareCard(category: Category, site: CardSite): ShareCard {
+  return { title: category, eyebrow: CATEGORY_EYEBROW, ...brandOf(site), date: null };
 }
 
 function subjectPath(subject: ShareSubject): string {
@@ -90,6 +99,12 @@ const cardSchema = z.object({
   eyebrow: z.string().min(1).max(100),
   siteName: z.string().min(1).max(200),
   date: z.string().max(100).nullable(),
+  // Jobs queued before cards had a brand draw the default look.
+  accentColor: z
+    .string()
+    .regex(/^(#[0-9a-f]{6})?$/)
+    .default(""),
+  fontPairing: z.enum(FONT_PAIRING_IDS).default(DEFAULT_FONT_PAIRING),
 });
 
 /** Draws and stores a card ahead of the first reader or scraper (idempotent: a stored card is kept). */
@@ -116,52 +131,57 @@ const postCardColumns = {
 const hasCard = eq(blogPosts.published, true);
 
 /** The card a published post shows now, or null (a draft or a deleted post has none). */
-async function publishedPostCard(db: Db, postId: string, siteName: string): Promise<ShareCard | null> {
+async function publishedPostCard(db: Db, postId: string, site: CardSite): Promise<ShareCard | null> {
   const [post] = await db
     .select(postCardColumns)
     .from(blogPosts)
     .where(and(eq(blogPosts.id, postId), hasCard))
     .limit(1);
-  return post ? postShareCard(post, siteName) : null;
+  return post ? postShareCard(post, site) : null;
 }
 
 /** In a post save's transaction (create, update, scheduled publish): queue its card if it is public. */
-export async function enqueuePostShareImage(tx: Db, postId: string, siteName: string): Promise<void> {
-  const card = await publishedPostCard(tx, postId, siteName);
+export async function enqueuePostShareImage(tx: Db, postId: string, site: CardSite): Promise<void> {
+  const card = await publishedPostCard(tx, postId, site);
   if (card) await enqueueShareImage(tx, card);
 }
 
-/** In the settings save's transaction, when the site name changes: the category cards show it. */
-export async function enqueueCategoryShareImages(tx: Db, siteName: string): Promise<void> {
-  for (const category of CATEGORIES) await enqueueShareImage(tx, categoryShareCard(category, siteName));
+/** In the settings save's transaction, when the site name or brand changes: the category cards show them. */
+export async function enqueueCategoryShareImages(tx: Db, site: CardSite): Promise<void> {
+  for (const category of CATEGORIES) await enqueueShareImage(tx, categoryShareCard(category, site));
+}
+
+/** Whether two settings records draw different cards. */
+export function cardSiteChanged(a: CardSite, b: CardSite): boolean {
+  return a.siteName !== b.siteName || a.accentColor !== b.accentColor || a.fontPairing !== b.fontPairing;
 }
 
 /** The card a subject shows now; null when it has none (unknown category, draft, deleted post). */
-export async function currentShareCard(db: Db, subject: ShareSubject, siteName: string): Promise<ShareCard | null> {
-  if (subject.kind === "category") return categoryShareCard(subject.category, siteName);
-  return publishedPostCard(db, subject.id, siteName);
+export async function currentShareCard(db: Db, subject: ShareSubject, site: CardSite): Promise<ShareCard | null> {
+  if (subject.kind === "category") return categoryShareCard(subject.category, site);
+  return publishedPostCard(db, subject.id, site);
 }
 
 /** The storage keys of every card a page shows now: each published post's and each category's. */
-async function currentShareImageKeys(db: Db, siteName: string): Promise<Set<string>> {
-  const keys = new Set(CATEGORIES.map((category) => storageKey(categoryShareCard(category, siteName))));
+async function currentShareImageKeys(db: Db, site: CardSite): Promise<Set<string>> {
+  const keys = new Set(CATEGORIES.map((category) => storageKey(categoryShareCard(category, site))));
   const posts = await db.select(postCardColumns).from(blogPosts).where(hasCard);
-  for (const post of posts) keys.add(storageKey(postShareCard(post, siteName)));
+  for (const post of posts) keys.add(storageKey(postShareCard(post, site)));
   return keys;
 }
 
 /**
  * Deletes the stored cards no page shows any more: a renamed post's old card (once no other post
- * shows the same one), those of a renamed site, of unpublished and deleted posts. The store is
+ * shows the same one), those of a renamed or rebranded site, of unpublished and deleted posts. The store is
  * listed BEFORE the current cards are read, so a card drawn meanwhile is never taken for a stale
  * one; a stale card drawn late (a queued job) goes on the next sweep. Returns the keys deleted.
  */
-export async function sweepStaleShareImages(db: Db, siteName: string): Promise<string[]> {
+export async function sweepStaleShareImages(db: Db, site: CardSite): Promise<string[]> {
   const storage = getStorage();
   const stored: string[] = [];
   for await (const object of storage.list(STORAGE_PREFIX)) stored.push(object.key);
   if (stored.length === 0) return [];
-  const current = await currentShareImageKeys(db, siteName);
+  const current = await currentShareImageKeys(db, site);
   const stale = stored.filter((key) => !current.has(key));
   for (const key of stale) await storage.delete(key);
   if (stale.length > 0) logger.info({ count: stale.length }, "stale share images deleted");

@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { canManageSubscribers, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings } from "~/server/db/schema.server";
 import { parseOrThrow } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import {
@@ -13,6 +11,7 @@ import {
   newsletterSettingsSchema,
   type NewsletterSettings,
 } from "./newsletter-settings";
+import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 
 /** The app_settings row holding the record as JSON. */
 export const NEWSLETTER_SETTINGS_KEY = "newsletter_settings";
@@ -23,32 +22,16 @@ export const NEWSLETTER_SETTINGS_KEY = "newsletter_settings";
  * logged and the defaults are used.
  */
 export async function readNewsletterSettings(db: Db): Promise<NewsletterSettings> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, NEWSLETTER_SETTINGS_KEY));
-  if (!row) return DEFAULT_NEWSLETTER_SETTINGS;
-  let json: unknown;
-  try {
-    json = JSON.parse(row.value);
-  } catch {
-    json = undefined;
-  }
-  const stored = newsletterSettingsSchema.partial().safeParse(json);
-  if (!stored.success) {
-    logger.error({ issues: stored.error.issues }, "newsletter settings: stored record is invalid; using the defaults");
-    return DEFAULT_NEWSLETTER_SETTINGS;
-  }
-  return { ...DEFAULT_NEWSLETTER_SETTINGS, ...stored.data };
+  const stored = await readJsonSetting(db, NEWSLETTER_SETTINGS_KEY, newsletterSettingsSchema.partial());
+  return { ...DEFAULT_NEWSLETTER_SETTINGS, ...stored };
 }
 
 /** Admins only; audited. */
 export async function saveNewsletterSettings(db: Db, actor: Actor | null, input: unknown): Promise<NewsletterSettings> {
   authorize(actor, canManageSubscribers, NEWSLETTER_TEXT.forbidden);
   const settings = parseOrThrow(newsletterSettingsFormSchema, input);
-  const value = JSON.stringify(settings);
   await db.transaction(async (tx) => {
-    await tx
-      .insert(appSettings)
-      .values({ key: NEWSLETTER_SETTINGS_KEY, value })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await writeJsonSetting(tx, NEWSLETTER_SETTINGS_KEY, settings);
     await recordAudit(tx, {
       actor,
       action: "settings.update",

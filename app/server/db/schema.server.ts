@@ -822,6 +822,8 @@ export const analyticsViews = pgTable(
     os: text("os").notNull(),
     visitorId: bigint("visitor_id", { mode: "bigint" }).notNull(),
     visitId: bigint("visit_id", { mode: "bigint" }).notNull(),
+    /** Identical views of one flush (same minute, page, referrer, visitor and visit) are one row with their count. */
+    views: integer("views").notNull().default(1),
   },
   (t) => [index("analytics_views_minute_idx").on(t.minute), index("analytics_views_visitor_idx").on(t.visitorId, t.minute)],
 );

@@ -13,11 +13,7 @@ import type { Db } from "~/server/db/client.server";
 
 /** One page of a category's published posts as its listing shows them (a page past the last is a NotFoundError). */
 export async function categoryPageView(db: Db, user: SessionUser | null, category: Category, page: number) {
-  const [listing, { siteName }, copy] = await Promise.all([
-    listPublishedPosts(db, category, page),
-    getSiteSettings(),
-    readSiteCopyQuietly(db),
-  ]);
+  const [listing, site, copy] = await Promise.all([listPublishedPosts(db, category, page), getSiteSettings(), readSiteCopyQuietly(db)]);
   const srcSets = await srcSetsFor(
     db,
     listing.posts.map((p) => p.featuredImageUrl),
@@ -38,7 +34,7 @@ export async function categoryPageView(db: Db, user: SessionUser | null, categor
     page: listing.page,
     pageCount: listing.pageCount,
     canCreate: canCreatePost(user),
-    card: shareImageOf({ kind: "category", category }, categoryShareCard(category, siteName)),
+    card: shareImageOf({ kind: "category", category }, categoryShareCard(category, site)),
   };
 }
 

@@ -32,16 +32,17 @@ function linkView(p: PostLink): PostLinkView {
 
 /** Everything the post page shows of a post the reader may read: body, images, neighbours, SEO data. */
 export async function postPageView(db: Db, request: Request, post: PostWithMedia, user: SessionUser | null) {
-  const [srcSets, body, around, { siteName }] = await Promise.all([
+  const [srcSets, body, around, site] = await Promise.all([
     srcSetsFor(db, [post.featuredImageUrl, ...post.media.map((m) => m.mediaUrl)]),
     postBodyOf(db, post),
     aroundPost(db, post),
     getSiteSettings(),
   ]);
+  const { siteName } = site;
   const publicUrl = await publicSiteUrl(request);
   const image = post.featuredImageUrl && isSafeImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null;
   // A published post without a featured image is shared with its generated card (drafts: the site's).
-  const card = !image && post.published ? shareImageOf({ kind: "post", id: post.id }, postShareCard(post, siteName)) : null;
+  const card = !image && post.published ? shareImageOf({ kind: "post", id: post.id }, postShareCard(post, site)) : null;
   return {
     found: true as const,
     category: post.category,

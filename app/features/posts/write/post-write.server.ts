@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Category } from "~/lib/categories";
 import { slugCandidate } from "~/lib/slug";
 import { emailPostIfChosen } from "~/features/subscriptions/subscriptions.server";
-import { enqueuePostShareImage } from "~/features/share-images/share-images.server";
+import { enqueuePostShareImage, type CardSite } from "~/features/share-images/share-images.server";
 import { enqueuePostFederation } from "~/features/fediverse/fediverse.server";
 import { enqueuePostWebmentions } from "~/features/webmentions/send.server";
 import { recordAudit, type AuditActor } from "~/server/audit.server";
@@ -108,7 +108,7 @@ export interface PostWrite {
    */
   syncSchedule: ((tx: Db, postId: string, previous: Date | null, next: Date | null) => Promise<void>) | null;
   /** Readers hear of it (subscriber emails when it goes live, its share card drawn ahead); imports are old news. */
-  announce: { siteName: string } | null;
+  announce: { site: CardSite } | null;
   /** The audit row, targeting the post; none for the scheduled publish (no person acts). */
   audit: { actor: AuditActor; action: string; summary: string } | null;
 }
@@ -131,7 +131,7 @@ export async function afterPostWrite(tx: Db, write: PostWrite): Promise<void> {
   if (write.announce) {
     // Emailed once ever, when it is live and its author chose "Publish and email subscribers".
     await emailPostIfChosen(tx, postId);
-    await enqueuePostShareImage(tx, postId, write.announce.siteName);
+    await enqueuePostShareImage(tx, postId, write.announce.site);
     // Pages it links to hear of it (Webmention), once per version of a published post.
     await enqueuePostWebmentions(tx, postId);
     // Fediverse followers get it (Create), an edit (Update) or its unpublishing (Delete).

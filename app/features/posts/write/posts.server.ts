@@ -265,7 +265,7 @@ export async function createPost(
   const existing = await findDuplicate(db, author.id, input);
   if (existing) return { ...existing, duplicate: true };
   const columns = await renderedColumns(db, input);
-  const { siteName } = await readSiteSettings(db);
+  const site = await readSiteSettings(db);
   const emailOnPublish = await emailChoice(db, input);
   for (const slug of slugCandidates(base)) {
     if (await isSlugTaken(db, slug)) {
@@ -298,7 +298,7 @@ export async function createPost(
           after: { published: input.published, scheduledAt, category: row.category },
           address: { slug },
           syncSchedule: syncPublishJob,
-          announce: { siteName },
+          announce: { site },
           audit: { actor: author, action: "post.create", summary: `${input.title} (/7fs/${input.category}/${slug})` },
         });
         return row;
@@ -376,7 +376,7 @@ export async function updatePost(
   if (input.version !== undefined && input.version !== post.version) throw new ConflictError(POST_MESSAGES.conflict);
   const now = new Date();
   const scheduledAt = scheduleOf(input, now);
-  const { siteName } = await readSiteSettings(db);
+  const site = await readSiteSettings(db);
   const emailOnPublish = await emailChoice(db, input);
   try {
     await db.transaction(async (tx) => {
@@ -403,7 +403,7 @@ export async function updatePost(
         after: { published: input.published, scheduledAt, category: input.category },
         address: moved ? { slug: newSlug, from: { category: post.category, slug } } : undefined,
         syncSchedule: syncPublishJob,
-        announce: { siteName },
+        announce: { site },
         audit: { actor, action: "post.update", summary: `${input.title} (${input.published ? "published" : "draft"}${address})` },
       });
     });

@@ -19,7 +19,7 @@ export function publishJobKey(postId: string, at: Date): string {
  * instance's pages.
  */
 export async function publishScheduledPost(db: Db, postId: string, at: Date): Promise<boolean> {
-  const { siteName } = await readSiteSettings(db);
+  const site = await readSiteSettings(db);
   const published = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(blogPosts)
@@ -48,7 +48,7 @@ export async function publishScheduledPost(db: Db, postId: string, at: Date): Pr
       before: { published: false, scheduledAt: at },
       after: { published: true, scheduledAt: null, category },
       syncSchedule: null,
-      announce: { siteName },
+      announce: { site },
       audit: null,
     });
     return true;
