@@ -62,6 +62,7 @@ const FEATURE_SURFACE = {
   comments: ["comment-admin.tsx", "comment-mail.server.ts", "comment-schema.ts", "comments.server.ts", "comments-section.tsx"],
   contact: ["contact.server.ts", "outbox.server.ts"],
   demo: ["demo-content.server.ts", "remove-demo-content.tsx"],
+  fediverse: ["fediverse-settings.tsx", "fediverse.server.ts", "inbox.server.ts"],
   feeds: ["feed-item.ts", "feeds.server.ts", "fetch-document.server.ts"],
   imports: [],
   layout: ["menu-editor.tsx", "menus-schema.ts", "menus.server.ts", "site-links.ts"],

@@ -5,6 +5,7 @@ import { bookingMail } from "~/features/booking/booking.server";
 import { calendarFeedsTask } from "~/features/booking/calendar-feeds.server";
 import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
 import { adoptPreviousReleaseMessagesTask } from "~/features/contact/contact.server";
+import { deliverJob, federatePostJob } from "~/features/fediverse/fediverse.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
 import { publishPostJob } from "~/features/posts/write/scheduling.server";
@@ -52,7 +53,15 @@ export const vacuumTask = defineRecurringTask(
  * a new job is added here. (Scheduled backups are defined at start-up from the configuration:
  * scheduleBackups.)
  */
-export const JOBS = [publishPostJob, deletePostFilesJob, shareImageJob, verifyWebmentionJob, sendWebmentionsJob] as const;
+export const JOBS = [
+  publishPostJob,
+  deletePostFilesJob,
+  shareImageJob,
+  verifyWebmentionJob,
+  sendWebmentionsJob,
+  federatePostJob,
+  deliverJob,
+] as const;
 
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */
 export const MAIL_KINDS = [

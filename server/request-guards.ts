@@ -89,6 +89,9 @@ export const refuseMisdirected: RequestHandler = async (req, res, next) => {
 // message a person can act on — JSON under /api — before it can reach a route and become a 500.
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+/** The ActivityPub inbox takes activities, which are JSON, not forms. */
+const ACTIVITY_PATHS = new Set(["/ap/inbox"]);
+const ACTIVITY_TYPES = ["application/activity+json", "application/ld+json", "application/json"];
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
 const READ_ONLY_MESSAGE = "Method not allowed. This address only answers GET requests.";
 const NO_ACTION_MESSAGE = "Method not allowed. This page does not accept that kind of request. Open it with a normal link instead.";
@@ -138,7 +141,7 @@ export const refuseBadRequests: RequestHandler = async (req, res, next) => {
     if (req.method === "POST" && hasBody(req)) {
       const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
       // React Router's own data requests (*.data) carry form bodies too; JSON is for /api only.
-      if (!FORM_TYPES.includes(type)) {
+      if (!FORM_TYPES.includes(type) && !(ACTIVITY_PATHS.has(req.path) && ACTIVITY_TYPES.includes(type))) {
         return refuse(req, res, 415, "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.");
       }
     }

@@ -102,6 +102,10 @@ export interface OutboundFetchOptions {
   userAgent: string;
   /** A form POST instead of a GET (e.g. sending a Webmention); its redirects are not followed. */
   form?: URLSearchParams;
+  /** A POST of this body (e.g. an ActivityPub delivery); its redirects are not followed either. */
+  body?: { contentType: string; text: string };
+  /** Further request headers (e.g. an HTTP signature made for this exact request). */
+  headers?: Record<string, string>;
 }
 
 export interface OutboundResponse {
@@ -153,6 +157,9 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
   try {
     for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
       checkUrl(current, options, allowPrivate);
+      const post = options.form
+        ? { contentType: "application/x-www-form-urlencoded", text: options.form.toString() }
+        : (options.body ?? null);
       const response = await fetch(current, {
         signal,
         redirect: "manual",
@@ -160,11 +167,12 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
         headers: {
           accept: options.accept ?? "*/*",
           "user-agent": options.userAgent,
-          ...(options.form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+          ...(post ? { "content-type": post.contentType } : {}),
+          ...options.headers,
         },
-        ...(options.form ? { method: "POST", body: options.form.toString() } : {}),
+        ...(post ? { method: "POST", body: post.text } : {}),
       });
-      if (response.status >= 300 && response.status < 400 && !options.form) {
+      if (response.status >= 300 && response.status < 400 && !post) {
         const location = response.headers.get("location");
         await response.body?.cancel();
         if (!location) throw new OutboundFetchError(`redirect without a location (${response.status})`);

@@ -11,6 +11,7 @@ import { createSession } from "~/features/auth/session.server";
 import { DEFAULT_MENUS } from "~/features/layout/menus";
 import { TESTIMONIALS } from "~/features/pages/content";
 import { signComment } from "~/features/comments/comment-tokens.server";
+import { makeKeyPair, signRequest } from "~/features/fediverse/http-signature.server";
 import { bookingToken } from "~/features/booking/booking.server";
 import { subscriberToken } from "~/features/subscriptions/subscriptions.server";
 import { getStoredRoles, findUserByEmail } from "~/features/users/users.server";
@@ -82,6 +83,8 @@ interface Attempt {
   path: string;
   /** A string is sent as JSON. */
   body?: URLSearchParams | FormData | string;
+  /** Further headers (e.g. another instance's HTTP signature). */
+  headers?: Record<string, string>;
   /** Checks the effect of an allowed call. */
   verify: (db: Db, response: Response) => Promise<void>;
 }
@@ -907,6 +910,13 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "fediverse settings save",
+    route: "/admin/settings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: audited("/admin/settings", "settings.fediverse", { intent: "fediverse", handle: "blog" }),
+  },
+  {
     name: "menus save",
     route: "/admin/menus",
     allowed: ["admin"],
@@ -1366,6 +1376,73 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "fediverse follower remove (admin → Settings)",
+    route: "/admin/settings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      const actorId = `https://fediverse.example/users/${unique()}`;
+      await db
+        .insert(schema.fediverseFollowers)
+        .values({ actorId, handle: "someone@fediverse.example", inbox: `${actorId}/inbox`, followId: `${actorId}#follow` });
+      return {
+        path: "/admin/settings",
+        body: new URLSearchParams({ intent: "fediverse-remove", actorId }),
+        verify: async (db) =>
+          expect(
+            await db
+              .select({ id: schema.fediverseFollowers.actorId })
+              .from(schema.fediverseFollowers)
+              .where(eq(schema.fediverseFollowers.actorId, actorId)),
+          ).toEqual([]),
+      };
+    },
+  },
+  {
+    // Signed by another instance, not by a session: every visitor's request is the same to it.
+    name: "fediverse activity to the inbox (signed Follow)",
+    route: "/ap/inbox",
+    allowed: ACTORS,
+    okStatus: 202,
+    prepare: async (db) => {
+      const ours = (await (await fetch(`${matrixServerUrl}/ap/actor`, { headers: { accept: "application/activity+json" } })).json()) as {
+        id: string;
+      };
+      const keys = await makeKeyPair();
+      const actorId = `https://fediverse.example/users/${unique()}`;
+      // The remote key as the inbox caches it after a first fetch.
+      await db.insert(schema.fediverseActors).values({
+        keyId: `${actorId}#main-key`,
+        actorId,
+        publicKeyPem: keys.publicKeyPem,
+        inbox: `${actorId}/inbox`,
+        handle: `someone@fediverse.example`,
+        name: "Someone",
+        profileUrl: actorId,
+      });
+      const body = JSON.stringify({ id: `${actorId}#follow`, type: "Follow", actor: actorId, object: ours.id });
+      const signed = signRequest({
+        method: "POST",
+        url: `${matrixServerUrl}/ap/inbox`,
+        body,
+        keyId: `${actorId}#main-key`,
+        privateKeyPem: keys.privateKeyPem,
+      });
+      return {
+        path: "/ap/inbox",
+        body,
+        headers: { ...signed, "content-type": "application/activity+json" },
+        verify: async (db) =>
+          expect(
+            await db
+              .select({ id: schema.fediverseFollowers.actorId })
+              .from(schema.fediverseFollowers)
+              .where(eq(schema.fediverseFollowers.actorId, actorId)),
+          ).toHaveLength(1),
+      };
+    },
+  },
+  {
     name: "comment approve (admin → Comments)",
     route: "/admin/comments",
     allowed: STAFF,
@@ -1473,6 +1550,7 @@ describeEachDatabase("authorization matrix", (ctx) => {
         const headers = new Headers({ origin: server.url });
         if (cookie) headers.set("cookie", cookie);
         if (typeof attempt.body === "string") headers.set("content-type", "application/json");
+        for (const [name, value] of Object.entries(attempt.headers ?? {})) headers.set(name, value);
         const response = await server.fetch(attempt.path, { method: attempt.method ?? "POST", headers, body: attempt.body });
         if (allowed) {
           expect(response.status).toBe(endpoint.okStatus);

@@ -86,6 +86,8 @@ export interface CommentView {
   createdAt: string;
   /** For a reply sent by Webmention: the page it was written on. */
   source: string | null;
+  /** For a reply from the fediverse: the author's handle (user@host). */
+  fediverseHandle: string | null;
   /** Set on a reply to a reply (the thread shows two levels): whom it answers. */
   replyingTo: string | null;
   replies: CommentView[];

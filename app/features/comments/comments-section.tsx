@@ -51,9 +51,10 @@ function CommentBody({ comment, postId, open }: { comment: CommentView; postId: 
           </time>
         </a>
         {comment.replyingTo ? <span className="text-muted-foreground">replying to {comment.replyingTo}</span> : null}
+        {comment.fediverseHandle ? <span className="text-muted-foreground break-all">{`@${comment.fediverseHandle}`}</span> : null}
         {comment.source ? (
           <a href={comment.source} rel="nofollow ugc noopener noreferrer" className="text-muted-foreground underline underline-offset-4">
-            on their site
+            {comment.fediverseHandle ? "on the fediverse" : "on their site"}
           </a>
         ) : null}
       </header>

@@ -133,6 +133,7 @@ export async function postCommentThread(db: Db, postId: string, newestFirst: boo
       html: comments.bodyHtml,
       createdAt: comments.createdAt,
       source: comments.sourceUrl,
+      fediverseHandle: comments.fediverseHandle,
     })
     .from(comments)
     .where(and(eq(comments.postId, postId), eq(comments.state, "approved"), threadKinds))
@@ -155,6 +156,7 @@ export async function postCommentThread(db: Db, postId: string, newestFirst: boo
       html: row.html,
       createdAt: row.createdAt.toISOString(),
       source: row.source,
+      fediverseHandle: row.fediverseHandle,
       replyingTo: null,
       replies: [],
     };
@@ -614,6 +616,8 @@ export interface VerifiedMention {
   content: string;
   /** The address the Webmention was sent from. */
   ip: string;
+  /** A reply, like or boost from the fediverse (ActivityPub): the author's handle, user@host. */
+  fediverseHandle?: string;
 }
 
 /**
@@ -652,8 +656,8 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     // The source's own address is one link more than the reader wrote.
     (await readCommentSettings(db)).linkLimit + 1,
   );
-  const reason =
-    verdict.state === "approved" ? null : verdict.reason.replace("First comment from this email", `First mention from ${host}`);
+  const first = mention.fediverseHandle ? `First reply from ${host} (fediverse)` : `First mention from ${host}`;
+  const reason = verdict.state === "approved" ? null : verdict.reason.replace("First comment from this email", first);
   const bodyHtml = body ? await renderCommentMarkdown(body, siteUrl) : "";
   const values = {
     authorName: mention.authorName,
@@ -661,6 +665,7 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     body,
     bodyHtml,
     mentionKind: mention.kind,
+    fediverseHandle: mention.fediverseHandle ?? null,
     state: verdict.state,
     reason,
     spamScore,
@@ -680,6 +685,20 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     logger.info({ id: row.id, state: verdict.state, kind: mention.kind, host }, "webmention filed");
     return { id: row.id, state: verdict.state };
   });
+}
+
+/**
+ * A reply, like or boost withdrawn on the fediverse (Delete, Undo): the mention whose source it is
+ * leaves every post, if `origin` (the remote actor's) is where that source lives.
+ */
+export async function removeFediverseMention(db: Db, source: string, origin: string): Promise<number> {
+  if (!URL.canParse(source) || new URL(source).origin !== origin) return 0;
+  const rows = await db
+    .select({ id: comments.id, state: comments.state })
+    .from(comments)
+    .where(and(eq(comments.sourceUrl, source), sql`${comments.fediverseHandle} is not null`));
+  for (const row of rows) await removeComment(db, row);
+  return rows.length;
 }
 
 /** The source is gone (410) or no longer links to the post: its mention leaves the page and the queue. */

@@ -3,6 +3,9 @@ import { requireArea } from "~/features/auth/guards.server";
 import { analyticsSettingsFormSchema, STATISTICS_TEXT } from "~/features/analytics/analytics-settings";
 import { readAnalyticsSettings, saveAnalyticsSettings } from "~/features/analytics/analytics-settings.server";
 import { StatisticsSettingsForm } from "~/features/analytics/statistics-settings-form";
+import { FediverseSettingsForm } from "~/features/fediverse/fediverse-settings";
+import { FEDIVERSE_TEXTS, fediverseSettingsSchema } from "~/features/fediverse/fediverse-schema";
+import { fediverseAdminView, removeFollower, saveFediverseSettings } from "~/features/fediverse/fediverse.server";
 import { invalidSubmission } from "~/server/failure-reply.server";
 import { SettingsForm } from "~/features/settings/settings-form";
 import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
@@ -19,15 +22,16 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireArea(request, "settings");
+  const actor = await requireArea(request, "settings");
   const db = getDb();
-  const [settings, security, statistics, demo] = await Promise.all([
+  const [settings, security, statistics, demo, fediverse] = await Promise.all([
     readSiteSettings(db),
     readSecuritySettings(db),
     readAnalyticsSettings(db),
     findDemoContent(db),
+    fediverseAdminView(db, actor),
   ]);
-  return { settings, security, statistics, demo, demoEmpty: isDemoContentEmpty(demo) };
+  return { settings, security, statistics, demo, demoEmpty: isDemoContentEmpty(demo), fediverse };
 }
 
 // The site form posts no intent (the security form says intent=security); a refusal comes before any field error.
@@ -58,6 +62,16 @@ export async function action({ request }: Route.ActionArgs) {
       await saveAnalyticsSettings(db, actor, form);
       return redirectWithToast("/admin/settings", { title: STATISTICS_TEXT.saved, type: "success" });
     },
+    fediverse: async ({ actor, db, form, parse }) => {
+      const submission = parse(fediverseSettingsSchema);
+      if (submission.status !== "success") return invalidSubmission(submission);
+      await saveFediverseSettings(db, actor, form);
+      return redirectWithToast("/admin/settings", { title: FEDIVERSE_TEXTS.saved, type: "success" });
+    },
+    "fediverse-remove": async ({ actor, db, form }) => {
+      await removeFollower(db, actor, form);
+      return redirectWithToast("/admin/settings", { title: FEDIVERSE_TEXTS.removed, type: "success" });
+    },
   });
 }
 
@@ -67,6 +81,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
       <SettingsForm settings={loaderData.settings} />
       <SecuritySettingsForm settings={loaderData.security} />
       <StatisticsSettingsForm settings={loaderData.statistics} />
+      <FediverseSettingsForm view={loaderData.fediverse} />
       <RemoveDemoContent content={loaderData.demo} empty={loaderData.demoEmpty} />
     </div>
   );

@@ -1002,6 +1002,8 @@ export const comments = pgTable(
     sourceUrl: text("source_url"),
     /** For a Webmention: what the source does with the post. */
     mentionKind: text("mention_kind", { enum: MENTION_KINDS }),
+    /** For a reply from the fediverse (ActivityPub): the author's handle, user@host. */
+    fediverseHandle: text("fediverse_handle"),
   },
   (t) => [
     check("comments_state_check", sql`${t.state} in (${inList(COMMENT_STATES)})`),
@@ -1245,3 +1247,42 @@ export const bookingBusyTimes = pgTable(
   },
   (t) => [index("booking_busy_times_range_idx").on(t.startsAt, t.endsAt)],
 );
+
+/** ActivityPub: the fediverse accounts that follow the site's actor (docs/decisions/0072-activitypub.md). */
+export const fediverseFollowers = pgTable("fediverse_followers", {
+  /** The follower's actor address (its id). */
+  actorId: text("actor_id").primaryKey(),
+  /** user@host, as the admin lists it. */
+  handle: text("handle").notNull(),
+  inbox: text("inbox").notNull(),
+  /** The instance's shared inbox: one delivery per instance however many of its people follow. */
+  sharedInbox: text("shared_inbox"),
+  /** The Follow activity's id, which the Accept names. */
+  followId: text("follow_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Remote actors' public keys and inboxes, fetched through the outbound guard and kept (refetched when a signature fails). */
+export const fediverseActors = pgTable("fediverse_actors", {
+  keyId: text("key_id").primaryKey(),
+  actorId: text("actor_id").notNull(),
+  publicKeyPem: text("public_key_pem").notNull(),
+  inbox: text("inbox").notNull(),
+  sharedInbox: text("shared_inbox"),
+  handle: text("handle").notNull(),
+  name: text("name").notNull(),
+  /** The profile page people open (the actor's `url`), else its id. */
+  profileUrl: text("profile_url").notNull(),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Posts delivered to followers, with the version that went out: a new version sends Update, a
+ * deleted or unpublished post sends Delete once. No foreign key: the row outlives the post it deletes.
+ */
+export const fediversePosts = pgTable("fediverse_posts", {
+  postId: uuid("post_id").primaryKey(),
+  version: text("version").notNull(),
+  deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+});

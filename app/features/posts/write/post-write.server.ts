@@ -3,6 +3,7 @@ import type { Category } from "~/lib/categories";
 import { slugCandidate } from "~/lib/slug";
 import { emailPostIfChosen } from "~/features/subscriptions/subscriptions.server";
 import { enqueuePostShareImage, type CardSite } from "~/features/share-images/share-images.server";
+import { enqueuePostFederation } from "~/features/fediverse/fediverse.server";
 import { enqueuePostWebmentions } from "~/features/webmentions/send.server";
 import { recordAudit, type AuditActor } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
@@ -133,6 +134,8 @@ export async function afterPostWrite(tx: Db, write: PostWrite): Promise<void> {
     await enqueuePostShareImage(tx, postId, write.announce.site);
     // Pages it links to hear of it (Webmention), once per version of a published post.
     await enqueuePostWebmentions(tx, postId);
+    // Fediverse followers get it (Create), an edit (Update) or its unpublishing (Delete).
+    await enqueuePostFederation(tx, postId);
   }
   await bumpContentVersion(tx);
   if (write.audit) await recordAudit(tx, { ...write.audit, target: { type: "post", id: postId } });

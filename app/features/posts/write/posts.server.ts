@@ -7,6 +7,7 @@ import { authorize } from "~/server/authorize.server";
 import { slugify } from "~/lib/slug";
 import { recordAudit } from "~/server/audit.server";
 import { bumpContentVersion } from "~/server/content-version.server";
+import { enqueuePostFederation } from "~/features/fediverse/fediverse.server";
 import { readNewsletterSettings } from "~/features/subscriptions/newsletter-settings.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { type Db, ONE_ROW } from "~/server/db/client.server";
@@ -449,6 +450,7 @@ export async function findMovedPost(
 export async function deletePostsInTransaction(tx: Db, postIds: readonly string[]): Promise<void> {
   for (const postId of postIds) {
     await enqueuePostFilesCleanup(tx, postId);
+    await enqueuePostFederation(tx, postId);
     await tx.delete(blogMedia).where(eq(blogMedia.postId, postId));
     await tx.delete(blogPosts).where(eq(blogPosts.id, postId));
   }

@@ -1,0 +1,491 @@
+import { createHash } from "node:crypto";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { readSiteSettings } from "~/features/settings/settings.server";
+import { emailSiteUrl } from "~/features/settings/site-url.server";
+import { parseCategory, postPath } from "~/lib/categories";
+import { canManageSettings, type Actor } from "~/lib/permissions";
+import { recordAudit } from "~/server/audit.server";
+import { authorize } from "~/server/authorize.server";
+import type { Db } from "~/server/db/client.server";
+import { appSettings, blogPosts, fediverseFollowers, fediversePosts } from "~/server/db/schema.server";
+import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
+import { logger } from "~/server/logger.server";
+import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
+import { APP_VERSION } from "~/server/version.server";
+import { DEFAULT_HANDLE, FEDIVERSE_TEXTS, fediverseSettingsSchema, type FediverseSettings } from "./fediverse-schema";
+import { makeKeyPair, signRequest, type KeyPair } from "./http-signature.server";
+
+/**
+ * The site's ActivityPub actor (docs/decisions/0072-activitypub.md): one actor for the blog, found by
+ * WebFinger as @{handle}@{site host}, followed from Mastodon and the rest of the fediverse. Every
+ * address it gives out starts with the configured site address (never a request's Host header), so
+ * all instances and all background jobs name the same actor.
+ */
+
+export const ACTIVITY_JSON = "application/activity+json";
+export const ACTIVITY_ACCEPT = `${ACTIVITY_JSON}, application/ld+json; profile="https://www.w3.org/ns/activitystreams"`;
+export const AS_PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+const CONTEXT = ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"];
+export const FEDIVERSE_USER_AGENT = `7fs-portfolio/${APP_VERSION} (ActivityPub)`;
+/** A delivery or a fetch from another instance: one deadline and a byte cap, through the outbound guard. */
+export const FEDIVERSE_LIMITS = { timeoutMs: 10_000, maxBytes: 512_000 } as const;
+
+const SETTINGS_KEY = "fediverse";
+const KEYS_KEY = "fediverse_keys";
+
+/** A JSON document for other servers (and browsers' scripts: it is public). */
+export function fediverseJson(data: unknown, type: string = ACTIVITY_JSON): Response {
+  return new Response(JSON.stringify(data), {
+    headers: {
+      "content-type": `${type}; charset=utf-8`,
+      "cache-control": "public, max-age=60",
+      "access-control-allow-origin": "*",
+      vary: "Accept",
+    },
+  });
+}
+
+/** A browser asking for a document's address gets the page instead (Accept without a JSON type). */
+export function wantsHtml(request: Request): boolean {
+  const accept = request.headers.get("accept") ?? "";
+  return accept.includes("text/html") && !/activity\+json|ld\+json|application\/json/.test(accept);
+}
+
+// ---- Settings and keys ----
+
+async function readSetting(db: Db, key: string): Promise<unknown> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, key));
+  try {
+    return row ? JSON.parse(row.value) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function readFediverseSettings(db: Db): Promise<FediverseSettings> {
+  const parsed = fediverseSettingsSchema.safeParse(await readSetting(db, SETTINGS_KEY));
+  return parsed.success ? parsed.data : { handle: DEFAULT_HANDLE };
+}
+
+export async function saveFediverseSettings(db: Db, actor: Actor | null, input: unknown): Promise<FediverseSettings> {
+  authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
+  const settings = parseOrThrow(fediverseSettingsSchema, input, FEDIVERSE_TEXTS.handleInvalid);
+  const value = JSON.stringify(settings);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(appSettings)
+      .values({ key: SETTINGS_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    await recordAudit(tx, { actor, action: "settings.fediverse", summary: `fediverse handle set to ${settings.handle}` });
+  });
+  return settings;
+}
+
+const keysSchema = z.object({ publicKeyPem: z.string().min(1), privateKeyPem: z.string().min(1) });
+
+/**
+ * The actor's key pair, made on first use. Instances that race both insert; the first row wins and
+ * everyone reads it back, so all of them sign with the same key.
+ */
+export async function siteKeys(db: Db): Promise<KeyPair> {
+  const stored = keysSchema.safeParse(await readSetting(db, KEYS_KEY));
+  if (stored.success) return stored.data;
+  const made = await makeKeyPair();
+  await db
+    .insert(appSettings)
+    .values({ key: KEYS_KEY, value: JSON.stringify(made) })
+    .onConflictDoNothing();
+  return keysSchema.parse(await readSetting(db, KEYS_KEY));
+}
+
+// ---- Addresses ----
+
+export interface SiteIdentity {
+  siteUrl: string;
+  host: string;
+  handle: string;
+  actor: string;
+  inbox: string;
+  outbox: string;
+  followers: string;
+  keyId: string;
+}
+
+export async function siteIdentity(db: Db): Promise<SiteIdentity> {
+  const [settings, { handle }] = await Promise.all([readSiteSettings(db), readFediverseSettings(db)]);
+  const siteUrl = emailSiteUrl(settings);
+  const actor = `${siteUrl}/ap/actor`;
+  return {
+    siteUrl,
+    host: new URL(siteUrl).host,
+    handle,
+    actor,
+    inbox: `${siteUrl}/ap/inbox`,
+    outbox: `${siteUrl}/ap/outbox`,
+    followers: `${siteUrl}/ap/followers`,
+    keyId: `${actor}#main-key`,
+  };
+}
+
+/** The post's ActivityPub object address: stable across renames of the post. */
+export const postObjectId = (siteUrl: string, postId: string) => `${siteUrl}/ap/posts/${postId}`;
+
+/** The post a local object address names (its id), or null. */
+export function postIdOfObject(siteUrl: string, objectId: string): string | null {
+  const prefix = `${siteUrl}/ap/posts/`;
+  if (!objectId.startsWith(prefix)) return null;
+  const id = objectId.slice(prefix.length);
+  return z.uuid().safeParse(id).success ? id : null;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const absolute = (url: string, siteUrl: string) => (URL.canParse(url, siteUrl) ? new URL(url, siteUrl).href : null);
+
+// ---- Documents ----
+
+/** The actor document (a Person: the owner's blog), with name, summary, avatar, header, links and key. */
+export async function actorDocument(db: Db) {
+  const [id, settings, keys] = await Promise.all([siteIdentity(db), readSiteSettings(db), siteKeys(db)]);
+  const icon = settings.portraitUrl ? absolute(settings.portraitUrl, id.siteUrl) : null;
+  const header = settings.socialImageUrl ? absolute(settings.socialImageUrl, id.siteUrl) : null;
+  const summary = settings.tagline || settings.bio || settings.headline;
+  return {
+    "@context": CONTEXT,
+    id: id.actor,
+    type: "Person",
+    preferredUsername: id.handle,
+    name: settings.siteName,
+    summary: summary ? `<p>${escapeHtml(summary)}</p>` : "",
+    url: id.siteUrl,
+    inbox: id.inbox,
+    outbox: id.outbox,
+    followers: id.followers,
+    endpoints: { sharedInbox: id.inbox },
+    manuallyApprovesFollowers: false,
+    discoverable: true,
+    ...(icon ? { icon: { type: "Image", url: icon } } : {}),
+    ...(header ? { image: { type: "Image", url: header } } : {}),
+    // Profile links, shown on Mastodon; rel="me" lets it verify the ones that link back.
+    attachment: [{ label: "Website", url: id.siteUrl }, ...settings.socialLinks].slice(0, 4).map((link) => ({
+      type: "PropertyValue",
+      name: link.label,
+      value: `<a href="${escapeHtml(link.url)}" rel="me nofollow noopener noreferrer" target="_blank">${escapeHtml(link.url)}</a>`,
+    })),
+    publicKey: { id: id.keyId, owner: id.actor, publicKeyPem: keys.publicKeyPem },
+  };
+}
+
+/**
+ * WebFinger (RFC 7033) for `acct:{handle}@{host}` or the actor's own address; null when the resource
+ * names no one here.
+ */
+export async function webfinger(db: Db, resource: string) {
+  const id = await siteIdentity(db);
+  const acct = /^acct:([^@]+)@(.+)$/i.exec(resource.trim());
+  const matches = acct
+    ? acct[1]!.toLowerCase() === id.handle.toLowerCase() && acct[2]!.toLowerCase() === id.host.toLowerCase()
+    : resource === id.actor || resource === id.siteUrl || resource === `${id.siteUrl}/`;
+  if (!matches) return null;
+  return {
+    subject: `acct:${id.handle}@${id.host}`,
+    aliases: [id.actor, id.siteUrl],
+    links: [
+      { rel: "self", type: ACTIVITY_JSON, href: id.actor },
+      { rel: "http://webfinger.net/rel/profile-page", type: "text/html", href: id.siteUrl },
+    ],
+  };
+}
+
+export async function nodeInfo(db: Db) {
+  const [settings, [count]] = await Promise.all([
+    readSiteSettings(db),
+    db
+      .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(blogPosts)
+      .where(eq(blogPosts.published, true)),
+  ]);
+  return {
+    version: "2.1",
+    software: { name: "seven-fs-site", version: APP_VERSION },
+    protocols: ["activitypub"],
+    services: { inbound: [], outbound: ["rss2.0"] },
+    openRegistrations: false,
+    usage: { users: { total: 1, activeMonth: 1, activeHalfyear: 1 }, localPosts: count?.n ?? 0 },
+    metadata: { nodeName: settings.siteName },
+  };
+}
+
+const postColumns = {
+  id: blogPosts.id,
+  title: blogPosts.title,
+  slug: blogPosts.slug,
+  category: blogPosts.category,
+  excerpt: blogPosts.excerpt,
+  contentHtml: blogPosts.contentHtml,
+  contentText: blogPosts.contentText,
+  featuredImageUrl: blogPosts.featuredImageUrl,
+  featuredImageAlt: blogPosts.featuredImageAlt,
+  publishedAt: blogPosts.publishedAt,
+  updatedAt: blogPosts.updatedAt,
+};
+async function publishedPost(db: Db, postId: string) {
+  if (!z.uuid().safeParse(postId).success) return undefined;
+  const [post] = await db
+    .select(postColumns)
+    .from(blogPosts)
+    .where(and(eq(blogPosts.id, postId), eq(blogPosts.published, true)));
+  return post;
+}
+
+type FederatedPost = NonNullable<Awaited<ReturnType<typeof publishedPost>>>;
+
+/** Relative links and images in the post's HTML made absolute: a follower's app reads it elsewhere. */
+export function absoluteLinks(html: string, siteUrl: string): string {
+  return html.replace(/\b(href|src)="(\/[^"/][^"]*|\/)"/g, (_match, name: string, path: string) => `${name}="${siteUrl}${path}"`);
+}
+
+/** What a follower's app shows when it shows only summaries: the excerpt, else the start of the text. */
+function summaryOf(post: FederatedPost): string {
+  const text = (post.excerpt?.trim() || post.contentText?.trim() || "").replace(/\s+/g, " ");
+  return text.length <= 500 ? text : `${text.slice(0, 499).replace(/\s+\S*$/, "")}…`;
+}
+
+/** The post as an Article: title, summary, the full rendered HTML (already sanitized by the post renderer, images with their alt text) and its address. */
+export function articleOf(post: FederatedPost, id: SiteIdentity) {
+  const category = parseCategory(post.category);
+  const url = category ? `${id.siteUrl}${postPath(category, post.slug)}` : id.siteUrl;
+  const image = post.featuredImageUrl ? absolute(post.featuredImageUrl, id.siteUrl) : null;
+  return {
+    id: postObjectId(id.siteUrl, post.id),
+    type: "Article",
+    attributedTo: id.actor,
+    name: post.title,
+    summary: escapeHtml(summaryOf(post)),
+    content: `${absoluteLinks(post.contentHtml ?? "", id.siteUrl)}<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`,
+    mediaType: "text/html",
+    url,
+    published: (post.publishedAt ?? post.updatedAt).toISOString(),
+    updated: post.updatedAt.toISOString(),
+    to: [AS_PUBLIC],
+    cc: [id.followers],
+    ...(image ? { attachment: [{ type: "Image", url: image, name: post.featuredImageAlt ?? "" }] } : {}),
+  };
+}
+
+/** The Article document of a published post, or null. */
+export async function postObject(db: Db, postId: string) {
+  const post = await publishedPost(db, postId);
+  return post ? { "@context": CONTEXT, ...articleOf(post, await siteIdentity(db)) } : null;
+}
+
+/** The outbox: the newest published posts as Create activities. */
+export async function outboxDocument(db: Db) {
+  const id = await siteIdentity(db);
+  const [posts, [total]] = await Promise.all([
+    db.select(postColumns).from(blogPosts).where(eq(blogPosts.published, true)).orderBy(desc(blogPosts.publishedAt)).limit(20),
+    db
+      .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(blogPosts)
+      .where(eq(blogPosts.published, true)),
+  ]);
+  return {
+    "@context": CONTEXT,
+    id: id.outbox,
+    type: "OrderedCollection",
+    totalItems: total?.n ?? 0,
+    orderedItems: posts.map((post) => {
+      const article = articleOf(post, id);
+      return {
+        id: `${article.id}#create`,
+        type: "Create",
+        actor: id.actor,
+        published: article.published,
+        to: article.to,
+        cc: article.cc,
+        object: article,
+      };
+    }),
+  };
+}
+
+export async function followerCount(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(fediverseFollowers);
+  return row?.n ?? 0;
+}
+
+/** The followers collection: its size only (who follows is the owner's to know). */
+export async function followersDocument(db: Db) {
+  const id = await siteIdentity(db);
+  return { "@context": CONTEXT, id: id.followers, type: "OrderedCollection", totalItems: await followerCount(db) };
+}
+
+/** What the admin's Settings shows: the handle to follow and the followers, newest first. */
+export async function fediverseAdminView(db: Db, actor: Actor | null) {
+  authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
+  const id = await siteIdentity(db);
+  const followers = await db
+    .select({ handle: fediverseFollowers.handle, actorId: fediverseFollowers.actorId, createdAt: fediverseFollowers.createdAt })
+    .from(fediverseFollowers)
+    .orderBy(desc(fediverseFollowers.createdAt))
+    .limit(100);
+  return { handle: id.handle, address: `@${id.handle}@${id.host}`, count: await followerCount(db), followers };
+}
+
+/**
+ * The owner removes a follower: the row goes and their instance is told with a Reject of their
+ * Follow, so their app stops showing them as following.
+ */
+export async function removeFollower(db: Db, actor: Actor | null, input: unknown): Promise<void> {
+  authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
+  const { actorId } = parseOrThrow(z.object({ actorId: z.string().min(1).max(2000) }), input, "Choose a follower to remove.");
+  const id = await siteIdentity(db);
+  await db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(fediverseFollowers)
+      .where(eq(fediverseFollowers.actorId, actorId))
+      .returning({ handle: fediverseFollowers.handle, inbox: fediverseFollowers.inbox, followId: fediverseFollowers.followId });
+    if (!removed) throw new NotFoundError("This account does not follow the site (any more).");
+    await deliverTo(tx, removed.inbox, {
+      id: `${id.actor}#reject-${createHash("sha256").update(`${removed.followId}\n${Date.now()}`).digest("hex").slice(0, 24)}`,
+      type: "Reject",
+      actor: id.actor,
+      object: { id: removed.followId, type: "Follow", actor: actorId, object: id.actor },
+    });
+    await recordAudit(tx, { actor, action: "settings.fediverse", summary: `removed the follower @${removed.handle}` });
+  });
+}
+
+// ---- Delivery ----
+
+const activitySchema = z.looseObject({ id: z.string(), type: z.string() });
+
+/**
+ * One activity to one inbox, signed with the site's key, through the outbound guard. A 4xx other
+ * than 408/429 is the inbox's final word (gone, refused): no retry; anything else is tried again.
+ */
+export const deliverJob = defineJob(
+  "fediverse.deliver",
+  z.object({ inbox: z.url(), activity: activitySchema }),
+  async ({ inbox, activity }, { db }) => {
+    const [id, keys] = await Promise.all([siteIdentity(db), siteKeys(db)]);
+    const body = JSON.stringify({ "@context": CONTEXT, ...activity });
+    const headers = signRequest({ method: "POST", url: inbox, body, keyId: id.keyId, privateKeyPem: keys.privateKeyPem });
+    try {
+      await outboundFetch(inbox, {
+        ...FEDIVERSE_LIMITS,
+        userAgent: FEDIVERSE_USER_AGENT,
+        accept: ACTIVITY_JSON,
+        body: { contentType: ACTIVITY_JSON, text: body },
+        headers,
+      });
+    } catch (error) {
+      const status = error instanceof OutboundFetchError ? error.status : undefined;
+      if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429)
+        throw new PermanentJobError(`inbox refused the ${activity.type} (${status})`);
+      throw error;
+    }
+    logger.info({ host: new URL(inbox).host, type: activity.type }, "activity delivered");
+  },
+  { maxAttempts: 8, timeoutMs: 30_000, retryBaseMs: 60_000 },
+);
+
+/** Queues one activity for one inbox, once (the activity's id and the inbox are the job's key). */
+export async function deliverTo(tx: Db, inbox: string, activity: z.input<typeof activitySchema>): Promise<void> {
+  const key = createHash("sha256").update(`${activity.id}\n${inbox}`).digest("hex").slice(0, 40);
+  await deliverJob.enqueue(tx, { inbox, activity }, { key: `fediverse-deliver:${key}` });
+}
+
+/** Queues an activity for every follower: one delivery per shared inbox, so an instance hears it once. */
+export async function deliverToFollowers(tx: Db, activity: z.input<typeof activitySchema>): Promise<number> {
+  const rows = await tx.select({ inbox: fediverseFollowers.inbox, sharedInbox: fediverseFollowers.sharedInbox }).from(fediverseFollowers);
+  const inboxes = [...new Set(rows.map((row) => row.sharedInbox ?? row.inbox))];
+  for (const inbox of inboxes) await deliverTo(tx, inbox, activity);
+  return inboxes.length;
+}
+
+/** What a version of a post says to followers: a new hash sends Update. */
+function federatedVersion(post: FederatedPost): string {
+  return createHash("sha256")
+    .update(
+      JSON.stringify([post.title, post.excerpt, post.contentHtml, post.featuredImageUrl, post.featuredImageAlt, post.slug, post.category]),
+    )
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/**
+ * Brings followers in line with a post: Create the first time it is live, Update when what it says
+ * changed, Delete once when it is deleted or unpublished. The post's `fediverse_posts` row is locked
+ * while deciding, so two runs (two instances, a retry) send each activity once.
+ */
+export async function federatePost(db: Db, postId: string): Promise<"create" | "update" | "delete" | null> {
+  const id = await siteIdentity(db);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`fediverse-post:${postId}`}))`);
+    const [sent] = await tx
+      .select({ version: fediversePosts.version, deletedAt: fediversePosts.deletedAt })
+      .from(fediversePosts)
+      .where(eq(fediversePosts.postId, postId));
+    const post = await publishedPost(tx, postId);
+    const objectId = postObjectId(id.siteUrl, postId);
+    if (!post) {
+      if (!sent || sent.deletedAt) return null;
+      const now = new Date();
+      await tx.update(fediversePosts).set({ deletedAt: now, sentAt: now }).where(eq(fediversePosts.postId, postId));
+      await deliverToFollowers(tx, {
+        id: `${objectId}#delete-${now.getTime()}`,
+        type: "Delete",
+        actor: id.actor,
+        to: [AS_PUBLIC],
+        cc: [id.followers],
+        object: { id: objectId, type: "Tombstone" },
+      });
+      return "delete";
+    }
+    const version = federatedVersion(post);
+    if (sent && !sent.deletedAt && sent.version === version) return null;
+    const type = sent && !sent.deletedAt ? "Update" : "Create";
+    const article = articleOf(post, id);
+    await tx
+      .insert(fediversePosts)
+      .values({ postId, version })
+      .onConflictDoUpdate({ target: fediversePosts.postId, set: { version, deletedAt: null, sentAt: new Date() } });
+    await deliverToFollowers(tx, {
+      id: `${objectId}#${type.toLowerCase()}-${version}`,
+      type,
+      actor: id.actor,
+      published: type === "Create" ? article.published : article.updated,
+      to: article.to,
+      cc: article.cc,
+      object: article,
+    });
+    return type === "Create" ? "create" : "update";
+  });
+}
+
+export const federatePostJob = defineJob(
+  "fediverse.post",
+  z.object({ postId: z.uuid() }),
+  async ({ postId }, { db }) => {
+    await federatePost(db, postId);
+  },
+  { maxAttempts: 5, timeoutMs: 60_000, retryBaseMs: 30_000 },
+);
+
+/**
+ * In a post write's or delete's transaction: queue telling the followers, when there is anything to
+ * tell (the post is live, or it was sent before). The job decides Create, Update or Delete.
+ */
+export async function enqueuePostFederation(tx: Db, postId: string): Promise<void> {
+  const [row] = await tx
+    .select({
+      live: sql<boolean>`exists (select 1 from ${blogPosts} where ${blogPosts.id} = ${postId} and ${blogPosts.published})`,
+      sent: sql<boolean>`exists (select 1 from ${fediversePosts} where ${fediversePosts.postId} = ${postId} and ${fediversePosts.deletedAt} is null)`,
+    })
+    .from(sql`(select 1) as one`);
+  if (!row?.live && !row?.sent) return;
+  await federatePostJob.enqueue(tx, { postId });
+}

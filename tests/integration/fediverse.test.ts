@@ -1,0 +1,357 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { moderateComment } from "~/features/comments/comments.server";
+import { deliverJob, federatePost, federatePostJob, fediverseAdminView, removeFollower } from "~/features/fediverse/fediverse.server";
+import { checkSignature, makeKeyPair, parseSignature, signRequest, type KeyPair } from "~/features/fediverse/http-signature.server";
+import { createPost, deletePost, updatePost } from "~/features/posts/write/posts.server";
+import { comments, fediverseFollowers } from "~/server/db/schema.server";
+import { resetEnvForTests } from "~/server/env.server";
+import { defineJob } from "~/server/jobs/jobs.server";
+import { JobRunner } from "~/server/jobs/runner.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { signedInAs, unique } from "../helpers/factories";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+// The remote instance listens on 127.0.0.1, which the outbound guard refuses unless this is set.
+process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+
+/**
+ * ActivityPub against a real local HTTP server acting as a Mastodon-like instance: it has its own
+ * key pair and actor document, signs its Follow, replies, Undo and forged requests to our inbox, and
+ * records (and checks the signatures of) what our job runner delivers to its inboxes.
+ */
+interface Received {
+  path: string;
+  activity: { id: string; type: string; actor: string; object: Record<string, unknown> & { id: string } };
+  request: { method: string; target: string; headers: IncomingMessage["headers"]; body: Buffer };
+}
+const received: Received[] = [];
+let remote: Server;
+let remoteUrl = "";
+let aliceKeys: KeyPair;
+let alice = "";
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  process.env.LOG_LEVEL = "silent";
+  aliceKeys = await makeKeyPair();
+  remote = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === "GET" && req.url === "/users/alice") {
+        res.writeHead(200, { "content-type": "application/activity+json" }).end(
+          JSON.stringify({
+            "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+            id: alice,
+            type: "Person",
+            preferredUsername: "alice",
+            name: "Alice Example",
+            url: `${remoteUrl}/@alice`,
+            inbox: `${alice}/inbox`,
+            endpoints: { sharedInbox: `${remoteUrl}/inbox` },
+            publicKey: { id: `${alice}#main-key`, owner: alice, publicKeyPem: aliceKeys.publicKeyPem },
+          }),
+        );
+        return;
+      }
+      if (req.method === "POST" && (req.url === "/inbox" || req.url === "/users/alice/inbox")) {
+        received.push({
+          path: req.url,
+          activity: JSON.parse(body.toString("utf8")) as Received["activity"],
+          request: { method: req.method, target: req.url, headers: req.headers, body },
+        });
+        res.writeHead(202).end();
+        return;
+      }
+      res.writeHead(404).end("not here");
+    });
+  });
+  await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
+  remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+  alice = `${remoteUrl}/users/alice`;
+});
+afterAll(async () => {
+  process.env = saved;
+  resetEnvForTests();
+  await new Promise((resolve) => remote.close(resolve));
+});
+
+describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
+  let server: TestServer;
+  let host = "";
+  let admin: { id: string; role: "admin" };
+  beforeAll(async () => {
+    admin = { id: (await signedInAs(ctx.db, "admin")).userId, role: "admin" };
+    server = await startTestServer();
+    host = new URL(server.url).host;
+    // Every address the actor gives out starts with the configured site address.
+    process.env.PUBLIC_URL = server.url;
+    resetEnvForTests();
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    received.length = 0;
+  });
+
+  const runJobs = async () => {
+    // The build registered its own copies of the kinds; the runner here knows this module's errors.
+    defineJob(deliverJob.kind, deliverJob.schema, deliverJob.handler, deliverJob);
+    defineJob(federatePostJob.kind, federatePostJob.schema, federatePostJob.handler, federatePostJob);
+    const runner = new JobRunner({
+      database: () => ctx.database,
+      tasks: [],
+      pollMs: 60_000,
+      kinds: [deliverJob.kind, federatePostJob.kind],
+    });
+    try {
+      await runner.drain();
+    } finally {
+      await runner.stop();
+    }
+  };
+
+  /** POSTs an activity to our inbox, signed as Alice (or with `keys`/`keyId` given). */
+  const signedPost = (activity: Record<string, unknown>, options: { keys?: KeyPair; keyId?: string; body?: string } = {}) => {
+    const body = JSON.stringify(activity);
+    const headers = signRequest({
+      method: "POST",
+      url: `${server.url}/ap/inbox`,
+      body,
+      keyId: options.keyId ?? `${alice}#main-key`,
+      privateKeyPem: (options.keys ?? aliceKeys).privateKeyPem,
+    });
+    return server.fetch("/ap/inbox", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/activity+json" },
+      body: options.body ?? body,
+    });
+  };
+
+  /** Our actor's key, as another instance fetches it. */
+  const ourPublicKey = async () => {
+    const response = await server.fetch("/ap/actor", { headers: { accept: "application/activity+json" } });
+    return ((await response.json()) as { publicKey: { publicKeyPem: string } }).publicKey.publicKeyPem;
+  };
+  /** Whether a delivery the remote received carries a valid signature of our actor's key. */
+  const validlySigned = async (delivery: Received) => {
+    const signature = parseSignature(String(delivery.request.headers.signature ?? ""));
+    expect(signature?.keyId).toBe(`${server.url}/ap/actor#main-key`);
+    return checkSignature({
+      signature: signature!,
+      method: delivery.request.method,
+      target: delivery.request.target,
+      header: (name) => {
+        const value = delivery.request.headers[name];
+        return typeof value === "string" ? value : null;
+      },
+      body: delivery.request.body,
+      publicKeyPem: await ourPublicKey(),
+    });
+  };
+  const follow = async () => {
+    const id = `${alice}#follows/${unique()}`;
+    const response = await signedPost({ id, type: "Follow", actor: alice, object: `${server.url}/ap/actor` });
+    return { id, response };
+  };
+
+  it("is found by WebFinger and describes itself as an actor, with NodeInfo", async () => {
+    const finger = await server.fetch(`/.well-known/webfinger?resource=${encodeURIComponent(`acct:blog@${host}`)}`);
+    expect(finger.status).toBe(200);
+    expect(finger.headers.get("content-type")).toMatch(/^application\/jrd\+json/);
+    const jrd = (await finger.json()) as { subject: string; links: { rel: string; type?: string; href: string }[] };
+    expect(jrd.subject).toBe(`acct:blog@${host}`);
+    expect(jrd.links).toContainEqual({ rel: "self", type: "application/activity+json", href: `${server.url}/ap/actor` });
+    expect((await server.fetch(`/.well-known/webfinger?resource=acct:someone@${host}`)).status).toBe(404);
+    expect((await server.fetch("/.well-known/webfinger")).status).toBe(400);
+
+    const actor = (await (await server.fetch("/ap/actor", { headers: { accept: "application/activity+json" } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(actor).toMatchObject({
+      id: `${server.url}/ap/actor`,
+      type: "Person",
+      preferredUsername: "blog",
+      inbox: `${server.url}/ap/inbox`,
+      outbox: `${server.url}/ap/outbox`,
+      followers: `${server.url}/ap/followers`,
+      publicKey: { id: `${server.url}/ap/actor#main-key`, owner: `${server.url}/ap/actor` },
+    });
+    expect(typeof actor.name).toBe("string");
+    expect(String((actor.publicKey as { publicKeyPem: string }).publicKeyPem)).toMatch(/BEGIN PUBLIC KEY/);
+    // A browser opening the actor's address is sent to the site.
+    expect((await server.fetch("/ap/actor", { headers: { accept: "text/html" } })).status).toBe(302);
+
+    const links = (await (await server.fetch("/.well-known/nodeinfo")).json()) as { links: { href: string }[] };
+    expect(links.links[0]?.href).toBe(`${server.url}/nodeinfo/2.1`);
+    const info = (await (await server.fetch("/nodeinfo/2.1")).json()) as { protocols: string[]; version: string };
+    expect(info).toMatchObject({ version: "2.1", protocols: ["activitypub"] });
+  });
+
+  it("refuses unsigned, badly signed, tampered and impersonating requests with 401, storing nothing", async () => {
+    const activity = { id: `${alice}#follows/${unique()}`, type: "Follow", actor: alice, object: `${server.url}/ap/actor` };
+    const unsigned = await server.fetch("/ap/inbox", {
+      method: "POST",
+      headers: { "content-type": "application/activity+json" },
+      body: JSON.stringify(activity),
+    });
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { error: string }).error).toMatch(/signed with HTTP Signatures/);
+    // Signed with another key than the one Alice's actor publishes.
+    const forged = await signedPost(activity, { keys: await makeKeyPair() });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: string }).error).toMatch(/signature does not match/);
+    // The body changed after signing: the digest no longer matches.
+    const tampered = await signedPost(activity, { body: JSON.stringify({ ...activity, id: `${alice}#other` }) });
+    expect(tampered.status).toBe(401);
+    expect(((await tampered.json()) as { error: string }).error).toMatch(/Digest does not match/);
+    // Alice's valid signature on an activity that claims to be someone else's.
+    const impersonating = await signedPost({ ...activity, actor: `${remoteUrl}/users/bob` });
+    expect(impersonating.status).toBe(401);
+    expect(await ctx.db.select({ id: fediverseFollowers.actorId }).from(fediverseFollowers)).toEqual([]);
+  });
+
+  it("accepts a Follow with a signed Accept, delivers Create, Update and Delete once each, and forgets an Undo", async () => {
+    const { id: followId, response } = await follow();
+    expect(response.status).toBe(202);
+    const [follower] = await ctx.db.select().from(fediverseFollowers);
+    expect(follower).toMatchObject({ actorId: alice, handle: `alice@${new URL(remoteUrl).host}`, sharedInbox: `${remoteUrl}/inbox` });
+    await runJobs();
+    expect(received.map((r) => [r.path, r.activity.type])).toEqual([["/users/alice/inbox", "Accept"]]);
+    expect(received[0]!.activity.object).toMatchObject({ id: followId, type: "Follow", actor: alice });
+    expect(await validlySigned(received[0]!)).toBeNull();
+    const view = await fediverseAdminView(ctx.db, admin);
+    expect(view).toMatchObject({ address: `@blog@${host}`, count: 1 });
+    expect(((await (await server.fetch("/ap/followers")).json()) as { totalItems: number }).totalItems).toBe(1);
+
+    // Publishing delivers the Article to the instance's shared inbox.
+    received.length = 0;
+    const title = `Budgets that last ${unique()}`;
+    const post = await createPost(ctx.db, admin, {
+      title,
+      content: "Put **some** aside, then [read more](/7fs/Finance).",
+      excerpt: "How to keep a budget.",
+      category: "Fun",
+      published: true,
+    });
+    await runJobs();
+    expect(received.map((r) => [r.path, r.activity.type])).toEqual([["/inbox", "Create"]]);
+    const create = received[0]!;
+    expect(await validlySigned(create)).toBeNull();
+    expect(create.activity.object).toMatchObject({
+      id: `${server.url}/ap/posts/${post.id}`,
+      type: "Article",
+      name: title,
+      summary: "How to keep a budget.",
+      url: `${server.url}/7fs/Fun/${post.slug}`,
+      attributedTo: `${server.url}/ap/actor`,
+    });
+    const content = String(create.activity.object.content);
+    expect(content).toContain("<strong>some</strong>");
+    expect(content).toContain(`href="${server.url}/7fs/Finance"`);
+    // The object is fetchable where its id says, and the outbox lists it.
+    const fetched = await server.fetch(`/ap/posts/${post.id}`, { headers: { accept: "application/activity+json" } });
+    expect(((await fetched.json()) as { name: string }).name).toBe(title);
+    const outbox = (await (await server.fetch("/ap/outbox")).json()) as { orderedItems: { object: { id: string } }[] };
+    expect(outbox.orderedItems.map((item) => item.object.id)).toContain(`${server.url}/ap/posts/${post.id}`);
+
+    // Running the decision again (a retry, another instance) sends nothing more.
+    expect(await federatePost(ctx.db, post.id)).toBeNull();
+    await runJobs();
+    expect(received).toHaveLength(1);
+
+    // An edit sends Update; saving the same text again sends nothing.
+    received.length = 0;
+    const edit = { title, content: "Put **more** aside.", excerpt: "How to keep a budget.", category: "Fun", published: true };
+    await updatePost(ctx.db, admin, post.slug, edit);
+    await runJobs();
+    await updatePost(ctx.db, admin, post.slug, edit);
+    await runJobs();
+    expect(received.map((r) => r.activity.type)).toEqual(["Update"]);
+    expect(String(received[0]!.activity.object.content)).toContain("<strong>more</strong>");
+
+    // Deleting sends Delete, once.
+    received.length = 0;
+    await deletePost(ctx.db, admin, post.slug);
+    await runJobs();
+    expect(received.map((r) => [r.activity.type, r.activity.object.id])).toEqual([["Delete", `${server.url}/ap/posts/${post.id}`]]);
+    expect(await validlySigned(received[0]!)).toBeNull();
+
+    // Undo Follow: Alice no longer follows, and the next post reaches no one.
+    const undo = await signedPost({
+      id: `${alice}#undo/${unique()}`,
+      type: "Undo",
+      actor: alice,
+      object: { id: followId, type: "Follow", actor: alice, object: `${server.url}/ap/actor` },
+    });
+    expect(undo.status).toBe(202);
+    expect(await ctx.db.select().from(fediverseFollowers)).toEqual([]);
+    received.length = 0;
+    await createPost(ctx.db, admin, { title: `After ${unique()}`, content: "Quiet.", category: "Fun", published: true });
+    await runJobs();
+    expect(received).toEqual([]);
+  });
+
+  it("files a reply from the fediverse in the moderation queue, shows it with the handle once approved, and removes it on Delete", async () => {
+    const post = await createPost(ctx.db, admin, { title: `Replies ${unique()}`, content: "Tell me.", category: "Fun", published: true });
+    const noteId = `${alice}/statuses/${unique()}`;
+    const reply = await signedPost({
+      id: `${noteId}/activity`,
+      type: "Create",
+      actor: alice,
+      object: {
+        id: noteId,
+        type: "Note",
+        attributedTo: alice,
+        inReplyTo: `${server.url}/ap/posts/${post.id}`,
+        content: `<p><span class="h-card"><a href="${server.url}/ap/actor" class="u-url mention">@blog</a></span> Great point about budgets.</p>`,
+      },
+    });
+    expect(reply.status).toBe(202);
+    const [row] = await ctx.db
+      .select({ id: comments.id, state: comments.state, handle: comments.fediverseHandle, body: comments.body, reason: comments.reason })
+      .from(comments)
+      .where(eq(comments.sourceUrl, noteId));
+    const remoteHost = new URL(remoteUrl).host;
+    expect(row).toMatchObject({ state: "pending", handle: `alice@${remoteHost}`, body: "@blog Great point about budgets." });
+    expect(row?.reason).toMatch(/First reply from .*fediverse/);
+    await moderateComment(ctx.db, admin, row!.id, "approved");
+    const page = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
+    expect(page).toContain("Great point about budgets.");
+    expect(page).toContain(`@alice@${remoteHost}`);
+    expect(page).toContain(`href="${remoteUrl}/@alice"`);
+
+    // A Delete from someone else's key does not touch it; Alice's does.
+    const deletion = { id: `${noteId}#delete`, type: "Delete", actor: alice, object: { id: noteId, type: "Tombstone" } };
+    expect((await signedPost(deletion, { keys: await makeKeyPair() })).status).toBe(401);
+    expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, noteId))).toHaveLength(1);
+    expect((await signedPost(deletion)).status).toBe(202);
+    expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, noteId))).toEqual([]);
+  });
+
+  it("lets the owner remove a follower, telling their instance with a Reject", async () => {
+    const { id: followId } = await follow();
+    await runJobs();
+    received.length = 0;
+    await removeFollower(ctx.db, admin, { actorId: alice });
+    expect(await ctx.db.select().from(fediverseFollowers)).toEqual([]);
+    await runJobs();
+    expect(received.map((r) => [r.path, r.activity.type, r.activity.object.id])).toEqual([["/users/alice/inbox", "Reject", followId]]);
+    expect(await validlySigned(received[0]!)).toBeNull();
+    await expect(removeFollower(ctx.db, admin, { actorId: alice })).rejects.toThrow(/does not follow/);
+  });
+
+  it("changes the handle in Settings: WebFinger answers the new one only", async () => {
+    const { saveFediverseSettings } = await import("~/features/fediverse/fediverse.server");
+    await saveFediverseSettings(ctx.db, admin, { handle: "notes" });
+    expect((await server.fetch(`/.well-known/webfinger?resource=acct:notes@${host}`)).status).toBe(200);
+    expect((await server.fetch(`/.well-known/webfinger?resource=acct:blog@${host}`)).status).toBe(404);
+    await expect(saveFediverseSettings(ctx.db, admin, { handle: "no spaces" })).rejects.toThrow(/letters, digits or underscores/);
+    await expect(saveFediverseSettings(ctx.db, { id: "m", role: "moderator" }, { handle: "x" })).rejects.toThrow(/Only administrators/);
+    await saveFediverseSettings(ctx.db, admin, { handle: "blog" });
+  });
+});
