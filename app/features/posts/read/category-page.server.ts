@@ -14,11 +14,7 @@ import type { Db } from "~/server/db/client.server";
 
 /** One page of a category's published posts as its listing shows them (a page past the last is a NotFoundError). */
 export async function categoryPageView(db: Db, user: SessionUser | null, category: Category, page: number) {
-  const [listing, site, copy] = await Promise.all([
-    listPublishedPosts(db, category, page),
-    getSiteSettings(),
-    readSiteCopyQuietly(db),
-  ]);
+  const [listing, site, copy] = await Promise.all([listPublishedPosts(db, category, page), getSiteSettings(), readSiteCopyQuietly(db)]);
   const uploaded = await uploadedImagesFor(
     db,
     listing.posts.map((p) => p.featuredImageUrl),
