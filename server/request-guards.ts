@@ -94,6 +94,7 @@ const ACTIVITY_PATHS = new Set(["/ap/inbox"]);
 const ACTIVITY_TYPES = ["application/activity+json", "application/ld+json", "application/json"];
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
 const READ_ONLY_MESSAGE = "Method not allowed. This address only answers GET requests.";
+const POST_ONLY_MESSAGE = "Method not allowed. This address only receives POST requests.";
 const NO_ACTION_MESSAGE = "Method not allowed. This page does not accept that kind of request. Open it with a normal link instead.";
 
 function refuse(req: Request, res: Response, status: number, error: string, headers: Record<string, string> = {}): void {
@@ -150,6 +151,10 @@ export const refuseBadRequests: RequestHandler = async (req, res, next) => {
     // it: the root error boundary shows those.)
     if (req.method === "POST" && route && !route.action && !req.path.endsWith(".data")) {
       return refuse(req, res, 405, route.resource ? READ_ONLY_MESSAGE : NO_ACTION_MESSAGE, { Allow: "GET, HEAD" });
+    }
+    // An address that only receives posts (the Webmention endpoint, the ActivityPub inbox): reading it is refused here too.
+    if ((req.method === "GET" || req.method === "HEAD") && route?.resource && route.action && !route.loader) {
+      return refuse(req, res, 405, POST_ONLY_MESSAGE, { Allow: "POST" });
     }
     next();
   } catch (error) {

@@ -117,7 +117,18 @@ describe("access log and log hygiene (node server.js)", () => {
     const lines = await waitForLine(id);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ req: { method: "POST", path: "/about" }, res: { status: 405 } });
-    expect(output).not.toMatch(/\bat [\w.<>]+ \(|"stack"/);
+    expect(output).not.toMatch(/\n\s+at [\w.<>]+ \(|"stack"/);
+  });
+
+  it("GET of an address that only receives posts (/webmention, /ap/inbox) answers 405 with Allow: POST, without a stack", async () => {
+    for (const path of ["/webmention", "/ap/inbox"]) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get("allow"), path).toBe("POST");
+      expect(await response.text(), path).toBe("Method not allowed. This address only receives POST requests.");
+      expect(await waitForLine(response.headers.get("x-request-id") ?? ""), path).toHaveLength(1);
+    }
+    expect(output).not.toMatch(/\n\s+at [\w.<>]+ \(|"stack"|no way to handle the request/);
   });
 
   it("never writes passwords, tokens, cookies or authorization headers", async () => {

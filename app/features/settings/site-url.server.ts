@@ -56,5 +56,5 @@ export function isSiteHost(host: string, settings: Pick<SiteSettings, "siteUrl">
 /** What start-up and `doctor` say when no site address is configured; undefined when one is. */
 export function missingSiteAddressNotice(settings: Pick<SiteSettings, "siteUrl">): string | undefined {
   if (configuredSiteUrl(settings)) return undefined;
-  return `No site address is set: links in pages, feeds and emails use ${getEnv().publicUrl}, and the site answers only there and at localhost (any other host name gets 421 Misdirected Request). Set PUBLIC_URL to the site's public address (e.g. https://example.com), or the Site address in the admin's Settings.`;
+  return `No site address is set: links in pages, feeds and emails use ${getEnv().publicUrl}, and the site answers only there and on localhost; any other host name gets 421 Misdirected Request. Set PUBLIC_URL to the site's public address (e.g. https://example.com), or the Site address in the admin's Settings.`;
 }
