@@ -8,6 +8,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { softwarePasskey } from "../helpers/software-passkey";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -154,8 +155,10 @@ describeEachDatabase("two-factor authentication over HTTP", (ctx) => {
   it("passkeys only: the first passkey shows 10 recovery codes once; a code or the passkey is the second factor; the last passkey takes the codes", async () => {
     const staff = await signedInAs(ctx.db, "moderator");
     const options = await (await post("/api/passkeys/options", { purpose: "register" }, staff.cookie)).json();
-    expect(options.rp.id).toBe(new URL(server.url).hostname);
-    const key = softwarePasskey({ id: options.rp.id, origin: server.url }, staff.id);
+    // Passkeys belong to the site's configured address, not the address a request came in on.
+    const site = new URL(await publicSiteUrl());
+    expect(options.rp.id).toBe(site.hostname);
+    const key = softwarePasskey({ id: options.rp.id, origin: site.origin }, staff.id);
     const added = await post(
       "/admin/account",
       { intent: "passkey-add", name: "Phone", credential: JSON.stringify(key.register(options.challenge)) },

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { mf2 } from "microformats-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { moderateComment, postCommentsView } from "~/features/comments/comments.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { acceptWebmention, verifyWebmentionJob } from "~/features/webmentions/receive.server";
 import { comments, jobs } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
@@ -103,13 +104,14 @@ describeEachDatabase("webmention receiving", (ctx) => {
 
   it("marks a post page up as an h-entry that the same microformats2 parser reads", async () => {
     const post = await makePost(ctx.db, { title: "Saving for a rainy day", content: "Put **some** aside." });
-    const url = `${server.url}/7fs/Fun/${post.slug}`;
-    const html = await (await server.fetch(url)).text();
-    const entry = mf2(html, { baseUrl: url }).items.find((item) => item.type?.includes("h-entry"));
+    const path = `/7fs/Fun/${post.slug}`;
+    const html = await (await server.fetch(path)).text();
+    const entry = mf2(html, { baseUrl: `${server.url}${path}` }).items.find((item) => item.type?.includes("h-entry"));
     expect(entry).toBeDefined();
     const props = entry!.properties;
     expect(props.name).toEqual(["Saving for a rainy day"]);
-    expect(props.url).toEqual([url]);
+    // The entry's address is the post's at the site's configured address.
+    expect(props.url).toEqual([`${await publicSiteUrl()}${path}`]);
     expect(props.published).toEqual([post.publishedAt!.toISOString()]);
     const content = props.content?.[0] as { html: string; value: string };
     expect(content.value).toBe("Put some aside.");
@@ -117,7 +119,7 @@ describeEachDatabase("webmention receiving", (ctx) => {
     const author = props.author?.[0] as { type: string[]; properties: Record<string, unknown[]> };
     expect(author.type).toEqual(["h-card"]);
     expect(author.properties.name).toEqual([expect.any(String)]);
-    expect(author.properties.url).toEqual([server.url]);
+    expect(author.properties.url).toEqual([await publicSiteUrl()]);
     // The page reads the same: the markup adds no visible text.
     expect(html).toMatch(/<h1 class="p-name[^"]*">Saving for a rainy day<\/h1>/);
   });

@@ -38,7 +38,8 @@ describeEachDatabase("audit log", (ctx) => {
     const project = await createProject(ctx.db, admin.actor, { title: "Audited project", type: "web" });
     await createProject(ctx.db, admin.actor, { title: "Neighbour", type: "web" });
     await updateProject(ctx.db, admin.actor, project.id, { title: "Renamed project", type: "web" });
-    await moveProject(ctx.db, admin.actor, project.id, "down");
+    // New projects go on top: the neighbour is first, so this one moves up.
+    await moveProject(ctx.db, admin.actor, project.id, "up");
     await deleteProject(ctx.db, admin.actor, project.id);
     const projectRows = await entriesFor(ctx.db, project.id);
     expect(projectRows.map((r) => r.action)).toEqual(["project.create", "project.update", "project.move", "project.delete"]);

@@ -15,7 +15,8 @@ describeEachDatabase("project writes bump the content version", (ctx) => {
     expect(await version()).toBe(v0 + 2);
     await updateProject(ctx.db, ADMIN, a.id, { title: "Versioned A2", type: "web" });
     expect(await version()).toBe(v0 + 3);
-    await moveProject(ctx.db, ADMIN, a.id, "down");
+    // New projects go on top: B is first, so A moves up.
+    await moveProject(ctx.db, ADMIN, a.id, "up");
     expect(await version()).toBe(v0 + 4);
     await deleteProject(ctx.db, ADMIN, a.id);
     expect(await version()).toBe(v0 + 5);
