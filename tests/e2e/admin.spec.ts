@@ -103,14 +103,14 @@ test("projects: add with validation, edit, reorder with the keyboard, delete aft
   await expect(item.getByRole("link", { name: /View Live/ })).toHaveAttribute("href", "https://example.com/e2e");
   await expectNoSeriousAxeViolations(page);
 
-  // New projects go last; move it up with the keyboard and check the order changed.
+  // New projects go first; move it down with the keyboard and check the order changed.
   const headings = page.getByRole("list", { name: "Projects in display order" }).getByRole("heading");
   const before = await headings.allTextContents();
-  expect(before.at(-1)).toBe(title);
-  await item.getByRole("button", { name: `Move ${title} up` }).focus();
+  expect(before[0]).toBe(title);
+  await item.getByRole("button", { name: `Move ${title} down` }).focus();
   await page.keyboard.press("Enter");
-  await expect.poll(async () => (await headings.allTextContents()).indexOf(title)).toBe(before.length - 2);
-  await expect(item.getByRole("button", { name: `Move ${title} up` })).toBeFocused();
+  await expect.poll(async () => (await headings.allTextContents()).indexOf(title)).toBe(1);
+  await expect(item.getByRole("button", { name: `Move ${title} down` })).toBeFocused();
 
   await item.getByRole("link", { name: `Edit ${title}` }).click();
   await page.getByLabel("Title").fill(`${title} (edited)`);
