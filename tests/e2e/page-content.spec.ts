@@ -38,14 +38,15 @@ test("recent roles: add a role, move it by keyboard, edit it, see it on /recent-
   await page.getByRole("button", { name: "Add role" }).click();
   await expect(toastWith(page, "Role added")).toBeVisible();
   const name = `${title}, Analytical Engines Ltd`;
-  await expect(list.getByRole("listitem").last()).toContainText(title);
+  // A new role goes to the top of the list.
+  await expect(list.getByRole("listitem").first()).toContainText(title);
 
-  // Keyboard reordering: the new (last) entry moves up with Enter on its button.
-  const up = page.getByRole("button", { name: `Move ${name} up` });
-  await up.focus();
+  // Keyboard reordering: the new (first) entry moves down with Enter on its button.
+  const down = page.getByRole("button", { name: `Move ${name} down` });
+  await down.focus();
   await page.keyboard.press("Enter");
-  await expect(list.getByRole("listitem").last()).not.toContainText(title);
-  await expect(list.getByRole("listitem").nth(3)).toContainText(title);
+  await expect(list.getByRole("listitem").first()).not.toContainText(title);
+  await expect(list.getByRole("listitem").nth(1)).toContainText(title);
 
   await page.getByRole("link", { name: `Edit ${name}` }).click();
   await expectHydrated(page.getByLabel("Title", { exact: true }));
@@ -59,8 +60,8 @@ test("recent roles: add a role, move it by keyboard, edit it, see it on /recent-
   await expect(entry).toBeVisible();
   await expect(entry).toContainText("2024 – 2026");
   await expect(entry.getByRole("listitem")).toHaveText(["Punched the first card", "Printed the first table"]);
-  // Fourth on the timeline, before the last demo role.
-  await expect(timeline.locator(":scope > li").nth(3)).toContainText(`${title} II`);
+  // Second on the timeline, after the first demo role.
+  await expect(timeline.locator(":scope > li").nth(1)).toContainText(`${title} II`);
   await expect(timeline.locator(":scope > li").last()).toContainText("Training and knowledge-base business");
 
   await page.goto("/admin/recent-roles");
