@@ -81,6 +81,7 @@ test("autosave keeps every field of the form, and 'Restore unsaved changes' brin
   await page.getByRole("switch", { name: "Feature on home page" }).click();
   await page.getByLabel("Video URL (YouTube, Vimeo or video file)").fill(video);
   await page.getByRole("button", { name: "Add media" }).click();
+  await expect(page.getByRole("list", { name: "Media items in display order" })).toContainText(video);
   await page.getByRole("switch", { name: "Schedule" }).click();
   await page.getByLabel("Publish at").fill(publishAt);
   await expect(page.getByTestId("autosave-status")).toHaveText("Saved");
