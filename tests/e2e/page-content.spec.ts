@@ -20,6 +20,8 @@ async function expectHydrated(control: Locator): Promise<void> {
 test("recent roles: add a role, move it by keyboard, edit it, see it on /recent-roles, and delete it after confirming", async ({
   page,
 }) => {
+  // A long flow with several saves and axe checks: more than the default minute on a busy 2-core machine.
+  test.slow();
   await loginAs(page, E2E_ADMIN);
   await openFromSidebar(page, "Recent Roles");
   await expectNoSeriousAxeViolations(page);
@@ -75,6 +77,8 @@ test("recent roles: add a role, move it by keyboard, edit it, see it on /recent-
 });
 
 test("about: the introduction, a skill and a certification change in the admin and show on /about and the home page", async ({ page }) => {
+  // A long flow with several saves and axe checks: more than the default minute on a busy 2-core machine.
+  test.slow();
   await loginAs(page, E2E_ADMIN);
   await openFromSidebar(page, "About");
   await expectNoSeriousAxeViolations(page);

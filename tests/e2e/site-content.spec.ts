@@ -34,6 +34,8 @@ test("settings: the site name and contact email change in the admin and show on 
 });
 
 test("testimonials: add one, see it on the public page, hide it, and delete it after confirming", async ({ page }) => {
+  // A long flow with several saves and axe checks: more than the default minute on a busy 2-core machine.
+  test.slow();
   await loginAs(page, E2E_ADMIN);
   await page.goto("/admin/testimonials");
   await expect(page.getByRole("heading", { name: "Testimonials", level: 1 })).toBeVisible();
