@@ -77,15 +77,20 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
     <>
       <h2 className="mt-10 text-2xl font-semibold">Busy times from your calendar</h2>
       <p className="mt-1 text-sm text-muted-foreground">
-        Paste your calendar&apos;s private address in iCal format (Google: &quot;Secret address in iCal format&quot;). Times busy there are
-        not offered. If a calendar cannot be read for three refresh intervals, booking pauses until it can.
+        Paste your calendar&apos;s private address in iCal format (Google: &quot;Secret address in iCal format&quot;), or connect a CalDAV
+        calendar with its user name and password. Times busy there are not offered. If a calendar cannot be read for three refresh
+        intervals, booking pauses until it can.
       </p>
       {feeds.length === 0 ? <p className="mt-2 text-muted-foreground">No calendar connected.</p> : null}
       <ul className="mt-4 grid gap-4" aria-label="Connected calendars">
         {feeds.map((f) => (
           <li key={f.id} className="rounded-lg border p-4" data-testid="calendar-feed">
             <p className="font-semibold">
-              {f.label} <span className="font-normal text-muted-foreground">· {f.address}</span>
+              {f.label}{" "}
+              <span className="font-normal text-muted-foreground">
+                · {f.kind === "caldav" ? `CalDAV, user ${f.username ?? ""}, ` : ""}
+                {f.address}
+              </span>
             </p>
             <p className="text-sm">
               {f.lastSuccessAt ? (
@@ -131,6 +136,27 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
         <Input id="calendar-feed-refresh" name="refreshMinutes" type="number" min={5} max={1440} defaultValue={10} className="w-32" />
         <div>
           <Button type="submit">Add calendar</Button>
+        </div>
+      </Form>
+      <h3 className="mt-6 text-lg font-semibold">Add a CalDAV calendar</h3>
+      <p id="caldav-hint" className="mt-1 text-sm text-muted-foreground">
+        The calendar&apos;s own address (e.g. Fastmail, Nextcloud, Radicale), and an app password where your provider offers one. The
+        password is stored encrypted and never shown again.
+      </p>
+      <Form method="post" className="mt-2 grid max-w-2xl gap-2">
+        <input type="hidden" name="intent" value="caldav-calendar" />
+        <Label htmlFor="caldav-label">Calendar name</Label>
+        <Input id="caldav-label" name="label" required maxLength={120} />
+        <Label htmlFor="caldav-url">CalDAV calendar address</Label>
+        <Input id="caldav-url" name="url" type="url" required maxLength={2000} autoComplete="off" aria-describedby="caldav-hint" />
+        <Label htmlFor="caldav-username">User name</Label>
+        <Input id="caldav-username" name="username" required maxLength={200} autoComplete="off" />
+        <Label htmlFor="caldav-password">Password</Label>
+        <Input id="caldav-password" name="password" type="password" required maxLength={1000} autoComplete="new-password" />
+        <Label htmlFor="caldav-refresh">Read every (minutes)</Label>
+        <Input id="caldav-refresh" name="refreshMinutes" type="number" min={5} max={1440} defaultValue={10} className="w-32" />
+        <div>
+          <Button type="submit">Add CalDAV calendar</Button>
         </div>
       </Form>
     </>

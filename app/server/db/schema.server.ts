@@ -1222,11 +1222,20 @@ export const bookings = pgTable(
   ],
 );
 
-/** The owner's calendar feeds (private ICS addresses) read for busy times. The URL is a secret. */
+/**
+ * The owner's calendars read for busy times: private ICS addresses (`ics`) and CalDAV calendars
+ * (`caldav`, read with a user name and a password sealed with the app secret). The URL is a secret.
+ */
 export const bookingCalendarFeeds = pgTable("booking_calendar_feeds", {
   id: uuid("id").primaryKey().defaultRandom(),
   label: text("label").notNull(),
+  kind: text("kind", { enum: ["ics", "caldav"] })
+    .notNull()
+    .default("ics"),
   url: text("url").notNull(),
+  /** CalDAV only: the user name, and the password as sealWithAppSecret's output (never in clear). */
+  username: text("username"),
+  passwordSealed: text("password_sealed"),
   refreshMinutes: integer("refresh_minutes").notNull().default(10),
   lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
   lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
