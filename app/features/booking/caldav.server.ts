@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { calendarQuery, type DAVResponse } from "tsdav";
 import { isNonPublicAddress, outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
 import type { Interval } from "./slots";
@@ -23,7 +24,7 @@ export function isCaldavAddressAllowed(url: URL): boolean {
   if (url.protocol === "https:") return true;
   if (url.protocol !== "http:") return false;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  return /^localhost\.?$/i.test(host) || isNonPublicAddress(host);
+  return /^localhost\.?$/i.test(host) || (isIP(host) !== 0 && isNonPublicAddress(host));
 }
 
 export const CALDAV_HTTP_REFUSED = "Use the calendar's https:// address (http:// only for a server on this machine or your own network)";
