@@ -73,6 +73,8 @@ function BookingRows({
 }
 
 function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
+  // A calendar added renews the forms: its address and password do not stay in the fields.
+  const formKey = feeds.map((f) => f.id).join(" ");
   return (
     <>
       <h2 className="mt-10 text-2xl font-semibold">Busy times from your calendar</h2>
@@ -126,7 +128,7 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
           </li>
         ))}
       </ul>
-      <Form method="post" className="mt-4 grid max-w-2xl gap-2">
+      <Form key={formKey} method="post" className="mt-4 grid max-w-2xl gap-2">
         <input type="hidden" name="intent" value="calendar-feed" />
         <Label htmlFor="calendar-feed-label">Calendar name</Label>
         <Input id="calendar-feed-label" name="label" required maxLength={120} />
@@ -143,7 +145,7 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
         The calendar&apos;s own address (e.g. Fastmail, Nextcloud, Radicale), and an app password where your provider offers one. The
         password is stored encrypted and never shown again.
       </p>
-      <Form method="post" className="mt-2 grid max-w-2xl gap-2">
+      <Form key={formKey} method="post" className="mt-2 grid max-w-2xl gap-2">
         <input type="hidden" name="intent" value="caldav-calendar" />
         <Label htmlFor="caldav-label">Calendar name</Label>
         <Input id="caldav-label" name="label" required maxLength={120} />
