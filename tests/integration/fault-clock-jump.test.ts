@@ -309,6 +309,11 @@ for (const kind of ["postgres", "pglite"] as const) {
       expect(mailsWith(`Confirmed: ${CALL.name}`, secondVisitor)).toBe(1);
       // Sessions last 30 days from their start: neither jump signs anyone out.
       for (const phase of [backHour, forwardDay, right]) expect(phase.sessionStatus).toBe(200);
+      // Authenticator codes are the server's clock's: an hour or a day off, a code from a phone with
+      // the right time is refused (401, "that code didn't work"), never an error; so is one for the
+      // server's wrong time that is older than the last code used. Right again, it signs in.
+      expect([backHour.twoFactorWithRealCode, backHour.twoFactorWithServerTimeCode]).toEqual([401, 401]);
+      expect([forwardDay.twoFactorWithRealCode, forwardDay.pendingFromBefore]).toEqual([401, 401]);
       // Rate limits: a refusal never asks for longer than the window (10 minutes), and the clock
       // coming back leaves no window a day ahead.
       expect(backHour.contactRetryAfterSeconds).toBeLessThanOrEqual(600);
