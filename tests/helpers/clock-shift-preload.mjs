@@ -9,6 +9,7 @@
 // database's clock jumps with the process, as on one machine. PostgreSQL's clock stays right. Timers
 // (`setTimeout`) and `performance.now()` are monotonic and unaffected, as with a real clock jump.
 import fs from "node:fs";
+import { performance } from "node:perf_hooks";
 import process from "node:process";
 
 const file = process.env.FAULT_CLOCK_OFFSET_FILE;
