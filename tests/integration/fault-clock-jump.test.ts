@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +10,7 @@ import { blogPosts, bookingCallTypes, bookingWeeklyHours, jobs, mailOutbox, post
 import { solveAltcha } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { FAST_POLLING, postContactMessage, setCookies, startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
@@ -41,16 +40,6 @@ const utcMinuteAhead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 60
 /** The first half-hour slot at least `ms` ahead of the real time. */
 const halfHourAhead = (ms: number) => Math.ceil((Date.now() + ms) / 1_800_000) * 1_800_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function setCookies(response: Response): Map<string, string> {
-  return new Map(
-    response.headers.getSetCookie().map((c) => {
-      const pair = c.split(";")[0] ?? "";
-      const at = pair.indexOf("=");
-      return [pair.slice(0, at), pair.slice(at + 1)];
-    }),
-  );
-}
 
 for (const kind of ["postgres", "pglite"] as const) {
   const skipReason = !faults ? "run with npm run test:faults" : kind === "postgres" ? inject("postgresSkipReason") : null;
@@ -89,9 +78,7 @@ for (const kind of ["postgres", "pglite"] as const) {
         CONTACT_TO: "owner@example.com",
         CONTACT_RATE_LIMIT_PER_10_MIN: "2",
         LOGIN_RATE_LIMIT_PER_IP: "1000",
-        CONTACT_POLL_MS: "200",
-        JOBS_POLL_MS: "200",
-        CONTENT_VERSION_POLL_MS: "200",
+        ...FAST_POLLING,
         NODE_OPTIONS: `--import=${PRELOAD}`,
         FAULT_CLOCK_OFFSET_FILE: offsetFile,
       };
@@ -121,11 +108,11 @@ for (const kind of ["postgres", "pglite"] as const) {
     }, 240_000);
 
     afterAll(async () => {
-      if (process.env.FAULT_DEBUG) console.info(server?.stderr().slice(-6000));
       await server?.stop();
+      if (process.env.FAULT_DEBUG) console.info(server?.stderr().slice(-6000));
+      await smtp?.close();
       await database?.close().catch(() => undefined);
       await throwaway?.drop();
-      await smtp?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(offsetFile, { force: true });
     });
@@ -151,18 +138,7 @@ for (const kind of ["postgres", "pglite"] as const) {
         timeZone: "UTC",
         verificationToken: await token(),
       });
-    const contact = async (n: number) =>
-      server.fetch("/api/send-contact-email", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: server.url },
-        body: JSON.stringify({
-          name: `Sender ${n}`,
-          email: `sender${n}@example.com`,
-          message: `Message ${n}`,
-          clientId: randomUUID(),
-          turnstileToken: await token(),
-        }),
-      });
+    const contact = async (n: number) => postContactMessage(server, n, await token());
     /** Contact messages until one is refused (limit 2 per 10 minutes): the refusal's Retry-After in seconds. */
     let sent = 0;
     const hitContactLimit = async () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +9,7 @@ import { openDatabase } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
-import { signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
+import { postContactMessage, signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
 
 /**
  * The disk fills up (docs/decisions/0073-configured-hosts.md, "Disk full"): a production server on the
@@ -67,21 +66,8 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
   });
 
   const upload = () => uploadPng(server, cookie, png);
-  const contact = (n: number) =>
-    easyAltchaToken(SECRET).then((token) =>
-      server.fetch("/api/send-contact-email", {
-        method: "POST",
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        headers: { "content-type": "application/json", origin: server.url },
-        body: JSON.stringify({
-          name: `Sender ${n}`,
-          email: `sender${n}@example.com`,
-          message: `Message ${n}`,
-          clientId: randomUUID(),
-          turnstileToken: token,
-        }),
-      }),
-    );
+  const contact = async (n: number) =>
+    postContactMessage(server, n, await easyAltchaToken(SECRET), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
   const acknowledged: string[] = [];
   const noteContact = async (response: Response) => {
     const body = await response.text();
