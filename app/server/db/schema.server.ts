@@ -922,6 +922,32 @@ export const analyticsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
 );
 
+/**
+ * The daily rollup of every filtered report, kept as long as the raw views (ANALYTICS_RAW_DAYS): for
+ * each filter dimension ('page', 'entry', 'referrer', …) and value seen that day, the rows a report
+ * filtered on it shows ('total' and one per value of every dimension), as analytics_daily has for the
+ * unfiltered report. Built with analytics_daily by the same rollup of the day.
+ */
+export const analyticsDailyFiltered = pgTable(
+  "analytics_daily_filtered",
+  {
+    day: text("day").notNull(),
+    filterDimension: text("filter_dimension").notNull(),
+    filterValue: text("filter_value").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    views: integer("views").notNull(),
+    visitors: integer("visitors").notNull(),
+    visits: integer("visits").notNull(),
+    bounces: integer("bounces").notNull().default(0),
+    medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
+    index("analytics_daily_filtered_day_idx").on(t.day),
+  ],
+);
+
 /** Views not counted because an instance's per-minute cap was reached (the report shows it as sampling). */
 export const analyticsDropped = pgTable("analytics_dropped", {
   minute: timestamp("minute", { withTimezone: true }).primaryKey(),
@@ -932,6 +958,8 @@ export const analyticsDropped = pgTable("analytics_dropped", {
 export const analyticsRolledDays = pgTable("analytics_rolled_days", {
   day: text("day").primaryKey(),
   rolledAt: timestamp("rolled_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The day's filtered rollup (analytics_daily_filtered) is there: set by the rollup, cleared when the raw days expire. */
+  filtered: boolean("filtered").notNull().default(false),
 });
 
 export const CONVERSION_KINDS = ["contact", "subscription", "booking"] as const;
