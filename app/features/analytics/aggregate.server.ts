@@ -19,8 +19,6 @@ export function viewsIn(start: Date, end: Date, where?: SQL): SQL {
  */
 const FIRST_VIEW_ORDER = "minute, referrer_host nulls last, utm_campaign nulls last, path, country nulls last";
 
-const first = (column: string) => sql.raw(`(array_agg(${column} order by ${FIRST_VIEW_ORDER}))[1]`);
-
 /** A visit's value in each dimension that belongs to the whole visit (its first view's). */
 const VISIT_COLUMNS: Record<Exclude<Dimension, "page">, string> = {
   entry: "path",
@@ -47,27 +45,17 @@ export function keyedViews(views: SQL, filter: { dimension: Dimension; value?: s
   if (dimension === "page") {
     return sql`select *, path as f from (${views}) as b${value === undefined ? sql`` : sql` where path = ${value}`}`;
   }
-  const column = sql.raw(VISIT_COLUMNS[dimension]);
-  // Only the visits with a view of that value can have it as their first view's.
-  const candidates =
-    value === undefined
-      ? views
-      : sql`select * from (${views}) as c where visit_id in (select visit_id from (${views}) as d where ${column} = ${value})`;
-  return sql`select b.*, k.f from (${candidates}) as b join (select visit_id, ${first(VISIT_COLUMNS[dimension])} as f
-    from (${candidates}) as e group by visit_id) as k using (visit_id)${value === undefined ? sql`` : sql` where k.f = ${value}`}`;
+  return sql`select b.*, k.f from (${views}) as b join (select distinct on (visit_id) visit_id, ${sql.raw(VISIT_COLUMNS[dimension])} as f
+    from (${views}) as e order by visit_id, ${sql.raw(FIRST_VIEW_ORDER)}) as k using (visit_id)${value === undefined ? sql`` : sql` where k.f = ${value}`}`;
 }
 
 /** Per filter value and visit: its views, visitor, length and first view's attributes (CTE body over `v`). */
-const VISITS = sql`select f, visit_id, min(visitor_id) as visitor_id, sum(views)::int as views,
-  extract(epoch from max(minute) - min(minute))::int as seconds,
-  ${first("path")} as entry,
-  ${first("coalesce(referrer_host, '')")} as referrer,
-  ${first("coalesce(utm_campaign, '')")} as campaign,
-  ${first("coalesce(country, '')")} as country,
-  ${first("device")} as device,
-  ${first("browser")} as browser,
-  ${first("os")} as os
-  from v group by f, visit_id`;
+const VISITS = sql`select f, visit_id, a.visitor_id, a.views, a.seconds, entry, referrer, campaign, country, device, browser, os
+  from (select f, visit_id, min(visitor_id) as visitor_id, sum(views)::int as views,
+    extract(epoch from max(minute) - min(minute))::int as seconds from v group by f, visit_id) as a
+  join (select distinct on (f, visit_id) f, visit_id, path as entry, coalesce(referrer_host, '') as referrer,
+    coalesce(utm_campaign, '') as campaign, coalesce(country, '') as country, device, browser, os
+    from v order by f, visit_id, ${sql.raw(FIRST_VIEW_ORDER)}) as firsts using (f, visit_id)`;
 
 /**
  * Rows (filter_value, dimension, value, views, visitors, visits, bounces, median_visit_seconds) for
