@@ -98,7 +98,8 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 
 /** One day's report rows (key "dimension\nvalue"), from that day's views, the straightforward way. */
 function dayFigures(dayRows: ViewRow[], filter: Report["filter"]): Map<string, Figures> {
-  const byVisit = (rows: ViewRow[]) => [...groupBy(rows, (r) => String(r.visitId)).values()].map((v) => v.sort((a, b) => +a.minute - +b.minute));
+  const byVisit = (rows: ViewRow[]) =>
+    [...groupBy(rows, (r) => String(r.visitId)).values()].map((v) => v.sort((a, b) => +a.minute - +b.minute));
   let kept = dayRows;
   if (filter?.dimension === "page") kept = dayRows.filter((r) => r.path === filter.value);
   else if (filter) kept = byVisit(dayRows).flatMap((v) => (VISIT_VALUE[filter.dimension](v[0]!) === filter.value ? v : []));
@@ -219,7 +220,12 @@ describe("statistics reports from rollups equal the straightforward count", () =
     it("the maintenance kept unfiltered rollups only past the raw retention, filtered ones within it", async () => {
       const old = previousDay(today, 35);
       const count = async (table: typeof analyticsDaily | typeof analyticsDailyFiltered) =>
-        (await ctx.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.day, old)))[0]?.n;
+        (
+          await ctx.db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(table)
+            .where(eq(table.day, old))
+        )[0]?.n;
       expect(await count(analyticsDaily)).toBeGreaterThan(0);
       expect(await count(analyticsDailyFiltered)).toBe(0);
       const [raw] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(analyticsViews);
@@ -273,7 +279,11 @@ describe("statistics reports from rollups equal the straightforward count", () =
       for (const dimension of ["referrer", "campaign", "entry"] as const) {
         for (const row of report.tables[dimension].slice(0, 3)) {
           const filtered = await statisticsReport(ctx.db, admin, { period: "30d", filter: { dimension, value: row.value }, now });
-          expect(filtered.totals, `${dimension}=${row.value}`).toMatchObject({ visits: row.visits, views: row.views, visitors: row.visitors });
+          expect(filtered.totals, `${dimension}=${row.value}`).toMatchObject({
+            visits: row.visits,
+            views: row.views,
+            visitors: row.visitors,
+          });
         }
       }
     });
