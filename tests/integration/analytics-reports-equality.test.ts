@@ -101,8 +101,11 @@ function dayFigures(dayRows: ViewRow[], filter: Report["filter"]): Map<string, F
   const byVisit = (rows: ViewRow[]) =>
     [...groupBy(rows, (r) => String(r.visitId)).values()].map((v) => v.sort((a, b) => +a.minute - +b.minute));
   let kept = dayRows;
-  if (filter?.dimension === "page") kept = dayRows.filter((r) => r.path === filter.value);
-  else if (filter) kept = byVisit(dayRows).flatMap((v) => (VISIT_VALUE[filter.dimension](v[0]!) === filter.value ? v : []));
+  if (filter) {
+    const { dimension, value } = filter;
+    if (dimension === "page") kept = dayRows.filter((r) => r.path === value);
+    else kept = byVisit(dayRows).flatMap((v) => (VISIT_VALUE[dimension](v[0]!) === value ? v : []));
+  }
   const visits = byVisit(kept).map((v) => ({
     views: v.reduce((sum, r) => sum + r.views, 0),
     visitor: String(v[0]!.visitorId),
