@@ -899,6 +899,17 @@ export const analyticsViews = pgTable(
   (t) => [index("analytics_views_minute_idx").on(t.minute), index("analytics_views_visitor_idx").on(t.visitorId, t.minute)],
 );
 
+/** A rollup row's figures (analytics_daily and analytics_daily_filtered). */
+const rollupFigures = () => ({
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  visits: integer("visits").notNull(),
+  /** Visits of one view (the 'total' and 'entry' rows). */
+  bounces: integer("bounces").notNull().default(0),
+  /** The median visit length that day, in seconds (the 'total' row). */
+  medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+});
+
 /**
  * Daily totals kept forever, per dimension ('total', 'page', 'entry', 'referrer', 'campaign',
  * 'country', 'device', 'browser', 'os') and value, for the day in the site's time zone. A day is
@@ -911,13 +922,7 @@ export const analyticsDaily = pgTable(
     day: text("day").notNull(),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
-    views: integer("views").notNull(),
-    visitors: integer("visitors").notNull(),
-    visits: integer("visits").notNull(),
-    /** Visits of one view (the 'total' and 'entry' rows). */
-    bounces: integer("bounces").notNull().default(0),
-    /** The median visit length that day, in seconds (the 'total' row). */
-    medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+    ...rollupFigures(),
   },
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
 );
@@ -936,11 +941,7 @@ export const analyticsDailyFiltered = pgTable(
     filterValue: text("filter_value").notNull(),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
-    views: integer("views").notNull(),
-    visitors: integer("visitors").notNull(),
-    visits: integer("visits").notNull(),
-    bounces: integer("bounces").notNull().default(0),
-    medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+    ...rollupFigures(),
   },
   (t) => [
     primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
