@@ -899,6 +899,17 @@ export const analyticsViews = pgTable(
   (t) => [index("analytics_views_minute_idx").on(t.minute), index("analytics_views_visitor_idx").on(t.visitorId, t.minute)],
 );
 
+/** A rollup row's figures (analytics_daily and analytics_daily_filtered). */
+const rollupFigures = () => ({
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  visits: integer("visits").notNull(),
+  /** Visits of one view (the 'total' and 'entry' rows). */
+  bounces: integer("bounces").notNull().default(0),
+  /** The median visit length that day, in seconds (the 'total' row). */
+  medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+});
+
 /**
  * Daily totals kept forever, per dimension ('total', 'page', 'entry', 'referrer', 'campaign',
  * 'country', 'device', 'browser', 'os') and value, for the day in the site's time zone. A day is
@@ -911,15 +922,31 @@ export const analyticsDaily = pgTable(
     day: text("day").notNull(),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
-    views: integer("views").notNull(),
-    visitors: integer("visitors").notNull(),
-    visits: integer("visits").notNull(),
-    /** Visits of one view (the 'total' and 'entry' rows). */
-    bounces: integer("bounces").notNull().default(0),
-    /** The median visit length that day, in seconds (the 'total' row). */
-    medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+    ...rollupFigures(),
   },
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
+);
+
+/**
+ * The daily rollup of every filtered report, kept as long as the raw views (ANALYTICS_RAW_DAYS): for
+ * each filter dimension ('page', 'entry', 'referrer', …) and value seen that day, the rows a report
+ * filtered on it shows ('total' and one per value of every dimension), as analytics_daily has for the
+ * unfiltered report. Built with analytics_daily by the same rollup of the day.
+ */
+export const analyticsDailyFiltered = pgTable(
+  "analytics_daily_filtered",
+  {
+    day: text("day").notNull(),
+    filterDimension: text("filter_dimension").notNull(),
+    filterValue: text("filter_value").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    ...rollupFigures(),
+  },
+  (t) => [
+    primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
+    index("analytics_daily_filtered_day_idx").on(t.day),
+  ],
 );
 
 /** Views not counted because an instance's per-minute cap was reached (the report shows it as sampling). */
@@ -932,6 +959,8 @@ export const analyticsDropped = pgTable("analytics_dropped", {
 export const analyticsRolledDays = pgTable("analytics_rolled_days", {
   day: text("day").primaryKey(),
   rolledAt: timestamp("rolled_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The day's filtered rollup (analytics_daily_filtered) is there: set by the rollup, cleared when the raw days expire. */
+  filtered: boolean("filtered").notNull().default(false),
 });
 
 export const CONVERSION_KINDS = ["contact", "subscription", "booking"] as const;
