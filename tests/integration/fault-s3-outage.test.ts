@@ -17,11 +17,12 @@ import { z } from "zod";
 
 /**
  * The bucket goes away (docs/decisions/0064-faults.md): a production server on PostgreSQL and an S3
- * store (s3rver) that is stopped for FAULT_S3_OUTAGE_SECONDS (default 30) and started again on the
+ * store (s3rver) that is stopped for FAULT_S3_OUTAGE_SECONDS (default 40) and started again on the
  * same port and directory. Uploads fail with a clear 503 and leave no row behind; pages with images
  * still render; the scheduled backup (to the same store) fails during the outage and succeeds on its retry.
  */
-const OUTAGE_MS = Number(process.env.FAULT_S3_OUTAGE_SECONDS ?? 30) * 1000;
+// Longer than the backup interval below (36 s, the shortest allowed), so a backup always falls due in it.
+const OUTAGE_MS = Number(process.env.FAULT_S3_OUTAGE_SECONDS ?? 40) * 1000;
 const SECRET = "fault-s3-secret-0123456789abcdef0123";
 const ADMIN = { email: "admin@fault-s3.example", password: "fault s3 pass phrase 42" };
 const BUCKET = "site-uploads";
