@@ -216,6 +216,7 @@ export function BlockList({ blocks }: { blocks: { kind: CommentBlockKind; value:
             <option value="host">Host</option>
             <option value="email">Email or domain</option>
             <option value="ip">IP or range</option>
+            <option value="actor">Fediverse account (actor address)</option>
           </select>
         </div>
         <div className="grid gap-2">

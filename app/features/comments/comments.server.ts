@@ -36,6 +36,7 @@ import {
 import { checkCommentSignature, makeStamp, signComment, stampAge } from "./comment-tokens.server";
 import { scoreComment, trainComment } from "./spam-filter.server";
 import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
+import { addFediverseBlock } from "~/features/fediverse/fediverse.server";
 
 export const COMMENTS_FORBIDDEN = "Only administrators and moderators can moderate comments.";
 const COMMENT_NOT_FOUND = "Comment not found";
@@ -567,14 +568,16 @@ export async function replyAsAuthor(
   });
 }
 
-/** Adds a block-list entry (an email or domain, an IP or CIDR range, a keyword or a host). */
+/** Adds a block-list entry (an email or domain, an IP or CIDR range, a keyword, a host or a fediverse account). */
 export async function addCommentBlock(db: Db, actor: Actor | null, kind: CommentBlockKind, value: string): Promise<void> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
   const clean = value.trim().toLowerCase();
   if (!clean || clean.length > 200) throw new ValidationError("Enter a value of at most 200 characters to block.");
   if (kind === "ip" && !/^[0-9a-f.:]+(\/\d{1,3})?$/.test(clean))
     throw new ValidationError("Enter an IP address or a range like 203.0.113.0/24.");
-  await db.insert(commentBlocks).values({ kind, value: clean }).onConflictDoNothing();
+  // A blocked instance or account stops following the site too.
+  if (kind === "host" || kind === "actor") await db.transaction((tx) => addFediverseBlock(tx, { kind, value: clean }));
+  else await db.insert(commentBlocks).values({ kind, value: clean }).onConflictDoNothing();
 }
 
 export async function removeCommentBlock(db: Db, actor: Actor | null, kind: CommentBlockKind, value: string): Promise<void> {

@@ -1017,7 +1017,8 @@ export const comments = pgTable(
   ],
 );
 
-export const COMMENT_BLOCK_KINDS = ["email", "ip", "keyword", "host"] as const;
+/** "host" refuses a whole instance or site; "actor" one fediverse account (its actor address). */
+export const COMMENT_BLOCK_KINDS = ["email", "ip", "keyword", "host", "actor"] as const;
 export type CommentBlockKind = (typeof COMMENT_BLOCK_KINDS)[number];
 
 /** The owner's block list: a comment matching any entry is marked spam on arrival. */
