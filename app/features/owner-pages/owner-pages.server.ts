@@ -33,6 +33,7 @@ export interface OwnerPage extends OwnerPageSummary {
   contentHtml: string;
   metaTitle: string | null;
   metaDescription: string | null;
+  commentsEnabled: boolean;
   version: number;
 }
 
@@ -49,6 +50,7 @@ const pageColumns = {
   contentHtml: ownerPages.contentHtml,
   metaTitle: ownerPages.metaTitle,
   metaDescription: ownerPages.metaDescription,
+  commentsEnabled: ownerPages.commentsEnabled,
   version: ownerPages.version,
 };
 
@@ -133,6 +135,7 @@ export async function createPage(db: Db, actor: Actor | null, input: unknown): P
           metaTitle: page.metaTitle,
           metaDescription: page.metaDescription,
           published: page.published,
+          commentsEnabled: page.commentsEnabled,
           authorId: actor.id,
         })
         .returning(pageColumns);
@@ -168,6 +171,7 @@ export async function updatePage(db: Db, actor: Actor | null, id: unknown, input
           metaTitle: page.metaTitle,
           metaDescription: page.metaDescription,
           published: page.published,
+          commentsEnabled: page.commentsEnabled,
           version: sql`${ownerPages.version} + 1`,
           updatedAt: new Date(),
         })

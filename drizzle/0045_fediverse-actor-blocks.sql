@@ -1,2 +1,0 @@
-ALTER TABLE "comment_blocks" DROP CONSTRAINT "comment_blocks_kind_check";--> statement-breakpoint
-ALTER TABLE "comment_blocks" ADD CONSTRAINT "comment_blocks_kind_check" CHECK ("comment_blocks"."kind" in ('email', 'ip', 'keyword', 'host', 'actor'));
