@@ -377,6 +377,19 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
       },
     });
     expect(reply.status).toBe(202);
+    // A note naming someone else as its author, or no author, is refused: the signer must be the author.
+    for (const attributedTo of [`${remoteUrl}/users/bob`, undefined]) {
+      const otherId = `${alice}/statuses/${unique()}`;
+      const forged = await signedPost({
+        id: `${otherId}/activity`,
+        type: "Create",
+        actor: alice,
+        object: { id: otherId, type: "Note", attributedTo, inReplyTo: `${server.url}/ap/posts/${post.id}`, content: "<p>Not mine</p>" },
+      });
+      expect(forged.status).toBe(403);
+      expect(((await forged.json()) as { error: string }).error).toMatch(/attributedTo must be the account that signed/);
+      expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, otherId))).toEqual([]);
+    }
     const [row] = await ctx.db
       .select({ id: comments.id, state: comments.state, handle: comments.fediverseHandle, body: comments.body, reason: comments.reason })
       .from(comments)

@@ -34,6 +34,7 @@ export const INBOX_TEXTS = {
   badSignature: "The HTTP signature could not be verified",
   notActivity: "The body is not an ActivityPub activity (JSON with id, type and actor).",
   wrongActor: "The activity's actor is not the owner of the key that signed it.",
+  wrongAuthor: "The note's attributedTo must be the account that signed the activity.",
   blocked: "This site does not accept activities from your account or instance.",
   rateLimited: "Too many activities from this instance. Please try again later.",
 } as const;
@@ -243,10 +244,11 @@ async function create(db: Db, activity: Activity, signer: RemoteActor, id: SiteI
   if (!note.success || note.data.type !== "Note") return "ignored";
   const postId = postIdOfObject(id.siteUrl, idOf(note.data.inReplyTo) ?? "");
   if (!postId) return "ignored";
-  // The note must be the signer's own, from the signer's instance.
+  // The note must be the signer's own (its attributedTo names the signer: a note naming no author or
+  // someone else is refused, so nobody files words under another's name), from the signer's instance.
   const author = idOf(note.data.attributedTo);
-  if ((author && author !== signer.actorId) || new URL(note.data.id).origin !== new URL(signer.actorId).origin)
-    throw new ForbiddenError(INBOX_TEXTS.wrongActor);
+  if (author !== signer.actorId || new URL(note.data.id).origin !== new URL(signer.actorId).origin)
+    throw new ForbiddenError(INBOX_TEXTS.wrongAuthor);
   const content = noteText(note.data.content ?? "");
   if (!content) return "ignored";
   await fileMention(
