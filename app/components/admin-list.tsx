@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from "lucide-react";
+import { Pencil, Plus, Trash2 } from "lucide-react";
 import type * as React from "react";
 import { useEffect } from "react";
 import { Form, Link } from "react-router";
@@ -98,45 +98,6 @@ export function EditLink({ id, name }: { id: string; name: string }) {
 }
 
 /** Up and down buttons moving an item one place: reordering by keyboard (Tab, Enter) as well as by mouse. */
-export function MoveButtons({
-  name,
-  first,
-  last,
-  busy,
-  onMove,
-}: {
-  name: string;
-  first: boolean;
-  last: boolean;
-  busy: boolean;
-  onMove: (direction: "up" | "down") => void;
-}) {
-  return (
-    <>
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={first || busy}
-        onClick={() => onMove("up")}
-        aria-label={`Move ${name} up`}
-      >
-        <ArrowUp aria-hidden />
-      </Button>
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={last || busy}
-        onClick={() => onMove("down")}
-        aria-label={`Move ${name} down`}
-      >
-        <ArrowDown aria-hidden />
-      </Button>
-    </>
-  );
-}
-
 /** Delete button whose confirmation dialog posts `intent=delete` with the item's id. */
 export function DeleteConfirm({
   id,

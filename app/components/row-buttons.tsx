@@ -25,32 +25,46 @@ export function RowButtons({
 }) {
   return (
     <div className="flex gap-1">
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        {...actionProps("up")}
-        disabled={index === 0}
-        aria-label={`Move ${name} up`}
-        data-move={`${id}-up`}
-      >
-        <ArrowUp aria-hidden />
-      </Button>
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        {...actionProps("down")}
-        disabled={index === count - 1}
-        aria-label={`Move ${name} down`}
-        data-move={`${id}-down`}
-      >
-        <ArrowDown aria-hidden />
-      </Button>
+      <MoveButtons
+        name={name}
+        first={index === 0}
+        last={index === count - 1}
+        buttonProps={(direction) => ({ ...actionProps(direction), "data-move": `${id}-${direction}` }) as React.ComponentProps<"button">}
+      />
       <Button type="button" variant="outline" size="sm" {...actionProps("remove")} aria-label={`Remove ${name}`}>
         <Trash2 aria-hidden />
       </Button>
     </div>
+  );
+}
+
+/**
+ * The pair of "Move {name} up" / "Move {name} down" buttons every ordered admin list uses; the first
+ * row cannot go up and the last cannot go down. `buttonProps` gives each its click handler or form
+ * submit props (and `disabled` while a move is saving).
+ */
+export function MoveButtons({
+  name,
+  first,
+  last,
+  buttonProps,
+}: {
+  name: string;
+  first: boolean;
+  last: boolean;
+  buttonProps: (direction: "up" | "down") => React.ComponentProps<"button">;
+}) {
+  const up = buttonProps("up");
+  const down = buttonProps("down");
+  return (
+    <>
+      <Button type="button" variant="outline" size="sm" {...up} disabled={first || up.disabled} aria-label={`Move ${name} up`}>
+        <ArrowUp aria-hidden />
+      </Button>
+      <Button type="button" variant="outline" size="sm" {...down} disabled={last || down.disabled} aria-label={`Move ${name} down`}>
+        <ArrowDown aria-hidden />
+      </Button>
+    </>
   );
 }
 

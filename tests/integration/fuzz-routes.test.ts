@@ -269,8 +269,8 @@ describeEachDatabase("fuzzing every route × method", (ctx) => {
 /**
  * Hostile text in every form and API, as an administrator (every staff form is reachable) and anonymous:
  * a NUL, lone surrogates, a very long value, runs of search operators, deeply nested JSON and Markdown.
- * Every action also gets every intent the app's forms dispatch on (read from the source), each with
- * every field holding a NUL, a lone surrogate (its raw bytes), an over-long or a deeply nested value.
+ * Every action also gets every intent the app's forms dispatch on (read from the source), with every
+ * field holding a NUL, or lone surrogates (their raw bytes), or over-long and deeply nested values.
  * Each must get an answer below 500. Prints how many requests were sent and how many answered 5xx (0).
  */
 const HOSTILE_TEXT = ["a\u0000b", "x\ud800y", "\udfff", "-".repeat(40), "x".repeat(5_000)];
@@ -334,7 +334,7 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
       for (const cookie of [admin.cookie, ""]) {
         const auth: Record<string, string> = { origin: server.url, ...(cookie ? { cookie } : {}) };
         const asForm = { ...auth, "content-type": "application/x-www-form-urlencoded" };
-        for (const path of paths) {
+        for (const [pathIndex, path] of paths.entries()) {
           const plain = await send(path, { method: "POST", headers: asForm, body: "category=Fun" });
           for (const value of HOSTILE_TEXT) {
             // Every query name a loader reads; an over-long value only in two, so the address stays under the header limit.
@@ -357,12 +357,19 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
               ["intent", intent],
               ["category", "Fun"],
             ];
-            const withNul = FORM_FIELDS.map((name): [string, string] => [name, NUL_VALUE]);
-            await send(path, { method: "POST", headers: asForm, body: formBody([...head, ...withNul]) });
-            const mixed = FORM_FIELDS.map((name, i): [string, string] => [name, INTENT_VALUES[(i + turn) % INTENT_VALUES.length] ?? ""]);
-            await send(path, { method: "POST", headers: asForm, body: formBody([...head, ...mixed]) });
-            const json = JSON.stringify({ ...Object.fromEntries(FORM_FIELDS.map((name) => [name, "x\ud800y"])), intent });
-            await send(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: json });
+            // One of the three hostile bodies per route × intent, turning with both, so every intent meets
+            // each body on some routes and every route meets each body with some intents.
+            const kind = (turn + pathIndex) % 3;
+            if (kind === 0) {
+              const withNul = FORM_FIELDS.map((name): [string, string] => [name, NUL_VALUE]);
+              await send(path, { method: "POST", headers: asForm, body: formBody([...head, ...withNul]) });
+            } else if (kind === 1) {
+              const mixed = FORM_FIELDS.map((name, i): [string, string] => [name, INTENT_VALUES[(i + turn) % INTENT_VALUES.length] ?? ""]);
+              await send(path, { method: "POST", headers: asForm, body: formBody([...head, ...mixed]) });
+            } else {
+              const json = JSON.stringify({ ...Object.fromEntries(FORM_FIELDS.map((name) => [name, "x\ud800y"])), intent });
+              await send(path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: json });
+            }
           }
         }
       }

@@ -416,6 +416,10 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
         .leftJoin(mailOutbox, eq(mailOutbox.id, contactMessages.mailId))
         .where(inArray(contactMessages.id, twice));
       console.log("delivered twice:", JSON.stringify(rows, null, 1));
+      // And the mails themselves: which release's template, to whom, when (their headers).
+      for (const id of twice)
+        for (const mail of smtp.received.filter((m) => m.raw.includes(id)))
+          console.log(`mail with ${id} to ${mail.to.join(",")}:\n${mail.raw.split(/\r?\n\r?\n/)[0]}`);
     }
     expect(twice).toEqual([]);
     expect(new Set(delivered)).toEqual(new Set(acknowledgedMessages));

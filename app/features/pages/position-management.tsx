@@ -1,5 +1,6 @@
 import { Form, useActionData, useFetcher, useSearchParams } from "react-router";
-import { AdminListPage, DeleteConfirm, EditLink, FormCard, MoveButtons, useFailureToast } from "~/components/admin-list";
+import { AdminListPage, DeleteConfirm, EditLink, FormCard, useFailureToast } from "~/components/admin-list";
+import { MoveButtons } from "~/components/row-buttons";
 import { FormField, SubmitButton, useIsSubmitting, useSchemaForm } from "~/components/forms";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -68,8 +69,10 @@ function PositionItem({ position, first, last }: { position: PositionRow; first:
               name={name}
               first={first}
               last={last}
-              busy={fetcher.state !== "idle"}
-              onMove={(direction) => fetcher.submit({ intent: "move", id: position.id, direction }, { method: "post" })}
+              buttonProps={(direction) => ({
+                disabled: fetcher.state !== "idle",
+                onClick: () => fetcher.submit({ intent: "move", id: position.id, direction }, { method: "post" }),
+              })}
             />
             <EditLink id={position.id} name={name} />
             <DeleteConfirm

@@ -1,6 +1,7 @@
 import { Eye, EyeOff } from "lucide-react";
 import { useActionData, useFetcher, useSearchParams } from "react-router";
-import { AdminListPage, DeleteConfirm, EditLink, FormCard, MoveButtons, useFailureToast } from "~/components/admin-list";
+import { AdminListPage, DeleteConfirm, EditLink, FormCard, useFailureToast } from "~/components/admin-list";
+import { MoveButtons } from "~/components/row-buttons";
 import { FormField, useSchemaForm } from "~/components/forms";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -63,8 +64,7 @@ function TestimonialItem({ testimonial, first, last }: { testimonial: Testimonia
               name={testimonial.name}
               first={first}
               last={last}
-              busy={busy}
-              onMove={(direction) => send({ intent: "move", direction })}
+              buttonProps={(direction) => ({ disabled: busy, onClick: () => send({ intent: "move", direction }) })}
             />
             <Button
               variant="outline"
