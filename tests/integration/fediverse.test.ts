@@ -159,6 +159,14 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
       publicKeyPem: await ourPublicKey(),
     });
   };
+  /** Alice's reply to one of our posts: a Create of a Note, signed by her (naming `attributedTo` as its author). */
+  const replyFrom = (postId: string, noteId: string, content: string, attributedTo: string | undefined = alice) =>
+    signedPost({
+      id: `${noteId}/activity`,
+      type: "Create",
+      actor: alice,
+      object: { id: noteId, type: "Note", attributedTo, inReplyTo: `${server.url}/ap/posts/${postId}`, content },
+    });
   const follow = async () => {
     const id = `${alice}#follows/${unique()}`;
     const response = await signedPost({ id, type: "Follow", actor: alice, object: `${server.url}/ap/actor` });
@@ -364,28 +372,16 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
   it("files a reply from the fediverse in the moderation queue, shows it with the handle once approved, and removes it on Delete", async () => {
     const post = await createPost(ctx.db, admin, { title: `Replies ${unique()}`, content: "Tell me.", category: "Fun", published: true });
     const noteId = `${alice}/statuses/${unique()}`;
-    const reply = await signedPost({
-      id: `${noteId}/activity`,
-      type: "Create",
-      actor: alice,
-      object: {
-        id: noteId,
-        type: "Note",
-        attributedTo: alice,
-        inReplyTo: `${server.url}/ap/posts/${post.id}`,
-        content: `<p><span class="h-card"><a href="${server.url}/ap/actor" class="u-url mention">@blog</a></span> Great point about budgets.</p>`,
-      },
-    });
+    const reply = await replyFrom(
+      post.id,
+      noteId,
+      `<p><span class="h-card"><a href="${server.url}/ap/actor" class="u-url mention">@blog</a></span> Great point about budgets.</p>`,
+    );
     expect(reply.status).toBe(202);
     // A note naming someone else as its author, or no author, is refused: the signer must be the author.
     for (const attributedTo of [`${remoteUrl}/users/bob`, undefined]) {
       const otherId = `${alice}/statuses/${unique()}`;
-      const forged = await signedPost({
-        id: `${otherId}/activity`,
-        type: "Create",
-        actor: alice,
-        object: { id: otherId, type: "Note", attributedTo, inReplyTo: `${server.url}/ap/posts/${post.id}`, content: "<p>Not mine</p>" },
-      });
+      const forged = await replyFrom(post.id, otherId, "<p>Not mine</p>", attributedTo);
       expect(forged.status).toBe(403);
       expect(((await forged.json()) as { error: string }).error).toMatch(/attributedTo must be the account that signed/);
       expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, otherId))).toEqual([]);
@@ -442,13 +438,7 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     const refollow = await follow();
     expect(refollow.response.status).toBe(403);
     expect(((await refollow.response.json()) as { error: string }).error).toMatch(/does not accept activities from your account/);
-    const noteId = `${alice}/statuses/${unique()}`;
-    const reply = await signedPost({
-      id: `${noteId}/activity`,
-      type: "Create",
-      actor: alice,
-      object: { id: noteId, type: "Note", attributedTo: alice, inReplyTo: `${server.url}/ap/posts/${post.id}`, content: "<p>Hi</p>" },
-    });
+    const reply = await replyFrom(post.id, `${alice}/statuses/${unique()}`, "<p>Hi</p>");
     expect(reply.status).toBe(403);
     const like = await signedPost({
       id: `${alice}#likes/${unique()}`,
