@@ -160,12 +160,18 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     });
   };
   /** Alice's reply to one of our posts: a Create of a Note, signed by her (naming `attributedTo` as its author). */
-  const replyFrom = (postId: string, noteId: string, content: string, attributedTo: string | undefined = alice) =>
+  const replyFrom = (postId: string, noteId: string, content: string, attributedTo: string | null = alice) =>
     signedPost({
       id: `${noteId}/activity`,
       type: "Create",
       actor: alice,
-      object: { id: noteId, type: "Note", attributedTo, inReplyTo: `${server.url}/ap/posts/${postId}`, content },
+      object: {
+        id: noteId,
+        type: "Note",
+        ...(attributedTo ? { attributedTo } : {}),
+        inReplyTo: `${server.url}/ap/posts/${postId}`,
+        content,
+      },
     });
   const follow = async () => {
     const id = `${alice}#follows/${unique()}`;
@@ -379,7 +385,7 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     );
     expect(reply.status).toBe(202);
     // A note naming someone else as its author, or no author, is refused: the signer must be the author.
-    for (const attributedTo of [`${remoteUrl}/users/bob`, undefined]) {
+    for (const attributedTo of [`${remoteUrl}/users/bob`, null]) {
       const otherId = `${alice}/statuses/${unique()}`;
       const forged = await replyFrom(post.id, otherId, "<p>Not mine</p>", attributedTo);
       expect(forged.status).toBe(403);
