@@ -177,7 +177,8 @@ async function stop(signal) {
   } catch (error) {
     logger.error({ err: error }, "error during shutdown");
   }
-  process.exit(0);
+  // 1 when the server asked to be restarted (the embedded database stopped: server/startup.ts).
+  process.exit(process.exitCode ?? 0);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));

@@ -57,7 +57,7 @@ export async function startup(): Promise<void> {
   logStartupMemory("before the database");
   database = env.DATABASE_URL
     ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL, connectTimeoutMs: env.DATABASE_TIMEOUT_MS })
-    : await openDatabase({ kind: "pglite", dataDir: env.dataDir });
+    : await openDatabase({ kind: "pglite", dataDir: env.dataDir, onStopped: exitForRestart });
   logStartupMemory("database open");
   await migrateDatabase(database);
   await seedIfEmpty(database.db, env);
@@ -94,6 +94,21 @@ export async function startup(): Promise<void> {
   rendererWarmUp = backfillRenderedPosts(db)
     .then(() => undefined)
     .catch((error: unknown) => logger.error({ err: error }, "rendering stored posts failed"));
+}
+
+/**
+ * The embedded database stopped for good (PostgreSQL PANICs when it cannot write its log, e.g. on
+ * a full disk): every request now answers 503, and the process ends with status 1 after the requests
+ * in flight, so a supervisor (systemd, Docker's restart policy) starts it again; the new start
+ * recovers the database from its log once there is room. Nothing committed before is lost.
+ */
+function exitForRestart(reason: string): void {
+  logger.fatal(
+    { reason },
+    "The embedded database stopped after a failed write (is the disk full?). Exiting with status 1 so a supervisor restarts the server; free disk space first.",
+  );
+  process.exitCode = 1;
+  process.kill(process.pid, "SIGTERM");
 }
 
 /** Closes the database cleanly (PGlite must be closed to flush and release its directory). */

@@ -76,7 +76,7 @@ type AnyMailKind = MailKind<z.ZodType>;
 export interface EnqueueMailOptions {
   /** A second enqueue with the same key is a no-op while the first row exists. */
   key?: string;
-  /** Not before this time. */
+  /** Not before this time. Default: the database's now() (the clock the outbox claims by, as for jobs). */
   runAt?: Date;
 }
 export interface EnqueuedMail {
@@ -121,7 +121,7 @@ async function enqueueMail(db: Db, kind: string, to: string, payload: unknown, o
       recipient: to,
       payload,
       maxAttempts: definition.maxAttempts,
-      nextAttemptAt: options.runAt ?? new Date(),
+      nextAttemptAt: options.runAt ?? sql`now()`,
       dedupeKey: options.key ?? null,
     })
     .onConflictDoNothing({ target: mailOutbox.dedupeKey })

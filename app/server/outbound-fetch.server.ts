@@ -102,8 +102,12 @@ export interface OutboundFetchOptions {
   userAgent: string;
   /** A form POST instead of a GET (e.g. sending a Webmention); its redirects are not followed. */
   form?: URLSearchParams;
-  /** A POST of this body (e.g. an ActivityPub delivery); its redirects are not followed either. */
-  body?: { contentType: string; text: string };
+  /**
+   * A request with this body (e.g. an ActivityPub delivery; a CalDAV REPORT): POST unless `method`
+   * says otherwise. Its redirects are not followed either (a redirect would carry the body and any
+   * credentials in `headers` to another address).
+   */
+  body?: { contentType: string; text: string; method?: "POST" | "REPORT" };
   /** Further request headers (e.g. an HTTP signature made for this exact request). */
   headers?: Record<string, string>;
 }
@@ -158,7 +162,7 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
     for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
       checkUrl(current, options, allowPrivate);
       const post = options.form
-        ? { contentType: "application/x-www-form-urlencoded", text: options.form.toString() }
+        ? { contentType: "application/x-www-form-urlencoded", text: options.form.toString(), method: "POST" as const }
         : (options.body ?? null);
       const response = await fetch(current, {
         signal,
@@ -170,7 +174,7 @@ export async function outboundFetch(url: string, options: OutboundFetchOptions):
           ...(post ? { "content-type": post.contentType } : {}),
           ...options.headers,
         },
-        ...(post ? { method: "POST", body: post.text } : {}),
+        ...(post ? { method: post.method ?? "POST", body: post.text } : {}),
       });
       if (response.status >= 300 && response.status < 400 && !post) {
         const location = response.headers.get("location");

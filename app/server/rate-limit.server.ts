@@ -20,23 +20,31 @@ export interface RateLimitState {
 
 /**
  * Counts one hit against a fixed window stored in the database, so limits hold across restarts and
- * across instances. One atomic upsert: a new or expired window starts at 1.
+ * across instances. One atomic upsert: a new or expired window starts at 1. Every time is the
+ * database's: a window ending further ahead than its own length means the clock went back since it
+ * began (on the embedded database the clock is this machine's), and it starts again rather than
+ * locking the key out for as long as the clock jumped.
  */
 export async function hitRateLimit(db: Db, rule: RateLimitRule): Promise<RateLimitState> {
+  const windowEnd = sql`now() + make_interval(secs => ${rule.windowSeconds})`;
+  const stale = sql`(${rateLimits.resetAt} <= now() or ${rateLimits.resetAt} > ${windowEnd})`;
   const result = await db
     .insert(rateLimits)
-    .values({ key: rule.key, count: 1, resetAt: sql`now() + make_interval(secs => ${rule.windowSeconds})` })
+    .values({ key: rule.key, count: 1, resetAt: windowEnd })
     .onConflictDoUpdate({
       target: rateLimits.key,
       set: {
-        count: sql`case when ${rateLimits.resetAt} <= now() then 1 else ${rateLimits.count} + 1 end`,
-        resetAt: sql`case when ${rateLimits.resetAt} <= now() then now() + make_interval(secs => ${rule.windowSeconds}) else ${rateLimits.resetAt} end`,
+        count: sql`case when ${stale} then 1 else ${rateLimits.count} + 1 end`,
+        resetAt: sql`case when ${stale} then ${windowEnd} else ${rateLimits.resetAt} end`,
       },
     })
-    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+    .returning({
+      count: rateLimits.count,
+      secondsLeft: sql<number>`extract(epoch from ${rateLimits.resetAt} - now())::float8`.mapWith(Number),
+    });
   const row = result[0];
   if (!row) throw new Error("rate limit upsert returned no row");
-  const retryAfterSeconds = Math.max(1, Math.ceil((row.resetAt.getTime() - Date.now()) / 1000));
+  const retryAfterSeconds = Math.max(1, Math.ceil(row.secondsLeft));
   return { allowed: row.count <= rule.limit, attempts: row.count, remaining: Math.max(0, rule.limit - row.count), retryAfterSeconds };
 }
 

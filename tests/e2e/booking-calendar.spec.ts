@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN } from "./constants";
 import { loginAs, solveVerification } from "./helpers/auth";
-import { expectNoSeriousAxeViolations } from "./helpers/ui";
+import { expectNoSeriousAxeViolations, gotoHydrated, toastWith } from "./helpers/ui";
 
 // The site's zone is the server's (UTC here); the owner's browser is elsewhere, which the calendar ignores.
 test.use({ timezoneId: "Pacific/Auckland" });
@@ -74,4 +74,36 @@ test("the owner's month calendar shows a booked call on its day; months and the 
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/admin\/bookings\?#calendar$|\/admin\/bookings#calendar$/);
   await expect(page.getByRole("heading", { name: `Calendar: ${monthName(new Date().toISOString())}` })).toBeVisible();
+});
+
+test("the owner connects a CalDAV calendar: the password is never shown back, a failed read pauses booking until it is removed", async ({
+  page,
+}) => {
+  const password = `caldav-${Date.now()}-secret`;
+  await loginAs(page, E2E_ADMIN);
+  await gotoHydrated(page, "/admin/bookings");
+  const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Add CalDAV calendar" }) });
+  await form.getByLabel("Calendar name").fill("Work (CalDAV)");
+  // The e2e server refuses local addresses (no OUTBOUND_ALLOW_PRIVATE): the first read fails, by name.
+  await form.getByLabel("CalDAV calendar address").fill("http://127.0.0.1:1/owner/work/");
+  await form.getByLabel("User name").fill("owner");
+  await form.getByLabel("Password").fill(password);
+  await form.getByRole("button", { name: "Add CalDAV calendar" }).click();
+  await expect(toastWith(page, "Calendar added")).toBeVisible();
+
+  const row = page.getByTestId("calendar-feed").filter({ hasText: "Work (CalDAV)" });
+  await expect(row).toContainText("CalDAV, user owner, http://127.0.0.1:1/…");
+  await expect(row.getByTestId("calendar-feed-error")).toContainText("Last attempt failed: address not allowed");
+  await expect(form.getByLabel("Password")).toHaveValue("");
+  expect(await page.content()).not.toContain(password);
+  await expectNoSeriousAxeViolations(page);
+
+  // Fail closed: never read, so visitors are sent to the contact form rather than offered a time.
+  const book = await (await page.request.get("/book")).text();
+  expect(book).toContain("Booking is paused; please use the");
+
+  await row.getByRole("button", { name: "Remove Work (CalDAV)" }).click();
+  await expect(toastWith(page, "Calendar removed")).toBeVisible();
+  await expect(page.getByTestId("calendar-feed").filter({ hasText: "Work (CalDAV)" })).toHaveCount(0);
+  expect(await (await page.request.get("/book")).text()).not.toContain("Booking is paused");
 });

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import { blockedInterval } from "~/features/booking/slots";
 import type { Db } from "~/server/db/client.server";
@@ -77,4 +77,17 @@ export function bookingSuiteEnv(extra: Record<string, string> = {}): void {
     process.env = saved;
     resetEnvForTests();
   });
+}
+
+/**
+ * The slots offered around the busy-time fixture's events (tests/fixtures/booking/busy.ics; the CalDAV
+ * test serves the same ones): the weekly Monday call at 10:00 Berlin is taken, the excluded Monday and
+ * the moved occurrence's old time are free, its new time is taken, and so is the all-day event's day.
+ */
+export function expectFixtureBusyTimesAvoided(offered: number[]): void {
+  expect(offered).not.toContain(Date.parse("2030-01-07T09:00:00Z"));
+  expect(offered).toContain(Date.parse("2030-01-14T09:00:00Z"));
+  expect(offered).toContain(Date.parse("2030-01-21T09:00:00Z"));
+  expect(offered).not.toContain(Date.parse("2030-01-21T14:00:00Z"));
+  expect(offered.filter((s) => s >= Date.parse("2030-01-09T23:00:00Z") && s < Date.parse("2030-01-10T23:00:00Z"))).toEqual([]);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { serverNodeArgs } from "../../scripts/server-node-args.mjs";
 import { easyAltchaToken } from "./altcha";
@@ -86,3 +87,33 @@ export function uploadPng(server: ServerProcess, cookie: string, png: Buffer): P
   form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), "photo.png");
   return server.fetch("/api/uploads", { method: "POST", headers: { origin: server.url, cookie }, body: form });
 }
+
+/** The name=value pairs of a response's Set-Cookie headers (an emptied cookie has an empty value). */
+export function setCookies(response: Response): Map<string, string> {
+  return new Map(
+    response.headers.getSetCookie().map((c) => {
+      const pair = c.split(";")[0] ?? "";
+      const at = pair.indexOf("=");
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
+/** A contact message number `n` posted to the server's API as the contact form does (`token`: a verification token). */
+export function postContactMessage(server: ServerProcess, n: number, token: string, signal?: AbortSignal): Promise<Response> {
+  return server.fetch("/api/send-contact-email", {
+    method: "POST",
+    signal,
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({
+      name: `Sender ${n}`,
+      email: `sender${n}@example.com`,
+      message: `Message number ${n}`,
+      clientId: randomUUID(),
+      turnstileToken: token,
+    }),
+  });
+}
+
+/** Pollers every 200 ms (outbox, job runner, content version): what is due goes out within a test's few seconds. */
+export const FAST_POLLING = { CONTACT_POLL_MS: "200", JOBS_POLL_MS: "200", CONTENT_VERSION_POLL_MS: "200" } as const;

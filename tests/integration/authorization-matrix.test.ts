@@ -22,6 +22,7 @@ import {
   appSettings,
   auditLog,
   blogPosts,
+  bookingCalendarFeeds,
   bookingCallTypes,
   bookings,
   bookingSettings,
@@ -354,6 +355,37 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
         path: "/admin/bookings",
         body: new URLSearchParams({ intent: "feed-link-off" }),
         verify: async (db) => expect(await feedHash(db)).toBeNull(),
+      };
+    },
+  },
+  {
+    name: "booking: CalDAV calendar add (password sealed)",
+    route: "/admin/bookings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async () => {
+      const label = `Matrix CalDAV ${unique()}`;
+      return {
+        path: "/admin/bookings",
+        // Nothing listens on port 1: the calendar is added and its first read fails at once.
+        body: new URLSearchParams({
+          intent: "caldav-calendar",
+          label,
+          url: "http://127.0.0.1:1/owner/work/",
+          username: "owner",
+          password: "matrix-password",
+          refreshMinutes: "10",
+        }),
+        verify: async (db) => {
+          const rows = await db
+            .select({ id: bookingCalendarFeeds.id, kind: bookingCalendarFeeds.kind, passwordSealed: bookingCalendarFeeds.passwordSealed })
+            .from(bookingCalendarFeeds)
+            .where(eq(bookingCalendarFeeds.label, label));
+          expect(rows).toMatchObject([{ kind: "caldav", passwordSealed: expect.stringMatching(/^v1\./) as string }]);
+          expect(rows[0]?.passwordSealed).not.toContain("matrix-password");
+          // An unread calendar pauses booking: removed so the rows that book still find free times.
+          await db.delete(bookingCalendarFeeds).where(eq(bookingCalendarFeeds.label, label));
+        },
       };
     },
   },

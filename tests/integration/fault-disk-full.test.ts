@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,9 +5,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DISK_FULL } from "~/server/errors.server";
+import { openDatabase } from "~/server/db/client.server";
+import { contactMessages } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
-import { signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
+import { postContactMessage, signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
 
 /**
  * The disk fills up (docs/decisions/0073-configured-hosts.md, "Disk full"): a production server on the
@@ -16,8 +17,10 @@ import { signInTo, startServerProcess, uploadPng, type ServerProcess } from "../
  * (tests/helpers/disk-full-preload.mjs, loaded with NODE_OPTIONS; the error comes from /dev/full, so
  * no root, loop mount or tmpfs is needed). First the uploads directory is full: uploads answer 507
  * with what to do, nothing half-stored, pages, images and other writes go on, and the first upload
- * after space returns succeeds. (The embedded database's own files full: not covered yet, see the
- * decision record.)
+ * after space returns succeeds. Then the embedded database's own files are full: the write that meets
+ * it answers 507, PostgreSQL PANICs (it cannot write its log), and the server answers 503 at once,
+ * logs one line and exits with status 1 for a supervisor to restart it; started again once space
+ * returns, it has every write it acknowledged.
  */
 const FULL_MS = Number(process.env.FAULT_DISK_FULL_SECONDS ?? 15) * 1000;
 const SECRET = "fault-disk-secret-0123456789abcdef0123";
@@ -63,21 +66,8 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
   });
 
   const upload = () => uploadPng(server, cookie, png);
-  const contact = (n: number) =>
-    easyAltchaToken(SECRET).then((token) =>
-      server.fetch("/api/send-contact-email", {
-        method: "POST",
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        headers: { "content-type": "application/json", origin: server.url },
-        body: JSON.stringify({
-          name: `Sender ${n}`,
-          email: `sender${n}@example.com`,
-          message: `Message ${n}`,
-          clientId: randomUUID(),
-          turnstileToken: token,
-        }),
-      }),
-    );
+  const contact = async (n: number) =>
+    postContactMessage(server, n, await easyAltchaToken(SECRET), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
   const acknowledged: string[] = [];
   const noteContact = async (response: Response) => {
     const body = await response.text();
@@ -145,5 +135,71 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
     expect(itemsDuring).toBe(itemsBefore);
     expect(uploadResult.parse(await after?.json()).images).toHaveLength(1);
     expect((await server.fetch(imageUrl)).status).toBe(200);
+  }, 120_000);
+
+  it("embedded database full: the write answers 507, then everything 503 at once, one log line, exit 1; a restart once space returns has every acknowledged write", async () => {
+    const before = acknowledged.length;
+    expect(before).toBeGreaterThan(0);
+    fs.writeFileSync(flag, `${path.join(dataDir, "pglite")}\n`);
+    const startedAt = Date.now();
+    const answers: Array<{ what: string; status: number; ms: number; error: string }> = [];
+    const timed = async (what: string, request: () => Promise<{ status: number; body: string }>) => {
+      const at = Date.now();
+      const answer = await request().catch((error: unknown) => ({ status: 0, body: String(error) }));
+      const body = z.object({ error: z.string() }).safeParse(
+        await Promise.resolve(answer.body)
+          .then(JSON.parse)
+          .catch(() => ({})),
+      );
+      answers.push({ what, status: answer.status, ms: Date.now() - at, error: body.success ? body.data.error : "" });
+    };
+    // Until the process has ended (or 30 s): contact messages (writes) and the signed-in media library (reads).
+    while (server.child.exitCode === null && Date.now() - startedAt < 30_000) {
+      await timed("write", async () => noteContact(await contact(sent++)));
+      await timed("read", async () => {
+        const response = await server.fetch("/admin/media", { headers: { cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        return { status: response.status, body: "{}" };
+      });
+    }
+    const exitCode = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve("running"), 15_000))]);
+    const exitedAfterMs = Date.now() - startedAt;
+    const log = server.stderr();
+    const stoppedLines = log.split("\n").filter((line) => line.includes("The embedded database stopped"));
+
+    // Space returns; a supervisor starts the server again on the same data directory.
+    fs.writeFileSync(flag, "");
+    const restartAt = Date.now();
+    server = await startServerProcess(env);
+    const restartMs = Date.now() - restartAt;
+    const afterRestart = await noteContact(await contact(sent++));
+    await server.stop();
+    const database = await openDatabase({ kind: "pglite", dataDir });
+    const stored = await database.db.select({ id: contactMessages.id }).from(contactMessages);
+    await database.close();
+    console.info(
+      "[fault] embedded database full",
+      JSON.stringify({
+        answers: answers.map((a) => `${a.what} ${a.status} ${a.ms}ms`),
+        exitCode,
+        exitedAfterMs,
+        stoppedLines: stoppedLines.length,
+        restartMs,
+        acknowledged: acknowledged.length,
+        stored: stored.length,
+      }),
+    );
+    expect(exitCode).toBe(1);
+    expect(stoppedLines).toHaveLength(1);
+    // The write that met the full disk is told so; after that the database is away (503) until the
+    // process ends (then connections are refused: status 0 within milliseconds, never a hang).
+    const writes = answers.filter((a) => a.what === "write");
+    expect(writes[0]).toMatchObject({ status: 507, error: DISK_FULL });
+    expect(answers.filter((a) => ![507, 503, 0].includes(a.status))).toEqual([]);
+    expect(answers.filter((a) => a.ms > 5_000)).toEqual([]);
+    expect(exitedAfterMs).toBeLessThan(20_000);
+    // Nothing acknowledged is lost, and the restarted server takes writes again.
+    expect(afterRestart.status).toBe(201);
+    expect(stored.map((r) => r.id)).toEqual(expect.arrayContaining(acknowledged));
+    expect(acknowledged.length).toBe(before + 1);
   }, 120_000);
 });

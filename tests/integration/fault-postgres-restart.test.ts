@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +13,7 @@ import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { makePost } from "../helpers/factories";
 import { startPostgresCluster, type PostgresCluster } from "../helpers/postgres-cluster";
-import { signInTo, startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { FAST_POLLING, postContactMessage, signInTo, startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
@@ -73,10 +72,8 @@ interface Outcome {
       SMTP_URL: smtp.url,
       CONTACT_TO: "owner@example.com",
       CONTACT_RATE_LIMIT_PER_10_MIN: "100000",
-      CONTACT_POLL_MS: "200",
+      ...FAST_POLLING,
       CONTACT_RETRY_BASE_SECONDS: "0.5",
-      JOBS_POLL_MS: "200",
-      CONTENT_VERSION_POLL_MS: "200",
     });
     database = await openDatabase({ kind: "postgres", url, poolSize: 1 });
   }, 180_000);
@@ -125,20 +122,7 @@ interface Outcome {
     const writer = async () => {
       while (running) {
         const n = sent++;
-        const response = await record("write", async () =>
-          server.fetch("/api/send-contact-email", {
-            method: "POST",
-            headers: { "content-type": "application/json", origin: server.url },
-            body: JSON.stringify({
-              name: `Sender ${n}`,
-              email: `sender${n}@example.com`,
-              message: `Message number ${n}`,
-              clientId: randomUUID(),
-              turnstileToken: await easyAltchaToken(SECRET),
-            }),
-            signal: timeout(),
-          }),
-        );
+        const response = await record("write", async () => postContactMessage(server, n, await easyAltchaToken(SECRET), timeout()));
         if (response?.status === 201) acknowledged.push(z.object({ id: z.string() }).parse(await response.json()).id);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -10,6 +10,7 @@ import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { softwarePasskey } from "../helpers/software-passkey";
+import { setCookies } from "../helpers/server-process";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -26,17 +27,6 @@ afterAll(() => {
   process.env = saved;
   resetEnvForTests();
 });
-
-/** The name=value pairs of a response's Set-Cookie headers (an emptied cookie has an empty value). */
-function setCookies(response: Response): Map<string, string> {
-  return new Map(
-    response.headers.getSetCookie().map((c) => {
-      const pair = c.split(";")[0] ?? "";
-      const at = pair.indexOf("=");
-      return [pair.slice(0, at), pair.slice(at + 1)];
-    }),
-  );
-}
 
 const nowPlus = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
 

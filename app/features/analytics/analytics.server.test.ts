@@ -195,7 +195,7 @@ describeEachDatabase("visitor statistics", (ctx) => {
     const again = await statisticsReport(ctx.db, admin, { period: "30d", filter: null, now });
     expect(again.totals).toMatchObject({ views: 4, visitors: 3, visits: 3 });
     expect(again.tables.page.find((r) => r.value === "/7fs/Faith/a-post")?.views).toBe(3);
-    // A filtered report reads raw views only (rollups have no cross-dimension rows).
+    // A filtered report reads the finished days' filtered rollups and today's raw views.
     const filtered = await statisticsReport(ctx.db, admin, {
       period: "30d",
       filter: { dimension: "referrer", value: "news.ycombinator.com" },

@@ -3,10 +3,17 @@ import { canViewStatistics, type Actor } from "~/lib/permissions";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { analyticsConversions, analyticsDaily, analyticsDropped, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
+import {
+  analyticsConversions,
+  analyticsDaily,
+  analyticsDailyFiltered,
+  analyticsDropped,
+  analyticsRolledDays,
+  analyticsViews,
+} from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { STATISTICS_TEXT } from "./analytics-settings";
-import { aggregateSql, DIMENSIONS, type AggregateRow, type Dimension } from "./aggregate.server";
+import { aggregateSql, DIMENSIONS, keyedViews, type AggregateRow, type Dimension } from "./aggregate.server";
 import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn } from "./visitor.server";
 import { collectorEnabled } from "./collector.server";
@@ -37,26 +44,6 @@ const ZERO: Totals = { views: 0, visitors: 0, visits: 0, bounces: 0, medianVisit
 /** The whole days of a period ending on `to` (inclusive). */
 export function daysOf(to: string, length: number): string[] {
   return Array.from({ length }, (_, i) => previousDay(to, length - 1 - i));
-}
-
-/** The views' condition for a filter: a page's views, or the visits that came through a value. */
-function filterSql(filter: { dimension: Dimension; value: string }): SQL {
-  const nullable = (column: string) => sql`coalesce(${sql.raw(column)}, '') = ${filter.value}`;
-  const visitsWhere = (condition: SQL) => sql`visit_id in (select visit_id from analytics_views where ${condition})`;
-  switch (filter.dimension) {
-    case "page":
-      return sql`path = ${filter.value}`;
-    case "entry":
-      return visitsWhere(sql`path = ${filter.value}`);
-    case "referrer":
-      return visitsWhere(nullable("referrer_host"));
-    case "campaign":
-      return visitsWhere(nullable("utm_campaign"));
-    case "country":
-      return visitsWhere(nullable("country"));
-    default:
-      return visitsWhere(sql`${sql.raw(filter.dimension)} = ${filter.value}`);
-  }
 }
 
 /**
@@ -99,16 +86,21 @@ function addRow(into: Map<string, AggregateRow>, row: AggregateRow): void {
 }
 
 /**
- * The days of `days` that are read from rollups. A finished day (over 10 minutes after its
- * midnight) within the raw retention that has no rollup yet is rolled up now, so a report over weeks
- * or months aggregates only today's raw views: the hourly task normally got there first, and
- * rollUpDay is idempotent and locked per day, so two readers (or instances) build the same rows.
+ * The days of `days` that are read from rollups: for an unfiltered report every rolled-up day, for a
+ * filtered one the days whose filtered rollup is there (those within the raw retention). A finished
+ * day (over 10 minutes after its midnight) within the raw retention that lacks it is rolled up now, so
+ * a report over weeks or months aggregates only today's raw views: the hourly task normally got there
+ * first, and rollUpDay is idempotent and locked per day, so two readers (or instances) build the same
+ * rows. The other days are read from raw views (a filtered report's days past the retention have none).
  */
-async function rolledUpDays(db: Db, days: string[], timeZone: string, now: Date): Promise<Set<string>> {
+async function rolledUpDays(db: Db, days: string[], timeZone: string, now: Date, filtered = false): Promise<Set<string>> {
   const rolled = new Set(
-    (await db.select({ day: analyticsRolledDays.day }).from(analyticsRolledDays).where(inArray(analyticsRolledDays.day, days))).map(
-      (r) => r.day,
-    ),
+    (
+      await db
+        .select({ day: analyticsRolledDays.day })
+        .from(analyticsRolledDays)
+        .where(and(inArray(analyticsRolledDays.day, days), filtered ? eq(analyticsRolledDays.filtered, true) : undefined))
+    ).map((r) => r.day),
   );
   const finished = previousDay(dayIn(new Date(now.getTime() - 10 * 60_000), timeZone));
   const keepFrom = previousDay(dayIn(now, timeZone), getEnv().ANALYTICS_RAW_DAYS);
@@ -140,7 +132,29 @@ async function rawMinutes(db: Db, days: string[], timeZone: string): Promise<SQL
   return ranges.length === 0 ? null : sql`(${sql.join(ranges, sql` or `)})`;
 }
 
-/** Rows of every dimension for the days: rollups for the rolled days, raw views for the rest (today, or all when filtered). */
+/** The period's rollup rows for the days: the unfiltered report's, or those of the filter's value. */
+function rollupRows(days: string[], filter: Report["filter"]) {
+  return filter ? filteredRollup(days, filter) : unfilteredRollup(days);
+}
+
+function unfilteredRollup(days: string[]) {
+  return { table: analyticsDaily, where: inArray(analyticsDaily.day, days) };
+}
+
+function filteredRollup(days: string[], filter: NonNullable<Report["filter"]>) {
+  const t = analyticsDailyFiltered;
+  return {
+    table: t,
+    where: and(eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, days)),
+  };
+}
+
+/** The report's raw views of some days (keyedViews): all of them, or those the filter counts. */
+function reportViews(minutes: SQL, filter: Report["filter"]): SQL {
+  return keyedViews(sql`select * from analytics_views where ${minutes}`, filter);
+}
+
+/** Rows of every dimension for the days: rollups for the rolled days, raw views for the rest (today). */
 async function aggregate(
   db: Db,
   days: string[],
@@ -151,19 +165,20 @@ async function aggregate(
   const rows = new Map<string, AggregateRow>();
   const rolledDays = days.filter((d) => rolled.has(d));
   if (rolledDays.length > 0) {
+    const { table, where } = rollupRows(rolledDays, filter);
     const daily = await db
       .select({
-        dimension: analyticsDaily.dimension,
-        value: analyticsDaily.value,
-        views: sql<number>`sum(${analyticsDaily.views})::int`,
-        visitors: sql<number>`sum(${analyticsDaily.visitors})::int`,
-        visits: sql<number>`sum(${analyticsDaily.visits})::int`,
-        bounces: sql<number>`sum(${analyticsDaily.bounces})::int`,
-        median: sql<number>`coalesce(sum(${analyticsDaily.medianVisitSeconds} * ${analyticsDaily.visits}) / nullif(sum(${analyticsDaily.visits}), 0), 0)::int`,
+        dimension: table.dimension,
+        value: table.value,
+        views: sql<number>`sum(${table.views})::int`,
+        visitors: sql<number>`sum(${table.visitors})::int`,
+        visits: sql<number>`sum(${table.visits})::int`,
+        bounces: sql<number>`sum(${table.bounces})::int`,
+        median: sql<number>`coalesce(sum(${table.medianVisitSeconds} * ${table.visits}) / nullif(sum(${table.visits}), 0), 0)::int`,
       })
-      .from(analyticsDaily)
-      .where(inArray(analyticsDaily.day, rolledDays))
-      .groupBy(analyticsDaily.dimension, analyticsDaily.value);
+      .from(table)
+      .where(where)
+      .groupBy(table.dimension, table.value);
     for (const r of daily) addRow(rows, { ...r, median_visit_seconds: r.median });
   }
   const minutes = await rawMinutes(
@@ -172,8 +187,7 @@ async function aggregate(
     timeZone,
   );
   if (minutes) {
-    const views = sql`select * from analytics_views where ${minutes}${filter ? sql` and ${filterSql(filter)}` : sql``}`;
-    const raw: unknown = await db.execute(aggregateSql(views));
+    const raw: unknown = await db.execute(aggregateSql(reportViews(minutes, filter)));
     for (const r of (raw as { rows: AggregateRow[] }).rows) addRow(rows, r);
   }
   return rows;
@@ -222,7 +236,7 @@ export async function statisticsReport(
   const chosen = periodDays({ period: options.period, custom: options.custom ?? null }, today);
   const days = daysOf(chosen.to, chosen.length);
   const previousDays = daysOf(previousDay(chosen.to, chosen.length), chosen.length);
-  const rolled = options.filter ? new Set<string>() : await rolledUpDays(db, [...previousDays, ...days], timeZone, now);
+  const rolled = await rolledUpDays(db, [...previousDays, ...days], timeZone, now, options.filter !== null);
   const [rows, previousRows] = await Promise.all([
     aggregate(db, days, rolled, timeZone, options.filter),
     aggregate(db, previousDays, rolled, timeZone, options.filter),
@@ -313,10 +327,11 @@ async function dailySeries(
   const byDay = new Map<string, { views: number; visitors: number }>();
   const rolledDays = days.filter((d) => rolled.has(d));
   if (rolledDays.length > 0) {
+    const { table, where } = rollupRows(rolledDays, filter);
     const daily = await db
-      .select({ day: analyticsDaily.day, views: analyticsDaily.views, visitors: analyticsDaily.visitors })
-      .from(analyticsDaily)
-      .where(and(eq(analyticsDaily.dimension, "total"), inArray(analyticsDaily.day, rolledDays)));
+      .select({ day: table.day, views: table.views, visitors: table.visitors })
+      .from(table)
+      .where(and(eq(table.dimension, "total"), where));
     for (const d of daily) byDay.set(d.day, { views: d.views, visitors: d.visitors });
   }
   const minutes = await rawMinutes(
@@ -325,17 +340,12 @@ async function dailySeries(
     timeZone,
   );
   if (minutes) {
-    const day = sql<string>`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
-    const raw = await db
-      .select({
-        day,
-        views: sql<number>`coalesce(sum(${analyticsViews.views}), 0)::int`,
-        visitors: sql<number>`count(distinct ${analyticsViews.visitorId})::int`,
-      })
-      .from(analyticsViews)
-      .where(and(minutes, filter ? filterSql(filter) : undefined))
-      .groupBy(sql`1`);
-    for (const r of raw) byDay.set(r.day, { views: r.views, visitors: r.visitors });
+    const raw: unknown = await db.execute(sql`select to_char(minute at time zone ${timeZone}, 'YYYY-MM-DD') as day,
+      coalesce(sum(views), 0)::int as views, count(distinct visitor_id)::int as visitors
+      from (${reportViews(minutes, filter)}) as v group by 1`);
+    for (const r of (raw as { rows: { day: string; views: number; visitors: number }[] }).rows) {
+      byDay.set(r.day, { views: r.views, visitors: r.visitors });
+    }
   }
   return days.map((d) => ({ day: d, ...(byDay.get(d) ?? { views: 0, visitors: 0 }) }));
 }

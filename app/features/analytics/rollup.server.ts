@@ -1,10 +1,10 @@
-import { eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { analyticsDaily, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
+import { analyticsDaily, analyticsDailyFiltered, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { defineRecurringTask } from "~/server/jobs/recurring.server";
 import { logger } from "~/server/logger.server";
-import { aggregateSql } from "./aggregate.server";
+import { aggregateSql, DIMENSIONS, keyedViews, viewsIn } from "./aggregate.server";
 import { dayIn, deleteOldSalts } from "./visitor.server";
 
 /** The day before `day` (YYYY-MM-DD). */
@@ -28,8 +28,9 @@ export async function dayBounds(db: Db, day: string, timeZone: string): Promise<
 }
 
 /**
- * Rebuilds one day's rollup from its raw views (site time zone), replacing what was there, in one
- * transaction: running it twice, or on two instances, leaves the same rows.
+ * Rebuilds one day's rollups from its raw views (site time zone), replacing what was there, in one
+ * transaction: the unfiltered rows (analytics_daily) and every filtered report's rows
+ * (analytics_daily_filtered). Running it twice, or on two instances, leaves the same rows.
  */
 export async function rollUpDay(db: Db, day: string, timeZone = getEnv().SITE_TIME_ZONE): Promise<void> {
   const { start, end } = await dayBounds(db, day, timeZone);
@@ -37,14 +38,23 @@ export async function rollUpDay(db: Db, day: string, timeZone = getEnv().SITE_TI
     // One rollup of a day at a time across instances: the second waits, then rebuilds the same rows.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`analytics.rollup.${day}`}))`);
     await tx.delete(analyticsDaily).where(eq(analyticsDaily.day, day));
-    const views = sql`select * from analytics_views where minute >= ${start.toISOString()}::timestamptz and minute < ${end.toISOString()}::timestamptz`;
+    await tx.delete(analyticsDailyFiltered).where(eq(analyticsDailyFiltered.day, day));
+    const views = viewsIn(start, end);
     await tx.execute(sql`insert into analytics_daily (day, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
-      select ${day}, dimension, value, views, visitors, visits, bounces, median_visit_seconds from (${aggregateSql(views)}) as a
+      select ${day}, dimension, value, views, visitors, visits, bounces, median_visit_seconds from (${aggregateSql(keyedViews(views, null))}) as a
       where dimension = 'total' or views > 0`);
+    // A day without views still gets its zero 'total' row, so it is known to be rolled up.
+    await tx.insert(analyticsDaily).values({ day, dimension: "total", value: "", views: 0, visitors: 0, visits: 0 }).onConflictDoNothing();
+    for (const dimension of DIMENSIONS) {
+      await tx.execute(sql`insert into analytics_daily_filtered
+          (day, filter_dimension, filter_value, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
+        select ${day}, ${dimension}, filter_value, dimension, value, views, visitors, visits, bounces, median_visit_seconds
+        from (${aggregateSql(keyedViews(views, { dimension }))}) as a where dimension = 'total' or views > 0`);
+    }
     await tx
       .insert(analyticsRolledDays)
-      .values({ day })
-      .onConflictDoUpdate({ target: analyticsRolledDays.day, set: { rolledAt: new Date() } });
+      .values({ day, filtered: true })
+      .onConflictDoUpdate({ target: analyticsRolledDays.day, set: { rolledAt: new Date(), filtered: true } });
   });
 }
 
@@ -60,16 +70,26 @@ export async function runAnalyticsMaintenance(db: Db, now = new Date()): Promise
   // Every finished day still within the raw retention that has no rollup yet (a day without views
   // gets its zero 'total' row, so it is not looked at again).
   const window = Array.from({ length: env.ANALYTICS_RAW_DAYS }, (_, i) => previousDay(finished, i));
+  // A day rolled up before filtered rollups existed is rebuilt with them (while its raw views are kept).
   const rolled = await db
     .select({ day: analyticsRolledDays.day })
     .from(analyticsRolledDays)
-    .where(inArray(analyticsRolledDays.day, window));
+    .where(and(inArray(analyticsRolledDays.day, window), eq(analyticsRolledDays.filtered, true)));
   const done = new Set(rolled.map((r) => r.day));
   const days = window.filter((day) => !done.has(day)).sort();
   for (const day of days) await rollUpDay(db, day, timeZone);
   const keepFrom = previousDay(dayIn(now, timeZone), env.ANALYTICS_RAW_DAYS);
   const { start } = await dayBounds(db, keepFrom, timeZone);
-  await db.delete(analyticsViews).where(lt(analyticsViews.minute, start));
+  // The filtered rollups go with the raw views they were made of: a filtered report covers the same
+  // days whichever it reads.
+  await db.transaction(async (tx) => {
+    await tx.delete(analyticsViews).where(lt(analyticsViews.minute, start));
+    await tx.delete(analyticsDailyFiltered).where(lt(analyticsDailyFiltered.day, keepFrom));
+    await tx
+      .update(analyticsRolledDays)
+      .set({ filtered: false })
+      .where(and(lt(analyticsRolledDays.day, keepFrom), eq(analyticsRolledDays.filtered, true)));
+  });
   await deleteOldSalts(db, previousDay(dayIn(now, timeZone)));
   if (days.length > 0) logger.info({ days }, "statistics: days rolled up");
   return days;

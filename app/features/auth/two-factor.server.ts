@@ -17,6 +17,8 @@ export const ISSUER = "Portfolio";
 export const RECOVERY_CODE_COUNT = 10;
 /** One step either side: a phone clock a little off still works. */
 const EPOCH_TOLERANCE_SECONDS = 30;
+/** otplib's default TOTP period. */
+const TOTP_STEP_SECONDS = 30;
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
 let loadedOtp: Promise<typeof import("otplib")> | undefined;
@@ -42,6 +44,10 @@ export function generateRecoveryCodes(): string[] {
 export async function verifyTotp(secret: string, code: string, afterStep: number | null): Promise<number | null> {
   const token = normalizeCode(code);
   if (!/^\d{6}$/.test(token)) return null;
+  // A last used step ahead of this clock's window: the clock went back since that sign-in. No code
+  // of "now" can be later, so none is accepted (otplib would throw on such an afterTimeStep: a 500).
+  const latestStep = Math.floor((Date.now() / 1000 + EPOCH_TOLERANCE_SECONDS) / TOTP_STEP_SECONDS);
+  if (afterStep !== null && afterStep >= latestStep) return null;
   const result = await (
     await otp()
   ).verify({

@@ -522,9 +522,16 @@ async function scheduleReminders(tx: Db, bookingId: string, sequence: number, st
     { which: "24h" as const, on: callType.remind24h, at: start - DAY_MS },
     { which: "1h" as const, on: callType.remind1h, at: start - 3_600_000 },
   ];
+  // "Passed" by the database's clock, the one the outbox sends by: this process's clock may be ahead
+  // of it (a reminder still due would be dropped) or behind (one already past would go out late).
+  const [clock] = await tx
+    .select({ nowMs: sql<number>`extract(epoch from now()) * 1000`.mapWith(Number) })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  const now = clock?.nowMs ?? Date.now();
   for (const { which, on, at } of plan) {
     // A reminder whose time has passed at booking is not sent (the confirmation just went out).
-    if (!on || at <= Date.now()) continue;
+    if (!on || at <= now) continue;
     await bookingMail.enqueue(
       tx,
       { to: await visitorAddress(tx, bookingId), payload: { bookingId, sequence, event: `reminder-${which}`, audience: "visitor" } },

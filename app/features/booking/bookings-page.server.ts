@@ -7,7 +7,7 @@ import { listCallTypes, readAvailabilityText, saveAvailability, saveCallType } f
 import { cancelBookingByOwner, listBookings, ownerTimeZone, setNoShow, type Booking } from "./booking.server";
 import { bookingsMonthView } from "./bookings-month.server";
 import { feedLinkState, resetFeedLink, turnOffFeedLink } from "./bookings-feed.server";
-import { addCalendarFeed, listCalendarFeeds, refreshCalendarFeedNow, removeCalendarFeed } from "./calendar-feeds.server";
+import { addCaldavCalendar, addCalendarFeed, listCalendarFeeds, refreshCalendarFeedNow, removeCalendarFeed } from "./calendar-feeds.server";
 import { STATUS_TEXT } from "./booking-view.server";
 import { longLabel } from "./slot-picker.server";
 
@@ -93,6 +93,10 @@ export const bookingsIntents = {
   },
   "calendar-feed": async ({ actor, db, form }: AdminFormContext) => {
     await addCalendarFeed(db, actor, form);
+    return done("Calendar added");
+  },
+  "caldav-calendar": async ({ actor, db, form }: AdminFormContext) => {
+    await addCaldavCalendar(db, actor, form);
     return done("Calendar added");
   },
   "calendar-feed-refresh": async ({ actor, db, form }: AdminFormContext) => {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { useFailureToast } from "~/components/admin-list";
 import { Button } from "~/components/ui/button";
@@ -72,20 +73,54 @@ function BookingRows({
   );
 }
 
+/** A form adding a busy-time source: its name, the source's own fields (`children`), the refresh interval. */
+function CalendarSourceForm({
+  intent,
+  idPrefix,
+  submitLabel,
+  children,
+}: {
+  intent: string;
+  idPrefix: string;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className="mt-4 grid max-w-2xl gap-2">
+      <input type="hidden" name="intent" value={intent} />
+      <Label htmlFor={`${idPrefix}-label`}>Calendar name</Label>
+      <Input id={`${idPrefix}-label`} name="label" required maxLength={120} />
+      {children}
+      <Label htmlFor={`${idPrefix}-refresh`}>Read every (minutes)</Label>
+      <Input id={`${idPrefix}-refresh`} name="refreshMinutes" type="number" min={5} max={1440} defaultValue={10} className="w-32" />
+      <div>
+        <Button type="submit">{submitLabel}</Button>
+      </div>
+    </Form>
+  );
+}
+
 function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
+  // A calendar added renews the forms: its address and password do not stay in the fields.
+  const formKey = feeds.map((f) => f.id).join(" ");
   return (
     <>
       <h2 className="mt-10 text-2xl font-semibold">Busy times from your calendar</h2>
       <p className="mt-1 text-sm text-muted-foreground">
-        Paste your calendar&apos;s private address in iCal format (Google: &quot;Secret address in iCal format&quot;). Times busy there are
-        not offered. If a calendar cannot be read for three refresh intervals, booking pauses until it can.
+        Paste your calendar&apos;s private address in iCal format (Google: &quot;Secret address in iCal format&quot;), or connect a CalDAV
+        calendar with its user name and password. Times busy there are not offered. If a calendar cannot be read for three refresh
+        intervals, booking pauses until it can.
       </p>
       {feeds.length === 0 ? <p className="mt-2 text-muted-foreground">No calendar connected.</p> : null}
       <ul className="mt-4 grid gap-4" aria-label="Connected calendars">
         {feeds.map((f) => (
           <li key={f.id} className="rounded-lg border p-4" data-testid="calendar-feed">
             <p className="font-semibold">
-              {f.label} <span className="font-normal text-muted-foreground">· {f.address}</span>
+              {f.label}{" "}
+              <span className="font-normal text-muted-foreground">
+                · {f.kind === "caldav" ? `CalDAV, user ${f.username ?? ""}, ` : ""}
+                {f.address}
+              </span>
             </p>
             <p className="text-sm">
               {f.lastSuccessAt ? (
@@ -121,18 +156,23 @@ function CalendarFeeds({ feeds }: { feeds: CalendarFeedRow[] }) {
           </li>
         ))}
       </ul>
-      <Form method="post" className="mt-4 grid max-w-2xl gap-2">
-        <input type="hidden" name="intent" value="calendar-feed" />
-        <Label htmlFor="calendar-feed-label">Calendar name</Label>
-        <Input id="calendar-feed-label" name="label" required maxLength={120} />
+      <CalendarSourceForm key={`ics ${formKey}`} intent="calendar-feed" idPrefix="calendar-feed" submitLabel="Add calendar">
         <Label htmlFor="calendar-feed-url">Private iCal address</Label>
         <Input id="calendar-feed-url" name="url" type="url" required maxLength={2000} autoComplete="off" />
-        <Label htmlFor="calendar-feed-refresh">Read every (minutes)</Label>
-        <Input id="calendar-feed-refresh" name="refreshMinutes" type="number" min={5} max={1440} defaultValue={10} className="w-32" />
-        <div>
-          <Button type="submit">Add calendar</Button>
-        </div>
-      </Form>
+      </CalendarSourceForm>
+      <h3 className="mt-6 text-lg font-semibold">Add a CalDAV calendar</h3>
+      <p id="caldav-hint" className="mt-1 text-sm text-muted-foreground">
+        The calendar&apos;s own address (e.g. Fastmail, Nextcloud, Radicale), and an app password where your provider offers one. The
+        password is stored encrypted and never shown again.
+      </p>
+      <CalendarSourceForm key={`caldav ${formKey}`} intent="caldav-calendar" idPrefix="caldav" submitLabel="Add CalDAV calendar">
+        <Label htmlFor="caldav-url">CalDAV calendar address</Label>
+        <Input id="caldav-url" name="url" type="url" required maxLength={2000} autoComplete="off" aria-describedby="caldav-hint" />
+        <Label htmlFor="caldav-username">User name</Label>
+        <Input id="caldav-username" name="username" required maxLength={200} autoComplete="off" />
+        <Label htmlFor="caldav-password">Password</Label>
+        <Input id="caldav-password" name="password" type="password" required maxLength={1000} autoComplete="new-password" />
+      </CalendarSourceForm>
     </>
   );
 }

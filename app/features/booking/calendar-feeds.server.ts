@@ -12,11 +12,14 @@ import { bookingBusyTimes, bookingCalendarFeeds } from "~/server/db/schema.serve
 import { getEnv } from "~/server/env.server";
 import { errorSummary } from "~/server/jobs/jobs.server";
 import { defineRecurringTask } from "~/server/jobs/recurring.server";
+import { openWithAppSecret, sealWithAppSecret } from "~/server/secret.server";
 import { DAY_MS, instantOf } from "~/lib/time-zone";
 import type { Interval } from "./slots";
+import { CALDAV_HTTP_REFUSED, CALDAV_PASSWORD_PURPOSE, isCaldavAddressAllowed, readCaldavEvents } from "./caldav.server";
 
 /**
- * The owner's calendar feeds (private ICS addresses): read in the background by the job runner,
+ * The owner's calendar feeds (private ICS addresses, and CalDAV calendars read with a user name and
+ * password: caldav.server.ts): read in the background by the job runner,
  * expanded into busy intervals (recurring events with RRULE, EXDATE and moved occurrences, all-day
  * events, VTIMEZONE) and stored in the database, so every instance offers the same slots. A feed
  * that fails keeps its last good busy times and records its error; the slot listing pauses booking
@@ -104,21 +107,43 @@ export function parseBusyTimes(text: string, window: Interval, ownerZone: string
   return busy.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
+type FeedSource = Pick<typeof bookingCalendarFeeds.$inferSelect, "kind" | "url" | "username" | "passwordSealed">;
+
+/** A feed's busy times in `window`: the ICS document, or the CalDAV calendar's events, expanded alike. */
+async function readBusyTimes(db: Db, feed: FeedSource, window: Interval, ownerZone: string): Promise<Interval[]> {
+  const limits = { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: FETCH_MAX_BYTES };
+  if (feed.kind === "ics") {
+    const { body } = await fetchDocument(feedFetchUrl(feed.url), { ...limits, isAllowed: isHttp });
+    return parseBusyTimes(body, window, ownerZone);
+  }
+  let password = "";
+  if (feed.passwordSealed) {
+    try {
+      password = await openWithAppSecret(db, CALDAV_PASSWORD_PURPOSE, feed.passwordSealed);
+    } catch {
+      throw new Error("The saved password cannot be decrypted (the app secret changed): remove this calendar and add it again");
+    }
+  }
+  const events = await readCaldavEvents({ url: feed.url, username: feed.username ?? "", password }, window, limits);
+  return events.flatMap((text) => parseBusyTimes(text, window, ownerZone)).sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
 /** Reads one feed and replaces its busy times; on failure records the error and keeps the last good ones. */
 export async function refreshCalendarFeed(db: Db, feedId: string, now: number, ownerZone: string): Promise<void> {
   const [feed] = await db
-    .select({ id: bookingCalendarFeeds.id, url: bookingCalendarFeeds.url })
+    .select({
+      id: bookingCalendarFeeds.id,
+      kind: bookingCalendarFeeds.kind,
+      url: bookingCalendarFeeds.url,
+      username: bookingCalendarFeeds.username,
+      passwordSealed: bookingCalendarFeeds.passwordSealed,
+    })
     .from(bookingCalendarFeeds)
     .where(eq(bookingCalendarFeeds.id, feedId));
   if (!feed) return;
   const attemptedAt = new Date(now);
   try {
-    const { body } = await fetchDocument(feedFetchUrl(feed.url), {
-      timeoutMs: FETCH_TIMEOUT_MS,
-      maxBytes: FETCH_MAX_BYTES,
-      isAllowed: isHttp,
-    });
-    const busy = parseBusyTimes(body, { start: now - DAY_MS, end: now + BUSY_HORIZON_DAYS * DAY_MS }, ownerZone);
+    const busy = await readBusyTimes(db, feed, { start: now - DAY_MS, end: now + BUSY_HORIZON_DAYS * DAY_MS }, ownerZone);
     await db.transaction(async (tx) => {
       const before = await tx
         .select({ startsAt: bookingBusyTimes.startsAt, endsAt: bookingBusyTimes.endsAt })
@@ -200,7 +225,9 @@ export async function listCalendarFeeds(db: Db, actor: Actor | null) {
     .select({
       id: bookingCalendarFeeds.id,
       label: bookingCalendarFeeds.label,
+      kind: bookingCalendarFeeds.kind,
       url: bookingCalendarFeeds.url,
+      username: bookingCalendarFeeds.username,
       refreshMinutes: bookingCalendarFeeds.refreshMinutes,
       lastAttemptAt: bookingCalendarFeeds.lastAttemptAt,
       lastSuccessAt: bookingCalendarFeeds.lastSuccessAt,
@@ -217,8 +244,16 @@ export async function listCalendarFeeds(db: Db, actor: Actor | null) {
   }));
 }
 
+const labelField = z.string().trim().min(1, "Name the calendar").max(120, "The name must be at most 120 characters");
+const refreshMinutesField = z.coerce
+  .number({ error: "Refresh interval must be a number" })
+  .int("Refresh interval must be whole minutes")
+  .min(5, "Refresh interval must be at least 5 minutes")
+  .max(1440, "Refresh interval must be at most 1440 minutes")
+  .default(10);
+
 export const calendarFeedFormSchema = z.object({
-  label: z.string().trim().min(1, "Name the calendar").max(120, "The name must be at most 120 characters"),
+  label: labelField,
   url: z
     .string()
     .trim()
@@ -227,12 +262,20 @@ export const calendarFeedFormSchema = z.object({
       (v) => /^(https?|webcal):\/\/[^\s]+$/i.test(v) && URL.canParse(feedFetchUrl(v)),
       "Paste the calendar's https:// or webcal:// address",
     ),
-  refreshMinutes: z.coerce
-    .number({ error: "Refresh interval must be a number" })
-    .int("Refresh interval must be whole minutes")
-    .min(5, "Refresh interval must be at least 5 minutes")
-    .max(1440, "Refresh interval must be at most 1440 minutes")
-    .default(10),
+  refreshMinutes: refreshMinutesField,
+});
+
+export const caldavCalendarFormSchema = z.object({
+  label: labelField,
+  url: z
+    .string()
+    .trim()
+    .max(2000, "The address must be at most 2000 characters")
+    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), "Paste the calendar's CalDAV address (https://…)")
+    .refine((v) => !URL.canParse(v) || isCaldavAddressAllowed(new URL(v)), CALDAV_HTTP_REFUSED),
+  username: z.string().trim().min(1, "Enter the user name").max(200, "The user name must be at most 200 characters"),
+  password: z.string().min(1, "Enter the password").max(1000, "The password must be at most 1000 characters"),
+  refreshMinutes: refreshMinutesField,
 });
 
 /** Adds a feed and reads it at once (until it has been read, booking is paused). */
@@ -240,6 +283,23 @@ export async function addCalendarFeed(db: Db, actor: Actor | null, input: unknow
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
   const values = parseOrThrow(calendarFeedFormSchema, input);
   const [row] = await db.insert(bookingCalendarFeeds).values(values).returning({ id: bookingCalendarFeeds.id });
+  if (!row) throw new Error("insert returned no row");
+  await refreshCalendarFeed(db, row.id, now, getEnv().SITE_TIME_ZONE);
+  return row.id;
+}
+
+/**
+ * Adds a CalDAV calendar and reads it at once. The password is sealed with a key derived from the
+ * app secret (like the SMTP password) and never shown back or logged.
+ */
+export async function addCaldavCalendar(db: Db, actor: Actor | null, input: unknown, now = Date.now()): Promise<string> {
+  authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
+  const { password, ...values } = parseOrThrow(caldavCalendarFormSchema, input);
+  const passwordSealed = await sealWithAppSecret(db, CALDAV_PASSWORD_PURPOSE, password);
+  const [row] = await db
+    .insert(bookingCalendarFeeds)
+    .values({ ...values, kind: "caldav", passwordSealed })
+    .returning({ id: bookingCalendarFeeds.id });
   if (!row) throw new Error("insert returned no row");
   await refreshCalendarFeed(db, row.id, now, getEnv().SITE_TIME_ZONE);
   return row.id;

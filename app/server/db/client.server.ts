@@ -37,7 +37,12 @@ export type DatabaseOptions =
       /** How long a query waits for a connection (a free one in the pool, or a new one) before it fails. */
       connectTimeoutMs?: number;
     }
-  | { kind: "pglite"; dataDir: string }
+  | {
+      kind: "pglite";
+      dataDir: string;
+      /** Called once if the embedded database stops for good (see DrizzlePGlite); the server exits then. */
+      onStopped?: (reason: string) => void;
+    }
   | { kind: "pglite-memory"; loadDataDir?: Blob };
 
 /**
@@ -96,12 +101,63 @@ function withoutDrizzleParsers(options: QueryOptions | undefined): QueryOptions 
  * (set after start-up, which registers the array types) and leaves drizzle's copy out of each query.
  */
 class DrizzlePGlite extends PGlite {
-  static async open(options: PGliteOptions): Promise<DrizzlePGlite> {
+  /** Why the database stopped for good (a PANIC), once it has. */
+  private stoppedBy: string | undefined;
+  private onStopped: ((reason: string) => void) | undefined;
+
+  static async open(options: PGliteOptions, onStopped?: (reason: string) => void): Promise<DrizzlePGlite> {
     // pg_trgm: the trigram index of Blog Management's title search (drizzle/0039_29-title-trgm.sql).
     const client = new DrizzlePGlite({ ...options, extensions: { pg_trgm } });
     await client.waitReady;
     for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = asText;
+    client.onStopped = onStopped;
     return client;
+  }
+
+  /**
+   * Every statement, the transaction's BEGIN/COMMIT/ROLLBACK and the protocol's Sync pass here.
+   * PostgreSQL PANICs when it cannot write its log (a full disk): in PGlite the WebAssembly
+   * instance is then in no state to run anything, and the next statement spins forever on the one
+   * thread every request needs. So after a PANIC (or a FATAL) nothing reaches it again: every
+   * statement fails at once as "the database is shutting down" (57P01, answered 503 like a
+   * PostgreSQL server that is away), and `onStopped` is told once.
+   */
+  override async execProtocolStream(...args: Parameters<PGlite["execProtocolStream"]>): ReturnType<PGlite["execProtocolStream"]> {
+    this.throwIfStopped();
+    try {
+      return await super.execProtocolStream(...args);
+    } catch (error) {
+      this.noteIfFatal(error);
+      throw error;
+    }
+  }
+
+  override async execProtocol(...args: Parameters<PGlite["execProtocol"]>): ReturnType<PGlite["execProtocol"]> {
+    this.throwIfStopped();
+    try {
+      return await super.execProtocol(...args);
+    } catch (error) {
+      this.noteIfFatal(error);
+      throw error;
+    }
+  }
+
+  override async close(): Promise<void> {
+    // A stopped instance cannot shut down cleanly (that would run it again); what it had committed is
+    // on disk already, and the next start recovers from the log as after a crash.
+    if (this.stoppedBy === undefined) await super.close();
+  }
+
+  private throwIfStopped() {
+    if (this.stoppedBy !== undefined) throw new EmbeddedDatabaseStopped(this.stoppedBy);
+  }
+
+  private noteIfFatal(error: unknown) {
+    const severity = error && typeof error === "object" && "severity" in error ? error.severity : undefined;
+    const fatal = severity === "PANIC" || severity === "FATAL" || error instanceof WebAssembly.RuntimeError;
+    if (!fatal || this.stoppedBy !== undefined) return;
+    this.stoppedBy = error instanceof Error ? error.message : String(error);
+    this.onStopped?.(this.stoppedBy);
   }
 
   override query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
@@ -121,6 +177,15 @@ class DrizzlePGlite extends PGlite {
         },
       }),
     );
+  }
+}
+
+/** A statement refused because the embedded database stopped for good: SQLSTATE 57P01 (shutting down), so answered 503. */
+export class EmbeddedDatabaseStopped extends Error {
+  readonly code = "57P01";
+  constructor(reason: string) {
+    super(`The embedded database has stopped (${reason}); the server is restarting.`);
+    this.name = "EmbeddedDatabaseStopped";
   }
 }
 
@@ -165,10 +230,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // PGlite is single-process: a second process on the same directory would corrupt it.
     releaseLock = acquireDirLock(options.dataDir);
     try {
-      client = await DrizzlePGlite.open({
-        dataDir: path.join(options.dataDir, "pglite"),
-        postgresqlconf: PGLITE_POSTGRESQL_CONF,
-      });
+      client = await DrizzlePGlite.open(
+        { dataDir: path.join(options.dataDir, "pglite"), postgresqlconf: PGLITE_POSTGRESQL_CONF },
+        options.onStopped,
+      );
     } catch (error) {
       releaseLock();
       throw error;

@@ -901,6 +901,17 @@ export const analyticsViews = pgTable(
   (t) => [index("analytics_views_minute_idx").on(t.minute), index("analytics_views_visitor_idx").on(t.visitorId, t.minute)],
 );
 
+/** A rollup row's figures (analytics_daily and analytics_daily_filtered). */
+const rollupFigures = () => ({
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  visits: integer("visits").notNull(),
+  /** Visits of one view (the 'total' and 'entry' rows). */
+  bounces: integer("bounces").notNull().default(0),
+  /** The median visit length that day, in seconds (the 'total' row). */
+  medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+});
+
 /**
  * Daily totals kept forever, per dimension ('total', 'page', 'entry', 'referrer', 'campaign',
  * 'country', 'device', 'browser', 'os') and value, for the day in the site's time zone. A day is
@@ -913,15 +924,31 @@ export const analyticsDaily = pgTable(
     day: text("day").notNull(),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
-    views: integer("views").notNull(),
-    visitors: integer("visitors").notNull(),
-    visits: integer("visits").notNull(),
-    /** Visits of one view (the 'total' and 'entry' rows). */
-    bounces: integer("bounces").notNull().default(0),
-    /** The median visit length that day, in seconds (the 'total' row). */
-    medianVisitSeconds: integer("median_visit_seconds").notNull().default(0),
+    ...rollupFigures(),
   },
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
+);
+
+/**
+ * The daily rollup of every filtered report, kept as long as the raw views (ANALYTICS_RAW_DAYS): for
+ * each filter dimension ('page', 'entry', 'referrer', …) and value seen that day, the rows a report
+ * filtered on it shows ('total' and one per value of every dimension), as analytics_daily has for the
+ * unfiltered report. Built with analytics_daily by the same rollup of the day.
+ */
+export const analyticsDailyFiltered = pgTable(
+  "analytics_daily_filtered",
+  {
+    day: text("day").notNull(),
+    filterDimension: text("filter_dimension").notNull(),
+    filterValue: text("filter_value").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    ...rollupFigures(),
+  },
+  (t) => [
+    primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
+    index("analytics_daily_filtered_day_idx").on(t.day),
+  ],
 );
 
 /** Views not counted because an instance's per-minute cap was reached (the report shows it as sampling). */
@@ -934,6 +961,8 @@ export const analyticsDropped = pgTable("analytics_dropped", {
 export const analyticsRolledDays = pgTable("analytics_rolled_days", {
   day: text("day").primaryKey(),
   rolledAt: timestamp("rolled_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The day's filtered rollup (analytics_daily_filtered) is there: set by the rollup, cleared when the raw days expire. */
+  filtered: boolean("filtered").notNull().default(false),
 });
 
 export const CONVERSION_KINDS = ["contact", "subscription", "booking"] as const;
@@ -1227,11 +1256,20 @@ export const bookings = pgTable(
   ],
 );
 
-/** The owner's calendar feeds (private ICS addresses) read for busy times. The URL is a secret. */
+/**
+ * The owner's calendars read for busy times: private ICS addresses (`ics`) and CalDAV calendars
+ * (`caldav`, read with a user name and a password sealed with the app secret). The URL is a secret.
+ */
 export const bookingCalendarFeeds = pgTable("booking_calendar_feeds", {
   id: uuid("id").primaryKey().defaultRandom(),
   label: text("label").notNull(),
+  kind: text("kind", { enum: ["ics", "caldav"] })
+    .notNull()
+    .default("ics"),
   url: text("url").notNull(),
+  /** CalDAV only: the user name, and the password as sealWithAppSecret's output (never in clear). */
+  username: text("username"),
+  passwordSealed: text("password_sealed"),
   refreshMinutes: integer("refresh_minutes").notNull().default(10),
   lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
   lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),

@@ -57,7 +57,10 @@ export interface JobDefinition<S extends z.ZodType> {
 export type AnyJobDefinition = JobDefinition<z.ZodType>;
 
 export interface EnqueueOptions {
-  /** Not before this time (default: now). */
+  /**
+   * Not before this time. Default: the database's now(), the clock the runner claims by — never this
+   * process's clock, which may be ahead of the database's (a job due "now" would wait that long).
+   */
   runAt?: Date;
   /** Dedupe key: a second enqueue with the same key is a no-op while the first job's row exists. */
   key?: string;
@@ -134,7 +137,7 @@ export async function enqueueJob(db: Db, input: EnqueueJobInput): Promise<Enqueu
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error("maxAttempts must be a positive integer");
   const [row] = await db
     .insert(jobs)
-    .values({ kind: input.kind, payload: input.payload, runAt: input.runAt ?? new Date(), maxAttempts, dedupeKey: input.key ?? null })
+    .values({ kind: input.kind, payload: input.payload, runAt: input.runAt ?? sql`now()`, maxAttempts, dedupeKey: input.key ?? null })
     .onConflictDoNothing({ target: jobs.dedupeKey })
     .returning({ id: jobs.id });
   if (!row) {

@@ -1,0 +1,294 @@
+// Statistics reports read rollups (analytics_daily, and analytics_daily_filtered for a filter) for
+// finished days and raw views for today. This suite seeds three weeks of views and compares every
+// report — unfiltered and filtered on each dimension, over today, 7 days, 30 days and 12 months —
+// with the same figures worked out the straightforward way, in plain code from the seeded rows:
+// per day, a filter keeps a page's views or the visits whose first view has the value; visits,
+// visitors, bounces and the median visit length are counted from those views.
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { statisticsReport, type Report, type TableRow, type Totals } from "~/features/analytics/reports.server";
+import { dayBounds, previousDay, rollUpDay, runAnalyticsMaintenance } from "~/features/analytics/rollup.server";
+import { dayIn } from "~/features/analytics/visitor.server";
+import { DIMENSIONS, type Dimension } from "~/features/analytics/dimensions";
+import { analyticsDaily, analyticsDailyFiltered, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
+import { getEnv } from "~/server/env.server";
+import { describeEachDatabase } from "../helpers/databases";
+import { bookingSuiteEnv } from "../helpers/booking";
+
+type ViewRow = typeof analyticsViews.$inferInsert & { views: number; minute: Date };
+
+/** A small deterministic generator, so every run (and both databases) sees the same views. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PATHS = ["/", "/about", "/7fs/Faith/a-post", "/7fs/Finance/a-budget", "/projects", "/contact", "/7fs/Faith/b-post", "/links"];
+const REFERRERS = [null, null, "linkedin.com", "www.google.com", "news.ycombinator.com"];
+const CAMPAIGNS = [null, null, null, "spring", "autumn"];
+const COUNTRIES = ["DE", "DE", "US", "FR", null];
+const CLIENTS = [
+  { device: "desktop", browser: "Chrome", os: "Windows" },
+  { device: "desktop", browser: "Firefox", os: "Linux" },
+  { device: "mobile", browser: "Safari", os: "iOS" },
+  { device: "tablet", browser: "Chrome", os: "Android" },
+];
+
+/** A day's visits: some visitors come twice, later views sometimes bring another referrer or campaign. */
+function viewsOfDay(next: () => number, dayStart: Date, dayIndex: number): ViewRow[] {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const rows: ViewRow[] = [];
+  for (let visitor = 0; visitor < 18; visitor++) {
+    const visitorId = BigInt(dayIndex * 1000 + visitor + 1);
+    const client = pick(CLIENTS);
+    const country = pick(COUNTRIES);
+    const visits = next() < 0.3 ? 2 : 1;
+    // Visits start at least two hours apart, between 01:00 and 17:00 and last at most 1 h 40 min: one day each.
+    let start = dayStart.getTime() + 3600_000 + Math.floor(next() * 6) * 3600_000;
+    for (let visit = 0; visit < visits; visit++) {
+      const visitId = visitorId * 10n + BigInt(visit);
+      const length = 1 + Math.floor(next() * 4);
+      let at = start;
+      for (let view = 0; view < length; view++) {
+        rows.push({
+          minute: new Date(at - (at % 60_000)),
+          path: pick(PATHS),
+          referrerHost: view === 0 || next() < 0.15 ? pick(REFERRERS) : null,
+          utmCampaign: view === 0 || next() < 0.1 ? pick(CAMPAIGNS) : null,
+          country,
+          ...client,
+          visitorId,
+          visitId,
+          views: next() < 0.2 ? 2 : 1,
+        });
+        at += (1 + Math.floor(next() * 25)) * 60_000;
+      }
+      start += 2 * 3600_000 + Math.floor(next() * 4) * 3600_000;
+    }
+  }
+  return rows;
+}
+
+interface Figures extends Totals {
+  /** The sum of each day's median times its visits (medians of days are combined weighted by visits). */
+  medianWeight: number;
+}
+
+const FIGURE_KEYS = ["views", "visitors", "visits", "bounces"] as const;
+const VISIT_VALUE: Record<Exclude<Dimension, "page">, (r: ViewRow) => string> = {
+  entry: (r) => r.path,
+  referrer: (r) => r.referrerHost ?? "",
+  campaign: (r) => r.utmCampaign ?? "",
+  country: (r) => r.country ?? "",
+  device: (r) => r.device,
+  browser: (r) => r.browser,
+  os: (r) => r.os,
+};
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+/** One day's report rows (key "dimension\nvalue"), from that day's views, the straightforward way. */
+function dayFigures(dayRows: ViewRow[], filter: Report["filter"]): Map<string, Figures> {
+  const byVisit = (rows: ViewRow[]) =>
+    [...groupBy(rows, (r) => String(r.visitId)).values()].map((v) => v.sort((a, b) => +a.minute - +b.minute));
+  let kept = dayRows;
+  if (filter) {
+    const { dimension, value } = filter;
+    if (dimension === "page") kept = dayRows.filter((r) => r.path === value);
+    else kept = byVisit(dayRows).flatMap((v) => (VISIT_VALUE[dimension](v[0]!) === value ? v : []));
+  }
+  const visits = byVisit(kept).map((v) => ({
+    views: v.reduce((sum, r) => sum + r.views, 0),
+    visitor: String(v[0]!.visitorId),
+    seconds: (+v[v.length - 1]!.minute - +v[0]!.minute) / 1000,
+    first: v[0]!,
+  }));
+  const out = new Map<string, Figures>();
+  const put = (key: string, f: Omit<Figures, "medianWeight">) => out.set(key, { ...f, medianWeight: f.medianVisitSeconds * f.visits });
+  const ofVisits = (list: typeof visits) => ({
+    views: list.reduce((sum, v) => sum + v.views, 0),
+    visitors: new Set(list.map((v) => v.visitor)).size,
+    visits: list.length,
+    bounces: list.filter((v) => v.views === 1).length,
+  });
+  if (visits.length > 0) {
+    // percentile_disc(0.5): the first length at or past half of the visits.
+    const lengths = visits.map((v) => v.seconds).sort((a, b) => a - b);
+    put("total\n", { ...ofVisits(visits), medianVisitSeconds: lengths[Math.ceil(lengths.length / 2) - 1]! });
+  }
+  for (const [path, rows] of groupBy(kept, (r) => r.path)) {
+    const visitsOfPage = new Set(rows.map((r) => String(r.visitId))).size;
+    put(`page\n${path}`, {
+      views: rows.reduce((sum, r) => sum + r.views, 0),
+      visitors: new Set(rows.map((r) => String(r.visitorId))).size,
+      visits: visitsOfPage,
+      bounces: 0,
+      medianVisitSeconds: 0,
+    });
+  }
+  for (const [dimension, valueOf] of Object.entries(VISIT_VALUE)) {
+    for (const [value, list] of groupBy(visits, (v) => valueOf(v.first))) {
+      put(`${dimension}\n${value}`, { ...ofVisits(list), medianVisitSeconds: 0 });
+    }
+  }
+  return out;
+}
+
+/** A period's report figures: the sum of its days'. */
+function expectedReport(all: ViewRow[], days: string[], zone: string, filter: Report["filter"]) {
+  const rowsByDay = groupBy(all, (r) => dayIn(r.minute, zone));
+  const summed = new Map<string, Figures>();
+  const series = days.map((day) => {
+    const figures = dayFigures(rowsByDay.get(day) ?? [], filter);
+    for (const [key, f] of figures) {
+      const known = summed.get(key) ?? { views: 0, visitors: 0, visits: 0, bounces: 0, medianVisitSeconds: 0, medianWeight: 0 };
+      for (const k of FIGURE_KEYS) known[k] += f[k];
+      known.medianWeight += f.medianWeight;
+      summed.set(key, known);
+    }
+    const total = figures.get("total\n");
+    return { day, views: total?.views ?? 0, visitors: total?.visitors ?? 0 };
+  });
+  const total = summed.get("total\n");
+  const totals = {
+    views: total?.views ?? 0,
+    visitors: total?.visitors ?? 0,
+    visits: total?.visits ?? 0,
+    bounces: total?.bounces ?? 0,
+    medianVisitSeconds: total && total.visits > 0 ? total.medianWeight / total.visits : 0,
+  };
+  const tables = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as TableRow[]])) as Record<Dimension, TableRow[]>;
+  for (const [key, f] of summed) {
+    const [dimension, value = ""] = key.split("\n") as [Dimension | "total", string];
+    if (dimension !== "total") tables[dimension].push({ value, views: f.views, visitors: f.visitors, visits: f.visits });
+  }
+  return { totals, series, tables };
+}
+
+const byValue = (rows: TableRow[]) => [...rows].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+
+/**
+ * Report totals against expected ones. A median over several days is the visit-weighted mean of the
+ * days' medians, rounded where parts are combined: within a second and a half of the exact mean.
+ */
+function expectTotals(actual: Totals, expected: Totals, label: string) {
+  const { medianVisitSeconds, ...figures } = actual;
+  const { medianVisitSeconds: expectedMedian, ...expectedFigures } = expected;
+  expect(figures, label).toEqual(expectedFigures);
+  expect(Math.abs(medianVisitSeconds - expectedMedian), `${label}: median ${medianVisitSeconds} vs ${expectedMedian}`).toBeLessThan(1.5);
+}
+
+describe("statistics reports from rollups equal the straightforward count", () => {
+  bookingSuiteEnv();
+
+  describeEachDatabase("reports", (ctx) => {
+    const admin = { id: "report-admin", role: "admin" as const };
+    let zone = "";
+    let now = new Date();
+    let today = "";
+    let keepFrom = "";
+    const seeded: ViewRow[] = [];
+
+    beforeAll(async () => {
+      zone = getEnv().SITE_TIME_ZONE;
+      // Today is the day clocks go forward in Berlin (23 hours); it is 21 hours in.
+      today = "2026-03-29";
+      now = new Date((await dayBounds(ctx.db, today, zone)).start.getTime() + 21 * 3600_000);
+      keepFrom = previousDay(today, getEnv().ANALYTICS_RAW_DAYS);
+      const next = random(26);
+      // Today and the twenty days before it, and one day 35 days ago: past the raw retention, so the
+      // maintenance keeps only its unfiltered rollup.
+      for (const ago of [35, ...Array.from({ length: 21 }, (_, i) => 20 - i)]) {
+        const day = previousDay(today, ago);
+        seeded.push(...viewsOfDay(next, (await dayBounds(ctx.db, day, zone)).start, ago));
+      }
+      for (let from = 0; from < seeded.length; from += 500) await ctx.db.insert(analyticsViews).values(seeded.slice(from, from + 500));
+      await rollUpDay(ctx.db, previousDay(today, 35), zone);
+      await runAnalyticsMaintenance(ctx.db, now);
+      // A day rolled up before filtered rollups existed: a filtered report rebuilds it.
+      const older = previousDay(today, 3);
+      await ctx.db.delete(analyticsDailyFiltered).where(eq(analyticsDailyFiltered.day, older));
+      await ctx.db.update(analyticsRolledDays).set({ filtered: false }).where(eq(analyticsRolledDays.day, older));
+    });
+
+    it("the maintenance kept unfiltered rollups only past the raw retention, filtered ones within it", async () => {
+      const old = previousDay(today, 35);
+      const count = async (table: typeof analyticsDaily | typeof analyticsDailyFiltered) =>
+        (
+          await ctx.db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(table)
+            .where(eq(table.day, old))
+        )[0]?.n;
+      expect(await count(analyticsDaily)).toBeGreaterThan(0);
+      expect(await count(analyticsDailyFiltered)).toBe(0);
+      const [raw] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(analyticsViews);
+      expect(raw?.n).toBe(seeded.filter((r) => dayIn(r.minute, zone) >= keepFrom).length);
+    });
+
+    const filters: Report["filter"][] = [
+      null,
+      { dimension: "page", value: "/about" },
+      { dimension: "page", value: "/7fs/Faith/a-post" },
+      { dimension: "entry", value: "/" },
+      { dimension: "entry", value: "/nowhere" },
+      { dimension: "referrer", value: "linkedin.com" },
+      { dimension: "referrer", value: "" },
+      { dimension: "campaign", value: "spring" },
+      { dimension: "campaign", value: "" },
+      { dimension: "country", value: "DE" },
+      { dimension: "country", value: "" },
+      { dimension: "device", value: "mobile" },
+      { dimension: "browser", value: "Firefox" },
+      { dimension: "os", value: "Linux" },
+    ];
+    for (const period of ["today", "7d", "30d", "12m"] as const) {
+      it(`${period}: every report, unfiltered and filtered, has the straightforward figures`, async () => {
+        const length = { today: 1, "7d": 7, "30d": 30, "12m": 365 }[period];
+        const days = Array.from({ length }, (_, i) => previousDay(today, length - 1 - i));
+        const previousDays = days.map((d) => previousDay(d, length));
+        let nonEmpty = 0;
+        for (const filter of filters) {
+          const label = `${period} ${filter ? `${filter.dimension}=${filter.value}` : "unfiltered"}`;
+          // A filtered report covers the days whose raw views are kept; the unfiltered one every rolled-up day.
+          const rows = filter ? seeded.filter((r) => dayIn(r.minute, zone) >= keepFrom) : seeded;
+          const expected = expectedReport(rows, days, zone, filter);
+          const previous = expectedReport(rows, previousDays, zone, filter);
+          const report = await statisticsReport(ctx.db, admin, { period, filter, now });
+          expectTotals(report.totals, expected.totals, label);
+          expectTotals(report.previous, previous.totals, `${label} (previous)`);
+          expect(report.series, label).toEqual(expected.series);
+          for (const dimension of DIMENSIONS) {
+            expect(byValue(report.tables[dimension]), `${label} ${dimension}`).toEqual(byValue(expected.tables[dimension]));
+          }
+          if (report.totals.views > 0) nonEmpty++;
+        }
+        // The comparison is not vacuous: all but the filter on a page nobody entered at have views.
+        expect(nonEmpty).toBe(filters.length - 1);
+      });
+    }
+
+    it("a filter on a visit's value counts the visits of that table row, whatever their later views brought", async () => {
+      const report = await statisticsReport(ctx.db, admin, { period: "30d", filter: null, now });
+      for (const dimension of ["referrer", "campaign", "entry"] as const) {
+        for (const row of report.tables[dimension].slice(0, 3)) {
+          const filtered = await statisticsReport(ctx.db, admin, { period: "30d", filter: { dimension, value: row.value }, now });
+          expect(filtered.totals, `${dimension}=${row.value}`).toMatchObject({
+            visits: row.visits,
+            views: row.views,
+            visitors: row.visitors,
+          });
+        }
+      }
+    });
+  });
+});
