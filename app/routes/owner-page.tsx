@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import { NotFoundMessage } from "~/components/not-found-message";
+import { CommentsSection } from "~/features/comments/comments-section";
+import { pageCommentsView } from "~/features/comments/comments.server";
 import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { OwnerPageArticle } from "~/features/owner-pages/owner-page-article";
@@ -28,7 +30,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
-  const page = await getReadablePage(getDb(), params.address, user);
+  const db = getDb();
+  const page = await getReadablePage(db, params.address, user);
   if (!page) {
     logger.warn({ path: new URL(request.url).pathname }, "404: page not found");
     return data({ found: false as const }, { status: 404 });
@@ -42,7 +45,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     metaTitle: page.metaTitle,
     metaDescription: page.metaDescription,
   };
-  return data({ found: true as const, page: view }, page.published ? undefined : { headers: NOT_PUBLIC });
+  const comments = await pageCommentsView(db, page);
+  return data({ found: true as const, page: view, comments }, page.published ? undefined : { headers: NOT_PUBLIC });
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {
@@ -59,5 +63,10 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
 export default function OwnerPageRoute({ loaderData }: Route.ComponentProps) {
   const copy = useLayoutCopy();
   if (!loaderData.found) return <NotFoundMessage text={copy.notFoundText} />;
-  return <OwnerPageArticle page={loaderData.page} />;
+  return (
+    <>
+      <OwnerPageArticle page={loaderData.page} />
+      {loaderData.page.published && loaderData.comments ? <CommentsSection {...loaderData.comments} /> : null}
+    </>
+  );
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { asc, eq, getTableColumns, getTableName, is, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, getTableName, is, sql } from "drizzle-orm";
 import { type PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { matchPath } from "react-router";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -1427,6 +1427,36 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
               .from(schema.fediverseFollowers)
               .where(eq(schema.fediverseFollowers.actorId, actorId)),
           ).toEqual([]),
+      };
+    },
+  },
+  {
+    name: "fediverse follower block (admin → Settings)",
+    route: "/admin/settings",
+    allowed: ["admin"],
+    okStatus: 302,
+    prepare: async (db) => {
+      const actorId = `https://fediverse.example/users/${unique()}`;
+      await db
+        .insert(schema.fediverseFollowers)
+        .values({ actorId, handle: "someone@fediverse.example", inbox: `${actorId}/inbox`, followId: `${actorId}#follow` });
+      return {
+        path: "/admin/settings",
+        body: new URLSearchParams({ intent: "fediverse-block", actorId }),
+        verify: async (db) => {
+          expect(
+            await db
+              .select({ id: schema.fediverseFollowers.actorId })
+              .from(schema.fediverseFollowers)
+              .where(eq(schema.fediverseFollowers.actorId, actorId)),
+          ).toEqual([]);
+          expect(
+            await db
+              .select({ value: schema.commentBlocks.value })
+              .from(schema.commentBlocks)
+              .where(and(eq(schema.commentBlocks.kind, "actor"), eq(schema.commentBlocks.value, actorId))),
+          ).toHaveLength(1);
+        },
       };
     },
   },

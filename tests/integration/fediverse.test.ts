@@ -1,12 +1,19 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { moderateComment } from "~/features/comments/comments.server";
-import { deliverJob, federatePost, federatePostJob, fediverseAdminView, removeFollower } from "~/features/fediverse/fediverse.server";
+import { addCommentBlock, moderateComment, removeCommentBlock } from "~/features/comments/comments.server";
+import {
+  blockFollower,
+  deliverJob,
+  federatePost,
+  federatePostJob,
+  fediverseAdminView,
+  removeFollower,
+} from "~/features/fediverse/fediverse.server";
 import { checkSignature, makeKeyPair, parseSignature, signRequest, type KeyPair } from "~/features/fediverse/http-signature.server";
 import { createPost, deletePost, updatePost } from "~/features/posts/write/posts.server";
-import { comments, fediverseFollowers } from "~/server/db/schema.server";
+import { blogPosts, commentBlocks, comments, fediverseFollowers } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { defineJob } from "~/server/jobs/jobs.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -152,6 +159,20 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
       publicKeyPem: await ourPublicKey(),
     });
   };
+  /** Alice's reply to one of our posts: a Create of a Note, signed by her (naming `attributedTo` as its author). */
+  const replyFrom = (postId: string, noteId: string, content: string, attributedTo: string | null = alice) =>
+    signedPost({
+      id: `${noteId}/activity`,
+      type: "Create",
+      actor: alice,
+      object: {
+        id: noteId,
+        type: "Note",
+        ...(attributedTo ? { attributedTo } : {}),
+        inReplyTo: `${server.url}/ap/posts/${postId}`,
+        content,
+      },
+    });
   const follow = async () => {
     const id = `${alice}#follows/${unique()}`;
     const response = await signedPost({ id, type: "Follow", actor: alice, object: `${server.url}/ap/actor` });
@@ -190,6 +211,64 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     expect(links.links[0]?.href).toBe(`${server.url}/nodeinfo/2.1`);
     const info = (await (await server.fetch("/nodeinfo/2.1")).json()) as { protocols: string[]; version: string };
     expect(info).toMatchObject({ version: "2.1", protocols: ["activitypub"] });
+  });
+
+  it("pages the outbox as Mastodon reads it: first, next, 20 a page, every published post once, newest first", async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const post = await createPost(ctx.db, admin, { title: `Paged ${i} ${unique()}`, content: "Text.", category: "Fun", published: true });
+      made.push(`${server.url}/ap/posts/${post.id}`);
+    }
+    await createPost(ctx.db, admin, { title: `Draft ${unique()}`, content: "Not yet.", category: "Fun", published: false });
+    const [published] = await ctx.db
+      .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(blogPosts)
+      .where(eq(blogPosts.published, true));
+    const get = async (path: string) => {
+      const response = await server.fetch(path, { headers: { accept: "application/activity+json" } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/activity\+json/);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const collection = await get("/ap/outbox");
+    expect(collection).toMatchObject({ id: `${server.url}/ap/outbox`, type: "OrderedCollection", totalItems: published!.n });
+    expect(collection.orderedItems).toBeUndefined();
+    type Page = {
+      id: string;
+      type: string;
+      partOf: string;
+      next?: string;
+      orderedItems: { type: string; object: { id: string; published: string } }[];
+    };
+    let next: string | undefined = String(collection.first);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    const dates: string[] = [];
+    while (next) {
+      expect(next.startsWith(`${server.url}/ap/outbox?page=true`)).toBe(true);
+      const page = (await get(next.slice(server.url.length))) as unknown as Page;
+      expect(page).toMatchObject({ id: next, type: "OrderedCollectionPage", partOf: `${server.url}/ap/outbox` });
+      expect(page.orderedItems.every((item) => item.type === "Create")).toBe(true);
+      sizes.push(page.orderedItems.length);
+      seen.push(...page.orderedItems.map((item) => item.object.id));
+      dates.push(...page.orderedItems.map((item) => item.object.published));
+      next = page.next;
+    }
+    expect(seen).toHaveLength(published!.n);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(sizes.slice(0, -1).every((size) => size === 20)).toBe(true);
+    expect(sizes.at(-1)).toBeGreaterThan(0);
+    expect(sizes.length).toBe(Math.ceil(published!.n / 20));
+    // Newest first: the last post made leads the first page.
+    expect(seen[0]).toBe(made.at(-1));
+    expect([...dates].sort().reverse()).toEqual(dates);
+    for (const id of made) expect(seen).toContain(id);
+    // A malformed page address is a 400 that says what to do.
+    const bad = await server.fetch("/ap/outbox?page=true&before=bm90LWEtY3Vyc29y");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/first page/);
+    // The posts' deliveries (to no one yet) are done before the next test's follower arrives.
+    await runJobs();
   });
 
   it("refuses unsigned, badly signed, tampered and impersonating requests with 401, storing nothing", async () => {
@@ -256,7 +335,7 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     // The object is fetchable where its id says, and the outbox lists it.
     const fetched = await server.fetch(`/ap/posts/${post.id}`, { headers: { accept: "application/activity+json" } });
     expect(((await fetched.json()) as { name: string }).name).toBe(title);
-    const outbox = (await (await server.fetch("/ap/outbox")).json()) as { orderedItems: { object: { id: string } }[] };
+    const outbox = (await (await server.fetch("/ap/outbox?page=true")).json()) as { orderedItems: { object: { id: string } }[] };
     expect(outbox.orderedItems.map((item) => item.object.id)).toContain(`${server.url}/ap/posts/${post.id}`);
 
     // Running the decision again (a retry, another instance) sends nothing more.
@@ -299,19 +378,20 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
   it("files a reply from the fediverse in the moderation queue, shows it with the handle once approved, and removes it on Delete", async () => {
     const post = await createPost(ctx.db, admin, { title: `Replies ${unique()}`, content: "Tell me.", category: "Fun", published: true });
     const noteId = `${alice}/statuses/${unique()}`;
-    const reply = await signedPost({
-      id: `${noteId}/activity`,
-      type: "Create",
-      actor: alice,
-      object: {
-        id: noteId,
-        type: "Note",
-        attributedTo: alice,
-        inReplyTo: `${server.url}/ap/posts/${post.id}`,
-        content: `<p><span class="h-card"><a href="${server.url}/ap/actor" class="u-url mention">@blog</a></span> Great point about budgets.</p>`,
-      },
-    });
+    const reply = await replyFrom(
+      post.id,
+      noteId,
+      `<p><span class="h-card"><a href="${server.url}/ap/actor" class="u-url mention">@blog</a></span> Great point about budgets.</p>`,
+    );
     expect(reply.status).toBe(202);
+    // A note naming someone else as its author, or no author, is refused: the signer must be the author.
+    for (const attributedTo of [`${remoteUrl}/users/bob`, null]) {
+      const otherId = `${alice}/statuses/${unique()}`;
+      const forged = await replyFrom(post.id, otherId, "<p>Not mine</p>", attributedTo);
+      expect(forged.status).toBe(403);
+      expect(((await forged.json()) as { error: string }).error).toMatch(/attributedTo must be the account that signed/);
+      expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.sourceUrl, otherId))).toEqual([]);
+    }
     const [row] = await ctx.db
       .select({ id: comments.id, state: comments.state, handle: comments.fediverseHandle, body: comments.body, reason: comments.reason })
       .from(comments)
@@ -343,6 +423,66 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     expect(received.map((r) => [r.path, r.activity.type, r.activity.object.id])).toEqual([["/users/alice/inbox", "Reject", followId]]);
     expect(await validlySigned(received[0]!)).toBeNull();
     await expect(removeFollower(ctx.db, admin, { actorId: alice })).rejects.toThrow(/does not follow/);
+  });
+
+  it("blocks a follower: removed, told with a Reject, and their later Follow, reply and like refused with 403", async () => {
+    const post = await createPost(ctx.db, admin, { title: `Blocked ${unique()}`, content: "Hello.", category: "Fun", published: true });
+    const { id: followId } = await follow();
+    await runJobs();
+    received.length = 0;
+    await expect(blockFollower(ctx.db, { id: "m", role: "moderator" }, { actorId: alice })).rejects.toThrow(/Only administrators/);
+    await blockFollower(ctx.db, admin, { actorId: alice });
+    expect(await ctx.db.select().from(fediverseFollowers)).toEqual([]);
+    expect(await ctx.db.select({ kind: commentBlocks.kind }).from(commentBlocks).where(eq(commentBlocks.value, alice))).toEqual([
+      { kind: "actor" },
+    ]);
+    await runJobs();
+    expect(received.map((r) => [r.path, r.activity.type, r.activity.object.id])).toEqual([["/users/alice/inbox", "Reject", followId]]);
+    expect(await validlySigned(received[0]!)).toBeNull();
+    await expect(blockFollower(ctx.db, admin, { actorId: alice })).rejects.toThrow(/does not follow/);
+
+    const refollow = await follow();
+    expect(refollow.response.status).toBe(403);
+    expect(((await refollow.response.json()) as { error: string }).error).toMatch(/does not accept activities from your account/);
+    const reply = await replyFrom(post.id, `${alice}/statuses/${unique()}`, "<p>Hi</p>");
+    expect(reply.status).toBe(403);
+    const like = await signedPost({
+      id: `${alice}#likes/${unique()}`,
+      type: "Like",
+      actor: alice,
+      object: `${server.url}/ap/posts/${post.id}`,
+    });
+    expect(like.status).toBe(403);
+    expect(await ctx.db.select().from(fediverseFollowers)).toEqual([]);
+    expect(await ctx.db.select({ id: comments.id }).from(comments).where(eq(comments.postId, post.id))).toEqual([]);
+
+    // Removing the entry from the comments' block list lets Alice follow again.
+    await removeCommentBlock(ctx.db, admin, "actor", alice);
+    expect((await follow()).response.status).toBe(202);
+    await ctx.db.delete(fediverseFollowers);
+  });
+
+  it("removes the followers of a host added to the comments' block list, and only theirs", async () => {
+    const remoteHost = new URL(remoteUrl).host;
+    const { id: followId } = await follow();
+    // Another instance's follower stays.
+    await ctx.db.insert(fediverseFollowers).values({
+      actorId: "https://other.example/users/bob",
+      handle: "bob@other.example",
+      inbox: "https://other.example/users/bob/inbox",
+      followId: "https://other.example/f/1",
+    });
+    await runJobs();
+    received.length = 0;
+    await addCommentBlock(ctx.db, { id: "m", role: "moderator" }, "host", remoteHost);
+    expect(await ctx.db.select({ actorId: fediverseFollowers.actorId }).from(fediverseFollowers)).toEqual([
+      { actorId: "https://other.example/users/bob" },
+    ]);
+    await runJobs();
+    expect(received.map((r) => [r.activity.type, r.activity.object.id])).toEqual([["Reject", followId]]);
+    expect((await follow()).response.status).toBe(403);
+    await removeCommentBlock(ctx.db, admin, "host", remoteHost);
+    await ctx.db.delete(fediverseFollowers);
   });
 
   it("changes the handle in Settings: WebFinger answers the new one only", async () => {

@@ -4,7 +4,6 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
-import { postPath, parseCategory } from "~/lib/categories";
 import type { CommentBlockKind, CommentState } from "~/server/db/schema.server";
 import { COMMENT_LIMITS, type CommentSettings } from "./comment-schema";
 
@@ -22,10 +21,11 @@ export interface ModeratedComment {
   reason: string | null;
   ipAddress: string | null;
   createdAt: string | Date;
-  postId: string;
-  postTitle: string;
-  postCategory: string;
-  postSlug: string;
+  /** Null for a comment on one of the owner's pages (its switch is in the page's editor). */
+  postId: string | null;
+  /** The post's or page's title and address. */
+  subjectTitle: string;
+  subjectPath: string;
   postClosed: boolean;
 }
 
@@ -70,8 +70,7 @@ export function QueueTabs({ queue, counts }: { queue: CommentState; counts: Reco
 
 /** One comment in a queue with every decision a moderator can take on it. */
 export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedComment; queue: CommentState }) {
-  const category = parseCategory(comment.postCategory);
-  const path = category ? postPath(category, comment.postSlug) : "/";
+  const path = comment.subjectPath;
   const label = `comment by ${comment.authorName}`;
   return (
     <article aria-label={label} className="rounded-lg border p-4" data-testid="moderated-comment">
@@ -86,7 +85,7 @@ export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedCom
       <p className="mt-1 text-sm">
         On{" "}
         <Link to={path} className="text-primary underline underline-offset-4">
-          {comment.postTitle}
+          {comment.subjectTitle}
         </Link>
         {comment.postClosed ? " (comments off)" : ""}
       </p>
@@ -111,13 +110,15 @@ export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedCom
             Block IP
           </IntentButton>
         ) : null}
-        <Form method="post" className="inline">
-          <input type="hidden" name="postId" value={comment.postId} />
-          <input type="hidden" name="closed" value={comment.postClosed ? "" : "on"} />
-          <Button type="submit" name="intent" value="close-post" size="sm" variant="outline">
-            {comment.postClosed ? "Turn comments on for this post" : "Turn comments off for this post"}
-          </Button>
-        </Form>
+        {comment.postId ? (
+          <Form method="post" className="inline">
+            <input type="hidden" name="postId" value={comment.postId} />
+            <input type="hidden" name="closed" value={comment.postClosed ? "" : "on"} />
+            <Button type="submit" name="intent" value="close-post" size="sm" variant="outline">
+              {comment.postClosed ? "Turn comments on for this post" : "Turn comments off for this post"}
+            </Button>
+          </Form>
+        ) : null}
         <IntentButton intent="delete" id={comment.id} variant="destructive">
           Delete
         </IntentButton>
@@ -216,6 +217,7 @@ export function BlockList({ blocks }: { blocks: { kind: CommentBlockKind; value:
             <option value="host">Host</option>
             <option value="email">Email or domain</option>
             <option value="ip">IP or range</option>
+            <option value="actor">Fediverse account (actor address)</option>
           </select>
         </div>
         <div className="grid gap-2">

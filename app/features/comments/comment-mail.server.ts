@@ -3,10 +3,10 @@ import { z } from "zod";
 import { contactRecipient } from "~/features/contact/outbox.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { emailSiteUrl } from "~/features/settings/site-url.server";
-import { postPath, parseCategory } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
-import { blogPosts, comments } from "~/server/db/schema.server";
+import { blogPosts, comments, ownerPages } from "~/server/db/schema.server";
 import { defineMailKind } from "~/server/mail-outbox.server";
+import { subjectColumns, subjectPath, subjectTitle } from "./comment-subject.server";
 import { signComment } from "./comment-tokens.server";
 
 async function commentWithPost(db: Db, id: string) {
@@ -19,20 +19,16 @@ async function commentWithPost(db: Db, id: string) {
       body: comments.body,
       state: comments.state,
       reason: comments.reason,
-      postTitle: blogPosts.title,
-      postCategory: blogPosts.category,
-      postSlug: blogPosts.slug,
+      ...subjectColumns,
     })
     .from(comments)
-    .innerJoin(blogPosts, eq(blogPosts.id, comments.postId))
+    .leftJoin(blogPosts, eq(blogPosts.id, comments.postId))
+    .leftJoin(ownerPages, eq(ownerPages.id, comments.pageId))
     .where(eq(comments.id, id));
-  return row;
+  return row && { ...row, postTitle: subjectTitle(row) };
 }
 
-function postUrl(siteUrl: string, row: { postCategory: string; postSlug: string }) {
-  const category = parseCategory(row.postCategory);
-  return new URL(category ? postPath(category, row.postSlug) : "/", siteUrl).href;
-}
+const postUrl = (siteUrl: string, row: Parameters<typeof subjectPath>[0]) => new URL(subjectPath(row), siteUrl).href;
 
 const oneLine = (value: string) => value.replace(/[\r\n]+/g, " ");
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { VerificationConfig } from "~/features/verification/verification";
-import { COMMENT_TEXTS } from "./comment-schema";
+import { COMMENT_TEXTS, type CommentSubjectRef } from "./comment-schema";
 import { CommentForm, type CommentFieldErrors } from "./comments-section";
 
 /** A comment just taken: published or held, with the link that edits it for a while. */
@@ -17,15 +17,15 @@ export interface RefusedComment {
   values: { name: string; email: string; url: string; body: string; notify: boolean };
   fieldErrors: CommentFieldErrors;
   formError: string | null;
-  postId: string;
+  subject: CommentSubjectRef | null;
   parentId: string | null;
   stamp: string;
 }
 
 /** The comment being answered, on the reply page for readers without JavaScript. */
 export interface ReplyView {
-  post: { id: string; title: string };
-  postPath: string;
+  /** The post or page, with its address. */
+  post: CommentSubjectRef & { title: string; path: string };
   parent: { id: string; authorName: string; html: string };
   open: boolean;
   stamp: string;
@@ -71,6 +71,7 @@ export function CommentFormPage({
   reply: RefusedComment | undefined;
   verification: VerificationConfig;
 }) {
+  const subject = reply?.subject ?? view?.post ?? null;
   return (
     <section className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-3xl font-bold">{view ? `Reply on “${view.post.title}”` : "Your comment"}</h1>
@@ -81,19 +82,23 @@ export function CommentFormPage({
             <div className="comment-body mt-2 break-words" dangerouslySetInnerHTML={{ __html: view.parent.html }} />
           </blockquote>
           <Link
-            to={`${view.postPath}#comment-${view.parent.id}`}
+            to={`${view.post.path}#comment-${view.parent.id}`}
             reloadDocument
             className="mt-4 inline-block text-sm text-primary underline underline-offset-4"
           >
-            Back to the post
+            Back to “{view.post.title}”
           </Link>
         </>
       ) : null}
       {view && !view.open ? (
         <p className="mt-6">{COMMENT_TEXTS.closed}</p>
+      ) : !subject ? (
+        <p role="alert" className="mt-6">
+          {reply?.formError ?? COMMENT_TEXTS.closed}
+        </p>
       ) : (
         <CommentForm
-          postId={reply?.postId ?? view?.post.id ?? ""}
+          subject={subject}
           parentId={reply ? reply.parentId : (view?.parent.id ?? null)}
           stamp={reply?.stamp ?? view?.stamp ?? ""}
           verification={verification}

@@ -83,6 +83,8 @@ export function matchingBlock(
       if (block.kind === "email") return facts.authorEmail === block.value || facts.authorEmail.endsWith(`@${block.value}`);
       if (block.kind === "ip") return ipMatches(facts.ip, block.value);
       if (block.kind === "host") return hosts.some((host) => host === block.value || host.endsWith(`.${block.value}`));
+      // A blocked fediverse account is refused at the inbox, before anything is filed.
+      if (block.kind === "actor") return false;
       return text.includes(block.value);
     }) ?? null
   );

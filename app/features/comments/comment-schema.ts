@@ -27,9 +27,26 @@ export const commentFieldsSchema = z.object({
   body: z.string().trim().min(1, "Comment is required").max(COMMENT_LIMITS.body, "Comment must be at most 4000 characters"),
 });
 
+/** What a comment is on: a post, or one of the owner's pages. */
+export interface CommentSubjectRef {
+  kind: "post" | "page";
+  id: string;
+}
+/** The form field, and the reply page's query parameter, that names the subject of each kind. */
+export const SUBJECT_FIELD = { post: "postId", page: "pageId" } as const;
+export const SUBJECT_PARAM = { post: "post", page: "page" } as const;
+
+/** The subject a form (postId or pageId) or an address (post or page) names, or null. */
+export function subjectOf(values: { post?: string | null; page?: string | null }): CommentSubjectRef | null {
+  if (values.page) return { kind: "page", id: values.page };
+  if (values.post) return { kind: "post", id: values.post };
+  return null;
+}
+
 /** The whole form post (fields, thread, the anti-spam fields). */
 export const commentRequestSchema = commentFieldsSchema.extend({
-  postId: z.uuid("Unknown post"),
+  postId: z.uuid("Unknown post").optional(),
+  pageId: z.uuid("Unknown page").optional(),
   parentId: z
     .string()
     .optional()
@@ -65,7 +82,7 @@ export type CommentSettings = z.output<typeof commentSettingsSchema>;
 export const COMMENT_TEXTS = {
   held: "Thank you! Your comment is waiting for moderation.",
   published: "Thank you! Your comment is published.",
-  closed: "Comments are closed on this post.",
+  closed: "Comments are closed here.",
   rateLimited: "You have sent several comments in a short time. Please try again later.",
   author: "Author",
   editWindow: "You can edit or delete your comment for 15 minutes.",

@@ -10,10 +10,21 @@ import { longDate } from "~/lib/dates";
 import { errorIdOf } from "~/lib/dom";
 import { enhanceCommentForm } from "./comment-form-behavior";
 import { COMMENT_FORM_ATTRIBUTE, COMMENT_VERIFICATION_ATTRIBUTE } from "./comment-form-dom";
-import { COMMENT_HONEYPOT, COMMENT_LIMITS, COMMENT_TEXTS, MENTION_VERBS, type CommentView, type MentionView } from "./comment-schema";
+import {
+  COMMENT_HONEYPOT,
+  COMMENT_LIMITS,
+  COMMENT_TEXTS,
+  MENTION_VERBS,
+  SUBJECT_FIELD,
+  SUBJECT_PARAM,
+  type CommentSubjectRef,
+  type CommentView,
+  type MentionView,
+} from "./comment-schema";
 
 export interface CommentsSectionProps {
-  postId: string;
+  /** The post or page the comments are on. */
+  subject: CommentSubjectRef;
   open: boolean;
   count: number;
   comments: CommentView[];
@@ -27,7 +38,7 @@ export interface CommentsSectionProps {
 export type CommentFormValues = { name: string; email: string; url: string; body: string; notify: boolean };
 export type CommentFieldErrors = Partial<Record<"name" | "email" | "url" | "body", string[]>>;
 
-function CommentBody({ comment, postId, open }: { comment: CommentView; postId: string; open: boolean }) {
+function CommentBody({ comment, subject, open }: { comment: CommentView; subject: CommentSubjectRef; open: boolean }) {
   return (
     <article id={`comment-${comment.id}`} className="h-entry p-comment scroll-mt-20" aria-labelledby={`comment-${comment.id}-author`}>
       <header className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
@@ -61,7 +72,7 @@ function CommentBody({ comment, postId, open }: { comment: CommentView; postId: 
       <div className="e-content comment-body mt-2 break-words" dangerouslySetInnerHTML={{ __html: comment.html }} />
       {open ? (
         <a
-          href={`/comments?post=${postId}&replyTo=${comment.id}#comment-form`}
+          href={`/comments?${SUBJECT_PARAM[subject.kind]}=${subject.id}&replyTo=${comment.id}#comment-form`}
           className="mt-1 inline-block text-sm text-primary underline underline-offset-4"
           aria-label={`Reply to ${comment.authorName}`}
         >
@@ -72,9 +83,9 @@ function CommentBody({ comment, postId, open }: { comment: CommentView; postId: 
   );
 }
 
-/** The approved comments of a post, two levels deep, and the form to add one. Drawn on the server; no JavaScript needed. */
+/** The approved comments of a post or page, two levels deep, and the form to add one. Drawn on the server; no JavaScript needed. */
 export function CommentsSection(props: CommentsSectionProps) {
-  const { postId, open, count, comments } = props;
+  const { subject, open, count, comments } = props;
   return (
     <section id="comments" aria-labelledby="comments-title" className="mx-auto max-w-3xl px-4 pb-16">
       <h2 id="comments-title" className="text-2xl font-semibold">
@@ -84,12 +95,12 @@ export function CommentsSection(props: CommentsSectionProps) {
         <ol className="mt-6 space-y-8">
           {comments.map((comment) => (
             <li key={comment.id}>
-              <CommentBody comment={comment} postId={postId} open={open} />
+              <CommentBody comment={comment} subject={subject} open={open} />
               {comment.replies.length > 0 ? (
                 <ol className="mt-4 space-y-6 border-l-2 pl-4 sm:pl-6" aria-label={`Replies to ${comment.authorName}`}>
                   {comment.replies.map((reply) => (
                     <li key={reply.id}>
-                      <CommentBody comment={reply} postId={postId} open={open} />
+                      <CommentBody comment={reply} subject={subject} open={open} />
                     </li>
                   ))}
                 </ol>
@@ -102,7 +113,7 @@ export function CommentsSection(props: CommentsSectionProps) {
       ) : null}
       {props.mentions.length > 0 ? <MentionList mentions={props.mentions} /> : null}
       {open ? (
-        <CommentForm postId={postId} parentId={null} stamp={props.stamp} verification={props.verification} />
+        <CommentForm subject={subject} parentId={null} stamp={props.stamp} verification={props.verification} />
       ) : (
         <p className="mt-6 text-muted-foreground">{COMMENT_TEXTS.closed}</p>
       )}
@@ -185,7 +196,7 @@ function Field({
 
 /** The comment form: a plain form post to /comments; the enhancement adds the proof of work when the reader starts typing. */
 export function CommentForm({
-  postId,
+  subject,
   parentId,
   stamp,
   verification,
@@ -195,7 +206,7 @@ export function CommentForm({
   replyingTo,
   headingLevel = 3,
 }: {
-  postId: string;
+  subject: CommentSubjectRef;
   parentId: string | null;
   stamp: string;
   verification: VerificationConfig;
@@ -230,7 +241,7 @@ export function CommentForm({
           {formError}
         </p>
       ) : null}
-      <input type="hidden" name="postId" value={postId} />
+      <input type="hidden" name={SUBJECT_FIELD[subject.kind]} value={subject.id} />
       <input type="hidden" name="parentId" value={parentId ?? ""} />
       <input type="hidden" name="stamp" value={stamp} />
       {/* Honeypot: hidden from people and assistive technology; a form that fills it is dropped. */}

@@ -15,7 +15,7 @@ import {
   deleteOwnComment,
   moderateBySignedLink,
   moderateComment,
-  postCommentThread,
+  commentThread,
   replyAsAuthor,
   replyFormView,
   saveCommentSettings,
@@ -69,7 +69,7 @@ describe("comments", () => {
         [post.id, crypto.randomUUID()],
         [crypto.randomUUID(), crypto.randomUUID()],
       ] as const)
-        await expect(replyFormView(ctx.db, postId, parentId)).rejects.toBeInstanceOf(NotFoundError);
+        await expect(replyFormView(ctx.db, { kind: "post", id: postId }, parentId)).rejects.toBeInstanceOf(NotFoundError);
     });
 
     it("post → held → approved → shown → a reply mails the reader once → unsubscribe", async () => {
@@ -77,7 +77,7 @@ describe("comments", () => {
       const reader = `reader-${Date.now()}@comments.example`;
       const first = await comment(post.id, { email: reader, body: "First *thoughts* with [a link](https://docs.example)", notify: "on" });
       expect(first.state).toBe("pending");
-      expect((await postCommentThread(ctx.db, post.id, false)).count).toBe(0);
+      expect((await commentThread(ctx.db, { kind: "post", id: post.id }, false)).count).toBe(0);
 
       // The owner's email carries signed Approve and Spam links; a tampered one does nothing.
       const [ownerMail] = await ctx.db
@@ -88,7 +88,7 @@ describe("comments", () => {
       await expect(moderateBySignedLink(ctx.db, first.id, "approve", "forged")).rejects.toThrow(/not valid/);
       await moderateComment(ctx.db, await admin(), first.id, "approved");
 
-      const shown = await postCommentThread(ctx.db, post.id, false);
+      const shown = await commentThread(ctx.db, { kind: "post", id: post.id }, false);
       expect(shown.count).toBe(1);
       expect(shown.comments[0]?.html).toBe(
         '<p>First <em>thoughts</em> with <a href="https://docs.example/" rel="nofollow ugc noopener noreferrer">a link</a></p>',
@@ -100,13 +100,13 @@ describe("comments", () => {
 
       // The owner replies as the author: marked, published, and the reader is told once.
       await replyAsAuthor(ctx.db, await admin(), first.id, { body: "Thanks for reading!" }, SITE);
-      const thread = await postCommentThread(ctx.db, post.id, false);
+      const thread = await commentThread(ctx.db, { kind: "post", id: post.id }, false);
       expect(thread.comments[0]?.replies.map((r) => [r.staff, r.html])).toEqual([[true, "<p>Thanks for reading!</p>"]]);
       // A reply to the reply is shown on the second level, saying whom it answers.
       const replyId = thread.comments[0]?.replies[0]?.id ?? "";
       const deeper = await comment(post.id, { email: reader, body: "You're welcome", parentId: replyId });
       expect(deeper.state).toBe("approved");
-      const deep = (await postCommentThread(ctx.db, post.id, false)).comments[0]?.replies.at(-1);
+      const deep = (await commentThread(ctx.db, { kind: "post", id: post.id }, false)).comments[0]?.replies.at(-1);
       expect(deep).toMatchObject({ id: deeper.id, replyingTo: "Owner" });
 
       await drain();

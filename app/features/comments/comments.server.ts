@@ -9,6 +9,7 @@ import type { Db } from "~/server/db/client.server";
 import {
   blogPosts,
   commentBlocks,
+  ownerPages,
   comments,
   commentsClosedPosts,
   type CommentBlockKind,
@@ -29,13 +30,26 @@ import {
   commentSettingsSchema,
   EDIT_WINDOW_MS,
   MIN_SUBMIT_MS,
+  subjectOf,
   type CommentSettings,
+  type CommentSubjectRef,
   type CommentView,
   type MentionView,
 } from "./comment-schema";
 import { checkCommentSignature, makeStamp, signComment, stampAge } from "./comment-tokens.server";
 import { scoreComment, trainComment } from "./spam-filter.server";
+import {
+  findCommentSubject,
+  onSubject,
+  subjectColumns,
+  subjectPath,
+  subjectRefOf,
+  subjectTitle,
+  subjectValues,
+  type CommentSubject,
+} from "./comment-subject.server";
 import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
+import { addFediverseBlock } from "~/features/fediverse/fediverse.server";
 
 export const COMMENTS_FORBIDDEN = "Only administrators and moderators can moderate comments.";
 const COMMENT_NOT_FOUND = "Comment not found";
@@ -70,29 +84,20 @@ export async function setPostCommentsClosed(db: Db, actor: Actor | null, postId:
   });
 }
 
-/** Whether a post takes comments now: the site's switch, the post's own, and the age limit. */
-export function commentsOpen(settings: CommentSettings, post: { publishedAt: Date | null; closed: boolean }, now = new Date()): boolean {
-  if (!settings.enabled || post.closed || !post.publishedAt) return false;
+/**
+ * Whether a post or page takes comments now: the site's switch, its own, and for a post the age
+ * limit (a page has no publication date: its switch alone decides).
+ */
+export function commentsOpen(
+  settings: CommentSettings,
+  post: { kind?: CommentSubjectRef["kind"]; publishedAt: Date | null; closed: boolean },
+  now = new Date(),
+): boolean {
+  if (!settings.enabled || post.closed) return false;
+  if (post.kind === "page") return true;
+  if (!post.publishedAt) return false;
   if (settings.closeAfterDays === 0) return true;
   return now.getTime() - post.publishedAt.getTime() < settings.closeAfterDays * 86_400_000;
-}
-
-async function postForComments(db: Db, postId: string) {
-  // Anything but a UUID names no post: the caller answers 404, never a database error.
-  if (!z.uuid().safeParse(postId).success) return undefined;
-  const [post] = await db
-    .select({
-      id: blogPosts.id,
-      title: blogPosts.title,
-      category: blogPosts.category,
-      slug: blogPosts.slug,
-      published: blogPosts.published,
-      publishedAt: blogPosts.publishedAt,
-      closed: sql<boolean>`exists (select 1 from ${commentsClosedPosts} where ${commentsClosedPosts.postId} = ${blogPosts.id})`,
-    })
-    .from(blogPosts)
-    .where(eq(blogPosts.id, postId));
-  return post;
 }
 
 // ---- The thread on the post page ----
@@ -121,8 +126,8 @@ export async function postMentions(db: Db, postId: string): Promise<MentionView[
   );
 }
 
-/** The approved comments of a post, two levels deep: deeper replies join their top comment's replies, saying whom they answer. */
-export async function postCommentThread(db: Db, postId: string, newestFirst: boolean) {
+/** The approved comments of a post or page, two levels deep: deeper replies join their top comment's replies, saying whom they answer. */
+export async function commentThread(db: Db, subject: CommentSubjectRef, newestFirst: boolean) {
   const rows = await db
     .select({
       id: comments.id,
@@ -136,7 +141,7 @@ export async function postCommentThread(db: Db, postId: string, newestFirst: boo
       fediverseHandle: comments.fediverseHandle,
     })
     .from(comments)
-    .where(and(eq(comments.postId, postId), eq(comments.state, "approved"), threadKinds))
+    .where(and(onSubject(subject), eq(comments.state, "approved"), threadKinds))
     .orderBy(asc(comments.createdAt), asc(comments.id));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const views = new Map<string, CommentView>();
@@ -182,20 +187,20 @@ export async function approvedCommentCounts(db: Db, postIds: readonly string[]):
     .from(comments)
     .where(and(inArray(comments.postId, [...postIds]), eq(comments.state, "approved"), threadKinds))
     .groupBy(comments.postId);
-  return new Map(rows.map((row) => [row.postId, row.count]));
+  return new Map(rows.flatMap((row) => (row.postId ? [[row.postId, row.count] as const] : [])));
 }
 
-/** What the post page needs to draw its comments section. */
-export async function postCommentsView(db: Db, post: { id: string; publishedAt: Date | null; published: boolean }) {
-  const [settings, closedRow] = await Promise.all([
-    readCommentSettings(db),
-    db.select({ postId: commentsClosedPosts.postId }).from(commentsClosedPosts).where(eq(commentsClosedPosts.postId, post.id)),
+/** What a post's or page's comments section needs: the thread, the mentions, whether the form is open. */
+async function commentsView(db: Db, subject: CommentSubjectRef, state: { published: boolean; publishedAt: Date | null; closed: boolean }) {
+  const settings = await readCommentSettings(db);
+  const [thread, mentions] = await Promise.all([
+    commentThread(db, subject, settings.newestFirst),
+    // Webmentions and the fediverse answer posts only.
+    subject.kind === "post" ? postMentions(db, subject.id) : Promise.resolve([]),
   ]);
-  const [thread, mentions] = await Promise.all([postCommentThread(db, post.id, settings.newestFirst), postMentions(db, post.id)]);
-  const open = post.published && commentsOpen(settings, { publishedAt: post.publishedAt, closed: closedRow.length > 0 });
   return {
-    postId: post.id,
-    open,
+    subject,
+    open: state.published && commentsOpen(settings, { kind: subject.kind, ...state }),
     newestFirst: settings.newestFirst,
     stamp: await makeStamp(db),
     verification: getVerificationConfig(),
@@ -204,18 +209,39 @@ export async function postCommentsView(db: Db, post: { id: string; publishedAt: 
   };
 }
 
-/** The reply form's page (/comments?post=…&replyTo=…, for readers without JavaScript): the post and the comment answered. */
-export async function replyFormView(db: Db, postId: string, parentId: string) {
-  const post = await postForComments(db, postId);
-  if (!post || !post.published) throw new NotFoundError("This post does not exist.");
+/** What the post page needs to draw its comments section. */
+export async function postCommentsView(db: Db, post: { id: string; publishedAt: Date | null; published: boolean }) {
+  const closed = await db
+    .select({ postId: commentsClosedPosts.postId })
+    .from(commentsClosedPosts)
+    .where(eq(commentsClosedPosts.postId, post.id));
+  return commentsView(db, { kind: "post", id: post.id }, { ...post, closed: closed.length > 0 });
+}
+
+/** What one of the owner's pages needs to draw its comments section (null: comments are off on it). */
+export async function pageCommentsView(db: Db, page: { id: string; published: boolean; commentsEnabled: boolean }) {
+  if (!page.commentsEnabled) return null;
+  return commentsView(db, { kind: "page", id: page.id }, { published: page.published, publishedAt: null, closed: false });
+}
+
+/** The post or page a comment form names, published; else a 404. */
+async function publishedSubject(db: Db, subject: CommentSubjectRef | null): Promise<CommentSubject> {
+  const found = subject ? await findCommentSubject(db, subject) : undefined;
+  if (!found || !found.published) throw new NotFoundError(`This ${subject?.kind ?? "post"} does not exist.`);
+  return found;
+}
+
+/** The reply form's page (/comments?post=…&replyTo=…, or ?page=…, for readers without JavaScript): the post or page and the comment answered. */
+export async function replyFormView(db: Db, subject: CommentSubjectRef | null, parentId: string) {
+  const post = await publishedSubject(db, subject);
   const [parent] = await db
     .select({ id: comments.id, authorName: comments.authorName, html: comments.bodyHtml })
     .from(comments)
-    .where(and(eq(comments.id, commentId(parentId)), eq(comments.postId, postId), eq(comments.state, "approved")));
+    .where(and(eq(comments.id, commentId(parentId)), onSubject(post), eq(comments.state, "approved")));
   if (!parent) throw new NotFoundError(COMMENT_NOT_FOUND);
   const open = commentsOpen(await readCommentSettings(db), post);
   return {
-    post: { id: post.id, title: post.title, category: post.category, slug: post.slug },
+    post: { kind: post.kind, id: post.id, title: post.title, path: post.path },
     parent,
     open,
     stamp: await makeStamp(db),
@@ -232,7 +258,8 @@ export interface SubmittedComment {
   state: CommentState;
   /** Lets the same browser edit or delete the comment for 15 minutes. */
   editToken: string;
-  post: { category: string; slug: string; title: string };
+  /** The post or page it is on. */
+  post: { title: string; path: string };
 }
 
 async function readBlocks(db: Db) {
@@ -256,8 +283,7 @@ export async function submitComment(
   const filled =
     staff && actor && typeof body === "object" && body !== null ? { ...body, name: actor.name || actor.email, email: actor.email } : body;
   const input = parseOrThrow(commentRequestSchema, filled, "Please correct the highlighted fields.");
-  const post = await postForComments(db, input.postId);
-  if (!post || !post.published) throw new NotFoundError("This post does not exist.");
+  const post = await publishedSubject(db, subjectOf({ post: input.postId, page: input.pageId }));
   if (!commentsOpen(await readCommentSettings(db), post)) throw new ForbiddenError(COMMENT_TEXTS.closed);
   const email = input.email.toLowerCase();
   if (!staff) {
@@ -270,7 +296,7 @@ export async function submitComment(
       COMMENT_TEXTS.rateLimited,
     );
   }
-  const postRef = { category: post.category, slug: post.slug, title: post.title };
+  const postRef = { title: post.title, path: post.path };
   if (input[COMMENT_HONEYPOT]) {
     logger.warn({ ip }, "comment honeypot filled; submission dropped");
     return { id: crypto.randomUUID(), state: "pending", editToken: "", post: postRef };
@@ -280,8 +306,11 @@ export async function submitComment(
   const proofOfWork = staff || input.verificationToken !== "";
   if (!staff && input.verificationToken) await verifyHumanToken(db, input.verificationToken, ip);
   if (input.parentId) {
-    const [parent] = await db.select({ postId: comments.postId }).from(comments).where(eq(comments.id, input.parentId));
-    if (!parent || parent.postId !== post.id) throw new ValidationError("The comment you answer does not exist any more.");
+    const [parent] = await db
+      .select({ id: comments.id })
+      .from(comments)
+      .where(and(eq(comments.id, input.parentId), onSubject(post)));
+    if (!parent) throw new ValidationError("The comment you answer does not exist any more.");
   }
   const age = staff ? MIN_SUBMIT_MS : await stampAge(db, input.stamp);
   const [known] = await db
@@ -314,7 +343,7 @@ export async function submitComment(
     const [inserted] = await tx
       .insert(comments)
       .values({
-        postId: post.id,
+        ...subjectValues(post),
         parentId: input.parentId,
         authorName: input.name,
         authorEmail: email,
@@ -364,7 +393,14 @@ function commentId(id: string): string {
 
 async function ownComment(db: Db, id: string, token: string) {
   const [row] = await db
-    .select({ id: comments.id, body: comments.body, state: comments.state, createdAt: comments.createdAt, postId: comments.postId })
+    .select({
+      id: comments.id,
+      body: comments.body,
+      state: comments.state,
+      createdAt: comments.createdAt,
+      postId: comments.postId,
+      pageId: comments.pageId,
+    })
     .from(comments)
     .where(eq(comments.id, commentId(id)));
   if (!row || !(await checkCommentSignature(db, "edit", id, token))) throw new NotFoundError(COMMENT_NOT_FOUND);
@@ -376,11 +412,8 @@ async function ownComment(db: Db, id: string, token: string) {
 /** The comment a commenter may still edit, for the edit page. */
 export async function commentForOwnEdit(db: Db, id: string, token: string) {
   const row = await ownComment(db, id, token);
-  const [post] = await db
-    .select({ category: blogPosts.category, slug: blogPosts.slug, title: blogPosts.title })
-    .from(blogPosts)
-    .where(eq(blogPosts.id, row.postId));
-  return { id: row.id, body: row.body, post: post ?? null };
+  const subject = await findCommentSubject(db, subjectRefOf(row));
+  return { id: row.id, body: row.body, post: subject ? { title: subject.title, path: subject.path } : null };
 }
 
 export async function editOwnComment(db: Db, id: string, token: string, input: unknown, siteUrl: string): Promise<void> {
@@ -422,18 +455,24 @@ export async function listCommentQueue(db: Db, actor: Actor | null, state: Comme
       ipAddress: comments.ipAddress,
       createdAt: comments.createdAt,
       postId: comments.postId,
-      postTitle: blogPosts.title,
-      postCategory: blogPosts.category,
-      postSlug: blogPosts.slug,
+      ...subjectColumns,
       postClosed: sql<boolean>`exists (select 1 from ${commentsClosedPosts} where ${commentsClosedPosts.postId} = ${comments.postId})`,
     })
     .from(comments)
-    .innerJoin(blogPosts, eq(blogPosts.id, comments.postId))
+    .leftJoin(blogPosts, eq(blogPosts.id, comments.postId))
+    .leftJoin(ownerPages, eq(ownerPages.id, comments.pageId))
     .where(eq(comments.state, state))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(COMMENT_PAGE_SIZE);
   const counts = await commentQueueCounts(db);
-  return { comments: rows, counts };
+  return {
+    comments: rows.map(({ postTitle, pageTitle, postCategory, postSlug, pageAddress, ...row }) => ({
+      ...row,
+      subjectTitle: subjectTitle({ postTitle, pageTitle }),
+      subjectPath: subjectPath({ postCategory, postSlug, pageAddress }),
+    })),
+    counts,
+  };
 }
 
 export type QueuedComment = Awaited<ReturnType<typeof listCommentQueue>>["comments"][number];
@@ -463,6 +502,7 @@ async function commentRow(db: Db, id: string) {
       name: comments.authorName,
       url: comments.authorUrl,
       postId: comments.postId,
+      pageId: comments.pageId,
     })
     .from(comments)
     .where(eq(comments.id, commentId(id)));
@@ -550,7 +590,7 @@ export async function replyAsAuthor(
     const [inserted] = await tx
       .insert(comments)
       .values({
-        postId: parent.postId,
+        ...subjectValues(subjectRefOf(parent)),
         parentId,
         authorName: actor.name || actor.email,
         authorEmail: actor.email.toLowerCase(),
@@ -567,14 +607,16 @@ export async function replyAsAuthor(
   });
 }
 
-/** Adds a block-list entry (an email or domain, an IP or CIDR range, a keyword or a host). */
+/** Adds a block-list entry (an email or domain, an IP or CIDR range, a keyword, a host or a fediverse account). */
 export async function addCommentBlock(db: Db, actor: Actor | null, kind: CommentBlockKind, value: string): Promise<void> {
   authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
   const clean = value.trim().toLowerCase();
   if (!clean || clean.length > 200) throw new ValidationError("Enter a value of at most 200 characters to block.");
   if (kind === "ip" && !/^[0-9a-f.:]+(\/\d{1,3})?$/.test(clean))
     throw new ValidationError("Enter an IP address or a range like 203.0.113.0/24.");
-  await db.insert(commentBlocks).values({ kind, value: clean }).onConflictDoNothing();
+  // A blocked instance or account stops following the site too.
+  if (kind === "host" || kind === "actor") await db.transaction((tx) => addFediverseBlock(tx, { kind, value: clean }));
+  else await db.insert(commentBlocks).values({ kind, value: clean }).onConflictDoNothing();
 }
 
 export async function removeCommentBlock(db: Db, actor: Actor | null, kind: CommentBlockKind, value: string): Promise<void> {

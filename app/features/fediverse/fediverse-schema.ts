@@ -7,6 +7,10 @@ export const FEDIVERSE_TEXTS = {
   forbidden: "Only administrators can change the fediverse settings.",
   saved: "Fediverse settings saved",
   removed: "Follower removed",
+  blocked: "Follower blocked",
+  chooseFollower: "Choose a follower.",
+  badOutboxPage: "This outbox page address is not valid: start again from the outbox's first page.",
+  notFollowing: "This account does not follow the site (any more).",
   handleInvalid: "Use 1 to 30 letters, digits or underscores for the handle.",
 } as const;
 

@@ -37,17 +37,39 @@ export function FediverseSettingsForm({ view }: { view: FediverseSettingsView })
       <CardContent className="grid gap-4">
         <p>{view.count === 1 ? "1 follower" : `${view.count} followers`}</p>
         {view.followers.length > 0 ? (
+          <p className="text-sm text-muted-foreground">
+            Remove stops sending them posts; they can follow again. Block also refuses their follows, replies and likes (undo it in Comments
+            → Block list).
+          </p>
+        ) : null}
+        {view.followers.length > 0 ? (
           <ul aria-label="Followers" className="grid gap-1 text-sm">
             {view.followers.map((follower) => (
               <li key={follower.actorId} className="flex flex-wrap items-center gap-x-3 break-all">
                 <a href={follower.actorId} rel="nofollow noopener noreferrer" className="text-primary underline underline-offset-4">
                   {`@${follower.handle}`}
                 </a>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="fediverse-remove" />
+                <Form method="post" className="flex gap-2">
                   <input type="hidden" name="actorId" value={follower.actorId} />
-                  <Button type="submit" variant="outline" size="sm" aria-label={`Remove @${follower.handle}`}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="fediverse-remove"
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Remove @${follower.handle}`}
+                  >
                     Remove
+                  </Button>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="fediverse-block"
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Block @${follower.handle}`}
+                  >
+                    Block
                   </Button>
                 </Form>
               </li>

@@ -8,8 +8,8 @@ import { canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings, blogPosts, fediverseFollowers, fediversePosts } from "~/server/db/schema.server";
-import { NotFoundError, parseOrThrow } from "~/server/errors.server";
+import { appSettings, blogPosts, commentBlocks, fediverseFollowers, fediversePosts } from "~/server/db/schema.server";
+import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
 import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
@@ -281,21 +281,61 @@ export async function postObject(db: Db, postId: string) {
   return post ? { "@context": CONTEXT, ...articleOf(post, await siteIdentity(db)) } : null;
 }
 
-/** The outbox: the newest published posts as Create activities. */
-export async function outboxDocument(db: Db) {
+/** Activities on one page of the outbox. */
+export const OUTBOX_PAGE_SIZE = 20;
+
+/** Where a page of the outbox starts: below this post in the outbox's order (newest first). */
+const cursorSchema = z.object({
+  // PostgreSQL's text form of a timestamptz (exact to the microsecond, with its offset).
+  at: z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/),
+  id: z.uuid(),
+});
+type OutboxCursor = z.output<typeof cursorSchema>;
+const encodeCursor = (cursor: OutboxCursor) => Buffer.from(`${cursor.at}|${cursor.id}`, "utf8").toString("base64url");
+function decodeCursor(value: string): OutboxCursor {
+  const [at, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
+  return parseOrThrow(cursorSchema, { at, id }, FEDIVERSE_TEXTS.badOutboxPage);
+}
+
+/** The outbox's order: the date readers see (first published), newest first, then the id. */
+const shownAt = sql`coalesce(${blogPosts.publishedAt}, ${blogPosts.createdAt})`;
+
+/**
+ * The outbox as Mastodon reads it: an OrderedCollection with the number of published posts and the
+ * address of its `first` page; each OrderedCollectionPage holds 20 Create activities, newest first,
+ * and links the `next` (older) page until the last. Pages are keyed by the last post shown, not by an
+ * offset, so a post published while someone pages does not shift what they read.
+ */
+export async function outboxDocument(db: Db, query: { page?: string | null; before?: string | null } = {}) {
   const id = await siteIdentity(db);
-  const [posts, [total]] = await Promise.all([
-    db.select(postColumns).from(blogPosts).where(eq(blogPosts.published, true)).orderBy(desc(blogPosts.publishedAt)).limit(20),
-    db
+  const pageUrl = (before?: OutboxCursor) => `${id.outbox}?page=true${before ? `&before=${encodeCursor(before)}` : ""}`;
+  if (query.page !== "true") {
+    const [total] = await db
       .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
       .from(blogPosts)
-      .where(eq(blogPosts.published, true)),
-  ]);
+      .where(eq(blogPosts.published, true));
+    return { "@context": CONTEXT, id: id.outbox, type: "OrderedCollection", totalItems: total?.n ?? 0, first: pageUrl() };
+  }
+  const before = query.before ? decodeCursor(query.before) : null;
+  const rows = await db
+    .select({ ...postColumns, cursorAt: sql<string>`${shownAt}::text` })
+    .from(blogPosts)
+    .where(
+      and(
+        eq(blogPosts.published, true),
+        before ? sql`(${shownAt}, ${blogPosts.id}) < (${before.at}::timestamptz, ${before.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(sql`${shownAt} desc nulls last, ${blogPosts.id} desc nulls last`)
+    .limit(OUTBOX_PAGE_SIZE + 1);
+  const posts = rows.slice(0, OUTBOX_PAGE_SIZE);
+  const last = posts.at(-1);
   return {
     "@context": CONTEXT,
-    id: id.outbox,
-    type: "OrderedCollection",
-    totalItems: total?.n ?? 0,
+    id: query.before ? pageUrl(before ?? undefined) : pageUrl(),
+    type: "OrderedCollectionPage",
+    partOf: id.outbox,
+    ...(rows.length > OUTBOX_PAGE_SIZE && last ? { next: pageUrl({ at: last.cursorAt, id: last.id }) } : {}),
     orderedItems: posts.map((post) => {
       const article = articleOf(post, id);
       return {
@@ -334,27 +374,110 @@ export async function fediverseAdminView(db: Db, actor: Actor | null) {
   return { handle: id.handle, address: `@${id.handle}@${id.host}`, count: await followerCount(db), followers };
 }
 
-/**
- * The owner removes a follower: the row goes and their instance is told with a Reject of their
- * Follow, so their app stops showing them as following.
- */
+/** The followers' columns a removal needs to tell their instance. */
+const removedFollower = {
+  actorId: fediverseFollowers.actorId,
+  handle: fediverseFollowers.handle,
+  inbox: fediverseFollowers.inbox,
+  followId: fediverseFollowers.followId,
+};
+type RemovedFollower = { actorId: string; handle: string; inbox: string; followId: string };
+
+/** Tells a removed follower's instance with a Reject of their Follow, so their app stops showing them as following. */
+async function rejectFollow(tx: Db, id: SiteIdentity, follower: RemovedFollower): Promise<void> {
+  await deliverTo(tx, follower.inbox, {
+    id: `${id.actor}#reject-${createHash("sha256").update(`${follower.followId}\n${Date.now()}`).digest("hex").slice(0, 24)}`,
+    type: "Reject",
+    actor: id.actor,
+    object: { id: follower.followId, type: "Follow", actor: follower.actorId, object: id.actor },
+  });
+}
+
+const followerSchema = z.object({ actorId: z.string().min(1).max(2000) });
+
+/** The owner removes a follower: the row goes and their instance is told with a Reject. */
 export async function removeFollower(db: Db, actor: Actor | null, input: unknown): Promise<void> {
   authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
-  const { actorId } = parseOrThrow(z.object({ actorId: z.string().min(1).max(2000) }), input, "Choose a follower to remove.");
+  const { actorId } = parseOrThrow(followerSchema, input, FEDIVERSE_TEXTS.chooseFollower);
   const id = await siteIdentity(db);
   await db.transaction(async (tx) => {
-    const [removed] = await tx
-      .delete(fediverseFollowers)
-      .where(eq(fediverseFollowers.actorId, actorId))
-      .returning({ handle: fediverseFollowers.handle, inbox: fediverseFollowers.inbox, followId: fediverseFollowers.followId });
-    if (!removed) throw new NotFoundError("This account does not follow the site (any more).");
-    await deliverTo(tx, removed.inbox, {
-      id: `${id.actor}#reject-${createHash("sha256").update(`${removed.followId}\n${Date.now()}`).digest("hex").slice(0, 24)}`,
-      type: "Reject",
-      actor: id.actor,
-      object: { id: removed.followId, type: "Follow", actor: actorId, object: id.actor },
-    });
+    const [removed] = await tx.delete(fediverseFollowers).where(eq(fediverseFollowers.actorId, actorId)).returning(removedFollower);
+    if (!removed) throw new NotFoundError(FEDIVERSE_TEXTS.notFollowing);
+    await rejectFollow(tx, id, removed);
     await recordAudit(tx, { actor, action: "settings.fediverse", summary: `removed the follower @${removed.handle}` });
+  });
+}
+
+/** A block-list entry that refuses fediverse activities: a whole instance, or one account. */
+export type FediverseBlock = { kind: "host" | "actor"; value: string };
+
+/**
+ * Whether an entry of the block list covers a remote actor: a "host" entry its host and the hosts
+ * under it (as for comments' links), an "actor" entry its address (block values are lower-cased).
+ */
+export function blocksActor(block: { kind: string; value: string }, actorId: string): boolean {
+  if (!URL.canParse(actorId)) return false;
+  if (block.kind === "actor") return actorId.toLowerCase() === block.value;
+  if (block.kind !== "host") return false;
+  const host = new URL(actorId).host.toLowerCase();
+  return host === block.value || host.endsWith(`.${block.value}`);
+}
+
+/**
+ * In the transaction that adds a host or account to the block list: its followers stop following
+ * (their rows go, each instance gets a Reject), so nothing more is delivered to them. Returns how
+ * many were removed.
+ */
+export async function removeBlockedFollowers(tx: Db, block: FediverseBlock): Promise<number> {
+  // The host is the address's third "/" part (scheme, empty, host[:port]); the finer test is blocksActor's.
+  const host = sql`lower(split_part(${fediverseFollowers.actorId}, '/', 3))`;
+  const candidates = await tx
+    .select(removedFollower)
+    .from(fediverseFollowers)
+    .where(
+      block.kind === "actor"
+        ? sql`lower(${fediverseFollowers.actorId}) = ${block.value}`
+        : sql`(${host} = ${block.value} or ${host} like ${`%.${block.value}`})`,
+    );
+  const blocked = candidates.filter((follower) => blocksActor(block, follower.actorId));
+  if (blocked.length === 0) return 0;
+  const id = await siteIdentity(tx);
+  for (const follower of blocked) {
+    await tx.delete(fediverseFollowers).where(eq(fediverseFollowers.actorId, follower.actorId));
+    await rejectFollow(tx, id, follower);
+  }
+  logger.info({ kind: block.kind, removed: blocked.length }, "blocked fediverse followers removed");
+  return blocked.length;
+}
+
+/**
+ * In a transaction: adds a fediverse entry to the comments' block list (one list for every origin)
+ * and removes the followers it covers. An account is named by its actor address.
+ */
+export async function addFediverseBlock(tx: Db, block: FediverseBlock): Promise<number> {
+  const value = block.value.trim().toLowerCase();
+  if (block.kind === "actor" && !/^https?:\/\/[^/\s]+\/\S*$/.test(value))
+    throw new ValidationError("Enter the account's actor address (https://…) to block it.");
+  await tx.insert(commentBlocks).values({ kind: block.kind, value }).onConflictDoNothing();
+  return removeBlockedFollowers(tx, { kind: block.kind, value });
+}
+
+/**
+ * The owner blocks a follower (Settings → Fediverse): they stop following, their instance gets a
+ * Reject, and the inbox refuses anything they send from now on (403). Undone by removing the
+ * "actor" entry from the comments' block list.
+ */
+export async function blockFollower(db: Db, actor: Actor | null, input: unknown): Promise<void> {
+  authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
+  const { actorId } = parseOrThrow(followerSchema, input, FEDIVERSE_TEXTS.chooseFollower);
+  const [follower] = await db
+    .select({ handle: fediverseFollowers.handle })
+    .from(fediverseFollowers)
+    .where(eq(fediverseFollowers.actorId, actorId));
+  if (!follower) throw new NotFoundError(FEDIVERSE_TEXTS.notFollowing);
+  await db.transaction(async (tx) => {
+    await addFediverseBlock(tx, { kind: "actor", value: actorId });
+    await recordAudit(tx, { actor, action: "settings.fediverse", summary: `blocked the follower @${follower.handle}` });
   });
 }
 

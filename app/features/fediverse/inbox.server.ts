@@ -1,6 +1,6 @@
 import { fromHtml } from "hast-util-from-html";
 import { toText } from "hast-util-to-text";
-import { and, eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { fileMention, removeFediverseMention } from "~/features/comments/comments.server";
 import type { Db } from "~/server/db/client.server";
@@ -11,6 +11,7 @@ import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.serve
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import {
   ACTIVITY_ACCEPT,
+  blocksActor,
   deliverTo,
   FEDIVERSE_LIMITS,
   FEDIVERSE_USER_AGENT,
@@ -33,7 +34,8 @@ export const INBOX_TEXTS = {
   badSignature: "The HTTP signature could not be verified",
   notActivity: "The body is not an ActivityPub activity (JSON with id, type and actor).",
   wrongActor: "The activity's actor is not the owner of the key that signed it.",
-  blocked: "This site does not accept activities from your instance.",
+  wrongAuthor: "The note's attributedTo must be the account that signed the activity.",
+  blocked: "This site does not accept activities from your account or instance.",
   rateLimited: "Too many activities from this instance. Please try again later.",
 } as const;
 
@@ -179,12 +181,13 @@ export function noteText(html: string): string {
     .slice(0, 4000);
 }
 
-async function isBlocked(db: Db, host: string): Promise<boolean> {
+/** Whether the owner blocked the signer's instance (or one above it) or the signer's account. */
+async function isBlocked(db: Db, actorId: string): Promise<boolean> {
   const rows = await db
-    .select({ value: commentBlocks.value })
+    .select({ kind: commentBlocks.kind, value: commentBlocks.value })
     .from(commentBlocks)
-    .where(and(eq(commentBlocks.kind, "host"), eq(commentBlocks.value, host.toLowerCase())));
-  return rows.length > 0;
+    .where(inArray(commentBlocks.kind, ["host", "actor"]));
+  return rows.some((block) => blocksActor(block, actorId));
 }
 
 async function follow(db: Db, activity: Activity, signer: RemoteActor, id: SiteIdentity): Promise<string> {
@@ -241,10 +244,11 @@ async function create(db: Db, activity: Activity, signer: RemoteActor, id: SiteI
   if (!note.success || note.data.type !== "Note") return "ignored";
   const postId = postIdOfObject(id.siteUrl, idOf(note.data.inReplyTo) ?? "");
   if (!postId) return "ignored";
-  // The note must be the signer's own, from the signer's instance.
+  // The note must be the signer's own (its attributedTo names the signer: a note naming no author or
+  // someone else is refused, so nobody files words under another's name), from the signer's instance.
   const author = idOf(note.data.attributedTo);
-  if ((author && author !== signer.actorId) || new URL(note.data.id).origin !== new URL(signer.actorId).origin)
-    throw new ForbiddenError(INBOX_TEXTS.wrongActor);
+  if (author !== signer.actorId || new URL(note.data.id).origin !== new URL(signer.actorId).origin)
+    throw new ForbiddenError(INBOX_TEXTS.wrongAuthor);
   const content = noteText(note.data.content ?? "");
   if (!content) return "ignored";
   await fileMention(
@@ -305,8 +309,8 @@ export async function receiveActivity(db: Db, request: InboxRequest): Promise<st
   if (!parsed.success) throw new ValidationError(INBOX_TEXTS.notActivity);
   const activity = parsed.data;
   if (idOf(activity.actor) !== signer.actorId) throw new UnauthorizedError(INBOX_TEXTS.wrongActor);
+  if (await isBlocked(db, signer.actorId)) throw new ForbiddenError(INBOX_TEXTS.blocked);
   const host = new URL(signer.actorId).host;
-  if (await isBlocked(db, host)) throw new ForbiddenError(INBOX_TEXTS.blocked);
   await enforceRateLimits(
     db,
     [{ key: `fediverse:host:${host}`, limit: RATE_LIMIT.host, windowSeconds: RATE_LIMIT.windowSeconds }],

@@ -58,6 +58,8 @@ export const ownerPageInputSchema = z.object({
   metaTitle: optionalText(PAGE_LIMITS.metaTitle, PAGE_MESSAGES.metaTitleTooLong),
   metaDescription: optionalText(PAGE_LIMITS.metaDescription, PAGE_MESSAGES.metaDescriptionTooLong),
   published: z.boolean(),
+  /** Readers may comment under the page (the same thread, form and moderation as posts). Off unless turned on. */
+  commentsEnabled: z.boolean().default(false),
   /** The version the edit was based on: an older one is refused as a conflict. */
   version: z.number().int().min(1).optional(),
 });
@@ -67,6 +69,7 @@ export type OwnerPageInput = z.output<typeof ownerPageInputSchema>;
 /** The page form as the browser posts it (the switch sends "on", the version a string). */
 export const ownerPageFormSchema = ownerPageInputSchema.extend({
   published: formCheckbox,
+  commentsEnabled: formCheckbox,
   version: z
     .string()
     .regex(/^\d{1,9}$/)

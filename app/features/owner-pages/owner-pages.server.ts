@@ -33,6 +33,7 @@ export interface OwnerPage extends OwnerPageSummary {
   contentHtml: string;
   metaTitle: string | null;
   metaDescription: string | null;
+  commentsEnabled: boolean;
   version: number;
 }
 
@@ -49,6 +50,7 @@ const pageColumns = {
   contentHtml: ownerPages.contentHtml,
   metaTitle: ownerPages.metaTitle,
   metaDescription: ownerPages.metaDescription,
+  commentsEnabled: ownerPages.commentsEnabled,
   version: ownerPages.version,
 };
 
@@ -114,6 +116,18 @@ async function recordPageRevision(tx: Db, kind: RevisionKind, page: { id: string
   await tx.delete(ownerPageRevisions).where(and(eq(ownerPageRevisions.pageId, page.id), notInArray(ownerPageRevisions.id, keep)));
 }
 
+/** The columns a create or a save writes from the editor's input and its rendering. */
+const storedFields = (page: OwnerPageInput, contentHtml: string) => ({
+  title: page.title,
+  address: page.address,
+  content: page.content,
+  contentHtml,
+  metaTitle: page.metaTitle,
+  metaDescription: page.metaDescription,
+  published: page.published,
+  commentsEnabled: page.commentsEnabled,
+});
+
 const kindOf = (before: boolean, after: boolean): RevisionKind => (before === after ? "save" : after ? "publish" : "unpublish");
 
 /** A new page: address checked against the routes, reserved words and other pages; audited; public output refreshed. */
@@ -125,16 +139,7 @@ export async function createPage(db: Db, actor: Actor | null, input: unknown): P
     return await db.transaction(async (tx) => {
       const [created] = await tx
         .insert(ownerPages)
-        .values({
-          title: page.title,
-          address: page.address,
-          content: page.content,
-          contentHtml: rendered.html,
-          metaTitle: page.metaTitle,
-          metaDescription: page.metaDescription,
-          published: page.published,
-          authorId: actor.id,
-        })
+        .values({ ...storedFields(page, rendered.html), authorId: actor.id })
         .returning(pageColumns);
       if (!created) throw new Error("owner page insert returned no row");
       await recordPageRevision(tx, kindOf(false, created.published), created, actor);
@@ -161,13 +166,7 @@ export async function updatePage(db: Db, actor: Actor | null, id: unknown, input
       const [updated] = await tx
         .update(ownerPages)
         .set({
-          title: page.title,
-          address: page.address,
-          content: page.content,
-          contentHtml: rendered.html,
-          metaTitle: page.metaTitle,
-          metaDescription: page.metaDescription,
-          published: page.published,
+          ...storedFields(page, rendered.html),
           version: sql`${ownerPages.version} + 1`,
           updatedAt: new Date(),
         })

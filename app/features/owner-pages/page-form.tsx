@@ -22,6 +22,7 @@ export interface PageFormValues {
   metaTitle: string;
   metaDescription: string;
   published: boolean;
+  commentsEnabled: boolean;
 }
 
 interface Props {
@@ -64,7 +65,7 @@ export function PageForm({ page, initial, autosave }: Props) {
     return { id, name, ...(invalid ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {}) };
   };
   const field = (
-    name: Exclude<FieldName, "published" | "content">,
+    name: Exclude<FieldName, "published" | "commentsEnabled" | "content">,
     label: string,
     control: "input" | "textarea",
     hint?: string,
@@ -170,6 +171,19 @@ export function PageForm({ page, initial, autosave }: Props) {
           />
           <label htmlFor={`${ids}-published`} className="text-sm font-medium">
             Published (visitors see it; a draft is the not-found page for them)
+          </label>
+        </div>
+        <div className="flex items-center gap-3">
+          <input
+            type="checkbox"
+            id={`${ids}-comments`}
+            name="commentsEnabled"
+            checked={values.commentsEnabled}
+            onChange={(e) => set("commentsEnabled", e.target.checked)}
+            className="size-4 accent-primary"
+          />
+          <label htmlFor={`${ids}-comments`} className="text-sm font-medium">
+            Comments (readers can comment under the page; moderated in Comments)
           </label>
         </div>
         <div className="flex flex-wrap items-center gap-3">

@@ -14,7 +14,15 @@ export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.page ? `Edit page: ${d.initial.title}` : "New page" }, { name: "robots", content: "noindex" }];
 }
 
-const EMPTY: PageFormValues = { title: "", address: "", content: "", metaTitle: "", metaDescription: "", published: false };
+const EMPTY: PageFormValues = {
+  title: "",
+  address: "",
+  content: "",
+  metaTitle: "",
+  metaDescription: "",
+  published: false,
+  commentsEnabled: false,
+};
 
 /** /admin/pages/new and /admin/pages/:pageId — the page editor (whoever may edit page content). */
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -34,6 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           metaTitle: page.metaTitle ?? "",
           metaDescription: page.metaDescription ?? "",
           published: page.published,
+          commentsEnabled: page.commentsEnabled,
         }
       : EMPTY,
     autosave: newer

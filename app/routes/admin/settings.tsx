@@ -5,7 +5,7 @@ import { readAnalyticsSettings, saveAnalyticsSettings } from "~/features/analyti
 import { StatisticsSettingsForm } from "~/features/analytics/statistics-settings-form";
 import { FediverseSettingsForm } from "~/features/fediverse/fediverse-settings";
 import { FEDIVERSE_TEXTS, fediverseSettingsSchema } from "~/features/fediverse/fediverse-schema";
-import { fediverseAdminView, removeFollower, saveFediverseSettings } from "~/features/fediverse/fediverse.server";
+import { blockFollower, fediverseAdminView, removeFollower, saveFediverseSettings } from "~/features/fediverse/fediverse.server";
 import { invalidSubmission } from "~/server/failure-reply.server";
 import { SettingsForm } from "~/features/settings/settings-form";
 import { SecuritySettingsForm } from "~/features/settings/security-settings-form";
@@ -71,6 +71,10 @@ export async function action({ request }: Route.ActionArgs) {
     "fediverse-remove": async ({ actor, db, form }) => {
       await removeFollower(db, actor, form);
       return redirectWithToast("/admin/settings", { title: FEDIVERSE_TEXTS.removed, type: "success" });
+    },
+    "fediverse-block": async ({ actor, db, form }) => {
+      await blockFollower(db, actor, form);
+      return redirectWithToast("/admin/settings", { title: FEDIVERSE_TEXTS.blocked, type: "success" });
     },
   });
 }

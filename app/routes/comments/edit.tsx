@@ -6,7 +6,6 @@ import { Textarea } from "~/components/ui/textarea";
 import { COMMENT_LIMITS } from "~/features/comments/comment-schema";
 import { commentForOwnEdit, deleteOwnComment, editOwnComment } from "~/features/comments/comments.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
-import { postPath, parseCategory } from "~/lib/categories";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
 import { errorAnswer } from "~/server/errors.server";
@@ -31,8 +30,7 @@ const tokenOf = (request: Request) => new URL(request.url).searchParams.get("tok
 export async function loader({ request, params }: Route.LoaderArgs) {
   const token = tokenOf(request);
   const comment = await withPageFailures(() => commentForOwnEdit(getDb(), params.id, token));
-  const category = comment.post ? parseCategory(comment.post.category) : null;
-  return { ...comment, token, postPath: comment.post && category ? postPath(category, comment.post.slug) : "/" };
+  return { ...comment, token, postPath: comment.post?.path ?? "/" };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {

@@ -1,12 +1,11 @@
 import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { CommentFormPage, CommentSent } from "~/features/comments/comment-page";
-import { commentFieldsSchema } from "~/features/comments/comment-schema";
+import { commentFieldsSchema, subjectOf } from "~/features/comments/comment-schema";
 import type { CommentFieldErrors } from "~/features/comments/comments-section";
 import { replyFormView, submitComment } from "~/features/comments/comments.server";
 import { getVerificationConfig } from "~/features/verification/verification.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
-import { postPath, parseCategory } from "~/lib/categories";
 import { fieldErrorsOf } from "~/lib/field-errors";
 import { STATIC_PAGE } from "~/lib/hydration";
 import { getDb } from "~/server/db/client.server";
@@ -27,20 +26,15 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
-const pathOf = (post: { category: string; slug: string }) => {
-  const category = parseCategory(post.category);
-  return category ? postPath(category, post.slug) : "/";
-};
-
-/** The reply form for readers without JavaScript: /comments?post=…&replyTo=… */
+/** The reply form for readers without JavaScript: /comments?post=…&replyTo=… (or ?page=… for one of the owner's pages) */
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const postId = url.searchParams.get("post");
+  const subject = subjectOf({ post: url.searchParams.get("post"), page: url.searchParams.get("page") });
   const replyTo = url.searchParams.get("replyTo");
   // A form post's answer draws this page too, with no reply to show.
-  if (!postId || !replyTo) return { verification: getVerificationConfig(), view: null };
-  const view = await withPageFailures(() => replyFormView(getDb(), postId, replyTo));
-  return { verification: view.verification, view: { ...view, postPath: pathOf(view.post) } };
+  if (!subject || !replyTo) return { verification: getVerificationConfig(), view: null };
+  const view = await withPageFailures(() => replyFormView(getDb(), subject, replyTo));
+  return { verification: view.verification, view };
 }
 
 /** Every comment form posts here, with or without JavaScript; the answer is this page. */
@@ -61,7 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
         values,
         fieldErrors,
         formError,
-        postId: fields.postId ?? "",
+        subject: subjectOf({ post: fields.postId, page: fields.pageId }),
         parentId: fields.parentId || null,
         stamp: fields.stamp ?? "",
       },
@@ -81,7 +75,7 @@ export async function action({ request }: Route.ActionArgs) {
       id: result.id,
       editToken: result.editToken,
       postTitle: result.post.title,
-      postPath: pathOf(result.post),
+      postPath: result.post.path,
     });
   } catch (error) {
     const { status, message, fieldErrors, headers } = errorAnswer(error);

@@ -756,6 +756,8 @@ export const ownerPages = pgTable(
     metaTitle: text("meta_title"),
     metaDescription: text("meta_description"),
     published: boolean("published").notNull().default(false),
+    /** Readers may comment under the page (off unless the owner turns it on). */
+    commentsEnabled: boolean("comments_enabled").notNull().default(false),
     // Optimistic concurrency, as for posts: a save names the version it was based on.
     version: integer("version").notNull().default(1),
     authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
@@ -1004,9 +1006,9 @@ export const comments = pgTable(
   "comments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    postId: uuid("post_id")
-      .notNull()
-      .references(() => blogPosts.id, { onDelete: "cascade" }),
+    /** What the comment is on: a post, or one of the owner's pages (exactly one of the two). */
+    postId: uuid("post_id").references(() => blogPosts.id, { onDelete: "cascade" }),
+    pageId: uuid("page_id").references(() => ownerPages.id, { onDelete: "cascade" }),
     parentId: uuid("parent_id").references((): AnyPgColumn => comments.id, { onDelete: "cascade" }),
     authorName: text("author_name").notNull(),
     /** Lower-cased; never shown. */
@@ -1037,16 +1039,19 @@ export const comments = pgTable(
   (t) => [
     check("comments_state_check", sql`${t.state} in (${inList(COMMENT_STATES)})`),
     check("comments_mention_kind_check", sql`${t.mentionKind} is null or ${t.mentionKind} in (${inList(MENTION_KINDS)})`),
+    check("comments_subject_check", sql`(${t.postId} is null) <> (${t.pageId} is null)`),
     // One mention per source and post: a new Webmention from the same source updates it.
     uniqueIndex("comments_post_source_idx").on(t.postId, t.sourceUrl),
     index("comments_post_state_created_idx").on(t.postId, t.state, t.createdAt),
+    index("comments_page_state_created_idx").on(t.pageId, t.state, t.createdAt),
     index("comments_state_created_idx").on(t.state, t.createdAt.desc()),
     index("comments_email_state_idx").on(t.authorEmail, t.state),
     index("comments_parent_idx").on(t.parentId),
   ],
 );
 
-export const COMMENT_BLOCK_KINDS = ["email", "ip", "keyword", "host"] as const;
+/** "host" refuses a whole instance or site; "actor" one fediverse account (its actor address). */
+export const COMMENT_BLOCK_KINDS = ["email", "ip", "keyword", "host", "actor"] as const;
 export type CommentBlockKind = (typeof COMMENT_BLOCK_KINDS)[number];
 
 /** The owner's block list: a comment matching any entry is marked spam on arrival. */
