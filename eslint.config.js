@@ -59,7 +59,7 @@ const FEATURE_SURFACE = {
     "two-factor.server.ts",
   ],
   booking: ["booking-schema.ts", "reach-me-slots.tsx", "reach-me.server.ts"],
-  comments: ["comment-admin.tsx", "comment-mail.server.ts", "comment-schema.ts", "comments.server.ts", "comments-section.tsx"],
+  comments: ["comment-admin.tsx", "comment-import.server.ts", "comment-mail.server.ts", "comment-schema.ts", "comments.server.ts", "comments-section.tsx"],
   contact: ["contact.server.ts", "outbox.server.ts"],
   demo: ["demo-content.server.ts", "remove-demo-content.tsx"],
   fediverse: ["fediverse-settings.tsx", "fediverse.server.ts", "inbox.server.ts"],

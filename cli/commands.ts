@@ -197,6 +197,14 @@ export const COMMANDS: readonly (CliCommand | StandaloneCliCommand)[] = [
     run: runImportCommand,
   },
   {
+    name: "import-wordpress-comments",
+    usage: `  import-wordpress-comments <export.xml>
+                                 Import the comments of a WordPress export (Tools → Export) onto the posts
+                                 with the same slug; approved and pending ones, once (a re-run skips them).`,
+    migrates: true,
+    run: runImportCommand,
+  },
+  {
     name: "doctor",
     usage: `  doctor                         Check the configuration, database and migrations, site address, storage,
                                  email, clock and free disk space, and say what to fix (exit 1 if anything must be).`,

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { importWordpressComments } from "~/features/imports/comments-import.server";
 import { importGhost } from "~/features/imports/ghost.server";
 import { importSupabase } from "~/features/imports/supabase.server";
 import { ValidationError } from "~/server/errors.server";
@@ -31,7 +32,9 @@ function parseTagFlags(flags: string[]): Record<string, string> {
   return out;
 }
 
-/** import-supabase <dir> and import-ghost <export.json>, with their options. */
+const SOURCE_ARG: Record<string, string> = { "import-ghost": "export.json", "import-wordpress-comments": "export.xml" };
+
+/** import-supabase <dir>, import-ghost <export.json> and import-wordpress-comments <export.xml>, with their options. */
 export async function runImportCommand(argv: string[], { database, io }: CliContext): Promise<void> {
   const db = database.db;
   const { values, positionals } = parseArgs({
@@ -46,10 +49,7 @@ export async function runImportCommand(argv: string[], { database, io }: CliCont
     },
   });
   const [command, source] = positionals;
-  if (!source)
-    throw new ValidationError(
-      `Missing the export to import: npm run cli -- ${command} <${command === "import-ghost" ? "export.json" : "dir"}>`,
-    );
+  if (!source) throw new ValidationError(`Missing the export to import: npm run cli -- ${command} <${SOURCE_ARG[command ?? ""] ?? "dir"}>`);
   const report =
     command === "import-ghost"
       ? await importGhost(db, source, {
@@ -58,6 +58,8 @@ export async function runImportCommand(argv: string[], { database, io }: CliCont
           defaultCategory: values["default-category"],
           ghostUrl: values["ghost-url"],
         })
-      : await importSupabase(db, source, { as: values.as });
+      : command === "import-wordpress-comments"
+        ? await importWordpressComments(db, source)
+        : await importSupabase(db, source, { as: values.as });
   for (const line of report.lines()) io.out(line);
 }

@@ -7,6 +7,7 @@ import { parseCategory, type Category } from "~/lib/categories";
 import type { Db } from "~/server/db/client.server";
 import { user } from "~/server/db/schema.server";
 import { ValidationError } from "~/server/errors.server";
+import { ghostCommentTables, importGhostComments } from "./comments-import.server";
 import { ghostBodyToMarkdown } from "./ghost-content.server";
 import { flag, id, optionalText, optionalTimestamp } from "./import-fields";
 import {
@@ -23,7 +24,8 @@ import {
 
 /**
  * `npm run cli -- import-ghost <export.json>`: the posts of a Ghost export (Settings → Labs → Export).
- * Tags become categories through the owner's map (a tag named like a category needs none).
+ * Tags become categories through the owner's map (a tag named like a category needs none). Its
+ * comments, when the export has them, come along on the posts they were on.
  */
 const GHOST_URL = "__GHOST_URL__";
 const TABLE = "posts";
@@ -54,6 +56,7 @@ const exportData = z.object({
   posts_tags: z.array(z.looseObject({ post_id: id, tag_id: id, sort_order: z.number().default(0) })).catch([]),
   users: z.array(z.looseObject({ id, email: z.string().default("") })).catch([]),
   posts_authors: z.array(z.looseObject({ post_id: id, author_id: id, sort_order: z.number().default(0) })).catch([]),
+  ...ghostCommentTables,
 });
 type ExportData = z.output<typeof exportData>;
 

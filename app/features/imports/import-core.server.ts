@@ -17,8 +17,8 @@ import { FILE_LIMITS, formatBytes, LIMITS } from "~/server/limits.server";
  * What the importers share: the mapping from source rows to ours (re-runs update or skip instead of
  * creating twice), the summary they print, and re-storing remote images through the upload pipeline.
  */
-export type ImportSource = "supabase" | "ghost";
-export type MappingKind = "post" | "media" | "project" | "image";
+export type ImportSource = "supabase" | "ghost" | "wordpress";
+export type MappingKind = "post" | "media" | "project" | "image" | "comment";
 
 type Outcome = "created" | "updated" | "skipped";
 

@@ -838,7 +838,7 @@ export const auditLog = pgTable(
   ],
 );
 
-// ---- Imports (app/features/imports; `npm run cli -- import-supabase | import-ghost`) ----
+// ---- Imports (app/features/imports; `npm run cli -- import-supabase | import-ghost | import-wordpress-comments`) ----
 
 /**
  * What an import created for each row of the source, so a re-run updates or skips instead of creating
@@ -847,9 +847,9 @@ export const auditLog = pgTable(
 export const importMappings = pgTable(
   "import_mappings",
   {
-    /** "supabase" or "ghost". */
+    /** "supabase", "ghost" or "wordpress". */
     source: text("source").notNull(),
-    /** "post", "media", "project", "role" or "image" (sourceId is then the image's old URL). */
+    /** "post", "media", "project", "role", "comment" or "image" (sourceId is then the image's old URL). */
     kind: text("kind").notNull(),
     sourceId: text("source_id").notNull(),
     /** Our row's id, or for an image the URL of its re-stored copy. */
