@@ -255,5 +255,6 @@ export async function importGhost(db: Db, file: string, options: GhostOptions = 
           : createImportedPost(db, actor, values, after).then((r) => r.id),
     });
   }
+  await importGhostComments(db, report, data);
   return report;
 }
