@@ -6,8 +6,9 @@ import { z } from "zod";
 import packageJson from "../../package.json";
 
 /**
- * The previous release the upgrade tests start from: the previous release tag, or (until the first tag
- * exists) a pinned commit; UPGRADE_BASE overrides it.
+ * The previous release the upgrade tests start from, pinned by commit (a clone may lack tags);
+ * UPGRADE_BASE overrides it. 0.2.0 is tested from the last commit before the mail outbox; the release
+ * after 0.2.0 pins the commit tagged v0.2.0.
  */
 export const UPGRADE_BASE = process.env.UPGRADE_BASE ?? "fa14ec56fb09370d2e7eca8a4eac62a885a11c07";
 const ROOT = path.resolve(import.meta.dirname, "../..");
