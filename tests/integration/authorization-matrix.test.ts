@@ -213,6 +213,21 @@ function inboxAction(
   };
 }
 
+/** A follower from another instance, as the inbox stores an accepted Follow; returns its actor id. */
+async function makeFollower(db: Db): Promise<string> {
+  const actorId = `https://fediverse.example/users/${unique()}`;
+  await db
+    .insert(schema.fediverseFollowers)
+    .values({ actorId, handle: "someone@fediverse.example", inbox: `${actorId}/inbox`, followId: `${actorId}#follow` });
+  return actorId;
+}
+
+const followerRows = (db: Db, actorId: string) =>
+  db
+    .select({ id: schema.fediverseFollowers.actorId })
+    .from(schema.fediverseFollowers)
+    .where(eq(schema.fediverseFollowers.actorId, actorId));
+
 const bookingRow = async (db: Db, id: string) =>
   (await db.select({ status: bookings.status, noShow: bookings.noShow }).from(bookings).where(eq(bookings.id, id)))[0];
 
@@ -1413,20 +1428,11 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 302,
     prepare: async (db) => {
-      const actorId = `https://fediverse.example/users/${unique()}`;
-      await db
-        .insert(schema.fediverseFollowers)
-        .values({ actorId, handle: "someone@fediverse.example", inbox: `${actorId}/inbox`, followId: `${actorId}#follow` });
+      const actorId = await makeFollower(db);
       return {
         path: "/admin/settings",
         body: new URLSearchParams({ intent: "fediverse-remove", actorId }),
-        verify: async (db) =>
-          expect(
-            await db
-              .select({ id: schema.fediverseFollowers.actorId })
-              .from(schema.fediverseFollowers)
-              .where(eq(schema.fediverseFollowers.actorId, actorId)),
-          ).toEqual([]),
+        verify: async (db) => expect(await followerRows(db, actorId)).toEqual([]),
       };
     },
   },
@@ -1436,20 +1442,12 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     allowed: ["admin"],
     okStatus: 302,
     prepare: async (db) => {
-      const actorId = `https://fediverse.example/users/${unique()}`;
-      await db
-        .insert(schema.fediverseFollowers)
-        .values({ actorId, handle: "someone@fediverse.example", inbox: `${actorId}/inbox`, followId: `${actorId}#follow` });
+      const actorId = await makeFollower(db);
       return {
         path: "/admin/settings",
         body: new URLSearchParams({ intent: "fediverse-block", actorId }),
         verify: async (db) => {
-          expect(
-            await db
-              .select({ id: schema.fediverseFollowers.actorId })
-              .from(schema.fediverseFollowers)
-              .where(eq(schema.fediverseFollowers.actorId, actorId)),
-          ).toEqual([]);
+          expect(await followerRows(db, actorId)).toEqual([]);
           expect(
             await db
               .select({ value: schema.commentBlocks.value })
@@ -1494,13 +1492,7 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
         path: "/ap/inbox",
         body,
         headers: { ...signed, "content-type": "application/activity+json" },
-        verify: async (db) =>
-          expect(
-            await db
-              .select({ id: schema.fediverseFollowers.actorId })
-              .from(schema.fediverseFollowers)
-              .where(eq(schema.fediverseFollowers.actorId, actorId)),
-          ).toHaveLength(1),
+        verify: async (db) => expect(await followerRows(db, actorId)).toHaveLength(1),
       };
     },
   },
