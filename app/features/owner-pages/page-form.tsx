@@ -85,6 +85,21 @@ export function PageForm({ page, initial, autosave }: Props) {
       </div>
     );
   };
+  const toggle = (name: "published" | "commentsEnabled", label: string) => (
+    <div className="flex items-center gap-3">
+      <input
+        type="checkbox"
+        id={`${ids}-${name}`}
+        name={name}
+        checked={values[name]}
+        onChange={(e) => set(name, e.target.checked)}
+        className="size-4 accent-primary"
+      />
+      <label htmlFor={`${ids}-${name}`} className="text-sm font-medium">
+        {label}
+      </label>
+    </div>
+  );
   const contentProps = fieldProps("content");
 
   return (
@@ -160,32 +175,8 @@ export function PageForm({ page, initial, autosave }: Props) {
             PAGE_LIMITS.metaDescription,
           )}
         </fieldset>
-        <div className="flex items-center gap-3">
-          <input
-            type="checkbox"
-            id={`${ids}-published`}
-            name="published"
-            checked={values.published}
-            onChange={(e) => set("published", e.target.checked)}
-            className="size-4 accent-primary"
-          />
-          <label htmlFor={`${ids}-published`} className="text-sm font-medium">
-            Published (visitors see it; a draft is the not-found page for them)
-          </label>
-        </div>
-        <div className="flex items-center gap-3">
-          <input
-            type="checkbox"
-            id={`${ids}-comments`}
-            name="commentsEnabled"
-            checked={values.commentsEnabled}
-            onChange={(e) => set("commentsEnabled", e.target.checked)}
-            className="size-4 accent-primary"
-          />
-          <label htmlFor={`${ids}-comments`} className="text-sm font-medium">
-            Comments (readers can comment under the page; moderated in Comments)
-          </label>
-        </div>
+        {toggle("published", "Published (visitors see it; a draft is the not-found page for them)")}
+        {toggle("commentsEnabled", "Comments (readers can comment under the page; moderated in Comments)")}
         <div className="flex flex-wrap items-center gap-3">
           <SubmitButton pending={saving} pendingLabel="Saving..." disabled={uploading}>
             {page ? "Save page" : "Create page"}
