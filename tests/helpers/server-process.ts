@@ -116,4 +116,9 @@ export function postContactMessage(server: ServerProcess, n: number, token: stri
 }
 
 /** Pollers every 200 ms (outbox, job runner, content version): what is due goes out within a test's few seconds. */
+/** A server with no demo content whose first administrator is `admin`, signing with `secret`. */
+export function ownerServerEnv(secret: string, admin: { email: string; password: string }) {
+  return { AUTH_SECRET: secret, SEED_DEMO_CONTENT: "false", INITIAL_ADMIN_EMAIL: admin.email, INITIAL_ADMIN_PASSWORD: admin.password };
+}
+
 export const FAST_POLLING = { CONTACT_POLL_MS: "200", JOBS_POLL_MS: "200", CONTENT_VERSION_POLL_MS: "200" } as const;

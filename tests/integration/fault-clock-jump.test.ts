@@ -10,7 +10,14 @@ import { blogPosts, bookingCallTypes, bookingWeeklyHours, jobs, mailOutbox, post
 import { solveAltcha } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
-import { FAST_POLLING, postContactMessage, setCookies, startServerProcess, type ServerProcess } from "../helpers/server-process";
+import {
+  FAST_POLLING,
+  ownerServerEnv,
+  postContactMessage,
+  type ServerProcess,
+  setCookies,
+  startServerProcess,
+} from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
@@ -70,10 +77,7 @@ for (const kind of ["postgres", "pglite"] as const) {
         TZ: "UTC",
         DATA_DIR: dataDir,
         ...(throwaway ? { DATABASE_URL: throwaway.url } : {}),
-        AUTH_SECRET: SECRET,
-        SEED_DEMO_CONTENT: "false",
-        INITIAL_ADMIN_EMAIL: ADMIN.email,
-        INITIAL_ADMIN_PASSWORD: ADMIN.password,
+        ...ownerServerEnv(SECRET, ADMIN),
         SMTP_URL: smtp.url,
         CONTACT_TO: "owner@example.com",
         CONTACT_RATE_LIMIT_PER_10_MIN: "2",

@@ -9,7 +9,7 @@ import { openDatabase } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
-import { postContactMessage, signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
+import { ownerServerEnv, postContactMessage, type ServerProcess, signInTo, startServerProcess, uploadPng } from "../helpers/server-process";
 
 /**
  * The disk fills up (docs/decisions/0073-configured-hosts.md, "Disk full"): a production server on the
@@ -39,10 +39,7 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
   const uploadsDir = path.join(dataDir, "uploads");
   const env = {
     DATA_DIR: dataDir,
-    AUTH_SECRET: SECRET,
-    SEED_DEMO_CONTENT: "false",
-    INITIAL_ADMIN_EMAIL: ADMIN.email,
-    INITIAL_ADMIN_PASSWORD: ADMIN.password,
+    ...ownerServerEnv(SECRET, ADMIN),
     CONTACT_RATE_LIMIT_PER_10_MIN: "1000",
     NODE_OPTIONS: `--import=${PRELOAD}`,
     FAULT_DISK_FULL_FLAG: flag,

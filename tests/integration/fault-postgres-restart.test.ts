@@ -13,7 +13,14 @@ import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { makePost } from "../helpers/factories";
 import { startPostgresCluster, type PostgresCluster } from "../helpers/postgres-cluster";
-import { FAST_POLLING, postContactMessage, signInTo, startServerProcess, type ServerProcess } from "../helpers/server-process";
+import {
+  FAST_POLLING,
+  ownerServerEnv,
+  postContactMessage,
+  type ServerProcess,
+  signInTo,
+  startServerProcess,
+} from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 /**
@@ -65,10 +72,7 @@ interface Outcome {
       DATABASE_URL: url,
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "fault-pg-data-")),
       DATABASE_TIMEOUT_MS: String(DB_TIMEOUT_MS),
-      AUTH_SECRET: SECRET,
-      SEED_DEMO_CONTENT: "false",
-      INITIAL_ADMIN_EMAIL: ADMIN.email,
-      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      ...ownerServerEnv(SECRET, ADMIN),
       SMTP_URL: smtp.url,
       CONTACT_TO: "owner@example.com",
       CONTACT_RATE_LIMIT_PER_10_MIN: "100000",

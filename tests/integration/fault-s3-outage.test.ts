@@ -12,7 +12,7 @@ import { STORAGE_UNAVAILABLE } from "~/server/storage.server";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
-import { signInTo, startServerProcess, uploadPng, type ServerProcess } from "../helpers/server-process";
+import { ownerServerEnv, type ServerProcess, signInTo, startServerProcess, uploadPng } from "../helpers/server-process";
 import { z } from "zod";
 
 /**
@@ -54,10 +54,7 @@ const skipReason = process.env.FAULT_TESTS ? inject("postgresSkipReason") : "run
       S3_BUCKET: BUCKET,
       S3_ACCESS_KEY_ID: "S3RVER",
       S3_SECRET_ACCESS_KEY: "S3RVER",
-      AUTH_SECRET: SECRET,
-      SEED_DEMO_CONTENT: "false",
-      INITIAL_ADMIN_EMAIL: ADMIN.email,
-      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      ...ownerServerEnv(SECRET, ADMIN),
       // A backup every 36 s into the same store; a failed one is tried again after the interval.
       BACKUP_DIR: `s3://${BUCKET}/backups`,
       BACKUP_INTERVAL_HOURS: "0.01",

@@ -14,7 +14,7 @@ import { easyAltchaToken } from "../helpers/altcha";
 import { deliveredIds, waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
 import { freePort } from "../helpers/postgres-cluster";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { ownerServerEnv, type ServerProcess, startServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 import { buildBase } from "../helpers/upgrade-base";
 
@@ -163,10 +163,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       S3_ACCESS_KEY_ID: "S3RVER",
       S3_SECRET_ACCESS_KEY: "S3RVER",
       S3_PUBLIC_URL: `${s3Url}/site-uploads`,
-      AUTH_SECRET: SECRET,
-      SEED_DEMO_CONTENT: "false",
-      INITIAL_ADMIN_EMAIL: ADMIN.email,
-      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      ...ownerServerEnv(SECRET, ADMIN),
       SMTP_URL: smtp.url,
       CONTACT_TO: "owner@example.com",
       CONTACT_RATE_LIMIT_PER_10_MIN: "100000",

@@ -8,7 +8,7 @@ import packageJson from "../../package.json";
 import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process";
+import { ownerServerEnv, type ServerProcess, startServerProcess } from "../helpers/server-process";
 import { buildBase } from "../helpers/upgrade-base";
 
 /**
@@ -124,10 +124,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("upgrade from the previous release (U
           TZ: "UTC",
           DATA_DIR: dataDir,
           ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-          AUTH_SECRET: SECRET,
-          SEED_DEMO_CONTENT: "false",
-          INITIAL_ADMIN_EMAIL: ADMIN.email,
-          INITIAL_ADMIN_PASSWORD: ADMIN.password,
+          ...ownerServerEnv(SECRET, ADMIN),
           JOBS_POLL_MS: "200",
           CONTENT_VERSION_POLL_MS: "200",
         };
