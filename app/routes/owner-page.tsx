@@ -7,6 +7,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { OwnerPageArticle } from "~/features/owner-pages/owner-page-article";
 import { ownerPagePath } from "~/features/owner-pages/owner-page-schema";
 import { getReadablePage } from "~/features/owner-pages/owner-pages.server";
+import { plainText } from "~/features/feeds/parse-feed.server";
 import { useLayoutCopy } from "~/features/pages/use-layout-copy";
 import { statusTitle } from "~/lib/http-status";
 import { STATIC_PAGE } from "~/lib/hydration";
@@ -43,7 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     html: page.contentHtml,
     published: page.published,
     metaTitle: page.metaTitle,
-    metaDescription: page.metaDescription,
+    // Without a description of its own, a page is described by its opening words (as a post is).
+    description: page.metaDescription ?? (plainText(page.contentHtml, 160) || page.title),
   };
   const comments = await pageCommentsView(db, page);
   return data({ found: true as const, page: view, comments }, page.published ? undefined : { headers: NOT_PUBLIC });
@@ -54,7 +56,7 @@ export function meta({ data: d, matches }: Route.MetaArgs) {
   const { page } = d;
   return seoMeta(seoContext(matches), {
     title: page.metaTitle ?? page.title,
-    description: page.metaDescription ?? page.title,
+    description: page.description,
     path: page.path,
     noindex: !page.published,
   });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { createSession } from "~/features/auth/session.server";
 import type { Db } from "~/server/db/client.server";
@@ -318,6 +318,7 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
       const post = await makePost(ctx.db);
       const real: Record<string, string> = { category: "Fun", slug: post.slug, postId: String(post.id), file: "posts.xml", "*": "x.png" };
       const paths = routePatterns().map((p) => p.replace(/:(\w+)|\*/g, (_, n: string | undefined) => real[n ?? "*"] ?? "x"));
+      const bothDatabases = inject("postgresSkipReason") === null;
       let requests = 0;
       let intentForms = 0;
       const failures: string[] = [];
@@ -352,6 +353,9 @@ describeEachDatabase("hostile values in every form and API", (ctx) => {
           // No action here (405), or one a visitor is turned away from before any intent is read.
           if (plain === 405 || (!cookie && (plain === 401 || plain === 403))) continue;
           for (const [turn, intent] of VOCABULARY.intents.entries()) {
+            // Both databases are PostgreSQL engines: each takes every other route × intent pair, so every
+            // pair is sent once in the run (all of them on PGlite when no PostgreSQL server is at hand).
+            if (bothDatabases && (turn + pathIndex) % 2 !== (ctx.kind === "pglite" ? 0 : 1)) continue;
             intentForms++;
             const head: [string, string][] = [
               ["intent", intent],

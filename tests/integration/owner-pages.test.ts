@@ -107,6 +107,16 @@ describeEachDatabase("owner pages", (ctx) => {
     const revisionsApi = await asAdmin(`/api/pages/${page.id}/revisions`);
     expect(revisionsApi.status).toBe(200);
     expect(((await revisionsApi.json()) as { revisions: unknown[] }).revisions).toHaveLength(2);
+    // Without a description of its own, the page is described by its opening words.
+    const undescribed = await server.postForm(`/admin/pages/${page.id}`, {
+      ...form({ address: `/${address}`, title: `Speaking ${tag}`, content: "Now **live**, on stage & online." }),
+      published: "on",
+      version: String((await pageOf(address)).version),
+    });
+    expect(undescribed.status).toBe(302);
+    expect(await (await anonymous(`/${address}`)).text()).toContain(
+      `<meta name="description" content="Now live, on stage &amp; online."/>`,
+    );
 
     // A stale version is a conflict, another page's address a 400.
     const stale = await server.postForm(`/admin/pages/${page.id}`, { ...form({ address: `/${address}` }), version: String(page.version) });

@@ -59,9 +59,18 @@ function safeCodePoint(code: number): string | undefined {
   return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 }
 
+const BLOCK_EDGE =
+  /<\/?(?:address|article|aside|blockquote|br|dd|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|ol|p|pre|section|table|td|th|tr|ul)\b[^>]*>/gi;
+
 /** Plain text from an HTML fragment, shortened on a word boundary. */
 export function plainText(html: string, limit = DESCRIPTION_LIMIT): string {
-  const stripped = decodeEntities(html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " "))
+  // A block's edge is a space; an inline tag is nothing ("<strong>live</strong>," stays "live,").
+  const stripped = decodeEntities(
+    html
+      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")
+      .replace(BLOCK_EDGE, " ")
+      .replace(/<[^>]*>/g, ""),
+  )
     .replace(/\s+/g, " ")
     .trim();
   if (stripped.length <= limit) return stripped;
