@@ -75,7 +75,10 @@ function packedCode(bytes: Uint8Array, from: number, to: number): number {
  * Calls `row` for each "start,end,CC" line of `bytes` with the byte offsets of its three fields;
  * returns the number of rows.
  */
-async function forEachRow(bytes: Uint8Array, row: (index: number, start: number, comma1: number, comma2: number, end: number) => void): Promise<number> {
+async function forEachRow(
+  bytes: Uint8Array,
+  row: (index: number, start: number, comma1: number, comma2: number, end: number) => void,
+): Promise<number> {
   let index = 0;
   let from = 0;
   for (let line = 1; from < bytes.length; line++) {
