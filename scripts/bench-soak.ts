@@ -1,7 +1,7 @@
 // Soak: a production server (started here on a scratch embedded data directory with the demo
 // content) under a mixed read/write workload for SOAK_MINUTES. Every minute it prints the server's
 // RSS, event-loop delay p99 and heap (from its own /metrics); at the end, RSS against its value after
-// the first minute. The goal (docs/decisions/0064-faults.md): at most 10 % above it; exits 1 when over.
+// the first minute. It also prints the RSS of the idle server right after start and after the soak. The goal (docs/decisions/0064-faults.md): at most 10 % above it; exits 1 when over.
 // Needs a production build. Usage: npm run bench:soak
 // Env: SOAK_MINUTES (10), SOAK_PORT (3850), SOAK_CONCURRENCY (4), SOAK_GOAL_PERCENT (10).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -21,6 +21,8 @@ const METRICS_TOKEN = "soak-metrics-token-0123456789";
 const ADMIN = { email: "owner@soak.example", password: "soak benchmark pass phrase 1" };
 const base = `http://127.0.0.1:${PORT}`;
 const MIB = 1024 * 1024;
+/** How long the server is left quiet before an idle reading. */
+const IDLE_MS = 11_000;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-soak-"));
 let server: ChildProcess | undefined;
@@ -104,6 +106,21 @@ async function sample(): Promise<Sample> {
   };
 }
 
+/**
+ * The server's RSS (/proc/PID/status) after it has had no request for a while: the server collects
+ * once it has been quiet 1 s (app/server/gc.server.ts) and hands malloc's free pages back every 10 s
+ * (app/server/glibc-malloc.server.ts). Read from /proc, so the reading itself is no request.
+ */
+async function idleRssMiB(): Promise<string> {
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  try {
+    const status = fs.readFileSync(`/proc/${server?.pid}/status`, "utf8");
+    return (Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024).toFixed(1);
+  } catch {
+    return "n/a";
+  }
+}
+
 let requests = 0;
 let failures = 0;
 const statuses = new Map<number, number>();
@@ -164,6 +181,9 @@ async function step(i: number, cookie: string, postPaths: string[]): Promise<voi
 async function main(): Promise<void> {
   server = startServer();
   await waitForServer();
+  console.log(
+    `idle after start (${IDLE_MS / 1000} s without a request): RSS ${await idleRssMiB()} MiB, machine load ${os.loadavg()[0]?.toFixed(1) ?? "?"}`,
+  );
   const cookie = await signIn();
   // The category pages and the demo posts they list.
   const categories = [
@@ -202,6 +222,7 @@ async function main(): Promise<void> {
   console.log(
     `RSS after minute 1: ${first.rssMiB.toFixed(1)} MiB; at the end: ${last.rssMiB.toFixed(1)} MiB (${growth >= 0 ? "+" : ""}${growth.toFixed(1)} %, goal <= +${GOAL_PERCENT} %)`,
   );
+  console.log(`idle after the soak (${IDLE_MS / 1000} s without a request): RSS ${await idleRssMiB()} MiB`);
   if (failures > 0) console.log(`${failures} requests failed (5xx or no answer)`);
   process.exitCode = growth <= GOAL_PERCENT && failures === 0 ? 0 : 1;
 }

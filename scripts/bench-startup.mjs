@@ -1,7 +1,7 @@
 // Start-up benchmark: time from process start to a healthy /healthz, and memory, for a first start
 // (empty data directory: migrations + seeding) and a second start (existing data), with the server's
 // own memory log at each start-up stage (RSS before vs after the database opens = PGlite's share),
-// then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
+// RSS once the server has been idle 11 s after its first page, then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
 // an image upload, share images drawn) and again after 11 s idle: as `npm start` runs the server
 // (package.json's flags, scripts/server-node-args.mjs), as a plain `node server.js`, and with V8's
 // default WASM tiering (server.js's escape hatch), each on its own copy of the same data directory, with which
@@ -202,6 +202,9 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, node
   await (await fetch(`http://127.0.0.1:${PORT}/`)).text();
   const firstPage = performance.now() - home;
   const rss = rssMiB(child.pid);
+  // Idle: the first page's collection (1 s after it) and a malloc trim (every 10 s) have run.
+  await new Promise((r) => setTimeout(r, IDLE_READINGS_MS.at(-1)));
+  const idle = `  idle (${IDLE_READINGS_MS.at(-1) / 1000} s after the first page): RSS ${rssMiB(child.pid)} MiB\n    (${rssBreakdown(child.pid)} MiB)`;
   let afterWorkload = "";
   const exited = new Promise((r) => child.once("exit", r));
   let stopAt = performance.now();
@@ -232,6 +235,7 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, node
       `  ${stage.stage.padEnd(20)} RSS ${String(stage.rssMiB).padStart(4)} MiB, heap ${stage.heapUsedMiB}, external ${stage.externalMiB}, arrayBuffers ${stage.arrayBuffersMiB} MiB`,
     );
   }
+  console.log(idle);
   const before = stages.find((s) => s.stage === "before the database");
   const open = stages.find((s) => s.stage === "database open");
   if (before && open) {

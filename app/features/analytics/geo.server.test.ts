@@ -1,5 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { countryOf, loadCountryTable } from "./geo.server";
+import { countryOf, countryOfAddress, loadCountryTable } from "./geo.server";
+
+// Runs first, before any test loads the table.
+describe("countryOfAddress", () => {
+  it("answers a loopback or private address without loading the table, and loads it for a public one", async () => {
+    for (const address of ["127.0.0.1", "::1", "10.1.2.3", "192.168.1.1", "::ffff:172.16.0.1", "fd00::1"]) {
+      expect(await countryOfAddress(address)).toBeNull();
+    }
+    expect(countryOf("8.8.8.8")).toBeNull();
+    expect(await countryOfAddress("8.8.8.8")).toBe("US");
+  }, 60_000);
+});
 
 describe("countryOf", () => {
   beforeAll(async () => {

@@ -8,7 +8,7 @@ import { logger } from "~/server/logger.server";
 import { readAnalyticsSettings } from "./analytics-settings.server";
 import { campaignOf, classifyClient, classifyReferrer, storedPath, type ClientClass } from "./classify";
 import { takePendingViews, type PendingView } from "./collector.server";
-import { countryOf, loadCountryTable } from "./geo.server";
+import { countryOfAddress } from "./geo.server";
 import { dayIn, newVisitId, saltOf, visitorId } from "./visitor.server";
 
 /** A visit ends after this long without a view. */
@@ -112,7 +112,7 @@ async function classify(
       utmSource: campaign.source,
       utmMedium: campaign.medium,
       utmCampaign: campaign.campaign,
-      country: countryOf(address),
+      country: await countryOfAddress(address),
       device: client.device,
       browser: client.browser,
       os: client.os,
@@ -157,7 +157,6 @@ async function flushNow(db: Db): Promise<number> {
       .onConflictDoUpdate({ target: analyticsDropped.minute, set: { views: sql`${analyticsDropped.views} + excluded.views` } });
   }
   if (views.length === 0) return 0;
-  await loadCountryTable();
   const settings = await readAnalyticsSettings(db);
   const timeZone = getEnv().SITE_TIME_ZONE;
   const classified: Classified[] = [];

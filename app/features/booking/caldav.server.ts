@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { calendarQuery, type DAVResponse } from "tsdav";
+import type { DAVResponse } from "tsdav";
 import { isNonPublicAddress, outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
 import type { Interval } from "./slots";
 
@@ -106,6 +106,8 @@ export async function readCaldavEvents(
   const authorization = `Basic ${Buffer.from(`${account.username}:${account.password}`, "utf8").toString("base64")}`;
   let answer: DAVResponse[];
   try {
+    // Loaded on the first calendar read: most sites never connect a CalDAV calendar (~8 MB resident).
+    const { calendarQuery } = await import("tsdav");
     answer = await calendarQuery({
       url: account.url,
       props: { "d:getetag": {}, "c:calendar-data": {} },

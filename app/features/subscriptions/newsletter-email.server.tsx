@@ -4,7 +4,7 @@ import { getEnv } from "~/server/env.server";
 import { mailFromAddress, type MailMessage } from "~/server/mail.server";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import { emailSafeHtml } from "./email-html.server";
-import { NewsletterEmail, NoticeEmail, renderEmail, type EmailFrame } from "./email-template.server";
+import type { EmailFrame } from "./email-template.server";
 import { readNewsletterSettings } from "./newsletter-settings.server";
 import type { NewsletterSettings } from "./newsletter-settings";
 
@@ -16,6 +16,14 @@ const absoluteUrl = (url: string | null | undefined, base: string): string | nul
     return null;
   }
 };
+
+/**
+ * The React Email templates and renderer, loaded with the first email (~15–25 MB resident that a
+ * server which sends no newsletter or notice would otherwise carry from start-up).
+ */
+function emailTemplates(): Promise<typeof import("./email-template.server")> {
+  return import("./email-template.server");
+}
 
 /** What every email shows around its content: the site's name, logo and accent colour. */
 export async function emailFrame(db: Db, newsletter?: NewsletterSettings): Promise<EmailFrame> {
@@ -31,6 +39,7 @@ export async function noticeMessage(
 ): Promise<MailMessage> {
   const frame = await emailFrame(db);
   const { to, subject, ...content } = message;
+  const { NoticeEmail, renderEmail } = await emailTemplates();
   const { html, text } = await renderEmail(<NoticeEmail frame={frame} preview={content.paragraphs[0] ?? subject} {...content} />);
   return { to, subject, html, text, senderName: frame.siteName };
 }
@@ -64,6 +73,7 @@ export async function newsletterMessage(
   const settings = await readNewsletterSettings(db);
   const frame = await emailFrame(db, settings);
   const excerpt = post.excerpt?.trim() || null;
+  const { NewsletterEmail, renderEmail } = await emailTemplates();
   const { html, text } = await renderEmail(
     <NewsletterEmail
       frame={frame}

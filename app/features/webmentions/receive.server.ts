@@ -122,7 +122,7 @@ export async function verifyWebmention(
     return removed ? "removed" : "ignored";
   }
   const mention = read.html
-    ? parseMention(read.text, response.url, target)
+    ? await parseMention(read.text, response.url, target)
     : { kind: "mention" as const, authorName: new URL(source).host, authorUrl: new URL(source).origin, content: "" };
   await fileMention(db, { ...mention, postId, source, ip }, siteUrl);
   return "filed";

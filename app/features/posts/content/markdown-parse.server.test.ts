@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { CONTENT_MAX } from "../write/post-schema";
-import { MarkdownTooComplexError, MAX_MARKDOWN_DEPTH } from "./markdown-parse.server";
+import { MarkdownTooComplexError, MAX_MARKDOWN_DEPTH, parseMarkdown, releaseParser } from "./markdown-parse.server";
 import { renderMarkdown } from "./markdown.server";
 
 const SITE = "https://site.example";
@@ -22,6 +22,20 @@ async function longestStall(work: () => Promise<unknown>): Promise<number> {
   }
   return Math.max(stall, performance.now() - last - 10);
 }
+
+describe("releasing the parse worker", () => {
+  it("ends it only after the texts already queued, and the next text gets a new one", async () => {
+    const first = parseMarkdown("# one");
+    const second = parseMarkdown("two *words*");
+    const released = releaseParser();
+    const third = parseMarkdown("- three");
+    const trees = await Promise.all([first, second, third]);
+    await released;
+    expect(trees.map((tree) => tree.children[0]?.type)).toEqual(["heading", "paragraph", "list"]);
+    await releaseParser();
+    expect((await parseMarkdown("four")).children[0]?.type).toBe("paragraph");
+  });
+});
 
 describe("bounded Markdown rendering", () => {
   it("refuses nesting deeper than the limit with a 422 the author can act on, where it overflowed the stack", async () => {

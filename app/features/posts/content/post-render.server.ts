@@ -10,7 +10,7 @@ import { logger } from "~/server/logger.server";
 import { warmUpHighlighter } from "./code-highlight.server";
 import { knownImagesFromUploads } from "./markdown-images.server";
 import type { Root as MdastRoot } from "mdast";
-import { parseMarkdown } from "./markdown-parse.server";
+import { parseMarkdown, releaseParser } from "./markdown-parse.server";
 import { renderMarkdownCached, renderMarkdownTree, uploadImageUrlsIn, type RenderedMarkdown } from "./markdown.server";
 import { CONTENT_MAX, POST_MESSAGES } from "../write/post-schema";
 
@@ -85,7 +85,10 @@ export async function backfillRenderedPosts(db: Db): Promise<number> {
       .where(and(eq(blogPosts.id, row.id), eq(blogPosts.content, row.content)));
     done++;
   }
-  if (done > 0) logger.info({ posts: done }, "rendered stored posts");
+  if (done > 0) {
+    logger.info({ posts: done }, "rendered stored posts");
+    await releaseParser();
+  }
   return done;
 }
 
