@@ -86,6 +86,9 @@ export const COMMENT_TEXTS = {
   rateLimited: "You have sent several comments in a short time. Please try again later.",
   author: "Author",
   editWindow: "You can edit or delete your comment for 15 minutes.",
+  // Said to every reader alike, so the page does not tell whether an address was confirmed before.
+  confirmationMailed:
+    "If your email is not confirmed yet, we have sent you a link to confirm it: the site's owner can then publish your next comments without moderation.",
 } as const;
 
 /** How long a commenter may edit or delete their comment from the same browser. */
