@@ -57,6 +57,17 @@ export async function queueCommentConfirmation(tx: Db, email: string): Promise<b
   return true;
 }
 
+/** A new confirmation token for an address not confirmed yet (replacing the one before), or null. */
+export async function issueConfirmToken(db: Db, email: string): Promise<string | null> {
+  const token = randomBytes(32).toString("base64url");
+  const [row] = await db
+    .update(commentAuthors)
+    .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + COMMENT_CONFIRM_TTL_MS) })
+    .where(and(eq(commentAuthors.email, email), isNull(commentAuthors.confirmedAt)))
+    .returning({ email: commentAuthors.email });
+  return row ? token : null;
+}
+
 /**
  * The link is made when the email is sent (the outbox stores no secret); only its hash is kept, and a
  * newer link replaces an older one.
@@ -65,13 +76,8 @@ export const commentConfirmMail = defineMailKind("comments.confirm-email", {
   label: "Commenter email confirmation",
   schema: z.object({ email: z.string().min(1) }),
   async render({ email }, { db }) {
-    const token = randomBytes(32).toString("base64url");
-    const [row] = await db
-      .update(commentAuthors)
-      .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + COMMENT_CONFIRM_TTL_MS) })
-      .where(and(eq(commentAuthors.email, email), isNull(commentAuthors.confirmedAt)))
-      .returning({ email: commentAuthors.email });
-    if (!row) return { skip: "Not sent: the email is confirmed already." };
+    const token = await issueConfirmToken(db, email);
+    if (!token) return { skip: "Not sent: the email is confirmed already." };
     const settings = await readSiteSettings(db);
     const link = `${new URL("/comments/confirm", emailSiteUrl(settings)).href}?token=${encodeURIComponent(token)}`;
     return {
