@@ -129,3 +129,16 @@ export const MENTION_VERBS: Record<MentionView["kind"], string> = {
   repost: "reposted this",
   mention: "mentioned this",
 };
+
+/**
+ * What stands in for a remote author's avatar (fediverse, Webmention): up to two initials of their name.
+ * A picture from their server would make the visitor's browser call a third party.
+ */
+export function authorInitials(name: string): string {
+  const words = name
+    .replace(/^@/, "")
+    .split(/[\s._-]+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word));
+  const first = (word: string | undefined) => Array.from(word?.replace(/^[^\p{L}\p{N}]+/u, "") ?? "")[0] ?? "";
+  return (first(words[0]) + (words.length > 1 ? first(words.at(-1)) : "")).toLocaleUpperCase("en-US") || "?";
+}
