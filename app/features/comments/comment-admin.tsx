@@ -188,9 +188,8 @@ export function TrustedCommenters({ people, mailConfigured }: { people: { email:
         Auto-approved people
       </h2>
       <p className="text-sm text-muted-foreground">
-        A reader confirms their email through a link sent after their comment; then “Auto-approve this person” on one of their
-        comments publishes their next ones without waiting. The block list, the spam filter, the link limit and the security check
-        still apply.
+        A reader confirms their email through a link sent after their comment; then “Auto-approve this person” on one of their comments
+        publishes their next ones without waiting. The block list, the spam filter, the link limit and the security check still apply.
       </p>
       {mailConfigured ? null : (
         <p role="note" className="rounded-md border border-amber-400 p-3 text-sm">

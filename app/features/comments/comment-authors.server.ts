@@ -20,7 +20,8 @@ export const COMMENT_CONFIRM_TTL_MS = 48 * 3_600_000;
 /** At most one confirmation email a day per address, however many comments it sends. */
 const CONFIRM_RESEND_MS = 24 * 3_600_000;
 
-export const COMMENT_CONFIRM_INVALID = "This confirmation link is not valid or has expired. A new one comes with your next comment (at most one a day).";
+export const COMMENT_CONFIRM_INVALID =
+  "This confirmation link is not valid or has expired. A new one comes with your next comment (at most one a day).";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
 
