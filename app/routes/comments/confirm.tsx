@@ -12,15 +12,16 @@ export function meta() {
   return [{ title: "Confirm your email" }, { name: "robots", content: "noindex" }];
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
-
 const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token") ?? "";
 
 /** The link emailed after a comment; GET only asks, so a mail scanner following the link confirms nothing. */
 export function loader({ request }: Route.LoaderArgs) {
   return { token: tokenOf(request) };
+}
+
+/** The page holds a live token: no shared cache keeps it. */
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
 }
 
 export async function action({ request }: Route.ActionArgs) {
