@@ -1000,7 +1000,7 @@ export type MentionKind = (typeof MENTION_KINDS)[number];
 /**
  * Readers' comments on posts, whatever their origin. `body` is the Markdown the reader wrote and
  * `bodyHtml` its rendering (comment-markdown.server.ts), stored so the page never renders on a read.
- * The email is never shown; it decides whether a reader was approved before and gets reply mail.
+ * The email is never shown; it links the comment to its author (comment_authors: confirmed, auto-approved) and gets reply mail.
  */
 export const comments = pgTable(
   "comments",
