@@ -34,6 +34,7 @@ export default [
   route("comments", "routes/comments/submit.tsx"),
   route("comments/moderate", "routes/comments/moderate.tsx"),
   route("comments/unsubscribe", "routes/comments/unsubscribe.tsx"),
+  route("comments/confirm", "routes/comments/confirm.tsx"),
   route("comments/:id/edit", "routes/comments/edit.tsx"),
   route("webmention", "routes/webmention.ts"),
   // ActivityPub: the blog as a fediverse account (docs/decisions/0072-activitypub.md).

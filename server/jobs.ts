@@ -3,6 +3,7 @@ import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { bookingMail } from "~/features/booking/booking.server";
 import { calendarFeedsTask } from "~/features/booking/calendar-feeds.server";
+import { commentConfirmMail } from "~/features/comments/comment-authors.server";
 import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
 import { adoptPreviousReleaseMessagesTask } from "~/features/contact/contact.server";
 import { deliverJob, federatePostJob } from "~/features/fediverse/fediverse.server";
@@ -74,6 +75,7 @@ export const MAIL_KINDS = [
   emailChangeConfirmMail,
   ownerCommentMail,
   replyCommentMail,
+  commentConfirmMail,
 ] as const;
 
 export const RECURRING_TASKS = [

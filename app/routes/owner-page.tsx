@@ -5,7 +5,9 @@ import { pageCommentsView } from "~/features/comments/comments.server";
 import { requireTwoFactorForStaff } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { OwnerPageArticle } from "~/features/owner-pages/owner-page-article";
-import { ownerPagePath } from "~/features/owner-pages/owner-page-schema";
+import { ownerPageJsonLd, ownerPagePath } from "~/features/owner-pages/owner-page-schema";
+import { getSiteSettings } from "~/features/settings/settings.server";
+import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { getReadablePage } from "~/features/owner-pages/owner-pages.server";
 import { plainText } from "~/features/feeds/parse-feed.server";
 import { useLayoutCopy } from "~/features/pages/use-layout-copy";
@@ -47,19 +49,33 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     // Without a description of its own, a page is described by its opening words (as a post is).
     description: page.metaDescription ?? (plainText(page.contentHtml, 160) || page.title),
   };
-  const comments = await pageCommentsView(db, page);
-  return data({ found: true as const, page: view, comments }, page.published ? undefined : { headers: NOT_PUBLIC });
+  const [comments, site, publicUrl] = await Promise.all([pageCommentsView(db, page), getSiteSettings(), publicSiteUrl()]);
+  const jsonLd = ownerPageJsonLd(publicUrl, page, site.siteName, comments ? comments.count : null);
+  return data({ found: true as const, page: view, comments, jsonLd }, page.published ? undefined : { headers: NOT_PUBLIC });
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d?.found) return [{ title: statusTitle(404) }, { name: "robots", content: "noindex" }];
   const { page } = d;
+<<<<<<< HEAD
   return seoMeta(seoContext(matches), {
     title: page.metaTitle ?? page.title,
     description: page.description,
     path: page.path,
     noindex: !page.published,
   });
+=======
+  return [
+    ...seoMeta(seoContext(matches), {
+      title: page.metaTitle ?? page.title,
+      description: page.metaDescription ?? page.title,
+      path: page.path,
+      noindex: !page.published,
+    }),
+    // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
+    ...(page.published ? [{ "script:ld+json": d.jsonLd }] : []),
+  ];
+>>>>>>> 30-trust-8
 }
 
 export default function OwnerPageRoute({ loaderData }: Route.ComponentProps) {

@@ -129,7 +129,7 @@ export async function makeComment(db: Db, postId: string, overrides: Partial<typ
       ...overrides,
       body,
     })
-    .returning({ id: comments.id });
+    .returning({ id: comments.id, authorEmail: comments.authorEmail });
   if (!row) throw new Error("comment insert returned no row");
   return row;
 }

@@ -243,6 +243,22 @@ describeEachDatabase("admin area and sign-in over raw HTTP", (ctx) => {
       signedIn: true,
     },
     {
+      name: "stop auto-approving a malformed email (comments)",
+      path: "/admin/comments",
+      init: form({ intent: "untrust", email: "not an address" }),
+      status: 400,
+      message: /Invalid email address/,
+      signedIn: true,
+    },
+    {
+      name: "auto-approve a comment that does not exist",
+      path: "/admin/comments",
+      init: form({ intent: "trust", id: "00000000-0000-4000-8000-000000000000" }),
+      status: 404,
+      message: /Comment not found/,
+      signedIn: true,
+    },
+    {
       name: "a POST to the dashboard (no action)",
       path: "/admin",
       init: form({ x: "1" }),

@@ -10,6 +10,7 @@ import { storePendingEmailChange } from "~/features/account/account-email.server
 import { createSession } from "~/features/auth/session.server";
 import { DEFAULT_MENUS } from "~/features/layout/menus";
 import { TESTIMONIALS } from "~/features/pages/content";
+import { issueConfirmToken } from "~/features/comments/comment-authors.server";
 import { signComment } from "~/features/comments/comment-tokens.server";
 import { makeKeyPair, signRequest } from "~/features/fediverse/http-signature.server";
 import { bookingToken } from "~/features/booking/booking.server";
@@ -183,6 +184,8 @@ async function freshVisitor(db: Db) {
 
 const commentsSaying = (db: Db, body: string) =>
   db.select({ id: schema.comments.id }).from(schema.comments).where(eq(schema.comments.body, body));
+const commentAuthorRow = async (db: Db, email: string) =>
+  (await db.select().from(schema.commentAuthors).where(eq(schema.commentAuthors.email, email)))[0];
 const commentRow = async (db: Db, id: string) =>
   (
     await db
@@ -1388,6 +1391,22 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
     },
   },
   {
+    name: "commenter email confirmation by the emailed link",
+    route: "/comments/confirm",
+    allowed: ACTORS,
+    okStatus: 200,
+    prepare: async (db) => {
+      const email = `confirm-${unique()}@comments.example`;
+      await db.insert(schema.commentAuthors).values({ email });
+      const token = (await issueConfirmToken(db, email)) ?? "";
+      return {
+        path: `/comments/confirm?token=${encodeURIComponent(token)}`,
+        body: new URLSearchParams(),
+        verify: async (db) => expect((await commentAuthorRow(db, email))?.confirmedAt).toBeInstanceOf(Date),
+      };
+    },
+  },
+  {
     name: "comment edit by its writer within 15 minutes",
     route: "/comments/:id/edit",
     allowed: ACTORS,
@@ -1507,6 +1526,21 @@ const WRITE_ENDPOINTS: WriteEndpoint[] = [
         path: "/admin/comments",
         body: new URLSearchParams({ intent: "approve", id }),
         verify: async (db) => expect((await commentRow(db, id))?.state).toBe("approved"),
+      };
+    },
+  },
+  {
+    name: "auto-approve a confirmed commenter (admin → Comments)",
+    route: "/admin/comments",
+    allowed: STAFF,
+    okStatus: 200,
+    prepare: async (db) => {
+      const { id, authorEmail } = await makeComment(db, (await makePost(db)).id, { state: "pending" });
+      await db.insert(schema.commentAuthors).values({ email: authorEmail, confirmedAt: new Date() }).onConflictDoNothing();
+      return {
+        path: "/admin/comments",
+        body: new URLSearchParams({ intent: "trust", id }),
+        verify: async (db) => expect((await commentAuthorRow(db, authorEmail))?.trustedAt).toBeInstanceOf(Date),
       };
     },
   },

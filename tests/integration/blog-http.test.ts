@@ -159,6 +159,20 @@ describeEachDatabase("blog over HTTP", (ctx) => {
     expect(page).toContain('"commentCount":2');
   });
 
+  it("without mail, admin → Comments says confirming a reader's email needs it, and offers no auto-approve for an unconfirmed email", async () => {
+    const post = await makePost(ctx.db);
+    const body = `Waiting without mail ${Date.now()}`;
+    await makeComment(ctx.db, post.id, { state: "pending", body });
+    const response = await server.fetch("/admin/comments?queue=pending", { headers: { cookie: staff.cookie } });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Auto-approved people");
+    expect(html).toContain("Confirming a reader’s email needs mail, which is not set up");
+    const item = html.slice(html.indexOf(body) - 3000, html.indexOf(body));
+    expect(item).toContain("Email not confirmed");
+    expect(html).not.toContain('value="trust"');
+  });
+
   it("serves RSS for the blog and a category with escaping and absolute links", async () => {
     await makePost(ctx.db, { authorId: staff.userId, title: "Fitness & <Feeds>", category: "Fitness" });
     for (const p of ["/rss.xml", "/7fs/Fitness/rss.xml"]) {

@@ -170,6 +170,9 @@ describeEachDatabase("webmention receiving", (ctx) => {
     const page = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
     expect(page).toContain("Great point about budgets.");
     expect(page).toContain(`href="${source}"`);
+    // Initials stand in for the author's picture: nothing on the page is loaded from their site.
+    expect(page).toMatch(/<span aria-hidden="true"[^>]*>AE<\/span>/);
+    expect(page).not.toMatch(/<img[^>]+src="http:\/\/127\.0\.0\.1/);
 
     // The source changes its text: the mention follows (still published, its host is known now).
     pages.set("/alice/reply-1", { status: 200, body: reply(target, "Great point about budgets, and savings.") });

@@ -27,6 +27,10 @@ export interface ModeratedComment {
   subjectTitle: string;
   subjectPath: string;
   postClosed: boolean;
+  /** The commenter opened the link emailed after a comment. */
+  authorConfirmed: boolean;
+  /** "Auto-approve this person": set by a moderator on a confirmed email. */
+  authorTrusted: boolean;
 }
 
 function IntentButton({
@@ -78,6 +82,7 @@ export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedCom
         <span className="font-semibold">{comment.authorName}</span>
         {comment.staff ? <Badge variant="secondary">Author</Badge> : null}
         <span className="text-muted-foreground">{comment.authorEmail}</span>
+        {comment.staff || !comment.authorEmail ? null : <AuthorStatus comment={comment} />}
         {comment.authorUrl ? <span className="break-all text-muted-foreground">{comment.authorUrl}</span> : null}
         {comment.ipAddress ? <span className="text-muted-foreground">IP {comment.ipAddress}</span> : null}
         <span className="text-muted-foreground">{new Date(comment.createdAt).toISOString().slice(0, 16).replace("T", " ")}</span>
@@ -102,6 +107,12 @@ export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedCom
             Spam
           </IntentButton>
         ) : null}
+        {!comment.staff && comment.authorConfirmed && !comment.authorTrusted && queue !== "spam" ? (
+          <IntentButton intent="trust" id={comment.id}>
+            Auto-approve this person
+          </IntentButton>
+        ) : null}
+        {comment.authorTrusted ? <StopAutoApproving email={comment.authorEmail} /> : null}
         <IntentButton intent="block-email" id={comment.id}>
           Block email
         </IntentButton>
@@ -146,6 +157,62 @@ export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedCom
         </Form>
       </details>
     </article>
+  );
+}
+
+/** Whether the commenter's email is confirmed, and whether the owner trusts it. */
+function AuthorStatus({ comment }: { comment: Pick<ModeratedComment, "authorConfirmed" | "authorTrusted"> }) {
+  if (comment.authorTrusted) return <Badge variant="secondary">Auto-approved</Badge>;
+  return comment.authorConfirmed ? <Badge variant="outline">Email confirmed</Badge> : <Badge variant="outline">Email not confirmed</Badge>;
+}
+
+function StopAutoApproving({ email }: { email: string }) {
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="email" value={email} />
+      <Button type="submit" name="intent" value="untrust" size="sm" variant="outline" aria-label={`Stop auto-approving ${email}`}>
+        Stop auto-approving
+      </Button>
+    </Form>
+  );
+}
+
+/**
+ * The people whose comments are published without waiting (each confirmed their email), and what
+ * confirmation needs: mail.
+ */
+export function TrustedCommenters({ people, mailConfigured }: { people: { email: string }[]; mailConfigured: boolean }) {
+  return (
+    <section aria-labelledby="trusted-title" className="space-y-4 rounded-lg border p-4">
+      <h2 id="trusted-title" className="text-xl font-semibold">
+        Auto-approved people
+      </h2>
+      <p className="text-sm text-muted-foreground">
+        A reader confirms their email through a link sent after their comment; then “Auto-approve this person” on one of their comments
+        publishes their next ones without waiting. The block list, the spam filter, the link limit and the security check still apply.
+      </p>
+      {mailConfigured ? null : (
+        <p role="note" className="rounded-md border border-amber-400 p-3 text-sm">
+          Confirming a reader’s email needs mail, which is not set up: until an administrator sets it up in{" "}
+          <Link to="/admin/email" className="text-primary underline underline-offset-4">
+            Settings → Email
+          </Link>
+          , no new person can be auto-approved and every reader’s comment waits for moderation.
+        </p>
+      )}
+      {people.length > 0 ? (
+        <ul className="space-y-1">
+          {people.map((person) => (
+            <li key={person.email} className="flex flex-wrap items-center gap-2 text-sm">
+              <span className="break-all">{person.email}</span>
+              <StopAutoApproving email={person.email} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm">Nobody yet.</p>
+      )}
+    </section>
   );
 }
 

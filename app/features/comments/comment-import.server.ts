@@ -16,7 +16,7 @@ export const importedCommentSchema = z.object({
   postId: z.uuid(),
   parentId: z.uuid().nullable(),
   name: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? "Anonymous" : v), commentFieldsSchema.shape.name),
-  /** Kept only when it is a valid address: it then decides "approved before" and reply mail. */
+  /** Kept only when it is a valid address: it then links the comment to its author (auto-approve, reply mail). */
   email: z.string().transform((v) => {
     const parsed = emailSchema.safeParse(v.trim());
     return parsed.success ? parsed.data.toLowerCase() : "";

@@ -10,6 +10,8 @@ export interface SentComment {
   editToken: string;
   postTitle: string;
   postPath: string;
+  /** Mail works: the reader is told a confirmation link may be on its way. */
+  confirmationMailed: boolean;
 }
 
 /** A refused comment, sent back with what was typed so nothing is lost. */
@@ -39,6 +41,7 @@ export function CommentSent({ sent }: { sent: SentComment }) {
       <p role="status" className="mt-4">
         {published ? COMMENT_TEXTS.published : COMMENT_TEXTS.held}
       </p>
+      {sent.confirmationMailed ? <p className="mt-4">{COMMENT_TEXTS.confirmationMailed}</p> : null}
       {sent.editToken ? (
         <p className="mt-4 text-muted-foreground">
           {COMMENT_TEXTS.editWindow}{" "}

@@ -15,7 +15,10 @@ export interface CommentFacts {
   ip: string;
   /** The Bayesian filter's probability (0.5 when it knows nothing). */
   spamScore: number;
-  /** A comment from this email was approved before. */
+  /**
+   * A comment: its email is confirmed and the owner chose "Auto-approve this person". A Webmention: its
+   * source's site had a mention approved before.
+   */
   knownAuthor: boolean;
   /** The reader's browser solved the proof of work (false: posted without JavaScript). */
   proofOfWork: boolean;
@@ -27,6 +30,9 @@ export interface Block {
   kind: CommentBlockKind;
   value: string;
 }
+
+/** Why a comment from an author the owner does not trust yet waits. */
+export const UNKNOWN_AUTHOR_REASON = "First comment from this email";
 
 const LINK = /https?:\/\/[^\s)\]>"']+/gi;
 
@@ -94,6 +100,8 @@ export function matchingBlock(
  * The filters in order: the block list and a near-certain Bayesian score file it as spam; too many
  * links, a doubtful score, a first comment from an email or a post without the proof of work wait
  * for a moderator; anything else from a known reader is published. Staff comments skip the filters.
+ * Trust lifts only the "first comment" hold: a trusted reader's comment still meets the block list,
+ * the spam filter, the link limit and the anti-bot checks (docs/decisions/0081-trusted-commenters.md).
  */
 export function assessComment(facts: CommentFacts, blocks: readonly Block[], linkLimit: number): Verdict {
   if (facts.staff) return { state: "approved" };
@@ -104,6 +112,6 @@ export function assessComment(facts: CommentFacts, blocks: readonly Block[], lin
   if (links > linkLimit) return { state: "pending", reason: `More than ${linkLimit} link${linkLimit === 1 ? "" : "s"}` };
   if (facts.spamScore >= HOLD_THRESHOLD) return { state: "pending", reason: `Spam filter: ${Math.round(facts.spamScore * 100)} %` };
   if (!facts.proofOfWork) return { state: "pending", reason: "Sent without the security check (no JavaScript)" };
-  if (!facts.knownAuthor) return { state: "pending", reason: "First comment from this email" };
+  if (!facts.knownAuthor) return { state: "pending", reason: UNKNOWN_AUTHOR_REASON };
   return { state: "approved" };
 }

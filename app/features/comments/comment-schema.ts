@@ -86,6 +86,9 @@ export const COMMENT_TEXTS = {
   rateLimited: "You have sent several comments in a short time. Please try again later.",
   author: "Author",
   editWindow: "You can edit or delete your comment for 15 minutes.",
+  // Said to every reader alike, so the page does not tell whether an address was confirmed before.
+  confirmationMailed:
+    "If your email is not confirmed yet, we have sent you a link to confirm it: the site's owner can then publish your next comments without moderation.",
 } as const;
 
 /** How long a commenter may edit or delete their comment from the same browser. */
@@ -126,3 +129,16 @@ export const MENTION_VERBS: Record<MentionView["kind"], string> = {
   repost: "reposted this",
   mention: "mentioned this",
 };
+
+/**
+ * What stands in for a remote author's avatar (fediverse, Webmention): up to two initials of their name.
+ * A picture from their server would make the visitor's browser call a third party.
+ */
+export function authorInitials(name: string): string {
+  const words = name
+    .replace(/^@/, "")
+    .split(/[\s._-]+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word));
+  const first = (word: string | undefined) => Array.from(word?.replace(/^[^\p{L}\p{N}]+/u, "") ?? "")[0] ?? "";
+  return (first(words[0]) + (words.length > 1 ? first(words.at(-1)) : "")).toLocaleUpperCase("en-US") || "?";
+}

@@ -17,6 +17,7 @@ import {
   MENTION_VERBS,
   SUBJECT_FIELD,
   SUBJECT_PARAM,
+  authorInitials,
   type CommentSubjectRef,
   type CommentView,
   type MentionView,
@@ -42,6 +43,14 @@ function CommentBody({ comment, subject, open }: { comment: CommentView; subject
   return (
     <article id={`comment-${comment.id}`} className="h-entry p-comment scroll-mt-20" aria-labelledby={`comment-${comment.id}-author`}>
       <header className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
+        {comment.source ? (
+          <span
+            aria-hidden="true"
+            className="inline-flex size-7 shrink-0 items-center justify-center self-center rounded-full bg-muted text-xs font-semibold text-muted-foreground"
+          >
+            {authorInitials(comment.authorName)}
+          </span>
+        ) : null}
         <span id={`comment-${comment.id}-author`} className="p-author h-card font-semibold break-words">
           {comment.authorUrl ? (
             <a

@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createPost } from "~/features/posts/write/posts.server";
-import { comments, mailOutbox } from "~/server/db/schema.server";
+import { comments, mailOutbox, rateLimits } from "~/server/db/schema.server";
 import { ForbiddenError, NotFoundError } from "~/server/errors.server";
 import { MailOutbox } from "~/server/mail-outbox.server";
 import { easyVerificationToken, waitFor } from "../../../tests/helpers/contact";
@@ -19,9 +19,14 @@ import {
   replyAsAuthor,
   replyFormView,
   saveCommentSettings,
+  listTrustedCommenters,
   submitComment,
+  trustCommentAuthor,
+  TRUST_NEEDS_CONFIRMATION,
   unsubscribeReplies,
+  untrustCommentAuthor,
 } from "./comments.server";
+import { COMMENT_CONFIRM_INVALID, confirmCommentEmail } from "./comment-authors.server";
 
 const SITE = "https://site.example";
 
@@ -44,6 +49,12 @@ describe("comments", () => {
         category: "Fun",
         published: true,
       });
+    const commentRow = async (id: string) =>
+      (await ctx.db.select({ state: comments.state, reason: comments.reason }).from(comments).where(eq(comments.id, id)))[0];
+    const commentState = async (id: string) => (await commentRow(id))?.state;
+    const commentReason = async (id: string) => (await commentRow(id))?.reason;
+    /** The per-email limit (4 comments in 10 minutes) is not what these tests check. */
+    const forgetEmailLimits = () => ctx.db.delete(rateLimits).where(like(rateLimits.key, "comment:email:%"));
     /** A reader's form post, sent as if the page was drawn a minute ago. */
     const comment = async (postId: string, fields: Record<string, string>) =>
       submitComment(
@@ -94,9 +105,34 @@ describe("comments", () => {
         '<p>First <em>thoughts</em> with <a href="https://docs.example/" rel="nofollow ugc noopener noreferrer">a link</a></p>',
       );
 
-      // The reader was approved once: the next comment from that email is published at once.
-      const second = await comment(post.id, { email: reader, body: "And one more thing." });
+      // Approved once is not trusted: the next comment waits too, until the reader confirms their email
+      // (the link mailed after their comment) and the owner chooses "Auto-approve this person".
+      const waiting = await comment(post.id, { email: reader, body: "And one more thing." });
+      expect(waiting).toMatchObject({ state: "pending", confirmationMailed: true });
+      expect(await commentReason(waiting.id)).toBe("Not set to auto-approve (approved before)");
+      await expect(trustCommentAuthor(ctx.db, await admin(), waiting.id)).rejects.toThrow(TRUST_NEEDS_CONFIRMATION);
+      await drain();
+      const confirmMails = await waitFor(() => mailsTo(smtp, reader).length >= 1 && mailsTo(smtp, reader), 5_000, "the confirmation");
+      // One link per day, however many comments: the first comment queued it, the second did not.
+      expect(confirmMails).toHaveLength(1);
+      expect(parseMail(confirmMails[0] as ReceivedMail).subject).toMatch(/^Confirm your email for comments on /);
+      const link = new URL(/(https?:\/\/\S+\/comments\/confirm\?token=\S+)/.exec(readableMail(confirmMails[0] as ReceivedMail))?.[1] ?? "");
+      const token = link.searchParams.get("token") ?? "";
+      await expect(confirmCommentEmail(ctx.db, `${token}x`, ip())).rejects.toThrow(COMMENT_CONFIRM_INVALID);
+      expect(await confirmCommentEmail(ctx.db, token, ip())).toBe(reader);
+      // Single use.
+      await expect(confirmCommentEmail(ctx.db, token, ip())).rejects.toThrow(COMMENT_CONFIRM_INVALID);
+      expect(await trustCommentAuthor(ctx.db, await admin(), waiting.id)).toBe(reader);
+      expect(await commentState(waiting.id)).toBe("approved");
+      expect((await listTrustedCommenters(ctx.db, await admin())).map((p) => p.email)).toContain(reader);
+
+      // Trusted: published at once, still under the filters (too many links wait).
+      await forgetEmailLimits();
+      const second = await comment(post.id, { email: reader, body: "And one more thing, again." });
       expect(second.state).toBe("approved");
+      const linky = await comment(post.id, { email: reader, body: "https://a.example https://b.example https://c.example" });
+      expect(linky.state).toBe("pending");
+      await moderateComment(ctx.db, await admin(), linky.id, "approved");
 
       // The owner replies as the author: marked, published, and the reader is told once.
       await replyAsAuthor(ctx.db, await admin(), first.id, { body: "Thanks for reading!" }, SITE);
@@ -111,7 +147,8 @@ describe("comments", () => {
 
       await drain();
       await drain();
-      const mails = await waitFor(() => mailsTo(smtp, reader).length >= 1 && mailsTo(smtp, reader), 5_000, "the reply email");
+      const replies = () => mailsTo(smtp, reader).filter((m) => /replied to your comment/.test(parseMail(m).subject ?? ""));
+      const mails = await waitFor(() => replies().length >= 1 && replies(), 5_000, "the reply email");
       expect(mails).toHaveLength(1);
       const email = readableMail(mails[0] as ReceivedMail);
       expect(parseMail(mails[0] as ReceivedMail).subject).toMatch(/^Owner replied to your comment/);
@@ -123,7 +160,20 @@ describe("comments", () => {
       expect(row?.notify).toBe(false);
       await replyAsAuthor(ctx.db, await admin(), first.id, { body: "One more reply" }, SITE);
       await drain();
-      expect(mailsTo(smtp, reader)).toHaveLength(1);
+      expect(replies()).toHaveLength(1);
+
+      // Spam under a trusted email ends the trust; the owner can also stop it by hand.
+      await forgetEmailLimits();
+      await moderateComment(ctx.db, await admin(), second.id, "spam");
+      expect((await comment(post.id, { email: reader, body: "Am I still trusted?" })).state).toBe("pending");
+      expect((await listTrustedCommenters(ctx.db, await admin())).map((p) => p.email)).not.toContain(reader);
+      const again = await comment(post.id, { email: reader, body: "Trusted once more." });
+      await trustCommentAuthor(ctx.db, await admin(), again.id);
+      await untrustCommentAuthor(ctx.db, await admin(), reader);
+      expect((await comment(post.id, { email: reader, body: "Waiting again." })).state).toBe("pending");
+      // A confirmed address gets no more confirmation links.
+      await drain();
+      expect(mailsTo(smtp, reader).filter((m) => /^Confirm your email/.test(parseMail(m).subject ?? ""))).toHaveLength(1);
     });
 
     it("spam training, the honeypot, the edit window and comments switched off", async () => {

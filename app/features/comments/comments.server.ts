@@ -3,11 +3,13 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getVerificationConfig, verifyHumanToken } from "~/features/verification/verification.server";
 import { canModerateComments, canEdit, type Actor } from "~/lib/permissions";
+import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import {
   blogPosts,
+  commentAuthors,
   commentBlocks,
   ownerPages,
   comments,
@@ -21,7 +23,15 @@ import { logger } from "~/server/logger.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { renderCommentMarkdown } from "./comment-markdown.server";
 import { ownerCommentMail, replyCommentMail } from "./comment-mail.server";
-import { assessComment, type Verdict } from "./comment-rules";
+import { assessComment, UNKNOWN_AUTHOR_REASON, type Verdict } from "./comment-rules";
+import {
+  isTrustedCommenter,
+  queueCommentConfirmation,
+  setCommentAuthorTrust,
+  trustedAuthor,
+  trustedCommenters,
+} from "./comment-authors.server";
+import { isMailConfigured } from "~/server/mail-settings.server";
 import {
   COMMENT_HONEYPOT,
   COMMENT_TEXTS,
@@ -260,6 +270,8 @@ export interface SubmittedComment {
   editToken: string;
   /** The post or page it is on. */
   post: { title: string; path: string };
+  /** Mail works: a reader whose email is not confirmed yet was sent the link (said the same way for every reader). */
+  confirmationMailed: boolean;
 }
 
 async function readBlocks(db: Db) {
@@ -297,9 +309,10 @@ export async function submitComment(
     );
   }
   const postRef = { title: post.title, path: post.path };
+  const confirmationMailed = !staff && (await isMailConfigured(db));
   if (input[COMMENT_HONEYPOT]) {
     logger.warn({ ip }, "comment honeypot filled; submission dropped");
-    return { id: crypto.randomUUID(), state: "pending", editToken: "", post: postRef };
+    return { id: crypto.randomUUID(), state: "pending", editToken: "", post: postRef, confirmationMailed };
   }
   // Without JavaScript there is no proof of work: such a comment waits for a moderator. A token that is
   // present must be valid.
@@ -313,11 +326,7 @@ export async function submitComment(
     if (!parent) throw new ValidationError("The comment you answer does not exist any more.");
   }
   const age = staff ? MIN_SUBMIT_MS : await stampAge(db, input.stamp);
-  const [known] = await db
-    .select({ id: comments.id })
-    .from(comments)
-    .where(and(eq(comments.authorEmail, email), eq(comments.state, "approved")))
-    .limit(1);
+  const trusted = !staff && (await isTrustedCommenter(db, email));
   const text = `${input.name}\n${input.url ?? ""}\n${input.body}`;
   const spamScore = staff ? 0 : await scoreComment(db, text);
   const settings = await readCommentSettings(db);
@@ -329,7 +338,7 @@ export async function submitComment(
       authorUrl: input.url,
       ip,
       spamScore,
-      knownAuthor: Boolean(known),
+      knownAuthor: trusted,
       proofOfWork,
       staff,
     },
@@ -338,6 +347,8 @@ export async function submitComment(
   );
   if (verdict.state === "approved" && (age === null || age < MIN_SUBMIT_MS))
     verdict = { state: "pending", reason: age === null ? "The form's time stamp is missing" : "Sent within seconds of the page loading" };
+  if (verdict.state === "pending" && verdict.reason === UNKNOWN_AUTHOR_REASON && (await hasApprovedComment(db, email)))
+    verdict = { state: "pending", reason: "Not set to auto-approve (approved before)" };
   const bodyHtml = await renderCommentMarkdown(input.body, siteUrl);
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
@@ -366,10 +377,21 @@ export async function submitComment(
     } else if (verdict.state === "pending") {
       await ownerCommentMail.enqueueFor(tx, inserted.id);
     }
+    // Never for a comment filed as spam: the form must not become a way to mail strangers.
+    if (confirmationMailed && verdict.state !== "spam") await queueCommentConfirmation(tx, email);
     return inserted;
   });
   logger.info({ id: row.id, state: verdict.state }, "comment stored");
-  return { id: row.id, state: verdict.state, editToken: await signComment(db, "edit", row.id), post: postRef };
+  return { id: row.id, state: verdict.state, editToken: await signComment(db, "edit", row.id), post: postRef, confirmationMailed };
+}
+
+async function hasApprovedComment(db: Db, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: comments.id })
+    .from(comments)
+    .where(and(eq(comments.authorEmail, email), eq(comments.state, "approved")))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** The reply notification for an approved reply, once per reply (the outbox key). */
@@ -457,10 +479,13 @@ export async function listCommentQueue(db: Db, actor: Actor | null, state: Comme
       postId: comments.postId,
       ...subjectColumns,
       postClosed: sql<boolean>`exists (select 1 from ${commentsClosedPosts} where ${commentsClosedPosts.postId} = ${comments.postId})`,
+      authorConfirmed: sql<boolean>`${commentAuthors.confirmedAt} is not null`,
+      authorTrusted: sql<boolean>`coalesce(${trustedAuthor}, false)`,
     })
     .from(comments)
     .leftJoin(blogPosts, eq(blogPosts.id, comments.postId))
     .leftJoin(ownerPages, eq(ownerPages.id, comments.pageId))
+    .leftJoin(commentAuthors, eq(commentAuthors.email, comments.authorEmail))
     .where(eq(comments.state, state))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(COMMENT_PAGE_SIZE);
@@ -500,6 +525,7 @@ async function commentRow(db: Db, id: string) {
       state: comments.state,
       body: comments.body,
       name: comments.authorName,
+      email: comments.authorEmail,
       url: comments.authorUrl,
       postId: comments.postId,
       pageId: comments.pageId,
@@ -532,8 +558,45 @@ async function applyModeration(db: Db, id: string, state: "approved" | "spam"): 
     if (row.state !== "pending") await trainComment(tx, text, row.state === "spam", -1);
     await trainComment(tx, text, state === "spam");
     if (state === "approved") await queueReplyMail(tx, id);
+    // Spam under a trusted email (someone else may be using it): its comments wait again.
+    if (state === "spam" && row.email) await setCommentAuthorTrust(tx, row.email, false);
     if (state === "approved" || row.state === "approved") await bumpContentVersion(tx);
   });
+}
+
+export const TRUST_NEEDS_CONFIRMATION =
+  "This person has not confirmed their email yet: auto-approve is possible once they open the link emailed after their comment.";
+
+/**
+ * "Auto-approve this person": the comment's email, once confirmed, skips the "first comment" hold from
+ * now on; the comment itself is approved if it waits.
+ */
+export async function trustCommentAuthor(db: Db, actor: Actor | null, id: string): Promise<string> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  const row = await commentRow(db, id);
+  if (!row.email) throw new ConflictError("This comment came from another site and has no email to trust.");
+  if (row.state === "spam") throw new ConflictError("Mark the comment as not spam before auto-approving its author.");
+  await db.transaction(async (tx) => {
+    if (!(await setCommentAuthorTrust(tx, row.email, true))) throw new ConflictError(TRUST_NEEDS_CONFIRMATION);
+    await recordAudit(tx, { actor, action: "comments.author.trust", target: { type: "comment", id: row.id }, summary: row.email });
+  });
+  if (row.state === "pending") await applyModeration(db, id, "approved");
+  return row.email;
+}
+
+/** Stops auto-approving an email (from a comment in the queue or the list of auto-approved people). */
+export async function untrustCommentAuthor(db: Db, actor: Actor | null, email: string): Promise<void> {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  await db.transaction(async (tx) => {
+    await setCommentAuthorTrust(tx, email.toLowerCase(), false);
+    await recordAudit(tx, { actor, action: "comments.author.untrust", summary: email.toLowerCase() });
+  });
+}
+
+/** The emails whose comments skip moderation's first-comment hold. */
+export async function listTrustedCommenters(db: Db, actor: Actor | null) {
+  authorize(actor, canModerateComments, COMMENTS_FORBIDDEN);
+  return trustedCommenters(db);
 }
 
 /** Approve or spam from the owner's email: the link is signed for that comment and that decision. */
@@ -699,7 +762,7 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     (await readCommentSettings(db)).linkLimit + 1,
   );
   const first = mention.fediverseHandle ? `First reply from ${host} (fediverse)` : `First mention from ${host}`;
-  const reason = verdict.state === "approved" ? null : verdict.reason.replace("First comment from this email", first);
+  const reason = verdict.state === "approved" ? null : verdict.reason.replace(UNKNOWN_AUTHOR_REASON, first);
   const bodyHtml = body ? await renderCommentMarkdown(body, siteUrl) : "";
   const values = {
     authorName: mention.authorName,

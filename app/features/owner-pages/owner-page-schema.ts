@@ -78,3 +78,24 @@ export const ownerPageFormSchema = ownerPageInputSchema.extend({
 });
 
 export const pageIdSchema = z.uuid(PAGE_MESSAGES.gone);
+
+/**
+ * schema.org WebPage for a published page: the site is its publisher (one owner); `commentCount` (the
+ * approved comments, as posts carry it) only where the page takes comments.
+ */
+export function ownerPageJsonLd(
+  publicUrl: string,
+  page: { title: string; address: string; metaDescription: string | null },
+  siteName: string,
+  commentCount: number | null,
+) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "WebPage",
+    name: page.title,
+    url: `${publicUrl}${ownerPagePath(page.address)}`,
+    ...(page.metaDescription ? { description: page.metaDescription } : {}),
+    publisher: { "@type": "Organization", name: siteName, url: publicUrl },
+    ...(commentCount === null ? {} : { commentCount }),
+  };
+}

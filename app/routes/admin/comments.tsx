@@ -2,7 +2,14 @@ import { z } from "zod";
 import { ActionStatus } from "~/components/admin-list";
 import { handleAdminForm } from "~/features/admin/admin-form.server";
 import { requireArea } from "~/features/auth/guards.server";
-import { BlockList, CommentSettingsForm, ModeratedCommentItem, QueueTabs, QUEUE_LABELS } from "~/features/comments/comment-admin";
+import {
+  BlockList,
+  CommentSettingsForm,
+  ModeratedCommentItem,
+  QueueTabs,
+  QUEUE_LABELS,
+  TrustedCommenters,
+} from "~/features/comments/comment-admin";
 import {
   addCommentBlock,
   blockCommentAuthor,
@@ -10,13 +17,18 @@ import {
   editComment,
   listCommentBlocks,
   listCommentQueue,
+  listTrustedCommenters,
   moderateComment,
   readCommentSettings,
   removeCommentBlock,
   replyAsAuthor,
   saveCommentSettings,
   setPostCommentsClosed,
+  trustCommentAuthor,
+  untrustCommentAuthor,
 } from "~/features/comments/comments.server";
+import { emailSchema } from "~/lib/email";
+import { isMailConfigured } from "~/server/mail-settings.server";
 import { publicSiteUrl } from "~/features/settings/site-url.server";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/client.server";
@@ -36,16 +48,23 @@ export function meta({ matches }: Route.MetaArgs) {
 
 const queueSchema = z.enum(COMMENT_STATES).catch("pending");
 const idSchema = z.object({ id: z.uuid("Unknown comment") });
+const emailFieldSchema = z.object({ email: emailSchema });
 const blockSchema = z.object({ kind: z.enum(COMMENT_BLOCK_KINDS), value: z.string().max(200) });
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireArea(request, "comments");
   const queue = queueSchema.parse(new URL(request.url).searchParams.get("queue") ?? "pending");
   const db = getDb();
-  const [list, settings, blocks] = await withPageFailures(() =>
-    Promise.all([listCommentQueue(db, user, queue), readCommentSettings(db), listCommentBlocks(db, user)]),
+  const [list, settings, blocks, trusted, mailConfigured] = await withPageFailures(() =>
+    Promise.all([
+      listCommentQueue(db, user, queue),
+      readCommentSettings(db),
+      listCommentBlocks(db, user),
+      listTrustedCommenters(db, user),
+      isMailConfigured(db),
+    ]),
   );
-  return { queue, ...list, settings, blocks };
+  return { queue, ...list, settings, blocks, trusted, mailConfigured };
 }
 
 const done = (message: string) => ({ ok: true as const, message });
@@ -77,6 +96,15 @@ export async function action({ request }: Route.ActionArgs) {
       await replyAsAuthor(db, actor, parseOrThrow(idSchema, form).id, form, await publicSiteUrl()),
       done("Reply published.")
     ),
+    trust: async ({ db, actor, form }) => {
+      const email = await trustCommentAuthor(db, actor, parseOrThrow(idSchema, form).id);
+      return done(`Comments from ${email} are published without moderation from now on.`);
+    },
+    untrust: async ({ db, actor, form }) => {
+      const { email } = parseOrThrow(emailFieldSchema, form);
+      await untrustCommentAuthor(db, actor, email);
+      return done(`Comments from ${email} wait for moderation again.`);
+    },
     "close-post": async ({ db, actor, form }) => {
       const { postId, closed } = parseOrThrow(z.object({ postId: z.uuid("Unknown post"), closed: z.string().optional() }), form);
       await setPostCommentsClosed(db, actor, postId, closed === "on");
@@ -100,7 +128,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminComments({ loaderData, actionData }: Route.ComponentProps) {
-  const { queue, comments, counts, settings, blocks } = loaderData;
+  const { queue, comments, counts, settings, blocks, trusted, mailConfigured } = loaderData;
   return (
     <section className="max-w-5xl">
       <h1 className="text-3xl font-bold">Comments</h1>
@@ -118,6 +146,7 @@ export default function AdminComments({ loaderData, actionData }: Route.Componen
       <div className="mt-10 grid gap-6 lg:grid-cols-2">
         <CommentSettingsForm settings={settings} />
         <BlockList blocks={blocks} />
+        <TrustedCommenters people={trusted} mailConfigured={mailConfigured} />
       </div>
     </section>
   );

@@ -76,6 +76,7 @@ export async function action({ request }: Route.ActionArgs) {
       editToken: result.editToken,
       postTitle: result.post.title,
       postPath: result.post.path,
+      confirmationMailed: result.confirmationMailed,
     });
   } catch (error) {
     const { status, message, fieldErrors, headers } = errorAnswer(error);

@@ -1000,7 +1000,7 @@ export type MentionKind = (typeof MENTION_KINDS)[number];
 /**
  * Readers' comments on posts, whatever their origin. `body` is the Markdown the reader wrote and
  * `bodyHtml` its rendering (comment-markdown.server.ts), stored so the page never renders on a read.
- * The email is never shown; it decides whether a reader was approved before and gets reply mail.
+ * The email is never shown; it links the comment to its author (comment_authors: confirmed, auto-approved) and gets reply mail.
  */
 export const comments = pgTable(
   "comments",
@@ -1078,6 +1078,27 @@ export const commentSpamTokens = pgTable("comment_spam_tokens", {
   spam: integer("spam").notNull().default(0),
   ham: integer("ham").notNull().default(0),
 });
+
+/**
+ * What is known of a commenter's email (lower-cased, as in comments.author_email): whether its owner
+ * confirmed it through the emailed link, and whether the site's owner trusts it ("auto-approve this
+ * person"). Only the link's hash is kept; the latest link sent is the one that works.
+ */
+export const commentAuthors = pgTable(
+  "comment_authors",
+  {
+    email: text("email").primaryKey(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true }),
+    /** When a confirmation email was last queued (at most one a day per email). */
+    confirmSentAt: timestamp("confirm_sent_at", { withTimezone: true }),
+    /** Set by a moderator on a confirmed email: its later comments skip the "first comment" hold. */
+    trustedAt: timestamp("trusted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("comment_authors_confirm_token_idx").on(t.confirmTokenHash)],
+);
 
 /** Posts whose comments the owner turned off (site-wide settings live in app_settings). */
 export const commentsClosedPosts = pgTable("comments_closed_posts", {
