@@ -57,25 +57,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export function meta({ data: d, matches }: Route.MetaArgs) {
   if (!d?.found) return [{ title: statusTitle(404) }, { name: "robots", content: "noindex" }];
   const { page } = d;
-<<<<<<< HEAD
-  return seoMeta(seoContext(matches), {
-    title: page.metaTitle ?? page.title,
-    description: page.description,
-    path: page.path,
-    noindex: !page.published,
-  });
-=======
   return [
     ...seoMeta(seoContext(matches), {
       title: page.metaTitle ?? page.title,
-      description: page.metaDescription ?? page.title,
+      description: page.description,
       path: page.path,
       noindex: !page.published,
     }),
     // React Router's <Meta> escapes `<` in JSON-LD, so a title can never close the script element.
     ...(page.published ? [{ "script:ld+json": d.jsonLd }] : []),
   ];
->>>>>>> 30-trust-8
 }
 
 export default function OwnerPageRoute({ loaderData }: Route.ComponentProps) {
