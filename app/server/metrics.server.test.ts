@@ -26,4 +26,35 @@ describe("metrics", () => {
     expect(body).toMatch(/^page_cache_hit_ratio 0\.75$/m);
     expect(body).toMatch(/^http_request_duration_seconds_bucket\{le="0\.025",method="GET",route="\/7fs\/:category",status="200"\} 1$/m);
   });
+
+  it("writes the request count and duration histogram as prom-client did: cumulative buckets, +Inf, sum, count, escaped labels", async () => {
+    const route = 'odd "route" \\ here';
+    recordRequest("POST", route, 303, 0.003);
+    recordRequest("POST", route, 303, 0.3);
+    recordRequest("POST", route, 303, 12);
+    const { body } = await renderMetrics();
+    const labels = 'method="POST",route="odd \\"route\\" \\\\ here",status="303"';
+    const lines = body.split("\n").filter((line) => line.includes(labels));
+    expect(lines).toEqual([
+      `http_requests_total{${labels}} 3`,
+      ...[
+        ["0.005", 1],
+        ["0.01", 1],
+        ["0.025", 1],
+        ["0.05", 1],
+        ["0.1", 1],
+        ["0.25", 1],
+        ["0.5", 2],
+        ["1", 2],
+        ["2.5", 2],
+        ["5", 2],
+        ["10", 2],
+        ["+Inf", 3],
+      ].map(([le, n]) => `http_request_duration_seconds_bucket{le="${le}",${labels}} ${n}`),
+      `http_request_duration_seconds_sum{${labels}} 12.303`,
+      `http_request_duration_seconds_count{${labels}} 3`,
+    ]);
+    expect(body).toContain("# TYPE http_requests_total counter\n");
+    expect(body).toContain("# TYPE http_request_duration_seconds histogram\n");
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { z } from "zod";
 import { queryRows } from "~/server/db/query-rows.server";
 import { getDb } from "~/server/db/client.server";
@@ -13,12 +13,33 @@ import { logger } from "~/server/logger.server";
  */
 interface Metrics {
   registry: Registry;
-  requests: Counter<"method" | "route" | "status">;
-  duration: Histogram<"method" | "route" | "status">;
+  /** http_requests_total and http_request_duration_seconds, per label set (see RequestSeries). */
+  series: Map<string, RequestSeries>;
   pageCache: Counter<"result">;
-  /** Each label set's children: the page-cache hit path records every request, and hashing the labels each time showed. */
-  series: Map<string, { count: () => void; observe: (seconds: number) => void }>;
+  /** Lookups since the last scrape, added to `pageCache` when it is read. */
+  pendingLookups: { hit: number; miss: number };
 }
+
+/**
+ * One label set's request count and duration histogram, in plain numbers: prom-client's `inc` and
+ * `observe` validate and hash the labels on every call (a child from `labels()` too), which was
+ * ~10 µs of a page-cache hit's ~65 µs of CPU (docs/decisions/0080-admin-reads-and-hit-path-gap.md).
+ * Written out at scrape time in the text prom-client writes for a counter and a histogram.
+ */
+interface RequestSeries {
+  /** `method="GET",route="/",status="200"`, escaped as prom-client escapes label values. */
+  labels: string;
+  count: number;
+  sum: number;
+  /** Observations per bucket of DURATION_BUCKETS (not cumulative); above the last, only `count`. */
+  buckets: number[];
+}
+
+const REQUESTS_NAME = "http_requests_total";
+const REQUESTS_HELP = "HTTP requests answered, by method, route pattern and status.";
+const DURATION_NAME = "http_request_duration_seconds";
+const DURATION_HELP = "Time to answer an HTTP request, by method, route pattern and status.";
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 // On globalThis so Vite's module reloading in development keeps one registry (metric names are unique per registry).
 const holder = globalThis as typeof globalThis & { __appMetrics?: Metrics };
@@ -26,24 +47,18 @@ const holder = globalThis as typeof globalThis & { __appMetrics?: Metrics };
 function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: "http_requests_total",
-    help: "HTTP requests answered, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time to answer an HTTP request, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const pendingLookups = { hit: 0, miss: 0 };
   const pageCache = new Counter({
     name: "page_cache_lookups_total",
     help: "Page cache lookups by result (hit or miss); hit ratio = hit / (hit + miss).",
     labelNames: ["result"] as const,
     registers: [registry],
+    collect() {
+      for (const result of ["hit", "miss"] as const) {
+        if (pendingLookups[result] > 0) this.inc({ result }, pendingLookups[result]);
+        pendingLookups[result] = 0;
+      }
+    },
   });
   pageCache.inc({ result: "hit" }, 0);
   pageCache.inc({ result: "miss" }, 0);
@@ -96,7 +111,7 @@ function createMetrics(): Metrics {
       this.set({ queue: "recurring_tasks" }, Math.max(0, Number(row?.tasks ?? 0)));
     },
   });
-  return { registry, requests, duration, pageCache, series: new Map() };
+  return { registry, series: new Map(), pageCache, pendingLookups };
 }
 
 const stateCounts = z.object({ state: z.string(), count: z.coerce.number() });
@@ -122,24 +137,49 @@ export function recordRequest(method: string, route: string, status: number, sec
   const key = `${method} ${status} ${route}`;
   let series = m.series.get(key);
   if (!series) {
-    const labels = { method, route, status: String(status) };
-    const counter = m.requests.labels(labels);
-    const histogram = m.duration.labels(labels);
-    series = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+    const labels = `method="${labelValue(method)}",route="${labelValue(route)}",status="${status}"`;
+    series = { labels, count: 0, sum: 0, buckets: DURATION_BUCKETS.map(() => 0) };
     m.series.set(key, series);
   }
-  series.count();
-  series.observe(seconds);
+  series.count++;
+  series.sum += seconds;
+  const bucket = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
+  if (bucket !== -1) series.buckets[bucket] = (series.buckets[bucket] ?? 0) + 1;
 }
 
 /** The page cache calls this on every lookup. */
 export function recordPageCacheLookup(hit: boolean): void {
-  metrics().pageCache.inc({ result: hit ? "hit" : "miss" });
+  metrics().pendingLookups[hit ? "hit" : "miss"]++;
+}
+
+/** A label value as prom-client writes it: backslash, newline and double quote escaped. */
+function labelValue(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+}
+
+/** The two request metrics in Prometheus' text format, as prom-client writes a counter and a histogram. */
+function requestMetricsText(series: Iterable<RequestSeries>): string {
+  const counter = [`# HELP ${REQUESTS_NAME} ${REQUESTS_HELP}`, `# TYPE ${REQUESTS_NAME} counter`];
+  const histogram = [`# HELP ${DURATION_NAME} ${DURATION_HELP}`, `# TYPE ${DURATION_NAME} histogram`];
+  for (const { labels, count, sum, buckets } of series) {
+    counter.push(`${REQUESTS_NAME}{${labels}} ${count}`);
+    let below = 0;
+    DURATION_BUCKETS.forEach((bound, i) => {
+      below += buckets[i] ?? 0;
+      histogram.push(`${DURATION_NAME}_bucket{le="${bound}",${labels}} ${below}`);
+    });
+    histogram.push(
+      `${DURATION_NAME}_bucket{le="+Inf",${labels}} ${count}`,
+      `${DURATION_NAME}_sum{${labels}} ${sum}`,
+      `${DURATION_NAME}_count{${labels}} ${count}`,
+    );
+  }
+  return `${counter.join("\n")}\n\n${histogram.join("\n")}\n`;
 }
 
 export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
-  const { registry } = metrics();
-  return { body: await registry.metrics(), contentType: registry.contentType };
+  const { registry, series } = metrics();
+  return { body: `${await registry.metrics()}\n${requestMetricsText(series.values())}`, contentType: registry.contentType };
 }
 
 /** Whether a request's Authorization header carries the metrics token (constant-time comparison). */

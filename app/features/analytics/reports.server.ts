@@ -452,8 +452,10 @@ export async function weekAtAGlance(
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), 7);
   const rolled = await rolledUpDays(db, days, timeZone, now);
-  const series = await dailySeries(db, days, rolled, timeZone, null);
-  const posts = await pageViews(db, days, rolled, timeZone, (column) => sql`${column} ~ '^/7fs/[^/]+/[^/]+$'`);
+  const [series, posts] = await Promise.all([
+    dailySeries(db, days, rolled, timeZone, null),
+    pageViews(db, days, rolled, timeZone, (column) => sql`${column} ~ '^/7fs/[^/]+/[^/]+$'`),
+  ]);
   const [top] = [...posts].sort((a, b) => b[1].views - a[1].views || a[0].localeCompare(b[0]));
   return { series, topPost: top ? { path: top[0], views: top[1].views } : null };
 }

@@ -14,8 +14,28 @@ export function previousDay(day: string, days = 1): string {
   return date.toISOString().slice(0, 10);
 }
 
+/**
+ * Each day's bounds once asked (they never change for a day and zone): the dashboard's week at a
+ * glance asked the database four times per page for today's. Bounded; emptied when full.
+ */
+const knownBounds = new Map<string, { start: number; end: number }>();
+const MAX_KNOWN_BOUNDS = 1_000;
+
 /** The instants a day starts and ends in the time zone (a DST day is 23 or 25 hours long). */
 export async function dayBounds(db: Db, day: string, timeZone: string): Promise<{ start: Date; end: Date }> {
+  const key = `${timeZone} ${day}`;
+  let bounds = knownBounds.get(key);
+  if (!bounds) {
+    const read = await readDayBounds(db, day, timeZone);
+    bounds = { start: read.start.getTime(), end: read.end.getTime() };
+    if (knownBounds.size >= MAX_KNOWN_BOUNDS) knownBounds.clear();
+    knownBounds.set(key, bounds);
+  }
+  // New Date objects each time: a caller may change the ones it was given.
+  return { start: new Date(bounds.start), end: new Date(bounds.end) };
+}
+
+async function readDayBounds(db: Db, day: string, timeZone: string): Promise<{ start: Date; end: Date }> {
   const next = previousDay(day, -1);
   const [row] = await db
     .select({

@@ -468,21 +468,22 @@ const MONTH_MAX_BOOKINGS = 3000;
 /** The dashboard's "Upcoming calls": how many confirmed calls lie ahead, and the next three. */
 export async function upcomingCalls(db: Db, actor: Actor | null, now = Date.now()) {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
-  const ahead = and(eq(bookings.status, "confirmed"), gte(bookings.endsAt, new Date(now)));
-  const [[count], next] = await Promise.all([
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(bookings)
-      .where(ahead),
-    db
-      .select({ id: bookings.id, startsAt: bookings.startsAt, name: bookings.name, callTypeName: bookingCallTypes.name })
-      .from(bookings)
-      .innerJoin(bookingCallTypes, eq(bookingCallTypes.id, bookings.callTypeId))
-      .where(ahead)
-      .orderBy(asc(bookings.startsAt))
-      .limit(3),
-  ]);
-  return { total: count?.total ?? 0, next };
+  // One statement: the window's count is taken over every row that matches, before the limit
+  // (every booking has its call type: the join drops none).
+  const rows = await db
+    .select({
+      id: bookings.id,
+      startsAt: bookings.startsAt,
+      name: bookings.name,
+      callTypeName: bookingCallTypes.name,
+      total: sql<number>`(count(*) over ())::int`,
+    })
+    .from(bookings)
+    .innerJoin(bookingCallTypes, eq(bookingCallTypes.id, bookings.callTypeId))
+    .where(and(eq(bookings.status, "confirmed"), gte(bookings.endsAt, new Date(now))))
+    .orderBy(asc(bookings.startsAt))
+    .limit(3);
+  return { total: rows[0]?.total ?? 0, next: rows.map(({ total: _total, ...call }) => call) };
 }
 
 // ---- Emails and reminders: jobs on the one runner (at-least-once; a crash between send and done may repeat one) ----

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { canManageSettings, type Actor } from "~/lib/permissions";
 import { authorize } from "~/server/authorize.server";
 import { recordAudit } from "~/server/audit.server";
-import { bumpContentVersion } from "~/server/content-version.server";
+import { bumpContentVersion, perContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts, positions, projects, testimonials } from "~/server/db/schema.server";
 import { DEMO_POSTS, DEMO_PROJECTS } from "~/server/demo-content.server";
@@ -202,9 +202,16 @@ export async function findDemoContent(db: Db): Promise<DemoContent> {
   };
 }
 
+/**
+ * Every write to a post bumps the content version (a published one changes public pages, and an
+ * edited or removed demo post stops being one only through such a write): the count is kept per
+ * version rather than read, with each post's text, on every dashboard load.
+ */
+const publishedDemoPostsPerVersion = perContentVersion(async (db) => (await demoPosts(db)).filter((post) => post.published).length);
+
 /** How many of the published posts are unedited demo posts (the Getting Started checklist counts only the owner's). */
-export async function countPublishedDemoPosts(db: Db): Promise<number> {
-  return (await demoPosts(db)).filter((post) => post.published).length;
+export function countPublishedDemoPosts(db: Db): Promise<number> {
+  return publishedDemoPostsPerVersion(db);
 }
 
 export function isDemoContentEmpty(content: DemoContent): boolean {

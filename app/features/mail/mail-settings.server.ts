@@ -10,6 +10,7 @@ import { getEnv } from "~/server/env.server";
 import { ConflictError, NotFoundError, parseOrThrow } from "~/server/errors.server";
 import { defineMailKind, mailKindLabel, requeueMail } from "~/server/mail-outbox.server";
 import {
+  isMailConfigured,
   MAIL_SETTINGS_KEY,
   readMailConfig,
   readStoredMailSettings,
@@ -17,8 +18,9 @@ import {
   type StoredMailSettings,
 } from "~/server/mail-settings.server";
 import { describeSmtpError, sendWithConfig } from "~/server/mail.server";
+import { requestMemo } from "~/server/request-scope.server";
 import { sealWithAppSecret } from "~/server/secret.server";
-import { readSiteSettings } from "~/features/settings/settings.server";
+import { getSiteSettings, readSiteSettings } from "~/features/settings/settings.server";
 import { configuredSiteUrl } from "~/features/settings/site-url.server";
 import {
   MAIL_FORBIDDEN,
@@ -140,18 +142,34 @@ export interface MailStatus {
   lastFailure: { at: Date; reason: string } | null;
 }
 
-/** Whether mail works: set up at all, and whether the latest attempt to send anything failed. */
+/**
+ * Whether mail works: set up at all (the mail state every page reads, kept per content version:
+ * saving the settings bumps it), and whether the latest attempt to send anything failed.
+ */
 export async function readMailStatus(db: Db, actor: Actor | null): Promise<MailStatus> {
   authorize(actor, canEdit, MAIL_FORBIDDEN);
-  const configured = (await readMailConfig(db)) !== null;
-  const [latest] = await db
-    .select({ state: mailOutbox.state, lastError: mailOutbox.lastError, at: mailOutbox.lastAttemptAt })
-    .from(mailOutbox)
-    .where(isNotNull(mailOutbox.lastAttemptAt))
-    .orderBy(desc(mailOutbox.lastAttemptAt))
-    .limit(1);
+  const [configured, [latest]] = await Promise.all([
+    isMailConfigured(db),
+    db
+      .select({ state: mailOutbox.state, lastError: mailOutbox.lastError, at: mailOutbox.lastAttemptAt })
+      .from(mailOutbox)
+      .where(isNotNull(mailOutbox.lastAttemptAt))
+      .orderBy(desc(mailOutbox.lastAttemptAt))
+      .limit(1),
+  ]);
   const failed = latest?.at && latest.lastError && (latest.state === "failed" || latest.state === "pending");
   return { configured, lastFailure: failed && latest.at && latest.lastError ? { at: latest.at, reason: latest.lastError } : null };
+}
+
+const mailStatusOfRequest = requestMemo<Promise<MailStatus>>();
+
+/**
+ * readMailStatus once per page request: the admin layout's banner and the dashboard's line read the
+ * same. Only reads share it: an action may send or retry mail, and the loaders after it read again.
+ */
+export function readRequestMailStatus(request: Request, db: Db, actor: Actor | null): Promise<MailStatus> {
+  if (request.method !== "GET" && request.method !== "HEAD") return readMailStatus(db, actor);
+  return mailStatusOfRequest(request, () => readMailStatus(db, actor));
 }
 
 // ---- Mail log (administrators) ----
@@ -195,9 +213,9 @@ export async function retryLoggedMail(db: Db, actor: Actor | null, rawId: unknow
  * while neither PUBLIC_URL nor the Site address is set — the server's own address, which links in
  * emails would start with (never a request's Host, which a visitor could forge).
  */
-export async function readMailBanner(db: Db, actor: Actor | null) {
-  const status = await readMailStatus(db, actor);
-  const siteAddressMissing = configuredSiteUrl(await readSiteSettings(db)) === undefined;
+export async function readMailBanner(request: Request, db: Db, actor: Actor | null) {
+  const [status, site] = await Promise.all([readRequestMailStatus(request, db, actor), getSiteSettings()]);
+  const siteAddressMissing = configuredSiteUrl(site) === undefined;
   return {
     configured: status.configured,
     lastFailureReason: status.lastFailure?.reason ?? null,

@@ -32,9 +32,12 @@ export async function readSiteCopy(db: Db): Promise<SiteCopy> {
   return withDefaults(await readOverrides(db));
 }
 
+/** The texts as public pages show them, kept in memory per content version (saving them bumps it); a failed read is not kept. */
+const siteCopyPerVersion = perContentVersion(readSiteCopy);
+
 /** The defaults when the read fails (public pages never fail on their texts), logged. */
 export function readSiteCopyQuietly(db: Db): Promise<SiteCopy> {
-  return readSiteCopy(db).catch((err: unknown) => {
+  return siteCopyPerVersion(db).catch((err: unknown) => {
     logger.error({ err }, "site copy read failed; showing the default texts");
     return withDefaults({});
   });

@@ -7,7 +7,7 @@ import { getDashboardCounts } from "~/features/admin/dashboard-counts.server";
 import { gettingStartedSteps } from "~/features/pages/getting-started";
 import { getSiteSettings } from "~/features/settings/settings.server";
 import { countPublishedDemoPosts } from "~/features/demo/demo-content.server";
-import { readMailStatus } from "~/features/mail/mail-settings.server";
+import { readRequestMailStatus } from "~/features/mail/mail-settings.server";
 import { ownerTimeZone, upcomingCalls } from "~/features/booking/booking.server";
 import { longLabel } from "~/features/booking/slot-picker.server";
 import { canManageBookings, canManageProjects, canManageSettings, canViewStatistics } from "~/lib/permissions";
@@ -24,29 +24,35 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminShell(request);
-  const { posts, projects } = await getDashboardCounts(getDb());
+  const db = getDb();
+  const zone = ownerTimeZone();
+  // Independent reads, side by side; each is only what this actor can act on (the mail line is for
+  // those who may change the mail settings).
+  const [{ posts, projects }, settings, demoPosts, mail, calls, glance] = await Promise.all([
+    getDashboardCounts(db),
+    getSiteSettings(),
+    countPublishedDemoPosts(db),
+    canManageSettings(actor) ? readRequestMailStatus(request, db, actor) : null,
+    canManageBookings(actor)
+      ? upcomingCalls(db, actor).then(({ total, next }) => ({
+          total,
+          next: next.map((c) => ({
+            id: c.id,
+            start: c.startsAt.toISOString(),
+            when: longLabel(c.startsAt.getTime(), zone),
+            name: c.name,
+            callTypeName: c.callTypeName,
+          })),
+        }))
+      : null,
+    canViewStatistics(actor) ? weekAtAGlance(db) : null,
+  ]);
   // The checklist counts the owner's own posts: the unedited demo posts are not theirs.
   const steps = gettingStartedSteps({
-    settings: await getSiteSettings(),
-    publishedPosts: posts.published - (await countPublishedDemoPosts(getDb())),
+    settings,
+    publishedPosts: posts.published - demoPosts,
     canManageSettings: canManageSettings(actor),
   });
-  // Only what this actor can act on: the mail line is for those who may change the mail settings.
-  const mail = canManageSettings(actor) ? await readMailStatus(getDb(), actor) : null;
-  const zone = ownerTimeZone();
-  const calls = canManageBookings(actor)
-    ? await upcomingCalls(getDb(), actor).then(({ total, next }) => ({
-        total,
-        next: next.map((c) => ({
-          id: c.id,
-          start: c.startsAt.toISOString(),
-          when: longLabel(c.startsAt.getTime(), zone),
-          name: c.name,
-          callTypeName: c.callTypeName,
-        })),
-      }))
-    : null;
-  const glance = canViewStatistics(actor) ? await weekAtAGlance(getDb()) : null;
   return {
     posts,
     projects,

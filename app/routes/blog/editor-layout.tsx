@@ -16,7 +16,8 @@ export const middleware: Route.MiddlewareFunction[] = [({ request }) => requireT
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireStaff(request);
-  return { ...(await adminShellData(request, actor)), mail: await readMailBanner(getDb(), actor) };
+  const [shell, mail] = await Promise.all([adminShellData(request, actor), readMailBanner(request, getDb(), actor)]);
+  return { ...shell, mail };
 }
 
 export default function EditorLayout({ loaderData }: Route.ComponentProps) {
