@@ -16,6 +16,8 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** accept: store and answer 250; reject: answer 451 to DATA; hang: take the data, never answer. */
   mode: SmtpMode;
+  /** A slow mail server: accepted messages are answered (and recorded) this long after their data (0: at once). */
+  answerDelayMs: number;
   /** Resolves when the next DATA command arrives (also in hang mode). */
   nextData: () => Promise<void>;
   close: () => Promise<void>;
@@ -37,6 +39,7 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
     url: "",
     received: [],
     mode,
+    answerDelayMs: 0,
     nextData: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
@@ -60,9 +63,13 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
           return;
         }
         const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString("utf8") };
-        state.received.push(mail);
-        onMessage?.(mail);
-        callback();
+        const accept = () => {
+          state.received.push(mail);
+          onMessage?.(mail);
+          callback();
+        };
+        if (state.answerDelayMs > 0) setTimeout(accept, state.answerDelayMs);
+        else accept();
       });
     },
   });

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, lt } from "drizzle-orm";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -137,6 +137,8 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
   const acknowledgedMessages: string[] = [];
   const acknowledgedPosts: { slug: string; title: string }[] = [];
   const switches: { name: string; from: number; to: number }[] = [];
+  /** When A's new build was started (its migrations run at its start). */
+  let upgradedAStartedAt = 0;
   const stuck: { name: string; left: number; log: string }[] = [];
   const oldOnNewSchema: { path: string; status: number }[] = [];
   let scheduled = { slug: "", title: "" };
@@ -272,6 +274,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       if (left > 0) stuck.push({ name: backend.name, left, log: previous?.stderr().slice(-3000) ?? "" });
       expect(await previous?.stop()).toBe(0);
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rolling-${backend.name}-new-`));
+      if (backend.name === "A") upgradedAStartedAt = Date.now();
       const upgraded = await startServerProcess({ ...env, DATA_DIR: dataDir }, { port: backend.port });
       servers.set(backend.name, upgraded);
       await waitFor(async () => (await upgraded.fetch("/readyz")).status === 200, 60_000, `${backend.name} ready`);
@@ -282,7 +285,11 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
     try {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const [a, b] = backends as [Backend, Backend];
+      // A slow mail server while A switches: B, the previous release, always has messages in flight
+      // (claimed, not yet marked sent) when A's migrations run, the moment that once sent one twice.
+      smtp.answerDelayMs = 3_000;
       await upgrade(a);
+      smtp.answerDelayMs = 0;
       // B is the previous release on the migrated schema: its public and admin paths, directly.
       const old = servers.get("B");
       for (const [pathname, headers] of [
@@ -420,7 +427,14 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
     }
     expect(twice).toEqual([]);
     expect(new Set(delivered)).toEqual(new Set(acknowledgedMessages));
-    console.log(`deliveries: ${delivered.length} mails for ${acknowledgedMessages.length} acknowledged messages`);
+    // Stored before A's migrations and never given a mail row: B was sending them while A migrated, and sent them alone.
+    const keptByB = await database.db
+      .select({ id: contactMessages.id })
+      .from(contactMessages)
+      .where(and(isNull(contactMessages.mailId), lt(contactMessages.createdAt, new Date(upgradedAStartedAt))));
+    console.log(
+      `deliveries: ${delivered.length} mails for ${acknowledgedMessages.length} acknowledged messages; ${keptByB.length} in flight on B during A's migrations, sent by B alone`,
+    );
   }, 180_000);
 
   it("the post scheduled before the upgrade is published once, during it", async () => {
