@@ -53,7 +53,12 @@ describe.skipIf(skipReason !== null)("the previous release's contact outbox besi
 
   /** Whether the mail outbox has a row for the message (it will send it). */
   const hasMailRow = async (id: string) =>
-    (await database.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.dedupeKey, `contact:${id}`))).length === 1;
+    (
+      await database.db
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.dedupeKey, `contact:${id}`))
+    ).length === 1;
 
   /** Until a statement of this database's sessions waits for a row or table lock. */
   const someoneWaitsForALock = () =>
