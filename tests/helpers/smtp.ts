@@ -6,6 +6,8 @@ export interface ReceivedMail {
   /** Envelope recipients, lower-cased. */
   to: string[];
   raw: string;
+  /** When its data had arrived (Date.now()); the answer follows after `answerDelayMs`. */
+  dataAt: number;
 }
 
 export type SmtpMode = "accept" | "reject" | "hang";
@@ -62,7 +64,11 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
           callback(Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 }));
           return;
         }
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString("utf8") };
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString("utf8"),
+          dataAt: Date.now(),
+        };
         const accept = () => {
           state.received.push(mail);
           onMessage?.(mail);

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, inArray, isNull, like, lt } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, sql } from "drizzle-orm";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -137,8 +137,8 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
   const acknowledgedMessages: string[] = [];
   const acknowledgedPosts: { slug: string; title: string }[] = [];
   const switches: { name: string; from: number; to: number }[] = [];
-  /** When A's new build was started (its migrations run at its start). */
-  let upgradedAStartedAt = 0;
+  /** When A's migrations were first seen holding the contact messages table (0: not seen). */
+  let migrationLockSeenAt = 0;
   const stuck: { name: string; left: number; log: string }[] = [];
   const oldOnNewSchema: { path: string; status: number }[] = [];
   let scheduled = { slug: "", title: "" };
@@ -274,8 +274,25 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       if (left > 0) stuck.push({ name: backend.name, left, log: previous?.stderr().slice(-3000) ?? "" });
       expect(await previous?.stop()).toBe(0);
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rolling-${backend.name}-new-`));
-      if (backend.name === "A") upgradedAStartedAt = Date.now();
-      const upgraded = await startServerProcess({ ...env, DATA_DIR: dataDir }, { port: backend.port });
+      // The first new build runs the migrations at its start: note when they hold the contact messages table.
+      let watching = backend.name === "A";
+      const watcher = (async () => {
+        while (watching && !migrationLockSeenAt) {
+          const { rows } = z
+            .object({ rows: z.array(z.object({ held: z.boolean() })) })
+            .parse(
+              await database.db.execute(
+                sql`select exists (select 1 from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'contact_messages' and l.mode = 'AccessExclusiveLock' and l.granted) as held`,
+              ),
+            );
+          if (rows[0]?.held) migrationLockSeenAt = Date.now();
+          else await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const upgraded = await startServerProcess({ ...env, DATA_DIR: dataDir }, { port: backend.port }).finally(() => {
+        watching = false;
+      });
+      await watcher;
       servers.set(backend.name, upgraded);
       await waitFor(async () => (await upgraded.fetch("/readyz")).status === 200, 60_000, `${backend.name} ready`);
       backend.inRotation = true;
@@ -427,13 +444,21 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
     }
     expect(twice).toEqual([]);
     expect(new Set(delivered)).toEqual(new Set(acknowledgedMessages));
-    // Stored before A's migrations and never given a mail row: B was sending them while A migrated, and sent them alone.
-    const keptByB = await database.db
-      .select({ id: contactMessages.id })
-      .from(contactMessages)
-      .where(and(isNull(contactMessages.mailId), lt(contactMessages.createdAt, new Date(upgradedAStartedAt))));
+    // Handed to the mail server before A's migrations took the table, and without a mail row: B claimed
+    // them and was still sending them when the migrations ran (one it had marked sent before got a 'sent'
+    // mail row from 0028), and sent them alone.
+    const sentBefore = deliveredIds(smtp.received.filter((mail) => mail.dataAt < migrationLockSeenAt));
+    const inFlight = sentBefore.length
+      ? await database.db
+          .select({ id: contactMessages.id })
+          .from(contactMessages)
+          .where(and(isNull(contactMessages.mailId), inArray(contactMessages.id, sentBefore)))
+      : [];
     console.log(
-      `deliveries: ${delivered.length} mails for ${acknowledgedMessages.length} acknowledged messages; ${keptByB.length} in flight on B during A's migrations, sent by B alone`,
+      `deliveries: ${delivered.length} mails for ${acknowledgedMessages.length} acknowledged messages; ` +
+        (migrationLockSeenAt
+          ? `${inFlight.length} in flight on B when A's migrations took the table, sent by B alone`
+          : "A's migrations were not seen holding the table"),
     );
   }, 180_000);
 
