@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { adoptPreviousReleaseMessages } from "~/features/contact/contact.server";
 import { migrateDatabase, openDatabase, type Database } from "~/server/db/client.server";
 import { contactMessages, mailOutbox } from "~/server/db/schema.server";
-import { resetEnvForTests } from "~/server/env.server";
 import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
 import { migrateToPreviousRelease, previousReleaseContact } from "../helpers/previous-release-contact";
+import { suiteEnv } from "../helpers/suite-env";
 
 /**
  * A rolling upgrade from the release before the mail outbox (docs/decisions/0067-rolling-upgrade-test.md),
@@ -18,7 +18,6 @@ import { migrateToPreviousRelease, previousReleaseContact } from "../helpers/pre
  * never neither.
  */
 const skipReason = inject("postgresSkipReason");
-const saved = { ...process.env };
 
 describe.skipIf(skipReason !== null)("the previous release's contact outbox beside this release [postgres]", () => {
   let throwaway: ThrowawayPostgres;
@@ -28,15 +27,7 @@ describe.skipIf(skipReason !== null)("the previous release's contact outbox besi
   /** Another session: holds a lock while the others run. */
   let other: pg.Client;
 
-  beforeAll(() => {
-    process.env.LOG_LEVEL = "silent";
-    process.env.CONTACT_TO = "owner@example.com";
-    resetEnvForTests();
-  });
-  afterAll(() => {
-    process.env = saved;
-    resetEnvForTests();
-  });
+  suiteEnv({ LOG_LEVEL: "silent", CONTACT_TO: "owner@example.com" });
 
   beforeEach(async () => {
     throwaway = await createPostgresDatabase("upgrade_race");
