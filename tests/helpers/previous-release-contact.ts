@@ -4,34 +4,21 @@ import path from "node:path";
 import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import { integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import { z } from "zod";
 import { MIGRATIONS_DIR } from "~/server/db/client.server";
+import { contactMessages } from "~/server/db/schema.server";
 
 /**
  * The contact outbox of the release before the mail outbox (commit fa14ec5, the upgrade tests' base:
- * tests/helpers/upgrade-base.ts), statement for statement: its table as it declared it and the
- * queries of its app/features/contact/{contact,outbox}.server.ts, built by the same Drizzle version,
- * so they send the SQL that release sends. That release cannot change any more; these let a test
- * interleave its steps with this release's migrations and adoption on other connections.
+ * tests/helpers/upgrade-base.ts), statement for statement: the queries of its
+ * app/features/contact/{contact,outbox}.server.ts, built by the same Drizzle version over the columns
+ * this release keeps for it (the `legacy…` columns of contact_messages, under the same names), so their
+ * WHERE and SET clauses are the SQL that release sends (they return only the id). That release cannot
+ * change any more; these let a test interleave its steps with this release's migrations and adoption
+ * on other connections.
  */
-const previousContactMessages = pgTable("contact_messages", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  clientId: text("client_id").unique(),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  message: text("message").notNull(),
-  ipAddress: text("ip_address"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  deliveryState: text("delivery_state").notNull().default("pending"),
-  attempts: integer("attempts").notNull().default(0),
-  lastError: text("last_error"),
-  nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
-  lockedUntil: timestamp("locked_until", { withTimezone: true }),
-  deliveredAt: timestamp("delivered_at", { withTimezone: true }),
-  handledAt: timestamp("handled_at", { withTimezone: true }),
-});
+const m = contactMessages;
 
 /** The migrations that release shipped (0000–0027); the ones after are this release's. */
 const PREVIOUS_RELEASE_MIGRATIONS = 28;
@@ -57,73 +44,84 @@ export async function migrateToPreviousRelease(client: pg.Client): Promise<void>
 /** One instance of the previous release, talking to the database over `client`. */
 export function previousReleaseContact(client: pg.Client) {
   const db: NodePgDatabase = drizzle(client);
-  const mine = (id: string) => and(eq(previousContactMessages.id, id), eq(previousContactMessages.deliveryState, "sending"));
+  const mine = (id: string) => and(eq(m.id, id), eq(m.legacyDeliveryState, "sending"));
   return {
-    /** submitContactMessage's insert (it then nudges its outbox, whose next round claims the message). */
+    /**
+     * submitContactMessage's insert (it then nudges its outbox, whose next round claims the message).
+     * Its Drizzle insert names every column of its table, which this release's table outgrew: the same
+     * row, written out.
+     */
     async store(n: number): Promise<string> {
-      const [row] = await db
-        .insert(previousContactMessages)
-        .values({ name: `Sender ${n}`, email: `sender${n}@example.com`, message: `Message ${n}`, clientId: null, ipAddress: "127.0.0.1" })
-        .onConflictDoNothing({ target: previousContactMessages.clientId })
-        .returning({ id: previousContactMessages.id });
-      if (!row) throw new Error("insert returned no row");
-      return row.id;
+      const { rows } = await client.query<{ id: string }>(
+        `insert into contact_messages (name, email, message, client_id, ip_address) values ($1, $2, $3, null, '127.0.0.1')
+         on conflict (client_id) do nothing returning id`,
+        [`Sender ${n}`, `sender${n}@example.com`, `Message ${n}`],
+      );
+      const id = rows[0]?.id;
+      if (!id) throw new Error("insert returned no row");
+      return id;
     },
     /** ContactOutbox.claim: the due messages, taken for `lockSeconds` (its default lease is 120 s). */
     async claim(lockSeconds = 120, batchSize = 10): Promise<string[]> {
       const due = db
-        .select({ id: previousContactMessages.id })
-        .from(previousContactMessages)
+        .select({ id: m.id })
+        .from(m)
         .where(
           or(
-            and(eq(previousContactMessages.deliveryState, "pending"), lte(previousContactMessages.nextAttemptAt, sql`now()`)),
-            and(eq(previousContactMessages.deliveryState, "sending"), lt(previousContactMessages.lockedUntil, sql`now()`)),
+            and(eq(m.legacyDeliveryState, "pending"), lte(m.legacyNextAttemptAt, sql`now()`)),
+            and(eq(m.legacyDeliveryState, "sending"), lt(m.legacyLockedUntil, sql`now()`)),
           ),
         )
-        .orderBy(previousContactMessages.nextAttemptAt)
+        .orderBy(m.legacyNextAttemptAt)
         .limit(batchSize)
         .for("update", { skipLocked: true });
       const claimed = await db
-        .update(previousContactMessages)
-        .set({ deliveryState: "sending", lockedUntil: sql`now() + make_interval(secs => ${lockSeconds})` })
-        .where(inArray(previousContactMessages.id, due))
-        .returning({ id: previousContactMessages.id });
+        .update(m)
+        .set({ legacyDeliveryState: "sending", legacyLockedUntil: sql`now() + make_interval(secs => ${lockSeconds})` })
+        .where(inArray(m.id, due))
+        .returning({ id: m.id });
       return claimed.map((row) => row.id);
     },
     /** ContactOutbox.deliver after the SMTP server accepted the email: true when the claim was still its own. */
     async markSent(id: string, attemptsBefore = 0): Promise<boolean> {
       const settled = await db
-        .update(previousContactMessages)
-        .set({ deliveryState: "sent", deliveredAt: sql`now()`, lockedUntil: null, lastError: null, attempts: attemptsBefore + 1 })
+        .update(m)
+        .set({
+          legacyDeliveryState: "sent",
+          legacyDeliveredAt: sql`now()`,
+          legacyLockedUntil: null,
+          legacyLastError: null,
+          legacyAttempts: attemptsBefore + 1,
+        })
         .where(mine(id))
-        .returning({ id: previousContactMessages.id });
+        .returning({ id: m.id });
       return settled.length === 1;
     },
     /** ContactOutbox.deliver after a failed attempt (not the last): back to 'pending' for a retry. */
     async markFailed(id: string, attemptsBefore = 0): Promise<boolean> {
       const settled = await db
-        .update(previousContactMessages)
+        .update(m)
         .set({
-          deliveryState: "pending",
-          attempts: attemptsBefore + 1,
-          lastError: "421 try again later",
-          lockedUntil: null,
-          nextAttemptAt: sql`now() + make_interval(secs => ${5})`,
+          legacyDeliveryState: "pending",
+          legacyAttempts: attemptsBefore + 1,
+          legacyLastError: "421 try again later",
+          legacyLockedUntil: null,
+          legacyNextAttemptAt: sql`now() + make_interval(secs => ${5})`,
         })
         .where(mine(id))
-        .returning({ id: previousContactMessages.id });
+        .returning({ id: m.id });
       return settled.length === 1;
     },
     /** What the row says (the previous release's inbox columns). */
     async row(id: string) {
       const [row] = await db
         .select({
-          state: previousContactMessages.deliveryState,
-          attempts: previousContactMessages.attempts,
-          deliveredAt: previousContactMessages.deliveredAt,
+          state: m.legacyDeliveryState,
+          attempts: m.legacyAttempts,
+          deliveredAt: m.legacyDeliveredAt,
         })
-        .from(previousContactMessages)
-        .where(eq(previousContactMessages.id, id));
+        .from(m)
+        .where(eq(m.id, id));
       return row;
     },
   };
