@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import { blockedInterval } from "~/features/booking/slots";
 import type { Db } from "~/server/db/client.server";
-import { resetEnvForTests } from "~/server/env.server";
 import { bookingCallTypes, bookings, bookingWeeklyHours } from "~/server/db/schema.server";
+import { suiteEnv } from "./suite-env";
 
 export const OPEN_ALL_WEEK = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `${d} 00:00-24:00`).join("\n");
 
@@ -68,15 +68,7 @@ export async function makeBooking(db: Db, email = `visitor-${Date.now()}-${picke
  * Europe/Berlin (so a day in the site's zone differs from UTC), logs are silent, plus `extra`.
  */
 export function bookingSuiteEnv(extra: Record<string, string> = {}): void {
-  const saved = { ...process.env };
-  beforeAll(() => {
-    Object.assign(process.env, { SITE_TIME_ZONE: "Europe/Berlin", LOG_LEVEL: "silent", ...extra });
-    resetEnvForTests();
-  });
-  afterAll(() => {
-    process.env = saved;
-    resetEnvForTests();
-  });
+  suiteEnv({ SITE_TIME_ZONE: "Europe/Berlin", LOG_LEVEL: "silent", ...extra });
 }
 
 /**

@@ -6,6 +6,8 @@ export interface ReceivedMail {
   /** Envelope recipients, lower-cased. */
   to: string[];
   raw: string;
+  /** When its data had arrived (Date.now()); the answer follows after `answerDelayMs`. */
+  dataAt: number;
 }
 
 export type SmtpMode = "accept" | "reject" | "hang";
@@ -16,6 +18,8 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** accept: store and answer 250; reject: answer 451 to DATA; hang: take the data, never answer. */
   mode: SmtpMode;
+  /** A slow mail server: accepted messages are answered (and recorded) this long after their data (0: at once). */
+  answerDelayMs: number;
   /** Resolves when the next DATA command arrives (also in hang mode). */
   nextData: () => Promise<void>;
   close: () => Promise<void>;
@@ -37,6 +41,7 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
     url: "",
     received: [],
     mode,
+    answerDelayMs: 0,
     nextData: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
@@ -59,10 +64,18 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
           callback(Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 }));
           return;
         }
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString("utf8") };
-        state.received.push(mail);
-        onMessage?.(mail);
-        callback();
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString("utf8"),
+          dataAt: Date.now(),
+        };
+        const accept = () => {
+          state.received.push(mail);
+          onMessage?.(mail);
+          callback();
+        };
+        if (state.answerDelayMs > 0) setTimeout(accept, state.answerDelayMs);
+        else accept();
       });
     },
   });

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, sql } from "drizzle-orm";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -137,6 +137,8 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
   const acknowledgedMessages: string[] = [];
   const acknowledgedPosts: { slug: string; title: string }[] = [];
   const switches: { name: string; from: number; to: number }[] = [];
+  /** When A's migrations were first seen holding the contact messages table (0: not seen). */
+  let migrationLockSeenAt = 0;
   const stuck: { name: string; left: number; log: string }[] = [];
   const oldOnNewSchema: { path: string; status: number }[] = [];
   let scheduled = { slug: "", title: "" };
@@ -272,7 +274,25 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       if (left > 0) stuck.push({ name: backend.name, left, log: previous?.stderr().slice(-3000) ?? "" });
       expect(await previous?.stop()).toBe(0);
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rolling-${backend.name}-new-`));
-      const upgraded = await startServerProcess({ ...env, DATA_DIR: dataDir }, { port: backend.port });
+      // The first new build runs the migrations at its start: note when they hold the contact messages table.
+      let watching = backend.name === "A";
+      const watcher = (async () => {
+        while (watching && !migrationLockSeenAt) {
+          const { rows } = z
+            .object({ rows: z.array(z.object({ held: z.boolean() })) })
+            .parse(
+              await database.db.execute(
+                sql`select exists (select 1 from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'contact_messages' and l.mode = 'AccessExclusiveLock' and l.granted) as held`,
+              ),
+            );
+          if (rows[0]?.held) migrationLockSeenAt = Date.now();
+          else await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const upgraded = await startServerProcess({ ...env, DATA_DIR: dataDir }, { port: backend.port }).finally(() => {
+        watching = false;
+      });
+      await watcher;
       servers.set(backend.name, upgraded);
       await waitFor(async () => (await upgraded.fetch("/readyz")).status === 200, 60_000, `${backend.name} ready`);
       backend.inRotation = true;
@@ -282,7 +302,11 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
     try {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const [a, b] = backends as [Backend, Backend];
+      // A slow mail server while A switches: B, the previous release, always has messages in flight
+      // (claimed, not yet marked sent) when A's migrations run, the moment that once sent one twice.
+      smtp.answerDelayMs = 3_000;
       await upgrade(a);
+      smtp.answerDelayMs = 0;
       // B is the previous release on the migrated schema: its public and admin paths, directly.
       const old = servers.get("B");
       for (const [pathname, headers] of [
@@ -420,7 +444,22 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
     }
     expect(twice).toEqual([]);
     expect(new Set(delivered)).toEqual(new Set(acknowledgedMessages));
-    console.log(`deliveries: ${delivered.length} mails for ${acknowledgedMessages.length} acknowledged messages`);
+    // Handed to the mail server before A's migrations took the table, and without a mail row: B claimed
+    // them and was still sending them when the migrations ran (one it had marked sent before got a 'sent'
+    // mail row from 0028), and sent them alone.
+    const sentBefore = deliveredIds(smtp.received.filter((mail) => mail.dataAt < migrationLockSeenAt));
+    const inFlight = sentBefore.length
+      ? await database.db
+          .select({ id: contactMessages.id })
+          .from(contactMessages)
+          .where(and(isNull(contactMessages.mailId), inArray(contactMessages.id, sentBefore)))
+      : [];
+    console.log(
+      `deliveries: ${delivered.length} mails for ${acknowledgedMessages.length} acknowledged messages; ` +
+        (migrationLockSeenAt
+          ? `${inFlight.length} in flight on B when A's migrations took the table, sent by B alone`
+          : "A's migrations were not seen holding the table"),
+    );
   }, 180_000);
 
   it("the post scheduled before the upgrade is published once, during it", async () => {
