@@ -4,15 +4,7 @@ import { activeCallType, listSlots, type CallType } from "~/features/booking/boo
 import { SLOT_CACHE_SPAN_MS } from "~/features/booking/slot-cache.server";
 import { blockedInterval } from "~/features/booking/slots";
 import type { Db } from "~/server/db/client.server";
-import {
-  bookingBusyTimes,
-  bookingCalendarFeeds,
-  bookingCallTypes,
-  bookingDateOverrides,
-  bookings,
-  bookingSlotStamp,
-  bookingWeeklyHours,
-} from "~/server/db/schema.server";
+import * as schema from "~/server/db/schema.server";
 import { bookingSuiteEnv } from "../helpers/booking";
 import { describeEachDatabase } from "../helpers/databases";
 
@@ -32,14 +24,14 @@ const starts = async (db: Db, callType: CallType, at = now) => (await listSlots(
 const freshStarts = async (db: Db, callType: CallType, at = now) =>
   (await listSlots(db, callType, at, NO_BOOKING)).slots.map((s) => s.start);
 async function stamp(db: Db): Promise<string | undefined> {
-  const [row] = await db.select({ stamp: bookingSlotStamp.stamp }).from(bookingSlotStamp);
+  const [row] = await db.select({ stamp: schema.bookingSlotStamp.stamp }).from(schema.bookingSlotStamp);
   return row?.stamp;
 }
 
 describeEachDatabase("booking slot cache", (ctx) => {
   let callType: CallType;
   beforeAll(async () => {
-    await ctx.db.insert(bookingCallTypes).values({
+    await ctx.db.insert(schema.bookingCallTypes).values({
       slug: "cached",
       name: "Cached call",
       durationMinutes: 30,
@@ -50,7 +42,7 @@ describeEachDatabase("booking slot cache", (ctx) => {
       displayOrder: 0,
     });
     await ctx.db
-      .insert(bookingWeeklyHours)
+      .insert(schema.bookingWeeklyHours)
       .values([1, 2, 3, 4, 5].map((weekday) => ({ weekday, startMinute: 8 * 60, endMinute: 18 * 60 })));
     callType = await activeCallType(ctx.db, "cached");
   });
@@ -75,7 +67,7 @@ describeEachDatabase("booking slot cache", (ctx) => {
     // A booking (no app code, so no content version bump): its time and the times its buffer touches go.
     const blocked = blockedInterval(target, callType);
     const [booked] = await ctx.db
-      .insert(bookings)
+      .insert(schema.bookings)
       .values({
         callTypeId: callType.id,
         startsAt: new Date(target),
@@ -85,7 +77,7 @@ describeEachDatabase("booking slot cache", (ctx) => {
         name: "Direct Visitor",
         email: "direct@example.com",
       })
-      .returning({ id: bookings.id });
+      .returning({ id: schema.bookings.id });
     expect(await stamp(ctx.db)).not.toBe(first);
     const afterBooking = await starts(ctx.db, callType);
     expect(afterBooking).not.toContain(target);
@@ -93,30 +85,30 @@ describeEachDatabase("booking slot cache", (ctx) => {
 
     // Cancelled: offered again.
     await ctx.db
-      .update(bookings)
+      .update(schema.bookings)
       .set({ status: "cancelled-by-owner" })
-      .where(eq(bookings.id, booked?.id ?? ""));
+      .where(eq(schema.bookings.id, booked?.id ?? ""));
     expect(await starts(ctx.db, callType)).toContain(target);
 
     // Busy times from a feed (read a moment ago, so booking is not paused).
     const [feed] = await ctx.db
-      .insert(bookingCalendarFeeds)
+      .insert(schema.bookingCalendarFeeds)
       .values({ label: "Work", url: "http://127.0.0.1:9/busy.ics", lastAttemptAt: new Date(now), lastSuccessAt: new Date(now) })
-      .returning({ id: bookingCalendarFeeds.id });
+      .returning({ id: schema.bookingCalendarFeeds.id });
     await ctx.db
-      .insert(bookingBusyTimes)
+      .insert(schema.bookingBusyTimes)
       .values({ feedId: feed?.id ?? "", startsAt: new Date(target), endsAt: new Date(target + 60 * MINUTE) });
     expect(await starts(ctx.db, callType)).not.toContain(target);
-    await ctx.db.delete(bookingCalendarFeeds).where(eq(bookingCalendarFeeds.id, feed?.id ?? ""));
+    await ctx.db.delete(schema.bookingCalendarFeeds).where(eq(schema.bookingCalendarFeeds.id, feed?.id ?? ""));
     expect(await starts(ctx.db, callType)).toContain(target);
 
     // A day off, then other weekly hours.
     const day = new Date(target).toISOString().slice(0, 10);
-    await ctx.db.insert(bookingDateOverrides).values({ firstDay: day, lastDay: day, startMinute: null, endMinute: null });
+    await ctx.db.insert(schema.bookingDateOverrides).values({ firstDay: day, lastDay: day, startMinute: null, endMinute: null });
     expect(await starts(ctx.db, callType)).not.toContain(target);
-    await ctx.db.delete(bookingDateOverrides);
-    await ctx.db.delete(bookingWeeklyHours);
-    await ctx.db.insert(bookingWeeklyHours).values({ weekday: 6, startMinute: 0, endMinute: 1440 });
+    await ctx.db.delete(schema.bookingDateOverrides);
+    await ctx.db.delete(schema.bookingWeeklyHours);
+    await ctx.db.insert(schema.bookingWeeklyHours).values({ weekday: 6, startMinute: 0, endMinute: 1440 });
     const saturdays = await starts(ctx.db, callType);
     expect(saturdays.length).toBeGreaterThan(0);
     expect(saturdays.every((s) => new Date(s + 3_600_000).getUTCDay() === 6)).toBe(true);
