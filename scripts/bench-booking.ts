@@ -7,7 +7,8 @@
 //    requests): a production server (npm run build) on a scratch data directory seeded the same way;
 //    GET /book p50/p95, beside a cached public page (/) and / rendered afresh, alternated with it (the
 //    issue's ceiling: 20 ms p95); then /book right after a booking (the slot cache computes again);
-// 3. throughput over HTTP, 50 requests at a time: pages/s of /book, beside / cached and rendered;
+// 3. throughput over HTTP, 50 requests at a time: pages/s of /book, beside / cached and rendered, and
+//    the server's CPU time per page (from /proc: less disturbed than waits by other load on the machine);
 // 4. bookings under 50 concurrent visitors on that server: distinct free times booked through
 //    POST /book (verification, rate limits, the slot re-check, the exclusion constraint, outbox rows),
 //    bookings accepted per second; then 50 at once for one time (exactly one must be accepted).
@@ -231,6 +232,25 @@ const PAGES: { label: string; path: string; headers: Record<string, string> }[] 
   { label: "/ rendered, not cached (reference)", path: "/", headers: { cookie: "bench=1" } },
 ];
 
+/**
+ * The server process's CPU time so far (user and system, every thread), in ms; null without /proc.
+ * Less disturbed by other load on the machine than a wait: a figure to compare pages by.
+ */
+function serverCpuMs(): number | null {
+  try {
+    const fields =
+      fs
+        .readFileSync(`/proc/${children[0]?.pid ?? 0}/stat`, "utf8")
+        .split(") ")[1]
+        ?.split(" ") ?? [];
+    // utime and stime, fields 14 and 15 of proc_pid_stat(5), in clock ticks (USER_HZ: 100 on Linux).
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
 const row = (label: string, ...figures: string[]) => print(`   ${label.padEnd(52)}${figures.join("")}`);
 
 async function benchHttp(): Promise<void> {
@@ -266,13 +286,16 @@ async function benchHttp(): Promise<void> {
 
     const requests = RUNS * 2;
     print(`\n3. Throughput over HTTP: ${requests} requests of each page, ${CONCURRENCY} at a time (waits include queueing)`);
-    row("page", "pages/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8));
+    row("page", "pages/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "server CPU ms/page".padStart(20));
     for (const page of PAGES) {
+      const cpuBefore = serverCpuMs();
       const started = performance.now();
       const times = await pool(Array.from({ length: requests }), CONCURRENCY, () => get(`${base}${page.path}`, page.headers));
       const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = serverCpuMs();
+      const cpu = cpuBefore === null || cpuAfter === null ? "n/a" : ((cpuAfter - cpuBefore) / requests).toFixed(1);
       times.sort((a, b) => a - b);
-      row(page.label, (requests / seconds).toFixed(0).padStart(8), ms(quantile(times, 0.5)), ms(quantile(times, 0.95)));
+      row(page.label, (requests / seconds).toFixed(0).padStart(8), ms(quantile(times, 0.5)), ms(quantile(times, 0.95)), cpu.padStart(20));
     }
 
     // The last free time is kept for the race below.
