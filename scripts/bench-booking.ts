@@ -1,11 +1,15 @@
-// Booking benchmark, three parts, each beside a reference measured in the same run:
+// Booking benchmark, each figure beside a reference measured in the same run:
 // 1. slots in process (PGlite in memory): listSlots and the slot page's pickerData for a call type with
 //    50 days of weekday hours (a 70-day horizon) and 500 busy events from a calendar feed, p50/p95,
-//    beside the same call type with no busy events;
-// 2. the slot page over HTTP: a production server (npm run build) on a scratch data directory seeded
-//    the same way; GET /book (never cached: every request computes the slots) one request at a time,
-//    p50/p95, beside a cached public page (/) alternated with it (the issue's ceiling: 20 ms p95);
-// 3. bookings under 50 concurrent visitors on that server: distinct free times booked through
+//    beside the same call type with no busy events; each computed afresh (the first request after a
+//    write: the slot stamp renewed before every run) and from the slot cache (no write in between);
+// 2. latency over HTTP, one request at a time (what a visitor waits for; no queueing behind other
+//    requests): a production server (npm run build) on a scratch data directory seeded the same way;
+//    GET /book p50/p95, beside a cached public page (/) and / rendered afresh, alternated with it (the
+//    issue's ceiling: 20 ms p95); then /book right after a booking (the slot cache computes again);
+// 3. throughput over HTTP, 50 requests at a time: pages/s of /book, beside / cached and rendered, and
+//    the server's CPU time per page (from /proc: less disturbed than waits by other load on the machine);
+// 4. bookings under 50 concurrent visitors on that server: distinct free times booked through
 //    POST /book (verification, rate limits, the slot re-check, the exclusion constraint, outbox rows),
 //    bookings accepted per second; then 50 at once for one time (exactly one must be accepted).
 // Prints figures; asserts nothing.
@@ -19,6 +23,7 @@ import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import { pickerData } from "~/features/booking/slot-picker.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { migrateDatabase, openDatabase, type Db } from "~/server/db/client.server";
+import { sql } from "drizzle-orm";
 import { bookingBusyTimes, bookingCalendarFeeds, bookingCallTypes, bookingWeeklyHours } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../tests/helpers/altcha";
 import { serverNodeArgs } from "./server-node-args.mjs";
@@ -44,10 +49,13 @@ const ms = (value: number) => value.toFixed(1).padStart(8);
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
-async function timed(runs: number, work: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+/** p50/p95 of `work`, run one at a time after a warm-up; `before` runs untimed ahead of each run. */
+async function timed(runs: number, work: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  await before?.();
   await work();
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
+    await before?.();
     const started = performance.now();
     await work();
     times.push(performance.now() - started);
@@ -101,7 +109,7 @@ async function seed(db: Db, busy: number): Promise<void> {
 
 async function benchSlots(): Promise<void> {
   print(`\n1. Slots in process (PGlite in memory), 50 weekdays of hours, ${RUNS} runs each`);
-  print(`   ${"call type".padEnd(40)}${"slots".padStart(7)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}`);
+  print(`   ${"call type".padEnd(52)}${"slots".padStart(7)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}`);
   for (const busy of [0, BUSY]) {
     const database = await openDatabase({ kind: "pglite-memory" });
     try {
@@ -110,10 +118,17 @@ async function benchSlots(): Promise<void> {
       const callType = await activeCallType(database.db, "bench-call");
       const count = (await listSlots(database.db, callType)).slots.length;
       const label = busy === 0 ? "no busy events (reference)" : `${busy} busy events`;
-      const list = await timed(RUNS, () => listSlots(database.db, callType));
-      print(`   ${`listSlots, ${label}`.padEnd(40)}${String(count).padStart(7)}${ms(list.p50)}${ms(list.p95)}`);
-      const picker = await timed(RUNS, () => pickerData(database.db, callType, {}));
-      print(`   ${`slot page data, ${label}`.padEnd(40)}${"".padStart(7)}${ms(picker.p50)}${ms(picker.p95)}`);
+      // A write to the slots' inputs (as a booking, a feed read that changed, the owner's hours): here one that changes no value.
+      const write = () => database.db.update(bookingWeeklyHours).set({ startMinute: sql`${bookingWeeklyHours.startMinute}` });
+      for (const [how, before] of [
+        ["afresh", write],
+        ["cached", undefined],
+      ] as const) {
+        const list = await timed(RUNS, () => listSlots(database.db, callType), before);
+        print(`   ${`listSlots ${how}, ${label}`.padEnd(52)}${String(count).padStart(7)}${ms(list.p50)}${ms(list.p95)}`);
+        const picker = await timed(RUNS, () => pickerData(database.db, callType, {}), before);
+        print(`   ${`slot page data ${how}, ${label}`.padEnd(52)}${"".padStart(7)}${ms(picker.p50)}${ms(picker.p95)}`);
+      }
     } finally {
       await database.close();
     }
@@ -210,31 +225,78 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T, index: numb
   return results;
 }
 
+/** The three pages measured, the slot page first; any cookie makes a request per-visitor (rendered afresh, as /book always is). */
+const PAGES: { label: string; path: string; headers: Record<string, string> }[] = [
+  { label: `/book (slot page, ${BUSY} busy events)`, path: "/book", headers: {} },
+  { label: "/ (cached public page, reference)", path: "/", headers: {} },
+  { label: "/ rendered, not cached (reference)", path: "/", headers: { cookie: "bench=1" } },
+];
+
+/**
+ * The server process's CPU time so far (user and system, every thread), in ms; null without /proc.
+ * Less disturbed by other load on the machine than a wait: a figure to compare pages by.
+ */
+function serverCpuMs(): number | null {
+  try {
+    const fields =
+      fs
+        .readFileSync(`/proc/${children[0]?.pid ?? 0}/stat`, "utf8")
+        .split(") ")[1]
+        ?.split(" ") ?? [];
+    // utime and stime, fields 14 and 15 of proc_pid_stat(5), in clock ticks (USER_HZ: 100 on Linux).
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+const row = (label: string, ...figures: string[]) => print(`   ${label.padEnd(52)}${figures.join("")}`);
+
 async function benchHttp(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-booking-"));
   try {
     const free = await seedDataDir(dataDir);
     const base = await startServer(dataDir);
-    // Warm both pages (the cached page is stored by its first render).
-    for (let i = 0; i < 20; i++) {
-      await get(`${base}/book`);
-      await get(`${base}/`);
-    }
-    const slotPage: number[] = [];
-    const cached: number[] = [];
-    const rendered: number[] = [];
+    // Warm every page (the cached page is stored by its first render, the slot cache by the first /book).
+    for (let i = 0; i < 20; i++) for (const page of PAGES) await get(`${base}${page.path}`, page.headers);
+
+    const latency: number[][] = PAGES.map(() => []);
     for (let run = 0; run < RUNS; run++) {
-      slotPage.push(await get(`${base}/book`));
-      cached.push(await get(`${base}/`));
-      // Any cookie makes a request per-visitor: the home page rendered from scratch, as /book always is.
-      rendered.push(await get(`${base}/`, { cookie: "bench=1" }));
+      for (const [i, page] of PAGES.entries()) latency[i]?.push(await get(`${base}${page.path}`, page.headers));
     }
-    for (const list of [slotPage, cached, rendered]) list.sort((a, b) => a - b);
-    print(`\n2. Over HTTP (production server, PGlite), one request at a time, ${RUNS} each, in turn (ceiling: slot page 20 ms p95)`);
-    print(`   ${"page".padEnd(40)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}`);
-    print(`   ${`/book (slot page, ${BUSY} busy events)`.padEnd(40)}${ms(quantile(slotPage, 0.5))}${ms(quantile(slotPage, 0.95))}`);
-    print(`   ${"/ (cached public page, reference)".padEnd(40)}${ms(quantile(cached, 0.5))}${ms(quantile(cached, 0.95))}`);
-    print(`   ${"/ rendered, not cached (reference)".padEnd(40)}${ms(quantile(rendered, 0.5))}${ms(quantile(rendered, 0.95))}`);
+    print(
+      `\n2. Latency over HTTP (production server, PGlite): one request at a time, ${RUNS} each, in turn (ceiling: slot page 20 ms p95)`,
+    );
+    row("page", "p50 ms".padStart(8), "p95 ms".padStart(8));
+    for (const [i, page] of PAGES.entries()) {
+      const times = (latency[i] ?? []).sort((a, b) => a - b);
+      row(page.label, ms(quantile(times, 0.5)), ms(quantile(times, 0.95)));
+    }
+    // A booking renews the slot stamp: the next visitor's /book computes the slots afresh. The times
+    // booked here are the last free ones, kept out of part 4.
+    const afterBooking = free.splice(Math.max(1, free.length - 20));
+    const fresh: number[] = [];
+    for (const [i, start] of afterBooking.entries()) {
+      if ((await book(base, start, 200_000 + i)) !== 303) throw new Error("a free time was not booked");
+      fresh.push(await get(`${base}/book`));
+    }
+    fresh.sort((a, b) => a - b);
+    row(`/book right after a booking (${fresh.length}; slots afresh)`, ms(quantile(fresh, 0.5)), ms(quantile(fresh, 0.95)));
+
+    const requests = RUNS * 2;
+    print(`\n3. Throughput over HTTP: ${requests} requests of each page, ${CONCURRENCY} at a time (waits include queueing)`);
+    row("page", "pages/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "server CPU ms/page".padStart(20));
+    for (const page of PAGES) {
+      const cpuBefore = serverCpuMs();
+      const started = performance.now();
+      const times = await pool(Array.from({ length: requests }), CONCURRENCY, () => get(`${base}${page.path}`, page.headers));
+      const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = serverCpuMs();
+      const cpu = cpuBefore === null || cpuAfter === null ? "n/a" : ((cpuAfter - cpuBefore) / requests).toFixed(1);
+      times.sort((a, b) => a - b);
+      row(page.label, (requests / seconds).toFixed(0).padStart(8), ms(quantile(times, 0.5)), ms(quantile(times, 0.95)), cpu.padStart(20));
+    }
 
     // The last free time is kept for the race below.
     const starts = free.slice(0, Math.min(BOOKINGS, free.length - 1));
@@ -243,7 +305,7 @@ async function benchHttp(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const accepted = statuses.filter((s) => s === 303).length;
     const others = statuses.filter((s) => s !== 303);
-    print(`\n3. Bookings, ${CONCURRENCY} concurrent visitors, ${starts.length} distinct free times`);
+    print(`\n4. Bookings, ${CONCURRENCY} concurrent visitors, ${starts.length} distinct free times`);
     print(
       `   accepted ${accepted} of ${starts.length} in ${seconds.toFixed(1)} s: ${(accepted / seconds).toFixed(1)} bookings/s` +
         (others.length > 0 ? ` (others answered ${[...new Set(others)].join(", ")})` : ""),

@@ -2,7 +2,7 @@ import { data, Link, redirect } from "react-router";
 import { recordConversion } from "~/features/analytics/attribution.server";
 import { BookingForm, type BookingFormReply } from "~/features/booking/booking-form";
 import { BOOKING_TEXT } from "~/features/booking/booking-schema";
-import { activeCallType, activeCallTypes, createBooking } from "~/features/booking/booking.server";
+import { activeCallTypes, callTypeOf, createBooking } from "~/features/booking/booking.server";
 import { pickerData, pickerQueryOf } from "~/features/booking/slot-picker.server";
 import { pickerHref, SlotPicker } from "~/features/booking/slot-picker";
 import { timeZoneChoices } from "~/features/booking/time-zones";
@@ -32,7 +32,7 @@ async function pageData(request: Request) {
   const db = getDb();
   const types = await activeCallTypes(db);
   if (types.length === 0) return { types: [], picker: null, verification: getVerificationConfig() };
-  const callType = await withPageFailures(() => activeCallType(db, url.searchParams.get("type")));
+  const callType = await withPageFailures(async () => callTypeOf(types, url.searchParams.get("type")));
   const picker = await pickerData(db, callType, pickerQueryOf(url));
   return {
     types: types.map((t) => ({ slug: t.slug, name: t.name, durationMinutes: t.durationMinutes })),

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import { addCalendarFeed, listCalendarFeeds, refreshCalendarFeed } from "~/features/booking/calendar-feeds.server";
-import { bookingBusyTimes, bookingCallTypes, bookingWeeklyHours } from "~/server/db/schema.server";
+import { readContentVersion } from "~/server/content-version.server";
+import { bookingBusyTimes, bookingCallTypes, bookingSlotStamp, bookingWeeklyHours } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { expectFixtureBusyTimesAvoided } from "../helpers/booking";
 import { describeEachDatabase } from "../helpers/databases";
@@ -76,6 +77,16 @@ describeEachDatabase("booking calendar feeds", (ctx) => {
     const [shown] = await listCalendarFeeds(ctx.db, admin);
     expect(shown?.address).toBe(`${base}/…`);
     expect(JSON.stringify(shown)).not.toContain("secret-token");
+
+    // Read again, the same busy times: nothing rewritten, so neither the slot stamp nor the content version moves.
+    const unchanged = async () => ({
+      stamp: (await ctx.db.select().from(bookingSlotStamp))[0]?.stamp,
+      version: await readContentVersion(ctx.db),
+    });
+    const before = await unchanged();
+    await refreshCalendarFeed(ctx.db, id, now - 60_000, "Europe/Berlin");
+    expect(await unchanged()).toEqual(before);
+    expect((await listCalendarFeeds(ctx.db, admin))[0]?.lastSuccessAt).toBe(new Date(now - 60_000).toISOString());
 
     failing = true;
     try {

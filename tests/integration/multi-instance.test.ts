@@ -278,7 +278,7 @@ const skipReason = inject("postgresSkipReason");
         expect(await page.text()).toContain(posts[0]?.title ?? "missing");
       }
     });
-    it("two visitors booking one slot at once, one on each instance: one gets it, the other hears it was taken", async () => {
+    it("two visitors booking one slot at once, one on each instance: one gets it, the other hears it was taken; neither lists it then", async () => {
       await database.db.insert(bookingCallTypes).values({
         slug: "race",
         name: "Race call",
@@ -294,6 +294,10 @@ const skipReason = inject("postgresSkipReason");
       const { slots } = await listSlots(database.db, await activeCallType(database.db, "race"));
       const slot = slots[4];
       if (!slot) throw new Error("no slot offered");
+      // Each instance's slot page lists the time (and keeps its slots in memory), until one of them books it.
+      const listed = async (server: ServerProcess) =>
+        (await (await server.fetch(`/book?type=race&day=${slot.day}`)).text()).includes(`dateTime="${new Date(slot.start).toISOString()}"`);
+      expect([await listed(a), await listed(b)]).toEqual([true, true]);
       const book = async (server: ServerProcess, who: string) =>
         server.fetch("/book", {
           method: "POST",
@@ -319,6 +323,7 @@ const skipReason = inject("postgresSkipReason");
         .from(bookings)
         .where(eq(bookings.startsAt, new Date(slot.start)));
       expect(rows).toHaveLength(1);
+      expect([await listed(a), await listed(b)]).toEqual([false, false]);
     });
 
     it("page views counted on both sum in the report: none lost, one visitor and one visit per reader across instances", async () => {

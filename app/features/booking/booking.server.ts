@@ -17,6 +17,7 @@ import {
   bookingCallTypes,
   bookingDateOverrides,
   bookings,
+  bookingSlotStamp,
   bookingWeeklyHours,
 } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
@@ -28,7 +29,8 @@ import { enforceRateLimits } from "~/server/rate-limit.server";
 import { getAppSecret } from "~/server/secret.server";
 import { BOOKING_TEXT, BOOKINGS_FORBIDDEN, bookingRequestSchema } from "./booking-schema";
 import { calendarText, googleCalendarLink, type InviteEvent, type InviteMethod } from "./invite.server";
-import { availableSlots, blockedInterval, isOfferedSlot, type Interval, type SlotInput } from "./slots";
+import { cachedSlots } from "./slot-cache.server";
+import { availableSlots, blockedInterval, isOfferedSlot, slotsStartingWithin, type Interval, type SlotInput } from "./slots";
 
 /**
  * Booking calls: the rules of call types, slots and bookings, on the database. Overlap is refused
@@ -80,7 +82,11 @@ export function activeCallTypes(db: Db): Promise<CallType[]> {
 
 /** An active call type by its address name, or the default one; NotFoundError for an unknown one. */
 export async function activeCallType(db: Db, slug?: string | null): Promise<CallType> {
-  const types = await activeCallTypes(db);
+  return callTypeOf(await activeCallTypes(db), slug);
+}
+
+/** The call type of `slug` among the active ones (`activeCallTypes`), or the default one; NotFoundError for an unknown one. */
+export function callTypeOf(types: readonly CallType[], slug?: string | null): CallType {
   const found = slug ? types.find((t) => t.slug === slug) : types[0];
   if (!found) throw new NotFoundError(BOOKING_TEXT.unknownType);
   return found;
@@ -90,14 +96,28 @@ export async function activeCallType(db: Db, slug?: string | null): Promise<Call
  * Whether booking is paused: a calendar feed has not been read for longer than three refresh
  * intervals (or never), so its busy times may be missing and a slot could clash.
  */
+function feedsPausingAt(now: number) {
+  return sql`coalesce(${bookingCalendarFeeds.lastSuccessAt}, '-infinity'::timestamptz) < ${new Date(now).toISOString()}::timestamptz - make_interval(mins => ${bookingCalendarFeeds.refreshMinutes} * 3)`;
+}
+
 async function pausedFeeds(db: Db, now: number): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(bookingCalendarFeeds)
-    .where(
-      sql`coalesce(${bookingCalendarFeeds.lastSuccessAt}, '-infinity'::timestamptz) < ${new Date(now).toISOString()}::timestamptz - make_interval(mins => ${bookingCalendarFeeds.refreshMinutes} * 3)`,
-    );
+    .where(feedsPausingAt(now));
   return row?.count ?? 0;
+}
+
+/** In one query: whether booking is paused now, and the slot stamp (null if its row is missing). */
+async function slotState(db: Db, now: number): Promise<{ paused: boolean; stamp: string | null }> {
+  const [row] = await db
+    .select({
+      paused: sql<number>`count(*)::int`,
+      stamp: sql<string | null>`(select ${bookingSlotStamp.stamp} from ${bookingSlotStamp} where ${bookingSlotStamp.id} = 1)`,
+    })
+    .from(bookingCalendarFeeds)
+    .where(feedsPausingAt(now));
+  return { paused: (row?.paused ?? 0) > 0, stamp: row?.stamp ?? null };
 }
 
 export const weeklyColumns = {
@@ -181,12 +201,41 @@ export interface SlotList {
   slots: { start: number; end: number; day: string }[];
 }
 
-/** The offered slots of a call type from now to its horizon (none while booking is paused). */
+/** The slot cache's key: everything of a call type and the site that slots are computed from, but the stamped tables. */
+function slotCacheKey(callType: CallType, timeZone: string): string {
+  const { id, durationMinutes, incrementMinutes, bufferBeforeMinutes, bufferAfterMinutes, minimumNoticeMinutes, horizonDays, dailyCap } =
+    callType;
+  return JSON.stringify([
+    id,
+    timeZone,
+    durationMinutes,
+    incrementMinutes,
+    bufferBeforeMinutes,
+    bufferAfterMinutes,
+    minimumNoticeMinutes,
+    horizonDays,
+    dailyCap,
+  ]);
+}
+
+/**
+ * The offered slots of a call type from now to its horizon (none while booking is paused): from the
+ * slot cache at the database's slot stamp, or computed (always when a booking's own time is left
+ * out, for rescheduling). The pause is read on every call.
+ */
 export async function listSlots(db: Db, callType: CallType, now = Date.now(), exceptBookingId?: string): Promise<SlotList> {
   const timeZone = ownerTimeZone();
-  if ((await pausedFeeds(db, now)) > 0) return { callType, timeZone, paused: true, slots: [] };
-  const input = await slotInputFor(db, callType, now, { start: now, end: now + callType.horizonDays * DAY_MS }, exceptBookingId);
-  return { callType, timeZone, paused: false, slots: availableSlots(input) };
+  const { paused, stamp } = await slotState(db, now);
+  if (paused) return { callType, timeZone, paused: true, slots: [] };
+  if (exceptBookingId || stamp === null) {
+    const input = await slotInputFor(db, callType, now, { start: now, end: now + callType.horizonDays * DAY_MS }, exceptBookingId);
+    return { callType, timeZone, paused: false, slots: availableSlots(input) };
+  }
+  const window = { lead: callType.minimumNoticeMinutes * MINUTE_MS, reach: callType.horizonDays * DAY_MS };
+  const slots = await cachedSlots(db, slotCacheKey(callType, timeZone), stamp, now, window, async (wide) =>
+    slotsStartingWithin(await slotInputFor(db, callType, now, wide), wide.start, wide.end),
+  );
+  return { callType, timeZone, paused: false, slots };
 }
 
 /** Throws unless `start` is offered now for the call type (400 with a message a visitor can act on). */

@@ -153,13 +153,16 @@ export async function refreshCalendarFeed(db: Db, feedId: string, now: number, o
       const same =
         before.length === busy.length &&
         before.every((b, i) => b.startsAt.getTime() === busy[i]?.start && b.endsAt.getTime() === busy[i]?.end);
-      // Cached pages show slots: they are renewed only when the busy times changed.
-      if (!same) await bumpContentVersion(tx);
-      await tx.delete(bookingBusyTimes).where(eq(bookingBusyTimes.feedId, feed.id));
-      for (let i = 0; i < busy.length; i += 500) {
-        await tx
-          .insert(bookingBusyTimes)
-          .values(busy.slice(i, i + 500).map((b) => ({ feedId: feed.id, startsAt: new Date(b.start), endsAt: new Date(b.end) })));
+      // Written only when they changed: each write renews the slot stamp (the slot cache), and cached
+      // pages show slots too (the content version, bumped last: the stamp's row is locked first).
+      if (!same) {
+        await tx.delete(bookingBusyTimes).where(eq(bookingBusyTimes.feedId, feed.id));
+        for (let i = 0; i < busy.length; i += 500) {
+          await tx
+            .insert(bookingBusyTimes)
+            .values(busy.slice(i, i + 500).map((b) => ({ feedId: feed.id, startsAt: new Date(b.start), endsAt: new Date(b.end) })));
+        }
+        await bumpContentVersion(tx);
       }
       await tx
         .update(bookingCalendarFeeds)

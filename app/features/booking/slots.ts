@@ -126,9 +126,22 @@ function insideByClock(start: number, day: string, range: { startMinute: number;
  * on days under the daily cap.
  */
 export function availableSlots(input: SlotInput): Slot[] {
-  const { timeZone, rules, now } = input;
-  const from = Math.max(input.from ?? now, earliestStart(now, rules));
-  const until = Math.min(input.until ?? Infinity, horizonEnd(now, rules));
+  const { rules, now } = input;
+  return slotsStartingWithin(
+    input,
+    Math.max(input.from ?? now, earliestStart(now, rules)),
+    Math.min(input.until ?? Infinity, horizonEnd(now, rules)),
+  );
+}
+
+/**
+ * The slots starting in [from, until) by the hours, the busy times and the daily cap alone (the
+ * minimum notice and the horizon are the caller's `from` and `until`). Whether a time is a slot
+ * does not depend on the window asked for, so the slots of a wider window, kept and cut to a
+ * narrower one later, are exactly the narrower window's (the slot cache relies on it).
+ */
+export function slotsStartingWithin(input: Omit<SlotInput, "now" | "from" | "until">, from: number, until: number): Slot[] {
+  const { timeZone, rules } = input;
   if (!(from < until)) return [];
   const busy = mergeIntervals(input.busy);
   const duration = rules.durationMinutes * MINUTE_MS;

@@ -15,10 +15,10 @@ export interface TableInfo {
 }
 
 /**
- * Tables derived from others by triggers (drizzle/0021_14-db100k-counts.sql): not backed up, as
- * restoring the rows they derive from rebuilds them (and restoring both would count twice).
+ * Tables derived from others by triggers (drizzle/0021_14-db100k-counts.sql, 0049_25-slot-stamp.sql): not
+ * backed up, as restoring the rows they derive from rebuilds them (and restoring both would count twice).
  */
-export const DERIVED_TABLES: readonly string[] = ["post_counts"];
+export const DERIVED_TABLES: readonly string[] = ["post_counts", "booking_slot_stamp"];
 
 /**
  * Every table of the `public` schema but DERIVED_TABLES, read from the catalogue rather than from the Drizzle schema so

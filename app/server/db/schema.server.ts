@@ -1312,6 +1312,21 @@ export const bookingBusyTimes = pgTable(
   (t) => [index("booking_busy_times_range_idx").on(t.startsAt, t.endsAt)],
 );
 
+/**
+ * A stamp of what the offered slots are computed from (call types, weekly hours, date overrides,
+ * bookings, busy times): a new random value on every write to those tables, set by statement
+ * triggers in the writing transaction (drizzle/0049_25-slot-stamp.sql), so no writer can forget
+ * it. The slot cache keys on it (app/features/booking/slot-cache.server.ts). Derived: never backed up.
+ */
+export const bookingSlotStamp = pgTable(
+  "booking_slot_stamp",
+  {
+    id: integer("id").primaryKey().default(1),
+    stamp: uuid("stamp").notNull().defaultRandom(),
+  },
+  (t) => [check("booking_slot_stamp_single_row", sql`${t.id} = 1`)],
+);
+
 /** ActivityPub: the fediverse accounts that follow the site's actor (docs/decisions/0072-activitypub.md). */
 export const fediverseFollowers = pgTable("fediverse_followers", {
   /** The follower's actor address (its id). */
