@@ -96,7 +96,10 @@ describe.each(["pglite", "postgres"] as const)("newsletter sending survives SIGK
         const first = await startServer(database, stuck.url);
         cleanups.push(async () => void first.child.kill("SIGKILL"));
         await waitFor(() => inFlight !== undefined, 30_000, "the first emails");
-        await inFlight;
+        let sending = false;
+        void inFlight?.then(() => (sending = true));
+        // Bounded, so a send that never starts fails here by name rather than at the test's timeout.
+        await waitFor(() => sending, 60_000, "the email the SMTP server holds");
         first.child.kill("SIGKILL");
         await first.exited;
         await stuck.close();
@@ -109,6 +112,11 @@ describe.each(["pglite", "postgres"] as const)("newsletter sending survives SIGK
         // The killed process's claims come free once their lease runs out.
         await waitFor(() => stuck.received.length + smtp.received.length >= SUBSCRIBERS, 150_000, "every subscriber's email");
         second.child.kill("SIGTERM");
+        await waitFor(
+          () => second.child.exitCode !== null || second.child.signalCode !== null,
+          60_000,
+          "the restarted server's exit on SIGTERM",
+        );
         expect(await second.exited).toBe(0);
 
         const recipients = [...stuck.received, ...smtp.received].flatMap((m) => m.to).sort();
