@@ -29,8 +29,7 @@ process.env.UPLOAD_DIR = uploadDir;
  * image/png but is an SVG, Dave's is larger than an avatar may be. Our page must show our own copy
  * of Bob's (fetched once for two replies) and initials for the other two, never a remote address.
  */
-const ACTORS = ["bob", "carol", "dave"] as const;
-type ActorName = (typeof ACTORS)[number];
+type ActorName = "bob" | "carol" | "dave";
 let remote: Server;
 let remoteUrl = "";
 let keys: KeyPair;
@@ -64,9 +63,7 @@ beforeAll(async () => {
           inbox: `${actorUrl(actor)}/inbox`,
           // Bob's as Mastodon writes it; Carol's as a list of images.
           icon:
-            actor === "carol"
-              ? [{ type: "Image", url: iconUrl(actor) }]
-              : { type: "Image", mediaType: "image/png", url: iconUrl(actor) },
+            actor === "carol" ? [{ type: "Image", url: iconUrl(actor) }] : { type: "Image", mediaType: "image/png", url: iconUrl(actor) },
           publicKey: { id: `${actorUrl(actor)}#main-key`, owner: actorUrl(actor), publicKeyPem: keys.publicKeyPem },
         }),
       );
@@ -122,12 +119,31 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
       id: `${noteId}/activity`,
       type: "Create",
       actor: actorUrl(actor),
-      object: { id: noteId, type: "Note", attributedTo: actorUrl(actor), inReplyTo: `${server.url}/ap/posts/${postId}`, content: `<p>${text}</p>` },
+      object: {
+        id: noteId,
+        type: "Note",
+        attributedTo: actorUrl(actor),
+        inReplyTo: `${server.url}/ap/posts/${postId}`,
+        content: `<p>${text}</p>`,
+      },
     });
-    const headers = signRequest({ method: "POST", url: `${server.url}/ap/inbox`, body, keyId: `${actorUrl(actor)}#main-key`, privateKeyPem: keys.privateKeyPem });
-    const response = await server.fetch("/ap/inbox", { method: "POST", headers: { ...headers, "content-type": "application/activity+json" }, body });
+    const headers = signRequest({
+      method: "POST",
+      url: `${server.url}/ap/inbox`,
+      body,
+      keyId: `${actorUrl(actor)}#main-key`,
+      privateKeyPem: keys.privateKeyPem,
+    });
+    const response = await server.fetch("/ap/inbox", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/activity+json" },
+      body,
+    });
     expect(response.status).toBe(202);
-    const [row] = await ctx.db.select({ id: comments.id, photo: comments.authorPhotoUrl }).from(comments).where(eq(comments.sourceUrl, noteId));
+    const [row] = await ctx.db
+      .select({ id: comments.id, photo: comments.authorPhotoUrl })
+      .from(comments)
+      .where(eq(comments.sourceUrl, noteId));
     expect(row?.photo).toBe(iconUrl(actor));
     await moderateComment(ctx.db, admin, row!.id, "approved");
     return row!.id;
@@ -167,7 +183,12 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
   });
 
   it("keeps initials when the icon is not really an image or is too large, and gives up without an error on the page", async () => {
-    const post = await createPost(ctx.db, admin, { title: `No avatars ${unique()}`, content: "Tell me.", category: "Fun", published: true });
+    const post = await createPost(ctx.db, admin, {
+      title: `No avatars ${unique()}`,
+      content: "Tell me.",
+      category: "Fun",
+      published: true,
+    });
     await reply("carol", post.id, "Not a picture.");
     await reply("dave", post.id, "Too big a picture.");
     await runJobs();
