@@ -1,6 +1,4 @@
 import fs from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -12,10 +10,10 @@ import { makeKeyPair, signRequest, type KeyPair } from "~/features/fediverse/htt
 import { createPost } from "~/features/posts/write/posts.server";
 import { comments, jobs } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
-import { defineJob } from "~/server/jobs/jobs.server";
-import { JobRunner } from "~/server/jobs/runner.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
+import { startImageServer, type ImageServer } from "../helpers/image-server";
+import { drainJobs } from "../helpers/jobs";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 // The remote instance listens on 127.0.0.1, which the outbound guard refuses unless this is set; the
@@ -30,62 +28,50 @@ process.env.UPLOAD_DIR = uploadDir;
  * of Bob's (fetched once for two replies) and initials for the other two, never a remote address.
  */
 type ActorName = "bob" | "carol" | "dave";
-let remote: Server;
-let remoteUrl = "";
+const ACTORS: readonly ActorName[] = ["bob", "carol", "dave"];
+/** The remote instance: actor documents and pictures, by path (filled in once its address is known). */
+const files: Record<string, { body: Buffer; type: string }> = {};
+let remote: ImageServer;
 let keys: KeyPair;
-let png: Buffer;
 /** Per database run: a new icon address, so the second run cannot reuse the first's stored copy. */
 let version = "";
-const pictureRequests: string[] = [];
 const saved = { ...process.env };
 
-const actorUrl = (name: ActorName) => `${remoteUrl}/users/${name}`;
-const iconUrl = (name: ActorName) => `${remoteUrl}/media/${name}.png?v=${version}`;
+const actorUrl = (name: ActorName) => `${remote.url}/users/${name}`;
+const iconUrl = (name: ActorName) => `${remote.url}/media/${name}.png?v=${version}`;
+const pictureRequests = () => [...remote.hits.keys()].filter((path) => path.startsWith("/media/"));
+
+/** An actor as Mastodon publishes it (Carol's icon as a list of images), its icon at `iconUrl`. */
+const actorDocument = (actor: ActorName) => ({
+  "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
+  id: actorUrl(actor),
+  type: "Person",
+  preferredUsername: actor,
+  name: `${actor[0]!.toUpperCase()}${actor.slice(1)} Remote`,
+  inbox: `${actorUrl(actor)}/inbox`,
+  icon: actor === "carol" ? [{ type: "Image", url: iconUrl(actor) }] : { type: "Image", mediaType: "image/png", url: iconUrl(actor) },
+  publicKey: { id: `${actorUrl(actor)}#main-key`, owner: actorUrl(actor), publicKeyPem: keys.publicKeyPem },
+});
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = "silent";
   resetEnvForTests();
   keys = await makeKeyPair();
-  png = await sharp({ create: { width: 200, height: 150, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+  const png = await sharp({ create: { width: 200, height: 150, channels: 3, background: { r: 200, g: 40, b: 90 } } })
     .png()
     .toBuffer();
-  remote = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", remoteUrl);
-    const actor = /^\/users\/(bob|carol|dave)$/.exec(url.pathname)?.[1] as ActorName | undefined;
-    if (req.method === "GET" && actor) {
-      res.writeHead(200, { "content-type": "application/activity+json" }).end(
-        JSON.stringify({
-          "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
-          id: actorUrl(actor),
-          type: "Person",
-          preferredUsername: actor,
-          name: `${actor[0]!.toUpperCase()}${actor.slice(1)} Remote`,
-          inbox: `${actorUrl(actor)}/inbox`,
-          // Bob's as Mastodon writes it; Carol's as a list of images.
-          icon:
-            actor === "carol" ? [{ type: "Image", url: iconUrl(actor) }] : { type: "Image", mediaType: "image/png", url: iconUrl(actor) },
-          publicKey: { id: `${actorUrl(actor)}#main-key`, owner: actorUrl(actor), publicKeyPem: keys.publicKeyPem },
-        }),
-      );
-      return;
-    }
-    if (req.method === "GET" && url.pathname.startsWith("/media/")) {
-      pictureRequests.push(url.pathname);
-      if (url.pathname === "/media/bob.png") res.writeHead(200, { "content-type": "image/png" }).end(png);
-      else if (url.pathname === "/media/carol.png")
-        res.writeHead(200, { "content-type": "image/png" }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-      else res.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png, Buffer.alloc(600_000)]));
-      return;
-    }
-    res.writeHead(404).end("not here");
-  });
-  await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
-  remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+  files["/media/bob.png"] = { body: png, type: "image/png" };
+  files["/media/carol.png"] = {
+    body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    type: "image/png",
+  };
+  files["/media/dave.png"] = { body: Buffer.concat([png, Buffer.alloc(600_000)]), type: "image/png" };
+  remote = await startImageServer(files);
 });
 afterAll(async () => {
   process.env = saved;
   resetEnvForTests();
-  await new Promise((resolve) => remote.close(resolve));
+  await remote.close();
   fs.rmSync(uploadDir, { recursive: true, force: true });
 });
 
@@ -94,6 +80,9 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
   let admin: { id: string; role: "admin" };
   beforeAll(async () => {
     version = unique();
+    // The actors name this run's icon addresses.
+    for (const actor of ACTORS)
+      files[`/users/${actor}`] = { body: Buffer.from(JSON.stringify(actorDocument(actor))), type: "application/activity+json" };
     admin = { id: (await signedInAs(ctx.db, "admin")).userId, role: "admin" };
     server = await startTestServer();
     process.env.PUBLIC_URL = server.url;
@@ -101,15 +90,13 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
   });
   afterAll(() => server.close());
 
-  const runJobs = async () => {
-    // The build registered its own copy of the kind; the runner here knows this module's errors.
-    defineJob(commentAvatarJob.kind, commentAvatarJob.schema, commentAvatarJob.handler, commentAvatarJob);
-    const runner = new JobRunner({ database: () => ctx.database, tasks: [], pollMs: 60_000, kinds: [commentAvatarJob.kind] });
-    try {
-      await runner.drain();
-    } finally {
-      await runner.stop();
-    }
+  const runJobs = () => drainJobs(ctx.database, [commentAvatarJob]);
+
+  /** The post's page as a reader gets it: always a page, whatever became of the pictures. */
+  const postPage = async (slug: string) => {
+    const response = await server.fetch(`/7fs/Fun/${slug}`);
+    expect(response.status).toBe(200);
+    return response.text();
   };
 
   /** A reply to the post from one of the remote actors, signed by them; answers the comment's id. */
@@ -154,27 +141,28 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
     const first = await reply("bob", post.id, "First thought.");
     const second = await reply("bob", post.id, "Second thought.");
     // Before the job has run the author has initials.
-    const before = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
+    const before = await postPage(post.slug);
     expect(before).toContain(">BR</span>");
     expect(before).not.toContain("/avatars/");
 
-    pictureRequests.length = 0;
+    remote.hits.clear();
     await runJobs();
-    expect(pictureRequests).toEqual(["/media/bob.png"]);
+    expect(pictureRequests()).toEqual(["/media/bob.png"]);
+    expect(remote.hits.get("/media/bob.png")).toBe(1);
     const key = avatarKeyOf(iconUrl("bob"));
     const rows = await ctx.db.select({ id: comments.id, key: comments.authorAvatarKey }).from(comments).where(eq(comments.postId, post.id));
     expect(rows.map((row) => row.key)).toEqual([key, key]);
     expect(new Set(rows.map((row) => row.id))).toEqual(new Set([first, second]));
 
-    const page = await (await server.fetch(`/7fs/Fun/${post.slug}`)).text();
+    const page = await postPage(post.slug);
     expect(page).toContain(`<img src="/uploads/${key}" alt="" width="28" height="28" loading="lazy"`);
-    expect(page).not.toContain(`${remoteUrl}/media/`);
+    expect(page).not.toContain(`${remote.url}/media/`);
     expect(page).not.toContain(">BR</span>");
     // A later reply from Bob takes the stored copy at once: nothing is fetched again.
     const third = await reply("bob", post.id, "Third thought.");
     const [later] = await ctx.db.select({ key: comments.authorAvatarKey }).from(comments).where(eq(comments.id, third));
     expect(later?.key).toBe(key);
-    expect(pictureRequests).toEqual(["/media/bob.png"]);
+    expect(remote.hits.get("/media/bob.png")).toBe(1);
     const file = await server.fetch(`/uploads/${key}`);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("image/webp");
@@ -203,15 +191,12 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
     expect(jobOf("carol")).toMatchObject({ state: "failed" });
     expect(jobOf("carol")?.error).toMatch(/not an accepted image/);
     expect(jobOf("dave")).toMatchObject({ state: "pending" });
-    expect(jobOf("dave")?.error).toMatch(/larger than 512000 bytes/);
+    expect(jobOf("dave")?.error).toMatch(/512000/);
 
-    const response = await server.fetch(`/7fs/Fun/${post.slug}`);
-    expect(response.status).toBe(200);
-    const page = await response.text();
-    expect(page).toContain(">CR</span>");
-    expect(page).toContain(">DR</span>");
+    const page = await postPage(post.slug);
+    for (const initials of ["CR", "DR"]) expect(page).toContain(`>${initials}</span>`);
     expect(page).not.toContain("/avatars/");
-    expect(page).not.toContain(`${remoteUrl}/media/`);
+    expect(page).not.toContain(`${remote.url}/media/`);
     expect(fs.existsSync(path.join(uploadDir, avatarKeyOf(iconUrl("carol"))))).toBe(false);
   });
 });
