@@ -19,8 +19,8 @@ import { getStorage } from "~/server/storage.server";
 
 /** A picture larger than this is not read (an avatar is a few kilobytes). */
 export const AVATAR_MAX_BYTES = 512_000;
-/** The square we keep, drawn at half that size for sharp screens. */
-export const AVATAR_SIZE = 96;
+/** The square we keep (drawn at 28 px beside the name: sharp on any screen). */
+const AVATAR_SIZE = 96;
 const AVATAR_FETCH = { timeoutMs: 10_000, maxBytes: AVATAR_MAX_BYTES } as const;
 const AVATAR_USER_AGENT = "7fs-portfolio-avatars/1.0";
 /** Decompression-bomb guard: an avatar needs far fewer pixels than this. */

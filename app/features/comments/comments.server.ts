@@ -23,8 +23,6 @@ import { logger } from "~/server/logger.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
 import { publicUploadUrl } from "~/features/uploads/uploads.server";
 import { avatarFor, remotePhotoUrl } from "./comment-avatars.server";
-
-export { remotePhotoUrl };
 import { renderCommentMarkdown } from "./comment-markdown.server";
 import { ownerCommentMail, replyCommentMail } from "./comment-mail.server";
 import { assessComment, UNKNOWN_AUTHOR_REASON, type Verdict } from "./comment-rules";
@@ -64,6 +62,8 @@ import {
 } from "./comment-subject.server";
 import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 import { addFediverseBlock } from "~/features/fediverse/fediverse.server";
+
+export { remotePhotoUrl } from "./comment-avatars.server";
 
 export const COMMENTS_FORBIDDEN = "Only administrators and moderators can moderate comments.";
 const COMMENT_NOT_FOUND = "Comment not found";
@@ -786,7 +786,8 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     updatedAt: new Date(),
     approvedAt: verdict.state === "approved" ? new Date() : null,
   };
-  const photo = remotePhotoUrl(mention.photoUrl);
+  // Only replies show their author (likes, reposts and mentions are a line under "Mentions").
+  const photo = mention.kind === "reply" ? remotePhotoUrl(mention.photoUrl) : null;
   return db.transaction(async (tx) => {
     const picture = { authorPhotoUrl: photo, authorAvatarKey: await avatarFor(tx, photo) };
     const [row] = await tx
