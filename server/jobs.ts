@@ -3,6 +3,7 @@ import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { bookingMail } from "~/features/booking/booking.server";
 import { calendarFeedsTask } from "~/features/booking/calendar-feeds.server";
+import { commentAvatarJob } from "~/features/comments/comment-avatars.server";
 import { commentConfirmMail } from "~/features/comments/comment-authors.server";
 import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
 import { adoptPreviousReleaseMessagesTask } from "~/features/contact/contact.server";
@@ -62,6 +63,7 @@ export const JOBS = [
   sendWebmentionsJob,
   federatePostJob,
   deliverJob,
+  commentAvatarJob,
 ] as const;
 
 /** Every kind of mail the outbox sends (app/server/mail-outbox.server.ts): any instance may send any of them. */

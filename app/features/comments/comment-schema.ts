@@ -108,6 +108,8 @@ export interface CommentView {
   source: string | null;
   /** For a reply from the fediverse: the author's handle (user@host). */
   fediverseHandle: string | null;
+  /** A remote author's picture, as our own copy (/uploads/…); null: their initials are shown. */
+  avatar: string | null;
   /** Set on a reply to a reply (the thread shows two levels): whom it answers. */
   replyingTo: string | null;
   replies: CommentView[];
@@ -131,8 +133,9 @@ export const MENTION_VERBS: Record<MentionView["kind"], string> = {
 };
 
 /**
- * What stands in for a remote author's avatar (fediverse, Webmention): up to two initials of their name.
- * A picture from their server would make the visitor's browser call a third party.
+ * What stands in for a remote author's avatar (fediverse, Webmention) until our copy of their picture
+ * exists, or when they have none: up to two initials of their name. Their server's own address is never
+ * shown (the visitor's browser would call a third party).
  */
 export function authorInitials(name: string): string {
   const words = name

@@ -39,11 +39,24 @@ export interface CommentsSectionProps {
 export type CommentFormValues = { name: string; email: string; url: string; body: string; notify: boolean };
 export type CommentFieldErrors = Partial<Record<"name" | "email" | "url" | "body", string[]>>;
 
+/** A remote author's picture is drawn this size (stored at 96 px, for sharp screens). */
+const AVATAR_PX = 28;
+
 function CommentBody({ comment, subject, open }: { comment: CommentView; subject: CommentSubjectRef; open: boolean }) {
   return (
     <article id={`comment-${comment.id}`} className="h-entry p-comment scroll-mt-20" aria-labelledby={`comment-${comment.id}-author`}>
       <header className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
-        {comment.source ? (
+        {comment.avatar ? (
+          // Decorative: the author's name is next to it. Our own copy (the remote address is never used).
+          <img
+            src={comment.avatar}
+            alt=""
+            width={AVATAR_PX}
+            height={AVATAR_PX}
+            loading="lazy"
+            className="size-7 shrink-0 self-center rounded-full bg-muted object-cover"
+          />
+        ) : comment.source ? (
           <span
             aria-hidden="true"
             className="inline-flex size-7 shrink-0 items-center justify-center self-center rounded-full bg-muted text-xs font-semibold text-muted-foreground"

@@ -21,6 +21,8 @@ import {
 import { ConflictError, ForbiddenError, NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
+import { publicUploadUrl } from "~/features/uploads/uploads.server";
+import { avatarFor, remotePhotoUrl } from "./comment-avatars.server";
 import { renderCommentMarkdown } from "./comment-markdown.server";
 import { ownerCommentMail, replyCommentMail } from "./comment-mail.server";
 import { assessComment, UNKNOWN_AUTHOR_REASON, type Verdict } from "./comment-rules";
@@ -60,6 +62,8 @@ import {
 } from "./comment-subject.server";
 import { readJsonSetting, writeJsonSetting } from "~/server/app-settings.server";
 import { addFediverseBlock } from "~/features/fediverse/fediverse.server";
+
+export { remotePhotoUrl } from "./comment-avatars.server";
 
 export const COMMENTS_FORBIDDEN = "Only administrators and moderators can moderate comments.";
 const COMMENT_NOT_FOUND = "Comment not found";
@@ -149,6 +153,7 @@ export async function commentThread(db: Db, subject: CommentSubjectRef, newestFi
       createdAt: comments.createdAt,
       source: comments.sourceUrl,
       fediverseHandle: comments.fediverseHandle,
+      avatarKey: comments.authorAvatarKey,
     })
     .from(comments)
     .where(and(onSubject(subject), eq(comments.state, "approved"), threadKinds))
@@ -172,6 +177,7 @@ export async function commentThread(db: Db, subject: CommentSubjectRef, newestFi
       createdAt: row.createdAt.toISOString(),
       source: row.source,
       fediverseHandle: row.fediverseHandle,
+      avatar: row.avatarKey ? publicUploadUrl(row.avatarKey) : null,
       replyingTo: null,
       replies: [],
     };
@@ -723,6 +729,8 @@ export interface VerifiedMention {
   ip: string;
   /** A reply, like or boost from the fediverse (ActivityPub): the author's handle, user@host. */
   fediverseHandle?: string;
+  /** The author's picture on their server (actor icon, h-card photo): copied to ours by a job, never shown. */
+  photoUrl?: string | null;
 }
 
 /**
@@ -778,11 +786,14 @@ export async function fileMention(db: Db, mention: VerifiedMention, siteUrl: str
     updatedAt: new Date(),
     approvedAt: verdict.state === "approved" ? new Date() : null,
   };
+  // Only replies show their author (likes, reposts and mentions are a line under "Mentions").
+  const photo = mention.kind === "reply" ? remotePhotoUrl(mention.photoUrl) : null;
   return db.transaction(async (tx) => {
+    const picture = { authorPhotoUrl: photo, authorAvatarKey: await avatarFor(tx, photo) };
     const [row] = await tx
       .insert(comments)
-      .values({ ...values, postId: mention.postId, sourceUrl: mention.source, authorEmail: "" })
-      .onConflictDoUpdate({ target: [comments.postId, comments.sourceUrl], set: values })
+      .values({ ...values, ...picture, postId: mention.postId, sourceUrl: mention.source, authorEmail: "" })
+      .onConflictDoUpdate({ target: [comments.postId, comments.sourceUrl], set: { ...values, ...picture } })
       .returning({ id: comments.id });
     if (!row) throw new Error("mention upsert returned no row");
     if (verdict.state === "approved" || previous?.state === "approved") await bumpContentVersion(tx);

@@ -2,7 +2,7 @@ import { fromHtml } from "hast-util-from-html";
 import { toText } from "hast-util-to-text";
 import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { fileMention, removeFediverseMention } from "~/features/comments/comments.server";
+import { fileMention, remotePhotoUrl, removeFediverseMention } from "~/features/comments/comments.server";
 import type { Db } from "~/server/db/client.server";
 import { commentBlocks, fediverseActors, fediverseFollowers } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
@@ -73,10 +73,23 @@ const actorSchema = z.looseObject({
   inbox: z.url(),
   endpoints: z.looseObject({ sharedInbox: z.url().optional() }).optional(),
   publicKey: z.looseObject({ id: z.string(), owner: z.string(), publicKeyPem: z.string().min(1) }).optional(),
+  icon: z.unknown().optional(),
 });
 const keySchema = z.looseObject({ id: z.string(), owner: z.url(), publicKeyPem: z.string().min(1) });
 
 type RemoteActor = typeof fediverseActors.$inferSelect;
+
+/**
+ * The address of an actor's `icon`: an Image (or the first of several) whose `url` is an address, a
+ * Link or a list of them, or the address itself; null when there is none or it is anything else.
+ */
+export function actorIconUrl(icon: unknown): string | null {
+  const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
+  let value = first(icon);
+  if (typeof value === "object" && value !== null && "url" in value) value = first(value.url);
+  if (typeof value === "object" && value !== null && "href" in value) value = value.href;
+  return remotePhotoUrl(value);
+}
 
 async function fetchJson(url: string, db: Db): Promise<unknown> {
   // Signed like every request we send: instances in "authorized fetch" mode answer only signed GETs.
@@ -125,6 +138,7 @@ async function fetchRemoteKey(db: Db, keyId: string): Promise<RemoteActor> {
     handle: `${actor.preferredUsername ?? host}@${host}`,
     name: (actor.name?.trim() || actor.preferredUsername || host).slice(0, 80),
     profileUrl: urls.find((u) => URL.canParse(u) && /^https?:/.test(u)) ?? actor.id,
+    iconUrl: actorIconUrl(actor.icon),
     fetchedAt: new Date(),
   };
   await db
@@ -262,6 +276,7 @@ async function create(db: Db, activity: Activity, signer: RemoteActor, id: SiteI
       content,
       ip,
       fediverseHandle: signer.handle,
+      photoUrl: signer.iconUrl,
     },
     id.siteUrl,
   );

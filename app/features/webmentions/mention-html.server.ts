@@ -5,7 +5,7 @@ import type { MentionKind } from "~/server/db/schema.server";
 /** Attributes whose address counts as a link from a source page to a target (W3C Webmention §3.2.2). */
 const LINK_ATTRIBUTES = ["href", "src", "poster", "cite"] as const;
 
-const MAX = { name: 80, url: 300, content: 4000 } as const;
+const MAX = { name: 80, url: 300, content: 4000, photo: 2000 } as const;
 
 /** The absolute http(s) address `raw` names on a page at `base`, without its fragment; null for anything else. */
 export function absoluteUrl(raw: string, base: string): string | null {
@@ -49,6 +49,8 @@ export interface ParsedMention {
   authorUrl: string | null;
   /** The entry's text (a reply's answer); empty for a like or a repost. */
   content: string;
+  /** The author's h-card photo when it is a plain address (copied to our storage, never shown as is). */
+  photoUrl: string | null;
 }
 
 type Property = string | { value?: unknown; html?: string; type?: string[]; properties?: Record<string, unknown[]> };
@@ -97,6 +99,8 @@ export async function parseMention(html: string, sourceUrl: string, target: stri
   const authorCard = typeof author === "object" ? author.properties : undefined;
   const authorName = (authorCard ? textOf(authorCard.name?.[0] as Property | undefined) || textOf(author) : textOf(author)).trim();
   const authorUrl = authorCard ? urlsOf(authorCard.url as Property[] | undefined, sourceUrl)[0] : undefined;
+  const photo = textOf(authorCard?.photo?.[0] as Property | undefined);
+  const photoUrl = photo && photo.length <= MAX.photo ? absoluteUrl(photo, sourceUrl) : null;
   const content =
     kind === "like" || kind === "repost"
       ? ""
@@ -107,5 +111,6 @@ export async function parseMention(html: string, sourceUrl: string, target: stri
     authorName: (authorName || host).slice(0, MAX.name),
     authorUrl: (authorUrl ?? new URL(sourceUrl).origin).slice(0, MAX.url),
     content: content.slice(0, MAX.content),
+    photoUrl,
   };
 }

@@ -123,7 +123,7 @@ export async function verifyWebmention(
   }
   const mention = read.html
     ? await parseMention(read.text, response.url, target)
-    : { kind: "mention" as const, authorName: new URL(source).host, authorUrl: new URL(source).origin, content: "" };
+    : { kind: "mention" as const, authorName: new URL(source).host, authorUrl: new URL(source).origin, content: "", photoUrl: null };
   await fileMention(db, { ...mention, postId, source, ip }, siteUrl);
   return "filed";
 }

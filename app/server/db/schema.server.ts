@@ -1035,6 +1035,10 @@ export const comments = pgTable(
     mentionKind: text("mention_kind", { enum: MENTION_KINDS }),
     /** For a reply from the fediverse (ActivityPub): the author's handle, user@host. */
     fediverseHandle: text("fediverse_handle"),
+    /** A remote author's picture (the actor's icon, the h-card's photo) as they gave it: fetched once by a job, never shown. */
+    authorPhotoUrl: text("author_photo_url"),
+    /** Our copy of that picture (a storage key under blog-images/avatars/), shown instead of initials once made. */
+    authorAvatarKey: text("author_avatar_key"),
   },
   (t) => [
     check("comments_state_check", sql`${t.state} in (${inList(COMMENT_STATES)})`),
@@ -1352,6 +1356,8 @@ export const fediverseActors = pgTable("fediverse_actors", {
   name: text("name").notNull(),
   /** The profile page people open (the actor's `url`), else its id. */
   profileUrl: text("profile_url").notNull(),
+  /** The actor's `icon` (its avatar) as published, copied onto the replies it sends. */
+  iconUrl: text("icon_url"),
   fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
