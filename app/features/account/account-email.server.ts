@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hashSecretToken, newSecretToken } from "~/server/secret-token.server";
 import { and, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import type { SessionUser } from "~/features/auth/session.server";
@@ -39,7 +39,7 @@ export const SAME_EMAIL = "That is already your sign-in email.";
  */
 const pendingId = (userId: string) => `email-change:${userId}`;
 const PENDING_ID_PREFIX = "email-change:";
-const tokenIdentifier = (token: string) => `email-change-token:${createHash("sha256").update(token).digest("base64url")}`;
+const tokenIdentifier = (token: string) => `email-change-token:${hashSecretToken(token)}`;
 
 function confirmLink(siteUrl: string, token: string): string {
   return `${siteUrl}/account/confirm-email?token=${encodeURIComponent(token)}`;
@@ -47,7 +47,7 @@ function confirmLink(siteUrl: string, token: string): string {
 
 /** Stores the user's pending change (replacing an earlier one) and returns its token, which only the email holds. */
 export async function storePendingEmailChange(tx: Db, userId: string, newEmail: string): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newSecretToken();
   await tx.delete(verification).where(eq(verification.id, pendingId(userId)));
   await tx.insert(verification).values({
     id: pendingId(userId),

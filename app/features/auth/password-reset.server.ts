@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { hashSecretToken, newSecretToken } from "~/server/secret-token.server";
 import { and, eq, gt, isNull, like, lt } from "drizzle-orm";
 import { z } from "zod";
 import { passwordProblem } from "~/lib/password-policy";
@@ -26,10 +27,6 @@ const RESET_LINK_NEEDS_MAIL = "Email isn't set up, so no reset link can be sent.
 /** Rows in `verification` whose identifier starts with this are password-reset tokens. */
 const RESET_PREFIX = "password-reset:";
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
-
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
-}
 
 /** The link a reset email carries. The token sits in the fragment, which browsers never send to servers. */
 function resetLink(siteUrl: string, token: string): string {
@@ -96,13 +93,13 @@ export const passwordResetMail = defineMailKind("auth.password-reset", {
       .limit(1);
     if (!found) return { skip: "Not sent: the account no longer exists." };
     if (found.disabledAt) return { skip: "Not sent: the account is disabled." };
-    const token = randomBytes(32).toString("base64url");
+    const token = newSecretToken();
     await db.transaction(async (tx) => {
       await tx.delete(verification).where(lt(verification.expiresAt, new Date()));
       await tx.delete(verification).where(and(like(verification.identifier, `${RESET_PREFIX}%`), eq(verification.value, found.id)));
       await tx.insert(verification).values({
         id: randomUUID(),
-        identifier: `${RESET_PREFIX}${hashToken(token)}`,
+        identifier: `${RESET_PREFIX}${hashSecretToken(token)}`,
         value: found.id,
         expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS),
       });
@@ -134,7 +131,7 @@ export async function updatePasswordWithToken(db: Db, input: unknown, request: R
   const ip = clientIp(request);
   await verifyHumanToken(db, verificationToken, ip);
   await enforceRateLimits(db, [{ key: `reset-update:ip:${ip}`, limit: 10, windowSeconds: 15 * 60 }]);
-  const identifier = `${RESET_PREFIX}${hashToken(token)}`;
+  const identifier = `${RESET_PREFIX}${hashSecretToken(token)}`;
   const [pending] = await db
     .select({ userId: verification.value, email: user.email })
     .from(verification)

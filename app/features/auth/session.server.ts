@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { hashSecretToken, newSecretToken } from "~/server/secret-token.server";
 import { serialize } from "cookie";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { roleFromStored, type Role } from "~/lib/roles";
@@ -31,11 +32,6 @@ export interface SessionUser {
 /** last_seen_at is written at most this often per session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
-/** Only a hash of the token is stored, so a database leak does not hand out live sessions. */
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
-}
-
 /** Secure when the site or the trusted proxy in front of it speaks https. */
 export function sessionCookie(token: string, expires: Date, request?: Request): string {
   return serialize(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", expires, secure: isSecureRequest(request) });
@@ -47,11 +43,11 @@ export function clearSessionCookie(request?: Request): string {
 
 /** Starts a session for a user; returns the Set-Cookie header value. */
 export async function createSession(db: Db, userId: string, request: Request): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newSecretToken();
   const expiresAt = new Date(Date.now() + SESSION_MS);
   await db.insert(session).values({
     id: randomUUID(),
-    token: hashToken(token),
+    token: hashSecretToken(token),
     userId,
     expiresAt,
     ipAddress: clientIp(request),
@@ -65,7 +61,7 @@ export async function createSession(db: Db, userId: string, request: Request): P
 /** Ends the request's session, if any; returns the Set-Cookie header that clears the cookie. */
 export async function destroySession(request: Request, db: Db = getDb()): Promise<string> {
   const token = readCookie(request, SESSION_COOKIE);
-  if (token) await db.delete(session).where(eq(session.token, hashToken(token)));
+  if (token) await db.delete(session).where(eq(session.token, hashSecretToken(token)));
   return clearSessionCookie(request);
 }
 
@@ -114,7 +110,7 @@ async function lookUpSessionUser(request: Request, db: Db): Promise<SessionUser 
       .from(session)
       .innerJoin(user, eq(user.id, session.userId))
       // A disabled user's sessions are deleted when they are disabled; this also covers a race with that.
-      .where(and(eq(session.token, hashToken(token)), gt(session.expiresAt, new Date()), isNull(user.disabledAt)))
+      .where(and(eq(session.token, hashSecretToken(token)), gt(session.expiresAt, new Date()), isNull(user.disabledAt)))
       .limit(1);
     if (!row) return null;
     if (Date.now() - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
+import { hashSecretToken, newSecretToken } from "~/server/secret-token.server";
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { ONE_ROW, type Db } from "~/server/db/client.server";
 import { recoveryCodes, signInChallenges, twoFactor } from "~/server/db/schema.server";
@@ -242,16 +243,12 @@ export async function removeSecondFactors(tx: Db, userId: string): Promise<{ rem
 
 const CHALLENGE_MINUTES = 5;
 
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
-}
-
 /** Stores a pending sign-in; returns the token for the (signed, httpOnly) cookie. */
 export async function createChallenge(db: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newSecretToken();
   const expiresAt = new Date(Date.now() + CHALLENGE_MINUTES * 60_000);
   await db.delete(signInChallenges).where(lt(signInChallenges.expiresAt, new Date()));
-  await db.insert(signInChallenges).values({ tokenHash: hashToken(token), userId, expiresAt });
+  await db.insert(signInChallenges).values({ tokenHash: hashSecretToken(token), userId, expiresAt });
   return { token, expiresAt };
 }
 
@@ -260,7 +257,7 @@ export async function findChallenge(db: Db, token: string): Promise<{ userId: st
   const [row] = await db
     .select({ userId: signInChallenges.userId })
     .from(signInChallenges)
-    .where(and(eq(signInChallenges.tokenHash, hashToken(token)), gt(signInChallenges.expiresAt, new Date())));
+    .where(and(eq(signInChallenges.tokenHash, hashSecretToken(token)), gt(signInChallenges.expiresAt, new Date())));
   return row ?? null;
 }
 
@@ -268,7 +265,7 @@ export async function findChallenge(db: Db, token: string): Promise<{ userId: st
 export async function consumeChallenge(tx: Db, token: string): Promise<boolean> {
   const rows = await tx
     .delete(signInChallenges)
-    .where(and(eq(signInChallenges.tokenHash, hashToken(token)), gt(signInChallenges.expiresAt, new Date())))
+    .where(and(eq(signInChallenges.tokenHash, hashSecretToken(token)), gt(signInChallenges.expiresAt, new Date())))
     .returning({ userId: signInChallenges.userId });
   return rows.length > 0;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hashSecretToken, newSecretToken } from "~/server/secret-token.server";
 import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { readSiteSettings } from "~/features/settings/settings.server";
@@ -22,8 +22,6 @@ const CONFIRM_RESEND_MS = 24 * 3_600_000;
 
 export const COMMENT_CONFIRM_INVALID =
   "This confirmation link is not valid or has expired. A new one comes with your next comment (at most one a day).";
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 /** Trust holds only for a confirmed address (a row edited by hand cannot trust an unconfirmed one). */
 export const trustedAuthor = and(isNotNull(commentAuthors.confirmedAt), isNotNull(commentAuthors.trustedAt));
@@ -60,10 +58,10 @@ export async function queueCommentConfirmation(tx: Db, email: string): Promise<b
 
 /** A new confirmation token for an address not confirmed yet (replacing the one before), or null. */
 export async function issueConfirmToken(db: Db, email: string): Promise<string | null> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newSecretToken();
   const [row] = await db
     .update(commentAuthors)
-    .set({ confirmTokenHash: hashToken(token), confirmExpiresAt: new Date(Date.now() + COMMENT_CONFIRM_TTL_MS) })
+    .set({ confirmTokenHash: hashSecretToken(token), confirmExpiresAt: new Date(Date.now() + COMMENT_CONFIRM_TTL_MS) })
     .where(and(eq(commentAuthors.email, email), isNull(commentAuthors.confirmedAt)))
     .returning({ email: commentAuthors.email });
   return row ? token : null;
@@ -107,7 +105,7 @@ export async function confirmCommentEmail(db: Db, token: string, ip: string): Pr
     .set({ confirmedAt: sql`now()`, confirmTokenHash: null, confirmExpiresAt: null })
     .where(
       and(
-        eq(commentAuthors.confirmTokenHash, hashToken(token)),
+        eq(commentAuthors.confirmTokenHash, hashSecretToken(token)),
         isNull(commentAuthors.confirmedAt),
         gt(commentAuthors.confirmExpiresAt, sql`now()`),
       ),
