@@ -8,14 +8,14 @@ import { canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings, blogPosts, commentBlocks, fediverseFollowers, fediversePosts } from "~/server/db/schema.server";
+import { appSettings, blogPosts, commentBlocks, fediverseFollowers, fediverseInstances, fediversePosts } from "~/server/db/schema.server";
 import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
-import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
+import { outboundFetch, OutboundFetchError, type OutboundResponse } from "~/server/outbound-fetch.server";
 import { APP_VERSION } from "~/server/version.server";
 import { DEFAULT_HANDLE, FEDIVERSE_TEXTS, fediverseSettingsSchema, type FediverseSettings } from "./fediverse-schema";
-import { makeKeyPair, signRequest, type KeyPair } from "./http-signature.server";
+import { makeKeyPair, signRequestAs, type KeyPair, type SignatureStyle } from "./http-signature.server";
 
 /**
  * The site's ActivityPub actor (docs/decisions/0072-activitypub.md): one actor for the blog, found by
@@ -481,29 +481,82 @@ export async function blockFollower(db: Db, actor: Actor | null, input: unknown)
   });
 }
 
+// ---- Signed requests ----
+
+/** The signature form an instance accepted last; RFC 9421 until one refuses it. */
+async function knownStyle(db: Db, host: string): Promise<SignatureStyle | undefined> {
+  const [row] = await db
+    .select({ style: fediverseInstances.signatureStyle })
+    .from(fediverseInstances)
+    .where(eq(fediverseInstances.host, host));
+  return row?.style === "cavage" || row?.style === "rfc9421" ? row.style : undefined;
+}
+
+async function rememberStyle(db: Db, host: string, style: SignatureStyle): Promise<void> {
+  await db
+    .insert(fediverseInstances)
+    .values({ host, signatureStyle: style })
+    .onConflictDoUpdate({ target: fediverseInstances.host, set: { signatureStyle: style, updatedAt: new Date() } });
+}
+
+/** A signature an instance did not take: the answer that sends the other form ("double knocking"). */
+const refusedSignature = (error: unknown) => error instanceof OutboundFetchError && (error.status === 401 || error.status === 400);
+
+/**
+ * A request signed with the site's key, through the outbound guard: a GET of a document, or a POST
+ * of an activity. It is signed with RFC 9421 unless the instance is known to take only
+ * draft-cavage; a 401 or 400 is answered by one more try in the other form (as Fedify does), and the
+ * form that worked is remembered per instance in the database, for every instance of the site.
+ */
+export async function signedFetch(db: Db, url: string, options: { accept: string; body?: string }): Promise<OutboundResponse> {
+  const host = new URL(url).host;
+  const [id, keys, known] = await Promise.all([siteIdentity(db), siteKeys(db), knownStyle(db, host)]);
+  const send = async (style: SignatureStyle) => {
+    const headers = await signRequestAs(style, {
+      method: options.body === undefined ? "GET" : "POST",
+      url,
+      body: options.body,
+      keyId: id.keyId,
+      privateKeyPem: keys.privateKeyPem,
+    });
+    return outboundFetch(url, {
+      ...FEDIVERSE_LIMITS,
+      userAgent: FEDIVERSE_USER_AGENT,
+      accept: options.accept,
+      ...(options.body === undefined ? {} : { body: { contentType: ACTIVITY_JSON, text: options.body } }),
+      headers,
+    });
+  };
+  const first: SignatureStyle = known ?? "rfc9421";
+  try {
+    const response = await send(first);
+    if (known !== first) await rememberStyle(db, host, first);
+    return response;
+  } catch (error) {
+    if (!refusedSignature(error)) throw error;
+    const other: SignatureStyle = first === "rfc9421" ? "cavage" : "rfc9421";
+    const response = await send(other);
+    await rememberStyle(db, host, other);
+    logger.info({ host, style: other }, "instance took the other signature form");
+    return response;
+  }
+}
+
 // ---- Delivery ----
 
 const activitySchema = z.looseObject({ id: z.string(), type: z.string() });
 
 /**
- * One activity to one inbox, signed with the site's key, through the outbound guard. A 4xx other
- * than 408/429 is the inbox's final word (gone, refused): no retry; anything else is tried again.
+ * One activity to one inbox, signed with the site's key (signedFetch). A 4xx other than 408/429 is
+ * the inbox's final word (gone, refused): no retry; anything else is tried again.
  */
 export const deliverJob = defineJob(
   "fediverse.deliver",
   z.object({ inbox: z.url(), activity: activitySchema }),
   async ({ inbox, activity }, { db }) => {
-    const [id, keys] = await Promise.all([siteIdentity(db), siteKeys(db)]);
     const body = JSON.stringify({ "@context": CONTEXT, ...activity });
-    const headers = signRequest({ method: "POST", url: inbox, body, keyId: id.keyId, privateKeyPem: keys.privateKeyPem });
     try {
-      await outboundFetch(inbox, {
-        ...FEDIVERSE_LIMITS,
-        userAgent: FEDIVERSE_USER_AGENT,
-        accept: ACTIVITY_JSON,
-        body: { contentType: ACTIVITY_JSON, text: body },
-        headers,
-      });
+      await signedFetch(db, inbox, { accept: ACTIVITY_JSON, body });
     } catch (error) {
       const status = error instanceof OutboundFetchError ? error.status : undefined;
       if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429)
