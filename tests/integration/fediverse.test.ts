@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { addCommentBlock, moderateComment, removeCommentBlock } from "~/features/comments/comments.server";
 import {
+  announceActorChanges,
   blockFollower,
   deliverJob,
   federatePost,
@@ -611,13 +612,73 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     await ctx.db.delete(fediverseFollowers);
   });
 
-  it("changes the handle in Settings: WebFinger answers the new one only", async () => {
+  it("changes the handle in Settings: WebFinger answers the new one (the old one too, naming the new), followers get an Update", async () => {
     const { saveFediverseSettings } = await import("~/features/fediverse/fediverse.server");
+    await follow();
+    await runJobs();
+    received.length = 0;
     await saveFediverseSettings(ctx.db, admin, { handle: "notes" });
-    expect((await server.fetch(`/.well-known/webfinger?resource=acct:notes@${host}`)).status).toBe(200);
-    expect((await server.fetch(`/.well-known/webfinger?resource=acct:blog@${host}`)).status).toBe(404);
+    for (const handle of ["notes", "blog"]) {
+      const finger = await server.fetch(`/.well-known/webfinger?resource=acct:${handle}@${host}`);
+      expect(finger.status).toBe(200);
+      expect(((await finger.json()) as { subject: string }).subject).toBe(`acct:notes@${host}`);
+    }
+    expect((await server.fetch(`/.well-known/webfinger?resource=acct:someone@${host}`)).status).toBe(404);
+    await runJobs();
+    expect(received.map((r) => [r.activity.type, r.activity.object.id, r.activity.object.preferredUsername])).toEqual([
+      ["Update", `${server.url}/ap/actor`, "notes"],
+    ]);
+    expect(await validlySigned(received[0]!)).toBeNull();
     await expect(saveFediverseSettings(ctx.db, admin, { handle: "no spaces" })).rejects.toThrow(/letters, digits or underscores/);
     await expect(saveFediverseSettings(ctx.db, { id: "m", role: "moderator" }, { handle: "x" })).rejects.toThrow(/Only administrators/);
     await saveFediverseSettings(ctx.db, admin, { handle: "blog" });
+    await runJobs();
+    await ctx.db.delete(fediverseFollowers);
+  });
+
+  // Last: the site's address changes for the rest of this database's run.
+  it("moves the actor when the site address changes: Move from the old actor, movedTo there, alsoKnownAs here, the new Follow accepted", async () => {
+    const oldActor = `${server.url}/ap/actor`;
+    const newUrl = `http://localhost:${new URL(server.url).port}`;
+    const newActor = `${newUrl}/ap/actor`;
+    await follow();
+    await runJobs();
+    received.length = 0;
+    expect(await announceActorChanges(ctx.db)).toBeNull();
+    process.env.PUBLIC_URL = newUrl;
+    resetEnvForTests();
+    try {
+      expect(await announceActorChanges(ctx.db)).toBe("moved");
+      // Told once, however many instances check.
+      expect(await announceActorChanges(ctx.db)).toBeNull();
+      await runJobs();
+      expect(received.map((r) => [r.path, r.activity.type])).toEqual([["/inbox", "Move"]]);
+      expect(received[0]!.activity).toMatchObject({ actor: oldActor, object: oldActor, target: newActor });
+      // Signed as the old actor (its key id; the key is the same).
+      expect(await validlySigned(received[0]!)).toBeNull();
+
+      const actorAt = async (base: string) =>
+        (await (await fetch(`${base}/ap/actor`, { headers: { accept: "application/activity+json" } })).json()) as Record<string, unknown>;
+      expect(await actorAt(server.url)).toMatchObject({ id: oldActor, movedTo: newActor, publicKey: { id: `${oldActor}#main-key` } });
+      const current = await actorAt(newUrl);
+      expect(current).toMatchObject({ id: newActor, alsoKnownAs: [oldActor], inbox: `${newUrl}/ap/inbox` });
+      expect(current.movedTo).toBeUndefined();
+      // The old address's WebFinger names the new actor.
+      const finger = await server.fetch(`/.well-known/webfinger?resource=acct:blog@${host}`);
+      expect(((await finger.json()) as { links: { rel: string; href: string }[] }).links).toContainEqual(
+        expect.objectContaining({ rel: "self", href: newActor }),
+      );
+
+      // Alice's instance, having moved her, follows the new actor: accepted, from the new actor.
+      received.length = 0;
+      const moved = await signedPost({ id: `${alice}#follows/${unique()}`, type: "Follow", actor: alice, object: newActor });
+      expect(moved.status).toBe(202);
+      await runJobs();
+      expect(received.map((r) => [r.activity.type, r.activity.actor])).toEqual([["Accept", newActor]]);
+    } finally {
+      process.env.PUBLIC_URL = server.url;
+      resetEnvForTests();
+      await ctx.db.delete(fediverseFollowers);
+    }
   });
 });
