@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { z } from "zod";
-import { imageTypeOf } from "~/features/uploads/images.server";
-import { BUCKET, recordStoredImage } from "~/features/uploads/uploads.server";
+import { BUCKET, imageTypeOf, recordStoredImage } from "~/features/uploads/uploads.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { comments } from "~/server/db/schema.server";

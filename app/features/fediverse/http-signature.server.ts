@@ -44,18 +44,21 @@ function signingString(names: readonly string[], method: string, target: string,
     .join("\n");
 }
 
-/**
- * The headers that sign one request: Date, Digest (with a body) and Signature. Host is signed as the
- * URL's host, which is what the client sends.
- */
-export function signRequest(input: {
+/** One request to sign, in either form: a GET, or a POST with its body. */
+export interface RequestToSign {
   method: "GET" | "POST";
   url: string;
   body?: string;
   keyId: string;
   privateKeyPem: string;
   date?: Date;
-}): Record<string, string> {
+}
+
+/**
+ * The headers that sign one request: Date, Digest (with a body) and Signature. Host is signed as the
+ * URL's host, which is what the client sends.
+ */
+export function signRequest(input: RequestToSign): Record<string, string> {
   const url = new URL(input.url);
   const values: Record<string, string> = { host: url.host, date: (input.date ?? new Date()).toUTCString() };
   if (input.body !== undefined) values.digest = digestOf(input.body);
@@ -82,14 +85,7 @@ const RFC9421_ALGORITHM = "rsa-v1_5-sha256";
  * The headers that sign one request with RFC 9421: Date, Content-Digest (with a body),
  * Signature-Input and Signature (label `sig1`).
  */
-export async function signRequestRfc9421(input: {
-  method: "GET" | "POST";
-  url: string;
-  body?: string;
-  keyId: string;
-  privateKeyPem: string;
-  date?: Date;
-}): Promise<Record<string, string>> {
+export async function signRequestRfc9421(input: RequestToSign): Promise<Record<string, string>> {
   const date = input.date ?? new Date();
   const headers: Record<string, string> = { date: date.toUTCString() };
   if (input.body !== undefined) headers["content-digest"] = contentDigestOf(input.body);
@@ -109,7 +105,7 @@ export async function signRequestRfc9421(input: {
 }
 
 /** The headers that sign one request in the given form. */
-export async function signRequestAs(style: SignatureStyle, input: Parameters<typeof signRequest>[0]): Promise<Record<string, string>> {
+export async function signRequestAs(style: SignatureStyle, input: RequestToSign): Promise<Record<string, string>> {
   return style === "rfc9421" ? signRequestRfc9421(input) : signRequest(input);
 }
 

@@ -22,6 +22,9 @@ import { getEnv } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
+/** What a stored picture really is, by the uploads' rule (other features copy images too: comments' avatars). */
+export { imageTypeOf } from "./images.server";
+
 export const BUCKET = "blog-images";
 const UPLOAD_URL_PREFIX = "/uploads/";
 
