@@ -537,7 +537,9 @@ const withFront = (value: string, list: string[], drop: string) =>
  * only records the current actor.
  */
 export async function announceActorChanges(db: Db): Promise<"moved" | "renamed" | null> {
-  const id = await siteIdentity(db);
+  // Read before the transaction (its reads run side by side; a transaction's client takes one at a
+  // time). A rename leaves the earlier addresses as they are, so this is the document to send.
+  const [id, { "@context": _context, ...person }] = await Promise.all([siteIdentity(db), actorDocument(db)]);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('fediverse-history'))`);
     const before = await readFediverseHistory(tx);
@@ -562,7 +564,6 @@ export async function announceActorChanges(db: Db): Promise<"moved" | "renamed" 
       logger.info({ from: before.actor, to: id.actor }, "fediverse actor moved; followers told");
       return "moved";
     }
-    const { "@context": _context, ...person } = await actorDocument(tx);
     await deliverToFollowers(tx, {
       id: `${id.actor}#update-${Date.now()}`,
       type: "Update",
