@@ -7,7 +7,7 @@ import { commentAvatarJob } from "~/features/comments/comment-avatars.server";
 import { commentConfirmMail } from "~/features/comments/comment-authors.server";
 import { ownerCommentMail, replyCommentMail } from "~/features/comments/comment-mail.server";
 import { adoptPreviousReleaseMessagesTask } from "~/features/contact/contact.server";
-import { deliverJob, federatePostJob } from "~/features/fediverse/fediverse.server";
+import { announceActorTask, deliverJob, federatePostJob } from "~/features/fediverse/fediverse.server";
 import { contactMail } from "~/features/contact/outbox.server";
 import { deletePostFilesJob } from "~/features/posts/write/post-files.server";
 import { publishPostJob } from "~/features/posts/write/scheduling.server";
@@ -88,4 +88,5 @@ export const RECURRING_TASKS = [
   analyticsRollupTask,
   calendarFeedsTask,
   adoptPreviousReleaseMessagesTask,
+  announceActorTask,
 ] as const;

@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { lastKnownSiteSettings, getSiteSettings } from "~/features/settings/settings.server";
-import { isSiteHost, siteUrlOf } from "~/features/settings/site-url.server";
+import { isEarlierFediverseHost } from "~/features/fediverse/fediverse.server";
+import { hostNameOf, isSiteHost, siteUrlOf } from "~/features/settings/site-url.server";
+import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { errorAnswer } from "~/server/errors.server";
 import { formatBytes, LIMITS } from "~/server/limits.server";
@@ -65,6 +67,9 @@ function requestHost(req: Request): string | undefined {
  * While the settings cannot be read (the database away) the last ones read decide; before any read,
  * the request goes on and meets the same outage.
  */
+/** What still answers at an earlier site address (docs/decisions/0087-fediverse-actor-move.md). */
+const EARLIER_HOST_PATHS = new Set(["/ap/actor", "/ap/inbox", "/.well-known/webfinger"]);
+
 export const refuseMisdirected: RequestHandler = async (req, res, next) => {
   const host = requestHost(req);
   // HTTP/1.0 without Host: Node reads it as this server itself.
@@ -76,6 +81,8 @@ export const refuseMisdirected: RequestHandler = async (req, res, next) => {
     settings = lastKnownSiteSettings();
   }
   if (!settings || isSiteHost(host, settings)) return next();
+  // A site that moved keeps its earlier fediverse actor answering there, so followers move over.
+  if (EARLIER_HOST_PATHS.has(req.path) && (await isEarlierFediverseHost(getDb(), hostNameOf(host)).catch(() => false))) return next();
   refuse(
     req,
     res,

@@ -3,7 +3,7 @@ import { inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { describeEachDatabase } from "../../tests/helpers/databases";
 import { makeUser } from "../../tests/helpers/factories";
-import { jobs, rateLimits, session, usedVerificationTokens, verification } from "./db/schema.server";
+import { commentAuthors, jobs, rateLimits, session, usedVerificationTokens, verification } from "./db/schema.server";
 import { FINISHED_JOB_RETENTION_MS, housekeep, housekeepingTask } from "./housekeeping.server";
 import { registeredRecurringTasks } from "./jobs/recurring.server";
 
@@ -89,6 +89,28 @@ describeEachDatabase("housekeeping", (ctx) => {
         )
       ).sort(),
     ).toEqual([recentJob, pendingJob].sort());
+  });
+
+  it("sweeps commenters' expired confirmation links: an address never confirmed goes, a confirmed one keeps its row", async () => {
+    const now = new Date();
+    const past = new Date(now.getTime() - 60_000);
+    const future = new Date(now.getTime() + 60 * 60_000);
+    const email = (name: string) => `${name}-${randomUUID()}@example.com`;
+    const [expired, live, confirmed] = [email("expired"), email("live"), email("confirmed")];
+    await ctx.db.insert(commentAuthors).values([
+      { email: expired, confirmTokenHash: randomUUID(), confirmExpiresAt: past, confirmSentAt: past },
+      { email: live, confirmTokenHash: randomUUID(), confirmExpiresAt: future, confirmSentAt: past },
+      // A row edited by hand: confirmed, with a dead link left on it.
+      { email: confirmed, confirmedAt: past, confirmTokenHash: randomUUID(), confirmExpiresAt: past },
+    ]);
+    expect((await housekeep(ctx.db, now)).commentConfirmations).toBeGreaterThanOrEqual(2);
+    const rows = await ctx.db
+      .select({ email: commentAuthors.email, hash: commentAuthors.confirmTokenHash, confirmedAt: commentAuthors.confirmedAt })
+      .from(commentAuthors)
+      .where(inArray(commentAuthors.email, [expired, live, confirmed]));
+    expect(rows.map((row) => row.email).sort()).toEqual([confirmed, live].sort());
+    expect(rows.find((row) => row.email === live)?.hash).not.toBeNull();
+    expect(rows.find((row) => row.email === confirmed)).toMatchObject({ hash: null, confirmedAt: past });
   });
 
   it("is registered as one recurring singleton task of the job runner", () => {

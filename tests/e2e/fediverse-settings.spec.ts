@@ -104,7 +104,9 @@ test.describe("Settings → Fediverse", () => {
     await expect(toastWith(page, "Fediverse settings saved")).toBeVisible();
     await expect(fediverse.getByText(`@notes@${host}`)).toBeVisible();
     expect((await page.request.get(`/.well-known/webfinger?resource=acct:notes@${host}`)).status()).toBe(200);
-    expect((await page.request.get(`/.well-known/webfinger?resource=acct:blog@${host}`)).status()).toBe(404);
+    // The old handle still finds the actor, under its new name (a follower's app updates it).
+    const old = await page.request.get(`/.well-known/webfinger?resource=acct:blog@${host}`);
+    expect(((await old.json()) as { subject: string }).subject).toBe(`acct:notes@${host}`);
 
     // Two accounts of the remote instance follow with signed requests; each is accepted.
     expect(await follow("alice")).toBe(202);

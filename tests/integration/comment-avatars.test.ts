@@ -1,14 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { avatarKeyOf, commentAvatarJob } from "~/features/comments/comment-avatars.server";
 import { moderateComment } from "~/features/comments/comments.server";
 import { makeKeyPair, signRequest, type KeyPair } from "~/features/fediverse/http-signature.server";
 import { createPost } from "~/features/posts/write/posts.server";
-import { comments, jobs } from "~/server/db/schema.server";
+import { sweepOrphanedUploads } from "~/features/uploads/uploads.server";
+import { comments, jobs, uploads } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
@@ -78,12 +79,15 @@ afterAll(async () => {
 describeEachDatabase("remote authors' avatars", (ctx) => {
   let server: TestServer;
   let admin: { id: string; role: "admin" };
+  let adminCookie = "";
   beforeAll(async () => {
     version = unique();
     // The actors name this run's icon addresses.
     for (const actor of ACTORS)
       files[`/users/${actor}`] = { body: Buffer.from(JSON.stringify(actorDocument(actor))), type: "application/activity+json" };
-    admin = { id: (await signedInAs(ctx.db, "admin")).userId, role: "admin" };
+    const signedIn = await signedInAs(ctx.db, "admin");
+    admin = { id: signedIn.userId, role: "admin" };
+    adminCookie = signedIn.cookie;
     server = await startTestServer();
     process.env.PUBLIC_URL = server.url;
     resetEnvForTests();
@@ -158,6 +162,9 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
     expect(page).toContain(`<img src="/uploads/${key}" alt="" width="28" height="28" loading="lazy"`);
     expect(page).not.toContain(`${remote.url}/media/`);
     expect(page).not.toContain(">BR</span>");
+    // The moderators see it too, beside the name in Comments.
+    const queue = await (await server.fetch("/admin/comments?queue=approved", { headers: { cookie: adminCookie } })).text();
+    expect(queue).toContain(`<img src="/uploads/${key}" alt="" width="28" height="28" loading="lazy"`);
     // A later reply from Bob takes the stored copy at once: nothing is fetched again.
     const third = await reply("bob", post.id, "Third thought.");
     const [later] = await ctx.db.select({ key: comments.authorAvatarKey }).from(comments).where(eq(comments.id, third));
@@ -198,5 +205,63 @@ describeEachDatabase("remote authors' avatars", (ctx) => {
     expect(page).not.toContain("/avatars/");
     expect(page).not.toContain(`${remote.url}/media/`);
     expect(fs.existsSync(path.join(uploadDir, avatarKeyOf(iconUrl("carol"))))).toBe(false);
+  });
+
+  it("records the copy as an upload, kept by the orphan sweep while a comment names it and deleted once none does", async () => {
+    const post = await createPost(ctx.db, admin, { title: `Swept ${unique()}`, content: "Tell me.", category: "Fun", published: true });
+    await reply("bob", post.id, "Still here.");
+    await runJobs();
+    const key = avatarKeyOf(iconUrl("bob"));
+    const [row] = await ctx.db
+      .select({ type: uploads.contentType, width: uploads.width, size: uploads.byteSize, name: uploads.originalName })
+      .from(uploads)
+      .where(eq(uploads.storageKey, key));
+    expect(row).toMatchObject({ type: "image/webp", width: 96, name: `Commenter's avatar from ${new URL(remote.url).host}` });
+    expect(row!.size).toBe(fs.statSync(path.join(uploadDir, key)).size);
+    // Two days old: the sweep looks at it, and keeps it while Bob's comments name it.
+    const aged = () =>
+      ctx.db
+        .update(uploads)
+        .set({ createdAt: sql`now() - interval '2 days'`, checkedAt: null })
+        .where(eq(uploads.storageKey, key));
+    await aged();
+    expect(await sweepOrphanedUploads(ctx.db)).not.toContain(key);
+    expect(fs.existsSync(path.join(uploadDir, key))).toBe(true);
+    await ctx.db.delete(comments).where(eq(comments.authorPhotoUrl, iconUrl("bob")));
+    await aged();
+    expect(await sweepOrphanedUploads(ctx.db)).toContain(key);
+    expect(fs.existsSync(path.join(uploadDir, key))).toBe(false);
+    expect(await ctx.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.storageKey, key))).toEqual([]);
+  });
+
+  it("tries a picture that could not be copied again for a later reply, once the wait is over", async () => {
+    const post = await createPost(ctx.db, admin, { title: `Retry ${unique()}`, content: "Tell me.", category: "Fun", published: true });
+    const carolJob = () =>
+      ctx.db
+        .select({ id: jobs.id, state: jobs.state })
+        .from(jobs)
+        .where(sql`${jobs.kind} = ${commentAvatarJob.kind} and ${jobs.payload}->>'photoUrl' = ${iconUrl("carol")}`);
+    const [failed] = await carolJob();
+    expect(failed).toMatchObject({ state: "failed" });
+    // Carol fixed her picture; a reply right after the failure does not fetch it again.
+    const saved = files["/media/carol.png"]!;
+    files["/media/carol.png"] = files["/media/bob.png"]!;
+    try {
+      await reply("carol", post.id, "Fixed my picture.");
+      expect(await carolJob()).toEqual([failed]);
+      // Once the wait is over, the next reply brings a new try, which copies it.
+      await ctx.db
+        .update(jobs)
+        .set({ finishedAt: sql`now() - interval '7 hours'` })
+        .where(eq(jobs.id, failed!.id));
+      const last = await reply("carol", post.id, "And again.");
+      const [again] = await carolJob();
+      expect(again?.id).not.toBe(failed!.id);
+      await runJobs();
+      const [row] = await ctx.db.select({ key: comments.authorAvatarKey }).from(comments).where(eq(comments.id, last));
+      expect(row?.key).toBe(avatarKeyOf(iconUrl("carol")));
+    } finally {
+      files["/media/carol.png"] = saved;
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mailOutbox } from "~/server/db/schema.server";
+import { appSettings, mailOutbox } from "~/server/db/schema.server";
 import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { easyVerificationToken } from "../helpers/contact";
@@ -126,6 +126,29 @@ describe("with PUBLIC_URL set", () => {
 
     it("answers the operations endpoints at any host (orchestrators probe by address)", async () => {
       expect((await rawRequest(server.url, "/healthz", { host: "10.1.2.3:3000" })).status).toBe(200);
+    });
+
+    it("lets the fediverse's actor, inbox and WebFinger answer at an earlier site address after a move, and nothing else", async () => {
+      const history = {
+        actor: "https://site.example/ap/actor",
+        handle: "blog",
+        previousActors: ["https://old.example/ap/actor"],
+        previousHandles: [],
+      };
+      await ctx.db.insert(appSettings).values({ key: "fediverse_history", value: JSON.stringify(history) });
+      try {
+        const actor = await rawRequest(server.url, "/ap/actor", { host: "old.example", accept: "application/activity+json" });
+        expect(actor.status).toBe(200);
+        expect(JSON.parse(actor.body)).toMatchObject({ id: "https://old.example/ap/actor", movedTo: "https://site.example/ap/actor" });
+        const finger = await rawRequest(server.url, "/.well-known/webfinger?resource=acct:blog@old.example", { host: "old.example" });
+        expect(finger.status).toBe(200);
+        expect(JSON.parse(finger.body)).toMatchObject({ subject: "acct:blog@site.example" });
+        for (const path of ["/about", "/ap/outbox", "/api/health-of-nothing"])
+          expect((await rawRequest(server.url, path, { host: "old.example" })).status, path).toBe(421);
+        expect((await rawRequest(server.url, "/ap/actor", { host: "never.example" })).status).toBe(421);
+      } finally {
+        await ctx.db.delete(appSettings).where(eq(appSettings.key, "fediverse_history"));
+      }
     });
   });
 });

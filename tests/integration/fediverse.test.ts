@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { addCommentBlock, moderateComment, removeCommentBlock } from "~/features/comments/comments.server";
 import {
+  announceActorChanges,
   blockFollower,
   deliverJob,
   federatePost,
@@ -11,9 +12,19 @@ import {
   fediverseAdminView,
   removeFollower,
 } from "~/features/fediverse/fediverse.server";
-import { checkSignature, makeKeyPair, parseSignature, signRequest, type KeyPair } from "~/features/fediverse/http-signature.server";
+import {
+  checkRfc9421,
+  checkSignature,
+  contentDigestOf,
+  makeKeyPair,
+  parseRfc9421,
+  parseSignature,
+  signRequestAs,
+  type KeyPair,
+  type SignatureStyle,
+} from "~/features/fediverse/http-signature.server";
 import { createPost, deletePost, updatePost } from "~/features/posts/write/posts.server";
-import { blogPosts, commentBlocks, comments, fediverseFollowers } from "~/server/db/schema.server";
+import { blogPosts, commentBlocks, comments, fediverseFollowers, fediverseInstances } from "~/server/db/schema.server";
 import { resetEnvForTests } from "~/server/env.server";
 import { defineJob } from "~/server/jobs/jobs.server";
 import { JobRunner } from "~/server/jobs/runner.server";
@@ -26,8 +37,10 @@ process.env.OUTBOUND_ALLOW_PRIVATE = "true";
 
 /**
  * ActivityPub against a real local HTTP server acting as a Mastodon-like instance: it has its own
- * key pair and actor document, signs its Follow, replies, Undo and forged requests to our inbox, and
- * records (and checks the signatures of) what our job runner delivers to its inboxes.
+ * key pair and actor document, signs its Follow, replies, Undo and forged requests to our inbox (in
+ * draft-cavage or RFC 9421), and records (and checks the signatures of) what our job runner delivers
+ * to its inboxes. A second one takes only draft-cavage, as most of the fediverse still does: it
+ * answers anything else 401.
  */
 interface Received {
   path: string;
@@ -35,6 +48,10 @@ interface Received {
   request: { method: string; target: string; headers: IncomingMessage["headers"]; body: Buffer };
 }
 const received: Received[] = [];
+/** What the draft-cavage-only instance was sent: refused knocks included. */
+const cavageOnlyLog: { style: SignatureStyle; status: number; request?: Received["request"] }[] = [];
+let cavageOnly: Server;
+let cavageOnlyUrl = "";
 let remote: Server;
 let remoteUrl = "";
 let aliceKeys: KeyPair;
@@ -80,11 +97,26 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
   remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
   alice = `${remoteUrl}/users/alice`;
+  // Like an instance that predates RFC 9421: a Signature header that is not draft-cavage is no signature.
+  cavageOnly = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const style: SignatureStyle = req.headers["signature-input"] ? "rfc9421" : "cavage";
+      const status = parseSignature(String(req.headers.signature ?? "")) ? 202 : 401;
+      const request = { method: req.method ?? "", target: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
+      cavageOnlyLog.push({ style, status, ...(status === 202 ? { request } : {}) });
+      res.writeHead(status).end(status === 401 ? "Signature required" : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => cavageOnly.listen(0, "127.0.0.1", resolve));
+  cavageOnlyUrl = `http://127.0.0.1:${(cavageOnly.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   process.env = saved;
   resetEnvForTests();
   await new Promise((resolve) => remote.close(resolve));
+  await new Promise((resolve) => cavageOnly.close(resolve));
 });
 
 describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
@@ -121,19 +153,23 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     }
   };
 
-  /** POSTs an activity to our inbox, signed as Alice (or with `keys`/`keyId` given). */
-  const signedPost = (activity: Record<string, unknown>, options: { keys?: KeyPair; keyId?: string; body?: string } = {}) => {
+  /** POSTs an activity to our inbox, signed as Alice (or with `keys`/`keyId`/`style`/`date` given). */
+  const signedPost = async (
+    activity: Record<string, unknown>,
+    options: { keys?: KeyPair; keyId?: string; body?: string; style?: SignatureStyle; date?: Date; headers?: Record<string, string> } = {},
+  ) => {
     const body = JSON.stringify(activity);
-    const headers = signRequest({
+    const headers = await signRequestAs(options.style ?? "cavage", {
       method: "POST",
       url: `${server.url}/ap/inbox`,
       body,
       keyId: options.keyId ?? `${alice}#main-key`,
       privateKeyPem: (options.keys ?? aliceKeys).privateKeyPem,
+      date: options.date,
     });
     return server.fetch("/ap/inbox", {
       method: "POST",
-      headers: { ...headers, "content-type": "application/activity+json" },
+      headers: { ...headers, ...options.headers, "content-type": "application/activity+json" },
       body: options.body ?? body,
     });
   };
@@ -143,18 +179,20 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     const response = await server.fetch("/ap/actor", { headers: { accept: "application/activity+json" } });
     return ((await response.json()) as { publicKey: { publicKeyPem: string } }).publicKey.publicKeyPem;
   };
-  /** Whether a delivery the remote received carries a valid signature of our actor's key. */
+  /** Whether a delivery the remote received carries a valid signature of our actor's key (RFC 9421: Alice's instance takes it). */
   const validlySigned = async (delivery: Received) => {
-    const signature = parseSignature(String(delivery.request.headers.signature ?? ""));
-    expect(signature?.keyId).toBe(`${server.url}/ap/actor#main-key`);
-    return checkSignature({
-      signature: signature!,
+    const header = (name: string) => {
+      const value = delivery.request.headers[name];
+      return typeof value === "string" ? value : null;
+    };
+    const signature = parseRfc9421(header);
+    if (typeof signature === "string" || signature === null) return signature ?? "not signed with RFC 9421";
+    expect(signature.keyId).toBe(`${server.url}/ap/actor#main-key`);
+    return checkRfc9421({
+      signature,
       method: delivery.request.method,
-      target: delivery.request.target,
-      header: (name) => {
-        const value = delivery.request.headers[name];
-        return typeof value === "string" ? value : null;
-      },
+      targetUri: `${remoteUrl}${delivery.request.target}`,
+      header,
       body: delivery.request.body,
       publicKeyPem: await ourPublicKey(),
     });
@@ -292,6 +330,95 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     const impersonating = await signedPost({ ...activity, actor: `${remoteUrl}/users/bob` });
     expect(impersonating.status).toBe(401);
     expect(await ctx.db.select({ id: fediverseFollowers.actorId }).from(fediverseFollowers)).toEqual([]);
+  });
+
+  it("takes a Follow signed with RFC 9421, answers it with an RFC 9421-signed Accept, and refuses forged, expired and wrong-digest ones with 401", async () => {
+    const activity = () => ({ id: `${alice}#follows/${unique()}`, type: "Follow", actor: alice, object: `${server.url}/ap/actor` });
+    const refusal = async (response: Response) => {
+      expect(response.status).toBe(401);
+      return ((await response.json()) as { error: string }).error;
+    };
+    // Signed with another key than the one Alice's actor publishes.
+    expect(await refusal(await signedPost(activity(), { style: "rfc9421", keys: await makeKeyPair() }))).toMatch(
+      /HTTP signature could not be verified: the signature does not match\./,
+    );
+    // Made 13 hours ago: outside the window.
+    expect(await refusal(await signedPost(activity(), { style: "rfc9421", date: new Date(Date.now() - 13 * 3600_000) }))).toMatch(
+      /created time is missing or too far from now/,
+    );
+    // The body changed after signing: its Content-Digest no longer matches.
+    const changed = activity();
+    expect(
+      await refusal(await signedPost(changed, { style: "rfc9421", body: JSON.stringify({ ...changed, id: `${alice}#other` }) })),
+    ).toMatch(/Content-Digest does not match the body/);
+    // A digest made for the new body, though the signature covered the old one.
+    const swapped = activity();
+    const swappedBody = JSON.stringify({ ...swapped, id: `${alice}#swapped` });
+    expect(
+      await refusal(
+        await signedPost(swapped, { style: "rfc9421", body: swappedBody, headers: { "content-digest": contentDigestOf(swappedBody) } }),
+      ),
+    ).toMatch(/signature does not match/);
+    expect(await ctx.db.select({ id: fediverseFollowers.actorId }).from(fediverseFollowers)).toEqual([]);
+
+    const follow = activity();
+    const response = await signedPost(follow, { style: "rfc9421" });
+    expect(response.status).toBe(202);
+    expect(await ctx.db.select({ id: fediverseFollowers.actorId }).from(fediverseFollowers)).toEqual([{ id: alice }]);
+    await runJobs();
+    expect(received.map((r) => [r.path, r.activity.type, r.activity.object.id])).toEqual([["/users/alice/inbox", "Accept", follow.id]]);
+    expect(received[0]!.request.headers["signature-input"]).toMatch(/^sig1=\("@method" "@target-uri" "@authority" "content-digest"\)/);
+    expect(await validlySigned(received[0]!)).toBeNull();
+    // Alice's instance took RFC 9421: every instance of the site signs that way for it from now on.
+    const [instance] = await ctx.db
+      .select({ style: fediverseInstances.signatureStyle })
+      .from(fediverseInstances)
+      .where(eq(fediverseInstances.host, new URL(remoteUrl).host));
+    expect(instance).toEqual({ style: "rfc9421" });
+    await ctx.db.delete(fediverseFollowers);
+  });
+
+  it("still delivers to an instance that takes only draft-cavage: one refused RFC 9421 knock, then draft-cavage, remembered", async () => {
+    const cavageHost = new URL(cavageOnlyUrl).host;
+    await ctx.db.insert(fediverseFollowers).values({
+      actorId: `${cavageOnlyUrl}/users/carol`,
+      handle: `carol@${cavageHost}`,
+      inbox: `${cavageOnlyUrl}/users/carol/inbox`,
+      followId: `${cavageOnlyUrl}/follows/1`,
+    });
+    cavageOnlyLog.length = 0;
+    await createPost(ctx.db, admin, { title: `Old school ${unique()}`, content: "Hello.", category: "Fun", published: true });
+    await runJobs();
+    expect(cavageOnlyLog.map(({ style, status }) => ({ style, status }))).toEqual([
+      { style: "rfc9421", status: 401 },
+      { style: "cavage", status: 202 },
+    ]);
+    // The second knock is a valid draft-cavage signature of our key.
+    const delivered = cavageOnlyLog[1]!.request!;
+    expect(
+      checkSignature({
+        signature: parseSignature(String(delivered.headers.signature))!,
+        method: delivered.method,
+        target: delivered.target,
+        header: (name) => (typeof delivered.headers[name] === "string" ? (delivered.headers[name] as string) : null),
+        body: delivered.body,
+        publicKeyPem: await ourPublicKey(),
+      }),
+    ).toBeNull();
+    const styleOf = async () =>
+      (
+        await ctx.db
+          .select({ style: fediverseInstances.signatureStyle })
+          .from(fediverseInstances)
+          .where(eq(fediverseInstances.host, cavageHost))
+      )[0]?.style;
+    expect(await styleOf()).toBe("cavage");
+    // The next delivery goes in draft-cavage at once.
+    cavageOnlyLog.length = 0;
+    await createPost(ctx.db, admin, { title: `Old school again ${unique()}`, content: "Hi.", category: "Fun", published: true });
+    await runJobs();
+    expect(cavageOnlyLog.map(({ style, status }) => ({ style, status }))).toEqual([{ style: "cavage", status: 202 }]);
+    await ctx.db.delete(fediverseFollowers);
   });
 
   it("accepts a Follow with a signed Accept, delivers Create, Update and Delete once each, and forgets an Undo", async () => {
@@ -485,13 +612,73 @@ describeEachDatabase("fediverse (ActivityPub)", (ctx) => {
     await ctx.db.delete(fediverseFollowers);
   });
 
-  it("changes the handle in Settings: WebFinger answers the new one only", async () => {
+  it("changes the handle in Settings: WebFinger answers the new one (the old one too, naming the new), followers get an Update", async () => {
     const { saveFediverseSettings } = await import("~/features/fediverse/fediverse.server");
+    await follow();
+    await runJobs();
+    received.length = 0;
     await saveFediverseSettings(ctx.db, admin, { handle: "notes" });
-    expect((await server.fetch(`/.well-known/webfinger?resource=acct:notes@${host}`)).status).toBe(200);
-    expect((await server.fetch(`/.well-known/webfinger?resource=acct:blog@${host}`)).status).toBe(404);
+    for (const handle of ["notes", "blog"]) {
+      const finger = await server.fetch(`/.well-known/webfinger?resource=acct:${handle}@${host}`);
+      expect(finger.status).toBe(200);
+      expect(((await finger.json()) as { subject: string }).subject).toBe(`acct:notes@${host}`);
+    }
+    expect((await server.fetch(`/.well-known/webfinger?resource=acct:someone@${host}`)).status).toBe(404);
+    await runJobs();
+    expect(received.map((r) => [r.activity.type, r.activity.object.id, r.activity.object.preferredUsername])).toEqual([
+      ["Update", `${server.url}/ap/actor`, "notes"],
+    ]);
+    expect(await validlySigned(received[0]!)).toBeNull();
     await expect(saveFediverseSettings(ctx.db, admin, { handle: "no spaces" })).rejects.toThrow(/letters, digits or underscores/);
     await expect(saveFediverseSettings(ctx.db, { id: "m", role: "moderator" }, { handle: "x" })).rejects.toThrow(/Only administrators/);
     await saveFediverseSettings(ctx.db, admin, { handle: "blog" });
+    await runJobs();
+    await ctx.db.delete(fediverseFollowers);
+  });
+
+  // Last: the site's address changes for the rest of this database's run.
+  it("moves the actor when the site address changes: Move from the old actor, movedTo there, alsoKnownAs here, the new Follow accepted", async () => {
+    const oldActor = `${server.url}/ap/actor`;
+    const newUrl = `http://localhost:${new URL(server.url).port}`;
+    const newActor = `${newUrl}/ap/actor`;
+    await follow();
+    await runJobs();
+    received.length = 0;
+    expect(await announceActorChanges(ctx.db)).toBeNull();
+    process.env.PUBLIC_URL = newUrl;
+    resetEnvForTests();
+    try {
+      expect(await announceActorChanges(ctx.db)).toBe("moved");
+      // Told once, however many instances check.
+      expect(await announceActorChanges(ctx.db)).toBeNull();
+      await runJobs();
+      expect(received.map((r) => [r.path, r.activity.type])).toEqual([["/inbox", "Move"]]);
+      expect(received[0]!.activity).toMatchObject({ actor: oldActor, object: oldActor, target: newActor });
+      // Signed as the old actor (its key id; the key is the same).
+      expect(await validlySigned(received[0]!)).toBeNull();
+
+      const actorAt = async (base: string) =>
+        (await (await fetch(`${base}/ap/actor`, { headers: { accept: "application/activity+json" } })).json()) as Record<string, unknown>;
+      expect(await actorAt(server.url)).toMatchObject({ id: oldActor, movedTo: newActor, publicKey: { id: `${oldActor}#main-key` } });
+      const current = await actorAt(newUrl);
+      expect(current).toMatchObject({ id: newActor, alsoKnownAs: [oldActor], inbox: `${newUrl}/ap/inbox` });
+      expect(current.movedTo).toBeUndefined();
+      // The old address's WebFinger names the new actor.
+      const finger = await server.fetch(`/.well-known/webfinger?resource=acct:blog@${host}`);
+      expect(((await finger.json()) as { links: { rel: string; href: string }[] }).links).toContainEqual(
+        expect.objectContaining({ rel: "self", href: newActor }),
+      );
+
+      // Alice's instance, having moved her, follows the new actor: accepted, from the new actor.
+      received.length = 0;
+      const moved = await signedPost({ id: `${alice}#follows/${unique()}`, type: "Follow", actor: alice, object: newActor });
+      expect(moved.status).toBe(202);
+      await runJobs();
+      expect(received.map((r) => [r.activity.type, r.activity.actor])).toEqual([["Accept", newActor]]);
+    } finally {
+      process.env.PUBLIC_URL = server.url;
+      resetEnvForTests();
+      await ctx.db.delete(fediverseFollowers);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import type { CommentBlockKind, CommentState } from "~/server/db/schema.server";
+import { AuthorAvatar } from "./author-avatar";
 import { COMMENT_LIMITS, type CommentSettings } from "./comment-schema";
 
 export const QUEUE_LABELS: Record<CommentState, string> = { pending: "Pending", approved: "Approved", spam: "Spam" };
@@ -31,6 +32,10 @@ export interface ModeratedComment {
   authorConfirmed: boolean;
   /** "Auto-approve this person": set by a moderator on a confirmed email. */
   authorTrusted: boolean;
+  /** A remote author's picture (our copy's address), or null. */
+  avatar: string | null;
+  /** The fediverse post or Webmention source it came from (remote authors), or null. */
+  source: string | null;
 }
 
 function IntentButton({
@@ -79,6 +84,7 @@ export function ModeratedCommentItem({ comment, queue }: { comment: ModeratedCom
   return (
     <article aria-label={label} className="rounded-lg border p-4" data-testid="moderated-comment">
       <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
+        <AuthorAvatar avatar={comment.avatar} remote={Boolean(comment.source)} name={comment.authorName} />
         <span className="font-semibold">{comment.authorName}</span>
         {comment.staff ? <Badge variant="secondary">Author</Badge> : null}
         <span className="text-muted-foreground">{comment.authorEmail}</span>

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { z } from "zod";
-import { BUCKET } from "~/features/uploads/uploads.server";
+import { BUCKET, imageTypeOf, recordStoredImage } from "~/features/uploads/uploads.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import { comments } from "~/server/db/schema.server";
@@ -25,7 +25,7 @@ const AVATAR_FETCH = { timeoutMs: 10_000, maxBytes: AVATAR_MAX_BYTES } as const;
 const AVATAR_USER_AGENT = "7fs-portfolio-avatars/1.0";
 /** Decompression-bomb guard: an avatar needs far fewer pixels than this. */
 const MAX_AVATAR_PIXELS = 16_000_000;
-const ACCEPTED_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+const ACCEPTED_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif", "image/avif"] as const;
 
 /** The absolute http(s) address of a remote picture, or null (anything else is not fetched). */
 export function remotePhotoUrl(value: unknown): string | null {
@@ -41,22 +41,13 @@ export function avatarKeyOf(photoUrl: string): string {
   return `${BUCKET}/avatars/${photoHash(photoUrl)}.webp`;
 }
 
-/** Which of the accepted types the bytes are, by their magic numbers (the declared type is not trusted alone). */
-export function sniffImageType(bytes: Uint8Array): (typeof ACCEPTED_TYPES)[number] | null {
-  const ascii = (start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
-  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(1, 4) === "PNG" && bytes[4] === 0x0d && bytes[5] === 0x0a) return "image/png";
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
-  if (bytes.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) return "image/gif";
-  if (bytes.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
-  return null;
-}
-
 /** The picture as a small square WebP (first frame of an animation), or a reason it is refused. */
 export async function makeAvatar(bytes: Uint8Array, contentType: string | null): Promise<Buffer> {
   const declared = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  const sniffed = sniffImageType(bytes);
-  if (!sniffed || !(ACCEPTED_TYPES as readonly string[]).includes(declared))
-    throw new PermanentJobError(`not an accepted image (declared ${declared || "no type"}, PNG, JPEG, WebP or GIF wanted)`);
+  // The uploads' rule: what sharp reads in the header is the type, and the declared one must agree.
+  const real = await imageTypeOf(bytes);
+  if (!real || real !== declared)
+    throw new PermanentJobError(`not an accepted image (declared ${declared || "no type"}, a JPEG, PNG, WebP, GIF or AVIF wanted)`);
   const sharp = await loadSharp();
   try {
     return await sharp(bytes, { limitInputPixels: MAX_AVATAR_PIXELS, failOn: "error", animated: false })
@@ -89,12 +80,25 @@ export async function storeCommentAvatar(db: Db, photoUrl: string): Promise<"sto
   if (!photo) return "skipped";
   const key = avatarKeyOf(photo);
   const storage = getStorage();
-  const reused = (await storage.stat(key)) !== null;
+  let byteSize = (await storage.stat(key))?.size;
+  const reused = byteSize !== undefined;
   if (!reused) {
     const response = await fetchPicture(photo);
-    await storage.put(key, await makeAvatar(response.bytes, response.contentType), "image/webp");
+    const avatar = await makeAvatar(response.bytes, response.contentType);
+    await storage.put(key, avatar, "image/webp");
+    byteSize = avatar.byteLength;
   }
   await db.transaction(async (tx) => {
+    // An upload row (once per file, copies made before rows existed included): listed in the media
+    // library, and swept as an orphan a day after no comment names it.
+    await recordStoredImage(tx, {
+      storageKey: key,
+      contentType: "image/webp",
+      byteSize: byteSize ?? 0,
+      width: AVATAR_SIZE,
+      height: AVATAR_SIZE,
+      originalName: `Commenter's avatar from ${new URL(photo).host}`,
+    });
     const updated = await tx
       .update(comments)
       .set({ authorAvatarKey: key })
@@ -106,20 +110,28 @@ export async function storeCommentAvatar(db: Db, photoUrl: string): Promise<"sto
   return reused ? "reused" : "stored";
 }
 
-/** A few tries (an instance may be briefly down), then the author keeps their initials. */
+/** A failed copy is tried again for the next reply that names the picture, once this long has passed. */
+export const AVATAR_RETRY_AFTER_MS = 6 * 60 * 60_000;
+
+/**
+ * Retried with backoff while the picture's server answers a timeout or a 5xx (an instance may be
+ * down for a while: about 5, 10, 20, 40 and 60 minutes apart), then the author keeps their initials
+ * until a later reply names the picture again (AVATAR_RETRY_AFTER_MS).
+ */
 export const commentAvatarJob = defineJob(
   "comments.avatar",
   z.object({ photoUrl: z.string().max(2000) }),
   async ({ photoUrl }, { db }) => {
     await storeCommentAvatar(db, photoUrl);
   },
-  { maxAttempts: 3, timeoutMs: 30_000, retryBaseMs: 60_000 },
+  { maxAttempts: 6, timeoutMs: 30_000, retryBaseMs: 5 * 60_000 },
 );
 
 /**
  * The stored copy of a comment's picture when another comment has it already; otherwise its job is
- * queued (in the caller's transaction), once per address while that job is kept: a picture that
- * could not be copied is not fetched again for every reply.
+ * queued (in the caller's transaction), once per address: a picture that could not be copied is not
+ * fetched again for every reply, only for one coming AVATAR_RETRY_AFTER_MS after the last try ended
+ * (and at once when the earlier copy was made but swept since, its comments gone).
  */
 export async function avatarFor(tx: Db, photoUrl: string | null): Promise<string | null> {
   if (!photoUrl) return null;
@@ -129,6 +141,10 @@ export async function avatarFor(tx: Db, photoUrl: string | null): Promise<string
     .where(and(eq(comments.authorPhotoUrl, photoUrl), isNotNull(comments.authorAvatarKey)))
     .limit(1);
   if (known?.key) return known.key;
-  await commentAvatarJob.enqueue(tx, { photoUrl }, { key: `comments.avatar:${photoHash(photoUrl)}` });
+  await commentAvatarJob.enqueue(
+    tx,
+    { photoUrl },
+    { key: `comments.avatar:${photoHash(photoUrl)}`, replaceFinishedBefore: new Date(Date.now() - AVATAR_RETRY_AFTER_MS) },
+  );
   return null;
 }

@@ -8,6 +8,7 @@ import type { VerificationConfig } from "~/features/verification/verification";
 import { verificationAttributes } from "~/features/verification/verification-widget";
 import { longDate } from "~/lib/dates";
 import { errorIdOf } from "~/lib/dom";
+import { AuthorAvatar } from "./author-avatar";
 import { enhanceCommentForm } from "./comment-form-behavior";
 import { COMMENT_FORM_ATTRIBUTE, COMMENT_VERIFICATION_ATTRIBUTE } from "./comment-form-dom";
 import {
@@ -17,7 +18,6 @@ import {
   MENTION_VERBS,
   SUBJECT_FIELD,
   SUBJECT_PARAM,
-  authorInitials,
   type CommentSubjectRef,
   type CommentView,
   type MentionView,
@@ -39,31 +39,11 @@ export interface CommentsSectionProps {
 export type CommentFormValues = { name: string; email: string; url: string; body: string; notify: boolean };
 export type CommentFieldErrors = Partial<Record<"name" | "email" | "url" | "body", string[]>>;
 
-/** A remote author's picture is drawn this size (stored at 96 px, for sharp screens). */
-const AVATAR_PX = 28;
-
 function CommentBody({ comment, subject, open }: { comment: CommentView; subject: CommentSubjectRef; open: boolean }) {
   return (
     <article id={`comment-${comment.id}`} className="h-entry p-comment scroll-mt-20" aria-labelledby={`comment-${comment.id}-author`}>
       <header className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
-        {comment.avatar ? (
-          // Decorative: the author's name is next to it. Our own copy (the remote address is never used).
-          <img
-            src={comment.avatar}
-            alt=""
-            width={AVATAR_PX}
-            height={AVATAR_PX}
-            loading="lazy"
-            className="size-7 shrink-0 self-center rounded-full bg-muted object-cover"
-          />
-        ) : comment.source ? (
-          <span
-            aria-hidden="true"
-            className="inline-flex size-7 shrink-0 items-center justify-center self-center rounded-full bg-muted text-xs font-semibold text-muted-foreground"
-          >
-            {authorInitials(comment.authorName)}
-          </span>
-        ) : null}
+        <AuthorAvatar avatar={comment.avatar} remote={Boolean(comment.source)} name={comment.authorName} />
         <span id={`comment-${comment.id}-author`} className="p-author h-card font-semibold break-words">
           {comment.authorUrl ? (
             <a

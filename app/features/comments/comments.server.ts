@@ -487,6 +487,8 @@ export async function listCommentQueue(db: Db, actor: Actor | null, state: Comme
       postClosed: sql<boolean>`exists (select 1 from ${commentsClosedPosts} where ${commentsClosedPosts.postId} = ${comments.postId})`,
       authorConfirmed: sql<boolean>`${commentAuthors.confirmedAt} is not null`,
       authorTrusted: sql<boolean>`coalesce(${trustedAuthor}, false)`,
+      source: comments.sourceUrl,
+      avatarKey: comments.authorAvatarKey,
     })
     .from(comments)
     .leftJoin(blogPosts, eq(blogPosts.id, comments.postId))
@@ -497,8 +499,9 @@ export async function listCommentQueue(db: Db, actor: Actor | null, state: Comme
     .limit(COMMENT_PAGE_SIZE);
   const counts = await commentQueueCounts(db);
   return {
-    comments: rows.map(({ postTitle, pageTitle, postCategory, postSlug, pageAddress, ...row }) => ({
+    comments: rows.map(({ postTitle, pageTitle, postCategory, postSlug, pageAddress, avatarKey, ...row }) => ({
       ...row,
+      avatar: avatarKey ? publicUploadUrl(avatarKey) : null,
       subjectTitle: subjectTitle({ postTitle, pageTitle }),
       subjectPath: subjectPath({ postCategory, postSlug, pageAddress }),
     })),

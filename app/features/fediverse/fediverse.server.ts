@@ -8,14 +8,15 @@ import { canManageSettings, type Actor } from "~/lib/permissions";
 import { recordAudit } from "~/server/audit.server";
 import { authorize } from "~/server/authorize.server";
 import type { Db } from "~/server/db/client.server";
-import { appSettings, blogPosts, commentBlocks, fediverseFollowers, fediversePosts } from "~/server/db/schema.server";
+import { appSettings, blogPosts, commentBlocks, fediverseFollowers, fediverseInstances, fediversePosts } from "~/server/db/schema.server";
 import { NotFoundError, parseOrThrow, ValidationError } from "~/server/errors.server";
 import { defineJob, PermanentJobError } from "~/server/jobs/jobs.server";
+import { defineRecurringTask } from "~/server/jobs/recurring.server";
 import { logger } from "~/server/logger.server";
-import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
+import { outboundFetch, OutboundFetchError, type OutboundResponse } from "~/server/outbound-fetch.server";
 import { APP_VERSION } from "~/server/version.server";
 import { DEFAULT_HANDLE, FEDIVERSE_TEXTS, fediverseSettingsSchema, type FediverseSettings } from "./fediverse-schema";
-import { makeKeyPair, signRequest, type KeyPair } from "./http-signature.server";
+import { makeKeyPair, signRequestAs, type KeyPair, type SignatureStyle } from "./http-signature.server";
 
 /**
  * The site's ActivityPub actor (docs/decisions/0072-activitypub.md): one actor for the blog, found by
@@ -72,6 +73,8 @@ export async function readFediverseSettings(db: Db): Promise<FediverseSettings> 
 export async function saveFediverseSettings(db: Db, actor: Actor | null, input: unknown): Promise<FediverseSettings> {
   authorize(actor, canManageSettings, FEDIVERSE_TEXTS.forbidden);
   const settings = parseOrThrow(fediverseSettingsSchema, input, FEDIVERSE_TEXTS.handleInvalid);
+  // The handle being replaced is on record (so it keeps finding the actor) before it changes.
+  await announceActorChanges(db);
   const value = JSON.stringify(settings);
   await db.transaction(async (tx) => {
     await tx
@@ -80,6 +83,8 @@ export async function saveFediverseSettings(db: Db, actor: Actor | null, input: 
       .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
     await recordAudit(tx, { actor, action: "settings.fediverse", summary: `fediverse handle set to ${settings.handle}` });
   });
+  // Followers' instances learn the new handle now (an Update of the actor), not at the next check.
+  await announceActorChanges(db);
   return settings;
 }
 
@@ -146,26 +151,38 @@ const absolute = (url: string, siteUrl: string) => (URL.canParse(url, siteUrl) ?
 
 // ---- Documents ----
 
-/** The actor document (a Person: the owner's blog), with name, summary, avatar, header, links and key. */
-export async function actorDocument(db: Db) {
-  const [id, settings, keys] = await Promise.all([siteIdentity(db), readSiteSettings(db), siteKeys(db)]);
+/**
+ * The actor document (a Person: the owner's blog), with name, summary, avatar, header, links and key,
+ * and `alsoKnownAs` its earlier addresses. Asked for at an earlier site address's host (`host`, as
+ * the request names it), it is that earlier actor, with `movedTo` the current one
+ * (docs/decisions/0087-fediverse-actor-move.md).
+ */
+export async function actorDocument(db: Db, host?: string) {
+  const [id, settings, keys, history] = await Promise.all([siteIdentity(db), readSiteSettings(db), siteKeys(db), readFediverseHistory(db)]);
+  const earlier =
+    host && host.toLowerCase() !== id.host.toLowerCase()
+      ? history.previousActors.find((actor) => new URL(actor).host.toLowerCase() === host.toLowerCase() && actor !== id.actor)
+      : undefined;
+  const at = earlier ? new URL(earlier).origin : id.siteUrl;
+  const actor = earlier ?? id.actor;
   const icon = settings.portraitUrl ? absolute(settings.portraitUrl, id.siteUrl) : null;
   const header = settings.socialImageUrl ? absolute(settings.socialImageUrl, id.siteUrl) : null;
   const summary = settings.tagline || settings.bio || settings.headline;
   return {
     "@context": CONTEXT,
-    id: id.actor,
+    id: actor,
     type: "Person",
     preferredUsername: id.handle,
     name: settings.siteName,
     summary: summary ? `<p>${escapeHtml(summary)}</p>` : "",
     url: id.siteUrl,
-    inbox: id.inbox,
-    outbox: id.outbox,
-    followers: id.followers,
-    endpoints: { sharedInbox: id.inbox },
+    inbox: `${at}/ap/inbox`,
+    outbox: `${at}/ap/outbox`,
+    followers: `${at}/ap/followers`,
+    endpoints: { sharedInbox: `${at}/ap/inbox` },
     manuallyApprovesFollowers: false,
     discoverable: true,
+    ...(earlier ? { movedTo: id.actor } : history.previousActors.length > 0 ? { alsoKnownAs: history.previousActors } : {}),
     ...(icon ? { icon: { type: "Image", url: icon } } : {}),
     ...(header ? { image: { type: "Image", url: header } } : {}),
     // Profile links, shown on Mastodon; rel="me" lets it verify the ones that link back.
@@ -174,7 +191,7 @@ export async function actorDocument(db: Db) {
       name: link.label,
       value: `<a href="${escapeHtml(link.url)}" rel="me nofollow noopener noreferrer" target="_blank">${escapeHtml(link.url)}</a>`,
     })),
-    publicKey: { id: id.keyId, owner: id.actor, publicKeyPem: keys.publicKeyPem },
+    publicKey: { id: `${actor}#main-key`, owner: actor, publicKeyPem: keys.publicKeyPem },
   };
 }
 
@@ -183,10 +200,13 @@ export async function actorDocument(db: Db) {
  * names no one here.
  */
 export async function webfinger(db: Db, resource: string) {
-  const id = await siteIdentity(db);
+  const [id, history] = await Promise.all([siteIdentity(db), readFediverseHistory(db)]);
   const acct = /^acct:([^@]+)@(.+)$/i.exec(resource.trim());
+  // An earlier handle or site host still finds the actor: the answer names the current one.
+  const handles = [id.handle, ...history.previousHandles].map((handle) => handle.toLowerCase());
+  const hosts = [id.host, ...history.previousActors.map((actor) => new URL(actor).host)].map((host) => host.toLowerCase());
   const matches = acct
-    ? acct[1]!.toLowerCase() === id.handle.toLowerCase() && acct[2]!.toLowerCase() === id.host.toLowerCase()
+    ? handles.includes(acct[1]!.toLowerCase()) && hosts.includes(acct[2]!.toLowerCase())
     : resource === id.actor || resource === id.siteUrl || resource === `${id.siteUrl}/`;
   if (!matches) return null;
   return {
@@ -481,29 +501,174 @@ export async function blockFollower(db: Db, actor: Actor | null, input: unknown)
   });
 }
 
+// ---- Moving: a new handle or site address ----
+
+const HISTORY_KEY = "fediverse_history";
+/** How many earlier addresses and handles are kept (each one answers for the current actor). */
+const HISTORY_LIMIT = 10;
+const historySchema = z.object({
+  actor: z.string(),
+  handle: z.string(),
+  previousActors: z.array(z.string()).max(HISTORY_LIMIT),
+  previousHandles: z.array(z.string()).max(HISTORY_LIMIT),
+});
+type FediverseHistory = z.output<typeof historySchema>;
+
+/** The actor address and handle last announced, and the earlier ones (empty lists before the first). */
+export async function readFediverseHistory(db: Db): Promise<FediverseHistory> {
+  const parsed = historySchema.safeParse(await readSetting(db, HISTORY_KEY));
+  return parsed.success ? parsed.data : { actor: "", handle: "", previousActors: [], previousHandles: [] };
+}
+
+/** Whether a host name was the site's fediverse host before (its actor, inbox and WebFinger still answer there). */
+export async function isEarlierFediverseHost(db: Db, hostname: string): Promise<boolean> {
+  const { previousActors } = await readFediverseHistory(db);
+  return previousActors.some((actor) => new URL(actor).hostname.toLowerCase() === hostname.toLowerCase());
+}
+
+const withFront = (value: string, list: string[], drop: string) =>
+  [value, ...list.filter((item) => item !== value && item !== drop)].filter((item) => item && item !== drop).slice(0, HISTORY_LIMIT);
+
+/**
+ * Tells followers when the actor changed since it was last announced (one transaction, under a lock,
+ * so two instances tell them once): a new site address sends `Move` from the old actor (signed with
+ * its key id: the key is the same) to the new one, which names the old in `alsoKnownAs`, so
+ * Mastodon moves the followers over; a new handle alone sends `Update` of the actor. The first call
+ * only records the current actor.
+ */
+export async function announceActorChanges(db: Db): Promise<"moved" | "renamed" | null> {
+  // Read before the transaction (its reads run side by side; a transaction's client takes one at a
+  // time). A rename leaves the earlier addresses as they are, so this is the document to send.
+  const [id, { "@context": _context, ...person }] = await Promise.all([siteIdentity(db), actorDocument(db)]);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('fediverse-history'))`);
+    const before = await readFediverseHistory(tx);
+    if (before.actor === id.actor && before.handle === id.handle) return null;
+    const next: FediverseHistory = {
+      actor: id.actor,
+      handle: id.handle,
+      previousActors:
+        before.actor && before.actor !== id.actor ? withFront(before.actor, before.previousActors, id.actor) : before.previousActors,
+      previousHandles:
+        before.handle && before.handle !== id.handle ? withFront(before.handle, before.previousHandles, id.handle) : before.previousHandles,
+    };
+    const value = JSON.stringify(next);
+    await tx
+      .insert(appSettings)
+      .values({ key: HISTORY_KEY, value })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: new Date() } });
+    if (!before.actor) return null;
+    if (before.actor !== id.actor) {
+      const move = { id: `${before.actor}#move-${createHash("sha256").update(id.actor).digest("hex").slice(0, 16)}`, type: "Move" };
+      await deliverToFollowers(tx, { ...move, actor: before.actor, object: before.actor, target: id.actor }, before.actor);
+      logger.info({ from: before.actor, to: id.actor }, "fediverse actor moved; followers told");
+      return "moved";
+    }
+    await deliverToFollowers(tx, {
+      id: `${id.actor}#update-${Date.now()}`,
+      type: "Update",
+      actor: id.actor,
+      to: [AS_PUBLIC],
+      cc: [id.followers],
+      object: person,
+    });
+    return "renamed";
+  });
+}
+
+/** Every 10 minutes, on one instance: a changed PUBLIC_URL or Site address is announced soon after. */
+export const announceActorTask = defineRecurringTask(
+  "fediverse.actor",
+  10 * 60_000,
+  async ({ db }) => {
+    await announceActorChanges(db);
+  },
+  { firstRunDelayMs: 60_000 },
+);
+
+// ---- Signed requests ----
+
+/** The signature form an instance accepted last; RFC 9421 until one refuses it. */
+async function knownStyle(db: Db, host: string): Promise<SignatureStyle | undefined> {
+  const [row] = await db
+    .select({ style: fediverseInstances.signatureStyle })
+    .from(fediverseInstances)
+    .where(eq(fediverseInstances.host, host));
+  return row?.style === "cavage" || row?.style === "rfc9421" ? row.style : undefined;
+}
+
+async function rememberStyle(db: Db, host: string, style: SignatureStyle): Promise<void> {
+  await db
+    .insert(fediverseInstances)
+    .values({ host, signatureStyle: style })
+    .onConflictDoUpdate({ target: fediverseInstances.host, set: { signatureStyle: style, updatedAt: new Date() } });
+}
+
+/** A signature an instance did not take: the answer that sends the other form ("double knocking"). */
+const refusedSignature = (error: unknown) => error instanceof OutboundFetchError && (error.status === 401 || error.status === 400);
+
+/**
+ * A request signed with the site's key, through the outbound guard: a GET of a document, or a POST
+ * of an activity. It is signed with RFC 9421 unless the instance is known to take only
+ * draft-cavage; a 401 or 400 is answered by one more try in the other form (as Fedify does), and the
+ * form that worked is remembered per instance in the database, for every instance of the site.
+ */
+export async function signedFetch(
+  db: Db,
+  url: string,
+  options: { accept: string; body?: string; /** Another of our actors' key ids (the old actor signs its Move). */ keyId?: string },
+): Promise<OutboundResponse> {
+  const host = new URL(url).host;
+  const [id, keys, known] = await Promise.all([siteIdentity(db), siteKeys(db), knownStyle(db, host)]);
+  const send = async (style: SignatureStyle) => {
+    const headers = await signRequestAs(style, {
+      method: options.body === undefined ? "GET" : "POST",
+      url,
+      body: options.body,
+      keyId: options.keyId ?? id.keyId,
+      privateKeyPem: keys.privateKeyPem,
+    });
+    return outboundFetch(url, {
+      ...FEDIVERSE_LIMITS,
+      userAgent: FEDIVERSE_USER_AGENT,
+      accept: options.accept,
+      ...(options.body === undefined ? {} : { body: { contentType: ACTIVITY_JSON, text: options.body } }),
+      headers,
+    });
+  };
+  const first: SignatureStyle = known ?? "rfc9421";
+  try {
+    const response = await send(first);
+    if (known !== first) await rememberStyle(db, host, first);
+    return response;
+  } catch (error) {
+    if (!refusedSignature(error)) throw error;
+    const other: SignatureStyle = first === "rfc9421" ? "cavage" : "rfc9421";
+    const response = await send(other);
+    await rememberStyle(db, host, other);
+    logger.info({ host, style: other }, "instance took the other signature form");
+    return response;
+  }
+}
+
 // ---- Delivery ----
 
 const activitySchema = z.looseObject({ id: z.string(), type: z.string() });
 
 /**
- * One activity to one inbox, signed with the site's key, through the outbound guard. A 4xx other
- * than 408/429 is the inbox's final word (gone, refused): no retry; anything else is tried again.
+ * One activity to one inbox, signed with the site's key (signedFetch). A 4xx other than 408/429 is
+ * the inbox's final word (gone, refused): no retry; anything else is tried again.
  */
 export const deliverJob = defineJob(
   "fediverse.deliver",
-  z.object({ inbox: z.url(), activity: activitySchema }),
-  async ({ inbox, activity }, { db }) => {
-    const [id, keys] = await Promise.all([siteIdentity(db), siteKeys(db)]);
+  z.object({ inbox: z.url(), activity: activitySchema, signAs: z.url().optional() }),
+  async ({ inbox, activity, signAs }, { db }) => {
     const body = JSON.stringify({ "@context": CONTEXT, ...activity });
-    const headers = signRequest({ method: "POST", url: inbox, body, keyId: id.keyId, privateKeyPem: keys.privateKeyPem });
+    // Only an actor address the site had before may sign instead of the current one (its Move).
+    if (signAs && !(await readFediverseHistory(db)).previousActors.includes(signAs))
+      throw new PermanentJobError(`${signAs} is not one of the site's earlier actors`);
     try {
-      await outboundFetch(inbox, {
-        ...FEDIVERSE_LIMITS,
-        userAgent: FEDIVERSE_USER_AGENT,
-        accept: ACTIVITY_JSON,
-        body: { contentType: ACTIVITY_JSON, text: body },
-        headers,
-      });
+      await signedFetch(db, inbox, { accept: ACTIVITY_JSON, body, ...(signAs ? { keyId: `${signAs}#main-key` } : {}) });
     } catch (error) {
       const status = error instanceof OutboundFetchError ? error.status : undefined;
       if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429)
@@ -516,16 +681,16 @@ export const deliverJob = defineJob(
 );
 
 /** Queues one activity for one inbox, once (the activity's id and the inbox are the job's key). */
-export async function deliverTo(tx: Db, inbox: string, activity: z.input<typeof activitySchema>): Promise<void> {
+export async function deliverTo(tx: Db, inbox: string, activity: z.input<typeof activitySchema>, signAs?: string): Promise<void> {
   const key = createHash("sha256").update(`${activity.id}\n${inbox}`).digest("hex").slice(0, 40);
-  await deliverJob.enqueue(tx, { inbox, activity }, { key: `fediverse-deliver:${key}` });
+  await deliverJob.enqueue(tx, { inbox, activity, ...(signAs ? { signAs } : {}) }, { key: `fediverse-deliver:${key}` });
 }
 
 /** Queues an activity for every follower: one delivery per shared inbox, so an instance hears it once. */
-export async function deliverToFollowers(tx: Db, activity: z.input<typeof activitySchema>): Promise<number> {
+export async function deliverToFollowers(tx: Db, activity: z.input<typeof activitySchema>, signAs?: string): Promise<number> {
   const rows = await tx.select({ inbox: fediverseFollowers.inbox, sharedInbox: fediverseFollowers.sharedInbox }).from(fediverseFollowers);
   const inboxes = [...new Set(rows.map((row) => row.sharedInbox ?? row.inbox))];
-  for (const inbox of inboxes) await deliverTo(tx, inbox, activity);
+  for (const inbox of inboxes) await deliverTo(tx, inbox, activity, signAs);
   return inboxes.length;
 }
 

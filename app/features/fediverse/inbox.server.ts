@@ -7,20 +7,10 @@ import type { Db } from "~/server/db/client.server";
 import { commentBlocks, fediverseActors, fediverseFollowers } from "~/server/db/schema.server";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "~/server/errors.server";
 import { logger } from "~/server/logger.server";
-import { outboundFetch, OutboundFetchError } from "~/server/outbound-fetch.server";
+import { OutboundFetchError } from "~/server/outbound-fetch.server";
 import { enforceRateLimits } from "~/server/rate-limit.server";
-import {
-  ACTIVITY_ACCEPT,
-  blocksActor,
-  deliverTo,
-  FEDIVERSE_LIMITS,
-  FEDIVERSE_USER_AGENT,
-  postIdOfObject,
-  siteIdentity,
-  siteKeys,
-  type SiteIdentity,
-} from "./fediverse.server";
-import { checkSignature, parseSignature, signRequest } from "./http-signature.server";
+import { ACTIVITY_ACCEPT, blocksActor, deliverTo, postIdOfObject, signedFetch, siteIdentity, type SiteIdentity } from "./fediverse.server";
+import { checkRfc9421, checkSignature, parseRfc9421, parseSignature } from "./http-signature.server";
 
 /** An activity larger than this is refused before it is read as JSON. */
 export const INBOX_MAX_BYTES = 256_000;
@@ -30,7 +20,7 @@ const RATE_LIMIT = { host: 120, windowSeconds: 3600 };
 const KEY_MAX_AGE_MS = 24 * 60 * 60_000;
 
 export const INBOX_TEXTS = {
-  unsigned: "This inbox takes only activities signed with HTTP Signatures.",
+  unsigned: "This inbox takes only activities signed with HTTP Signatures (draft-cavage or RFC 9421).",
   badSignature: "The HTTP signature could not be verified",
   notActivity: "The body is not an ActivityPub activity (JSON with id, type and actor).",
   wrongActor: "The activity's actor is not the owner of the key that signed it.",
@@ -93,11 +83,9 @@ export function actorIconUrl(icon: unknown): string | null {
 
 async function fetchJson(url: string, db: Db): Promise<unknown> {
   // Signed like every request we send: instances in "authorized fetch" mode answer only signed GETs.
-  const [id, keys] = await Promise.all([siteIdentity(db), siteKeys(db)]);
-  const headers = signRequest({ method: "GET", url, keyId: id.keyId, privateKeyPem: keys.privateKeyPem });
   let response;
   try {
-    response = await outboundFetch(url, { ...FEDIVERSE_LIMITS, accept: ACTIVITY_ACCEPT, userAgent: FEDIVERSE_USER_AGENT, headers });
+    response = await signedFetch(db, url, { accept: ACTIVITY_ACCEPT });
   } catch (error) {
     if (error instanceof OutboundFetchError)
       throw new UnauthorizedError(`${INBOX_TEXTS.badSignature}: the key could not be fetched (${error.message}).`);
@@ -163,26 +151,49 @@ export interface InboxRequest {
 }
 
 /**
+ * The request's signature, in whichever form it comes: RFC 9421 when it has `Signature-Input`, else
+ * draft-cavage. Gives the key it names and a check against that key (a reason to refuse, or null).
+ */
+async function requestSignature(db: Db, request: InboxRequest): Promise<{ keyId: string; check: (publicKeyPem: string) => string | null }> {
+  const url = new URL(request.url);
+  const rfc9421 = parseRfc9421(request.header);
+  if (typeof rfc9421 === "string") throw new UnauthorizedError(`${INBOX_TEXTS.badSignature}: ${rfc9421}.`);
+  if (rfc9421) {
+    // The sender signs the address it was given: our inbox under the site's address, whatever
+    // name the request reached this process by (a proxy may pass its upstream's).
+    const targetUri = `${new URL((await siteIdentity(db)).siteUrl).origin}${url.pathname}${url.search}`;
+    return {
+      keyId: rfc9421.keyId,
+      check: (publicKeyPem) =>
+        checkRfc9421({ signature: rfc9421, method: request.method, targetUri, header: request.header, body: request.body, publicKeyPem }),
+    };
+  }
+  const cavage = parseSignature(request.header("signature") ?? request.header("authorization"));
+  if (!cavage) throw new UnauthorizedError(INBOX_TEXTS.unsigned);
+  return {
+    keyId: cavage.keyId,
+    check: (publicKeyPem) =>
+      checkSignature({
+        signature: cavage,
+        method: request.method,
+        target: `${url.pathname}${url.search}`,
+        header: request.header,
+        body: request.body,
+        publicKeyPem,
+      }),
+  };
+}
+
+/**
  * Verifies a request's HTTP signature (fetching the key when it is unknown, and once more when a
  * cached key fails: the actor may have a new one); returns the signer.
  */
 async function verifiedSigner(db: Db, request: InboxRequest): Promise<RemoteActor> {
-  const signature = parseSignature(request.header("signature") ?? request.header("authorization"));
-  if (!signature) throw new UnauthorizedError(INBOX_TEXTS.unsigned);
-  const url = new URL(request.url);
-  const check = (key: RemoteActor) =>
-    checkSignature({
-      signature,
-      method: request.method,
-      target: `${url.pathname}${url.search}`,
-      header: request.header,
-      body: request.body,
-      publicKeyPem: key.publicKeyPem,
-    });
-  const cached = await cachedKey(db, signature.keyId);
-  if (cached && check(cached) === null) return cached;
-  const fresh = await fetchRemoteKey(db, signature.keyId);
-  const problem = check(fresh);
+  const { keyId, check } = await requestSignature(db, request);
+  const cached = await cachedKey(db, keyId);
+  if (cached && check(cached.publicKeyPem) === null) return cached;
+  const fresh = await fetchRemoteKey(db, keyId);
+  const problem = check(fresh.publicKeyPem);
   if (problem) throw new UnauthorizedError(`${INBOX_TEXTS.badSignature}: ${problem}.`);
   return fresh;
 }

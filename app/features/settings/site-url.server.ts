@@ -37,7 +37,7 @@ export const emailSiteUrl = siteUrlOf;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A Host header's host name, lower case, without port or trailing dot. */
-function hostNameOf(host: string): string {
+export function hostNameOf(host: string): string {
   const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
   return (name ?? "").toLowerCase().replace(/\.$/, "");
 }

@@ -33,6 +33,20 @@ function detectFormat(meta: Metadata): Format | null {
 }
 
 /**
+ * The MIME type of the raster image the bytes really are (read from their header by sharp, as
+ * uploads are: JPEG, PNG, WebP, GIF or AVIF), or null for anything else (SVG, HTML, damaged).
+ */
+export async function imageTypeOf(bytes: Uint8Array): Promise<string | null> {
+  const sharp = await loadSharp();
+  try {
+    const format = detectFormat(await sharp(bytes, { limitInputPixels: false, failOn: "error" }).metadata());
+    return format ? FORMATS[format].contentType : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Accepts only real raster images, checked by decoding (never by name or declared type). The original
  * is re-encoded, which drops EXIF/GPS and any trailing payload; WebP variants are made for srcset.
  */

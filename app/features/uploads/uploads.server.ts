@@ -8,6 +8,7 @@ import {
   appSettings,
   blogMedia,
   blogPosts,
+  comments,
   postAutosaves,
   postRevisions,
   projects,
@@ -21,6 +22,9 @@ import { getEnv } from "~/server/env.server";
 import { releaseNativeMemorySoon } from "~/server/gc.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
+
+/** What a stored picture really is, by the uploads' rule (other features copy images too: comments' avatars). */
+export { imageTypeOf } from "./images.server";
 
 export const BUCKET = "blog-images";
 const UPLOAD_URL_PREFIX = "/uploads/";
@@ -216,7 +220,8 @@ export async function srcSetsFor(db: Db, urls: (string | null | undefined)[]): P
 
 /**
  * Which of `keys` something still uses: every column that may hold an upload's URL (post content
- * and featured image, gallery items, revisions and autosaves, projects, testimonials, settings). A
+ * and featured image, gallery items, revisions and autosaves, projects, testimonials, settings,
+ * comments' copied avatars). A
  * URL always contains the storage key, whichever address form (site path, CDN URL, absolute site
  * URL) was used. One statement for a whole batch: each table is read once, against every key.
  */
@@ -233,6 +238,8 @@ export async function usedUploadKeys(db: Db, keys: readonly string[]): Promise<S
     sql`select concat_ws(' ', ${projects.imageUrl}, ${projects.description}) from ${projects}`,
     sql`select ${testimonials.text} from ${testimonials}`,
     sql`select ${appSettings.value} from ${appSettings}`,
+    // Remote commenters' pictures copied by the comments.avatar job.
+    sql`select ${comments.authorAvatarKey} from ${comments}`,
   ];
   const batch = sql.join(
     keys.map((key) => sql`(${key}::text)`),
@@ -245,6 +252,20 @@ export async function usedUploadKeys(db: Db, keys: readonly string[]): Promise<S
 }
 
 type UploadRow = Pick<typeof uploads.$inferSelect, "id" | "storageKey" | "variants">;
+
+/**
+ * Records a file the app stored itself (a remote commenter's picture) as an upload, once per
+ * storage key: the media library lists it and the orphan sweep deletes it when nothing uses it.
+ */
+export async function recordStoredImage(
+  db: Db,
+  image: { storageKey: string; contentType: string; byteSize: number; width: number; height: number; originalName: string },
+): Promise<void> {
+  await db
+    .insert(uploads)
+    .values({ bucket: BUCKET, ...image })
+    .onConflictDoNothing({ target: uploads.storageKey });
+}
 
 /** Deletes one unused upload's files and row. */
 export async function deleteUpload(db: Db, row: UploadRow): Promise<void> {

@@ -1371,3 +1371,18 @@ export const fediversePosts = pgTable("fediverse_posts", {
   deletedAt: timestamp("deleted_at", { withTimezone: true }),
   sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Which HTTP signature form each remote instance (host[:port]) accepted last: RFC 9421 or
+ * draft-cavage (docs/decisions/0086-rfc9421-signatures.md). Shared by every instance of the site, so
+ * one that learnt an instance takes only draft-cavage spares the others the first refused knock.
+ */
+export const fediverseInstances = pgTable(
+  "fediverse_instances",
+  {
+    host: text("host").primaryKey(),
+    signatureStyle: text("signature_style").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("fediverse_instances_style_check", sql`${t.signatureStyle} in ('rfc9421', 'cavage')`)],
+);

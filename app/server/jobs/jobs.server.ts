@@ -64,6 +64,12 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Dedupe key: a second enqueue with the same key is a no-op while the first job's row exists. */
   key?: string;
+  /**
+   * With `key`: a job of that key that finished (done or failed) before this time is replaced by
+   * the new one instead of blocking it until housekeeping prunes it (e.g. a failed fetch tried
+   * again when the next request for it comes).
+   */
+  replaceFinishedBefore?: Date;
   maxAttempts?: number;
 }
 
@@ -135,6 +141,10 @@ export async function enqueueJob(db: Db, input: EnqueueJobInput): Promise<Enqueu
   if (!parsed.success) throw new Error(`Invalid payload for job "${input.kind}": ${parsed.error.issues[0]?.message ?? "invalid"}`);
   const maxAttempts = input.maxAttempts ?? definition.maxAttempts;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error("maxAttempts must be a positive integer");
+  if (input.key && input.replaceFinishedBefore)
+    await db
+      .delete(jobs)
+      .where(and(eq(jobs.dedupeKey, input.key), inArray(jobs.state, ["done", "failed"]), lt(jobs.finishedAt, input.replaceFinishedBefore)));
   const [row] = await db
     .insert(jobs)
     .values({ kind: input.kind, payload: input.payload, runAt: input.runAt ?? sql`now()`, maxAttempts, dedupeKey: input.key ?? null })
