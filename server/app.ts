@@ -1,7 +1,9 @@
 import "react-router";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
+import { slotPageVersion } from "~/features/booking/booking.server";
 import { onContentVersionChange } from "~/server/content-version.server";
+import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { noteRequest } from "~/server/gc.server";
 import { logger } from "~/server/logger.server";
@@ -56,5 +58,10 @@ app.use(operations);
 app.use(refuseMisdirected);
 // ---- Robustness for raw HTTP (docs/decisions/0014-http-robustness.md).
 app.use(refuseBadRequests);
-app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache }));
+/**
+ * The guarded pages' values (page-cache.server.ts): the slot page, /book, is the only one; its stored
+ * renders serve only requests that read the same slot stamp and pause (docs/decisions/0083-slot-page-cache.md).
+ */
+const guard = (url: URL) => (url.pathname === "/book" ? slotPageVersion(getDb()) : Promise.resolve(null));
+app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache, guard }));
 app.use(lastResort);
