@@ -32,7 +32,10 @@ let failing = true;
 beforeAll(async () => {
   calendar = createServer((_req, res) => {
     if (failing) res.writeHead(503).end("no");
-    else res.writeHead(200, { "content-type": "text/calendar" }).end("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nEND:VCALENDAR\r\n");
+    else
+      res
+        .writeHead(200, { "content-type": "text/calendar" })
+        .end("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nEND:VCALENDAR\r\n");
   });
   await new Promise<void>((resolve) => calendar.listen(0, "127.0.0.1", resolve));
   calendarUrl = `http://127.0.0.1:${(calendar.address() as AddressInfo).port}/private/empty.ics`;
@@ -139,7 +142,13 @@ describeEachDatabase("slot page cache", (ctx) => {
     // Read 29 minutes ago, every 10 minutes: booking pauses a minute from now (a row written straight, no bump).
     const [feed] = await ctx.db
       .insert(bookingCalendarFeeds)
-      .values({ label: "Work", url: calendarUrl, refreshMinutes: 10, lastAttemptAt: new Date(start), lastSuccessAt: new Date(start - 29 * MINUTE) })
+      .values({
+        label: "Work",
+        url: calendarUrl,
+        refreshMinutes: 10,
+        lastAttemptAt: new Date(start),
+        lastSuccessAt: new Date(start - 29 * MINUTE),
+      })
       .returning({ id: bookingCalendarFeeds.id });
     const pausesAfter = start + MINUTE;
     for (const path of ["/book", "/"]) {

@@ -59,16 +59,16 @@ const COMMON_ZONES = [
   "Pacific/Auckland",
 ];
 
-function isZone(zone: string): boolean {
+/** A zone by the name Intl lists it under (Asia/Kolkata is Asia/Calcutta to ICU), or null when unknown here. */
+function listedName(zone: string): string | null {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** The common zones this runtime knows (an old ICU may lack a newer name), checked once. */
+/** The common zones as the full list names them (so a zone reads the same in both), worked out once. */
 let common: readonly string[] | undefined;
 
 /**
@@ -77,6 +77,6 @@ let common: readonly string[] | undefined;
  */
 export function timeZoneChoices(current: string, owner: string, all = false): string[] {
   known ??= [...new Set([...Intl.supportedValuesOf("timeZone"), "UTC"])].sort();
-  common ??= COMMON_ZONES.filter(isZone);
+  common ??= COMMON_ZONES.map(listedName).filter((zone): zone is string => zone !== null && known?.includes(zone) === true);
   return [...new Set([...(all ? known : common), current, owner])].sort();
 }
