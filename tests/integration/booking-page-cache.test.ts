@@ -2,15 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { BOOKING_TEXT } from "~/features/booking/booking-schema";
-import { activeCallType, listSlots, type CallType } from "~/features/booking/booking.server";
+import { listSlots, type CallType } from "~/features/booking/booking.server";
 import { addCalendarFeed, refreshCalendarFeed, removeCalendarFeed } from "~/features/booking/calendar-feeds.server";
 import { blockedInterval } from "~/features/booking/slots";
-import { refreshContentVersion, startContentVersion, stopContentVersion } from "~/server/content-version.server";
-import { bookingCalendarFeeds, bookingCallTypes, bookings, bookingWeeklyHours } from "~/server/db/schema.server";
+import { refreshContentVersion } from "~/server/content-version.server";
+import { bookingCalendarFeeds, bookings } from "~/server/db/schema.server";
 import { GUARDED_CACHE_CONTROL } from "~/server/page-cache.server";
-import { bookingSuiteEnv } from "../helpers/booking";
+import { bookingSuiteEnv, openCallType } from "../helpers/booking";
 import { describeEachDatabase } from "../helpers/databases";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { useCachingTestServer } from "../helpers/test-server";
 
 /**
  * The slot page in the page cache (docs/decisions/0083-slot-page-cache.md), through the production
@@ -45,26 +45,10 @@ afterAll(async () => {
 });
 
 describeEachDatabase("slot page cache", (ctx) => {
-  let server: TestServer;
+  const server = useCachingTestServer();
   let callType: CallType;
   beforeAll(async () => {
-    await ctx.db.insert(bookingCallTypes).values({
-      slug: "paged",
-      name: "Paged call",
-      durationMinutes: 30,
-      incrementMinutes: 30,
-      minimumNoticeMinutes: NOTICE_MINUTES,
-      horizonDays: 5,
-      displayOrder: 0,
-    });
-    await ctx.db.insert(bookingWeeklyHours).values([1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startMinute: 0, endMinute: 1440 })));
-    callType = await activeCallType(ctx.db, "paged");
-    await startContentVersion();
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server.close();
-    await stopContentVersion();
+    callType = await openCallType(ctx.db, "paged", { name: "Paged call", minimumNoticeMinutes: NOTICE_MINUTES, horizonDays: 5 });
   });
   afterEach(() => {
     vi.useRealTimers();
