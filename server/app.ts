@@ -24,8 +24,16 @@ import { securityHeaders } from "./security-headers";
  * site, and the most visited ones of a big site while crawlers go through the rest.
  */
 export const pageCache = new PageCache({ maxBytes: 16 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
+/**
+ * The guarded pages (/book per call type, day and zone: ~45 + 8 KB each), bounded apart so that a
+ * crawler going through every day never pushes the public pages out.
+ */
+const guardedPageCache = new PageCache({ maxBytes: 4 * 1024 * 1024, maxEntries: 1000, maxAgeMs: 60_000 });
 // Frees the old version's pages at once rather than at the next request.
-onContentVersionChange((version) => pageCache.useVersion(version));
+onContentVersionChange((version) => {
+  pageCache.useVersion(version);
+  guardedPageCache.useVersion(version);
+});
 
 /**
  * Page-cache hits, answered before any other middleware (docs/decisions/0031-cache-hit-path.md):
@@ -63,5 +71,7 @@ app.use(refuseBadRequests);
  * renders serve only requests that read the same slot stamp and pause (docs/decisions/0083-slot-page-cache.md).
  */
 const guard = (url: URL) => (url.pathname === "/book" ? slotPageVersion(getDb()) : Promise.resolve(null));
-app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache, guard }));
+app.use(
+  createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache, guardedCache: guardedPageCache, guard }),
+);
 app.use(lastResort);

@@ -38,6 +38,8 @@ import { createTurnQueue } from "./turn-queue";
 export interface PageHandlerOptions {
   build: () => Promise<ServerBuild>;
   cache: PageCache;
+  /** Where guarded pages are kept (default `cache`): their own bound, so they never push public pages out. */
+  guardedCache?: PageCache;
   getLoadContext?: (req: Request, res: Response) => RouterContextProvider;
   /**
    * For a guarded page (page-cache.server.ts, isGuardedPath): the value read from the database on every
@@ -385,8 +387,9 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
     const key = target && (await guardedKey(target, options.guard));
     if (target && key !== null && version !== undefined) {
       const { url: cacheUrl, guarded } = target;
+      const cache = guarded ? (options.guardedCache ?? options.cache) : options.cache;
       const nonce = responseNonce(res);
-      const hit = options.cache.get(key, version);
+      const hit = cache.get(key, version);
       recordPageCacheLookup(hit !== undefined);
       if (hit) {
         res.setHeader("X-Cache", "HIT");
@@ -398,7 +401,7 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       const route = routeLabel(res);
       // A page to be shared is rendered with the placeholder; each response gets its own nonce.
       const shared = () => toFetchRequest(req, res, cacheUrl, { method: "GET", shared: true });
-      let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context, route, guarded));
+      let rendered = await cache.fill(key, version, () => renderForCache(render, shared(), context, route, guarded));
       if (rendered.page) {
         res.setHeader("X-Cache", rendered.own ? "MISS" : "HIT");
         sendCached(req, res, rendered.page, nonce ?? createNonce());

@@ -40,14 +40,18 @@ const GUARDED_PATHS: RegExp[] = [/^\/book$/];
  */
 const KNOWN_PARAMS = new Map<string, RegExp>([["page", /^\d{1,6}$/]]);
 
-/** The slot page's parameters (slot-picker.server.ts reads them; a value it does not accept shows the default). */
+/**
+ * The slot page's parameters (slot-picker.server.ts reads them; a value it does not accept shows the
+ * default). A chosen slot (`slot`) is one visitor's step to the form: rendered for its request, never
+ * stored, so following every slot link (a crawler) does not fill the cache.
+ */
 const GUARDED_PARAMS = new Map<string, RegExp>([
   ["type", /^[a-z0-9-]{1,80}$/],
   ["day", /^\d{4}-\d{2}-\d{2}$/],
   ["tz", /^[A-Za-z0-9_+\-/]{1,64}$/],
-  ["slot", /^[0-9TZ:.+-]{10,40}$/],
   ["zones", /^all$/],
 ]);
+const GUARDED_UNCACHED_PARAMS = ["slot"];
 
 /** What a CDN and browsers may do with a cached public page: hold it briefly, serve stale while refreshing. */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
@@ -72,6 +76,7 @@ export function cacheableUrl(method: string, url: URL, cookieHeader: string | un
   if (url.pathname.endsWith(".data")) return null;
   const guarded = isGuardedPath(url.pathname);
   if (!guarded && !CACHEABLE_PATHS.some((pattern) => pattern.test(url.pathname))) return null;
+  if (guarded && GUARDED_UNCACHED_PARAMS.some((name) => url.searchParams.has(name))) return null;
   const known = guarded ? GUARDED_PARAMS : KNOWN_PARAMS;
   const normalized = new URL(url.pathname, url.origin);
   const names = [...new Set(url.searchParams.keys())].filter((name) => known.has(name)).sort();

@@ -118,6 +118,12 @@ describeEachDatabase("slot page cache", (ctx) => {
     const after = await page(path);
     expect([after.cache, shows(after.html, target.start)]).toEqual(["MISS", false]);
     expect((await page(path)).cache).toBe("HIT");
+    // A chosen slot (the form's step) is rendered for its request, never stored.
+    const chosen = `${path}&slot=${encodeURIComponent(new Date(slots[13]?.start ?? 0).toISOString())}`;
+    for (let i = 0; i < 2; i++) {
+      const form = await page(chosen);
+      expect([form.status, form.cache, form.html.includes("Your details")]).toEqual([200, null, true]);
+    }
   });
 
   it("pauses /book and the home page's Reach Me the moment a feed has gone unread for three intervals", async () => {
