@@ -132,6 +132,10 @@ function precompressedAssets(root) {
   };
 }
 
+// Before the first request: V8 fixes the layout of node:http's objects from the first few it makes
+// (server/object-shapes.ts).
+mod.settleHttpObjectShapes();
+
 // Page-cache hits go out first, already compressed, from node:http's own request before Express
 // wraps it (docs/decisions/0031-cache-hit-path.md); everything else goes to the Express app.
 const listener = http.createServer((req, res) => {

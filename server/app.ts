@@ -10,6 +10,7 @@ import { logger } from "~/server/logger.server";
 import { PageCache } from "~/server/page-cache.server";
 import { accessLog, measureRequest, operations, siteFavicon } from "./operations";
 import { answerFromPageCache, createPageCacheFront, createPageHandler } from "./page-handler";
+export { settleHttpObjectShapes } from "./object-shapes";
 import { clientAddress, lastResort, refuseBadRequests, refuseCrossSite, refuseMisdirected } from "./request-guards";
 import { securityHeaders } from "./security-headers";
 

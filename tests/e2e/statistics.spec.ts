@@ -88,7 +88,6 @@ test("visits from two browsers with their referrers and campaigns, a message and
   const campaigns = page.getByTestId("statistics-campaign");
   await expect(rowOf(campaigns, spring)).toBeVisible();
   await expect(rowOf(campaigns, launch)).toBeVisible();
-  await expect(rowOf(page.getByTestId("statistics-page"), BUDGET_POST)).toBeVisible();
   // Each conversion is counted for its visit's campaign, referrer and last post read, by kind.
   const byCampaign = page.getByTestId("statistics-conversions-campaign");
   // Columns: name, contact messages, subscriptions, booked calls.
@@ -107,6 +106,8 @@ test("visits from two browsers with their referrers and campaigns, a message and
   await expect(headline(page, "Contact messages")).toHaveText("1");
   await expect(headline(page, "Booked calls")).toHaveText("0");
   await expect(page.getByTestId("statistics-page").getByRole("row")).toHaveCount(4);
+  // (Read here, not in the whole day's top pages: the other specs' visits of the day may push one view out of them.)
+  await expect(rowOf(page.getByTestId("statistics-page"), BUDGET_POST)).toBeVisible();
   await expect(page.getByTestId("statistics-browser").getByRole("row")).toHaveCount(2);
   await expect(rowOf(page.getByTestId("statistics-browser"), "Edge")).toBeVisible();
 

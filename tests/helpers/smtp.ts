@@ -22,6 +22,8 @@ export interface TestSmtpServer {
   answerDelayMs: number;
   /** Resolves when the next DATA command arrives (also in hang mode). */
   nextData: () => Promise<void>;
+  /** Messages whose data arrived in hang mode: taken, never answered (their senders are still waiting). */
+  held: number;
   close: () => Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
     received: [],
     mode,
     answerDelayMs: 0,
+    held: 0,
     nextData: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
@@ -59,7 +62,10 @@ export async function startSmtpServer({ port = 0, mode = "accept", onMessage }: 
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        if (state.mode === "hang") return;
+        if (state.mode === "hang") {
+          state.held++;
+          return;
+        }
         if (state.mode === "reject") {
           callback(Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 }));
           return;

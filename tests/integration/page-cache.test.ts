@@ -127,6 +127,58 @@ describeEachDatabase("page cache", (ctx) => {
     }
   });
 
+  it("answers feeds and sitemaps from the hit path before Express (type, ETag, 304), and has a newly published post in them at once", async () => {
+    const front = await startTestServer({ hitPathFirst: true });
+    try {
+      const rawFront = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+          httpGet(`${front.url}${path}`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+          }).on("error", reject);
+        });
+      const feeds = {
+        "/rss.xml": "application/rss+xml",
+        "/7fs/Fun/rss.xml": "application/rss+xml",
+        "/sitemap.xml": "application/xml",
+        "/sitemaps/posts-1.xml": "application/xml",
+      };
+      const etags = new Map<string, string>();
+      for (const [path, type] of Object.entries(feeds)) {
+        await (await front.fetch(path)).text();
+        const hit = await rawFront(path);
+        expect(hit.status, path).toBe(200);
+        expect(hit.headers["x-cache"], path).toBe("HIT");
+        expect(hit.headers["content-type"], path).toContain(type);
+        expect(hit.headers["cache-control"], path).toBe(PUBLIC_CACHE_CONTROL);
+        expect(hit.headers.vary, path).toBe("Accept-Encoding");
+        const etag = String(hit.headers.etag);
+        expect((await rawFront(path, { "if-none-match": etag })).status, path).toBe(304);
+        etags.set(path, etag);
+      }
+      const title = `Feed Fresh ${Date.now()}`;
+      const created = await front.fetch("/7fs/Fun/new", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: front.url, cookie: editor.cookie },
+        body: new URLSearchParams({ title, content: "In the feed at once.", published: "on", media: "[]" }).toString(),
+      });
+      expect(created.status).toBe(302);
+      const address = created.headers.get("location") ?? "";
+      for (const path of Object.keys(feeds)) {
+        const after = await rawFront(path, { "if-none-match": etags.get(path) ?? "" });
+        expect(after.status, path).toBe(200);
+        expect(after.headers["x-cache"], path).toBe("MISS");
+        expect(after.headers.etag, path).not.toBe(etags.get(path));
+        // The sitemap index names the post sitemaps (its lastmod moves), not the posts.
+        if (path !== "/sitemap.xml") expect(after.body, path).toContain(path.startsWith("/sitemaps/") ? address : title);
+        expect((await rawFront(path)).headers["x-cache"], path).toBe("HIT");
+      }
+    } finally {
+      await front.close();
+    }
+  });
+
   it("sends the same headers for HEAD on a hit as for GET, without a body", async () => {
     await (await get("/recent-roles")).text();
     const hit = await rawGet("/recent-roles", { "accept-encoding": "gzip" });

@@ -18,6 +18,7 @@ import { ValidationError } from "~/server/errors.server";
 import { LIMITS } from "~/server/limits.server";
 import { logger } from "~/server/logger.server";
 import { getEnv } from "~/server/env.server";
+import { releaseNativeMemorySoon } from "~/server/gc.server";
 import { getStorage } from "~/server/storage.server";
 import { processImage } from "./images.server";
 
@@ -142,6 +143,9 @@ export function startImageBatch(actor: Actor | null): ImageBatch {
         }
         return inserted;
       });
+      // The images' buffers and libvips' working memory are garbage now: handed back at once rather
+      // than when the server next goes quiet (docs/decisions/0085-hit-path-shapes-and-memory.md).
+      releaseNativeMemorySoon();
       return stored.map((image) => {
         logger.info({ userId: actor.id, key: image.key, bytes: image.byteSize }, "image uploaded");
         const id = rows.find((r) => r.storageKey === image.key)?.id;
@@ -160,6 +164,7 @@ export function startImageBatch(actor: Actor | null): ImageBatch {
       for (const image of stored.splice(0)) {
         for (const key of [image.key, ...image.variants.map((v) => v.key)]) await storage.delete(key).catch(() => undefined);
       }
+      releaseNativeMemorySoon();
     },
   };
 }
