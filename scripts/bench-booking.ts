@@ -5,8 +5,10 @@
 //    write: the slot stamp renewed before every run) and from the slot cache (no write in between);
 // 2. latency over HTTP, one request at a time (what a visitor waits for; no queueing behind other
 //    requests): a production server (npm run build) on a scratch data directory seeded the same way;
-//    GET /book p50/p95, beside a cached public page (/) and / rendered afresh, alternated with it (the
-//    issue's ceiling: 20 ms p95); then /book right after a booking (the slot cache computes again);
+//    GET /book p50/p95, bare and with a call type and a day, beside a cached public page (/) and /
+//    rendered afresh, alternated with them (the issue's ceiling: 20 ms p95; /book is kept in the page
+//    cache beside the slot stamp read per request: docs/decisions/0083-slot-page-cache.md); then /book
+//    right after a booking (the slot stamp moved: slots computed and the page rendered again);
 // 3. throughput over HTTP, 50 requests at a time: pages/s of /book, beside / cached and rendered, and
 //    the server's CPU time per page (from /proc: less disturbed than waits by other load on the machine);
 // 4. bookings under 50 concurrent visitors on that server: distinct free times booked through
@@ -149,14 +151,18 @@ async function waitUp(url: string, limitMs = 120_000): Promise<void> {
   }
 }
 
-/** Free times at whole hours (30 minutes and a 10-minute buffer: no two of them overlap), from the seeded data directory. */
-async function seedDataDir(dataDir: string): Promise<number[]> {
+/**
+ * Free times at whole hours (30 minutes and a 10-minute buffer: no two of them overlap), from the
+ * seeded data directory, and a day in the middle of the horizon (the site's zone) to ask /book for.
+ */
+async function seedDataDir(dataDir: string): Promise<{ free: number[]; day: string }> {
   const database = await openDatabase({ kind: "pglite", dataDir });
   try {
     await migrateDatabase(database);
     await seed(database.db, BUSY);
     const callType = await activeCallType(database.db, "bench-call");
-    return (await listSlots(database.db, callType)).slots.map((s) => s.start).filter((start) => start % HOUR === 0);
+    const { slots } = await listSlots(database.db, callType);
+    return { free: slots.map((s) => s.start).filter((start) => start % HOUR === 0), day: slots[Math.floor(slots.length / 2)]?.day ?? "" };
   } finally {
     await database.close();
   }
@@ -225,9 +231,11 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T, index: numb
   return results;
 }
 
-/** The three pages measured, the slot page first; any cookie makes a request per-visitor (rendered afresh, as /book always is). */
-const PAGES: { label: string; path: string; headers: Record<string, string> }[] = [
+type Page = { label: string; path: string; headers: Record<string, string> };
+/** The pages measured, the slot pages first; any cookie makes a request per-visitor (rendered afresh). */
+const pagesFor = (day: string): Page[] => [
   { label: `/book (slot page, ${BUSY} busy events)`, path: "/book", headers: {} },
+  { label: "/book?type=…&day=… (a day chosen)", path: `/book?type=bench-call&day=${day}`, headers: {} },
   { label: "/ (cached public page, reference)", path: "/", headers: {} },
   { label: "/ rendered, not cached (reference)", path: "/", headers: { cookie: "bench=1" } },
 ];
@@ -256,7 +264,8 @@ const row = (label: string, ...figures: string[]) => print(`   ${label.padEnd(52
 async function benchHttp(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-booking-"));
   try {
-    const free = await seedDataDir(dataDir);
+    const { free, day } = await seedDataDir(dataDir);
+    const PAGES = pagesFor(day);
     const base = await startServer(dataDir);
     // Warm every page (the cached page is stored by its first render, the slot cache by the first /book).
     for (let i = 0; i < 20; i++) for (const page of PAGES) await get(`${base}${page.path}`, page.headers);

@@ -1,7 +1,9 @@
 import "react-router";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
+import { slotPageVersion } from "~/features/booking/booking.server";
 import { onContentVersionChange } from "~/server/content-version.server";
+import { getDb } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { noteRequest } from "~/server/gc.server";
 import { logger } from "~/server/logger.server";
@@ -23,8 +25,16 @@ import { securityHeaders } from "./security-headers";
  * site, and the most visited ones of a big site while crawlers go through the rest.
  */
 export const pageCache = new PageCache({ maxBytes: 16 * 1024 * 1024, maxEntries: 5000, maxAgeMs: 60_000 });
+/**
+ * The guarded pages (/book per call type, day and zone: ~45 + 8 KB each), bounded apart so that a
+ * crawler going through every day never pushes the public pages out.
+ */
+const guardedPageCache = new PageCache({ maxBytes: 4 * 1024 * 1024, maxEntries: 1000, maxAgeMs: 60_000 });
 // Frees the old version's pages at once rather than at the next request.
-onContentVersionChange((version) => pageCache.useVersion(version));
+onContentVersionChange((version) => {
+  pageCache.useVersion(version);
+  guardedPageCache.useVersion(version);
+});
 
 /**
  * Page-cache hits, answered before any other middleware (docs/decisions/0031-cache-hit-path.md):
@@ -57,5 +67,12 @@ app.use(operations);
 app.use(refuseMisdirected);
 // ---- Robustness for raw HTTP (docs/decisions/0014-http-robustness.md).
 app.use(refuseBadRequests);
-app.use(createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache }));
+/**
+ * The guarded pages' values (page-cache.server.ts): the slot page, /book, is the only one; its stored
+ * renders serve only requests that read the same slot stamp and pause (docs/decisions/0083-slot-page-cache.md).
+ */
+const guard = (url: URL) => (url.pathname === "/book" ? slotPageVersion(getDb()) : Promise.resolve(null));
+app.use(
+  createPageHandler({ build: () => import("virtual:react-router/server-build"), cache: pageCache, guardedCache: guardedPageCache, guard }),
+);
 app.use(lastResort);

@@ -15,11 +15,12 @@ import {
   createCachedPage,
   encodePage,
   encodingsAccepted,
+  isGuardedPath,
   isStorable,
   matchesEtag,
   PageCache,
   PRIVATE_CACHE_CONTROL,
-  PUBLIC_CACHE_CONTROL,
+  renderExpiryOf,
   type CachedPage,
   type RenderedPage,
 } from "~/server/page-cache.server";
@@ -37,7 +38,15 @@ import { createTurnQueue } from "./turn-queue";
 export interface PageHandlerOptions {
   build: () => Promise<ServerBuild>;
   cache: PageCache;
+  /** Where guarded pages are kept (default `cache`): their own bound, so they never push public pages out. */
+  guardedCache?: PageCache;
   getLoadContext?: (req: Request, res: Response) => RouterContextProvider;
+  /**
+   * For a guarded page (page-cache.server.ts, isGuardedPath): the value read from the database on every
+   * request that its stored render must match (the slot page: the slot stamp and the pause), or null to
+   * render it for this request only. Without it, guarded pages are never cached.
+   */
+  guard?: (url: URL) => Promise<string | null>;
 }
 
 /** The request's URL as the adapter of @react-router/express builds it (host from the proxy when trusted). */
@@ -56,9 +65,29 @@ function requestUrl(req: Request, protocol: string, trustProxy: boolean): URL {
  * holds absolute links (canonical, feeds) in the request's scheme when no site address is configured,
  * so a page rendered for http must never answer an https visitor, nor the other way round.
  */
-function cacheTarget(method: string, cookie: string | undefined, url: URL): { url: URL; key: string } | null {
+function cacheTarget(method: string, cookie: string | undefined, url: URL): { url: URL; key: string; guarded: boolean } | null {
   const cacheUrl = cacheableUrl(method, url, cookie);
-  return cacheUrl && { url: cacheUrl, key: `${cacheUrl.protocol}//${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}` };
+  return (
+    cacheUrl && {
+      url: cacheUrl,
+      key: `${cacheUrl.protocol}//${cacheUrl.host}${cacheUrl.pathname}${cacheUrl.search}`,
+      guarded: isGuardedPath(cacheUrl.pathname),
+    }
+  );
+}
+
+/**
+ * The key of a cacheable request: a guarded page's with the value its guard read now (null: render
+ * it for this request only, as when there is no guard or the read failed, so the page shows the failure).
+ */
+async function guardedKey(target: { url: URL; key: string; guarded: boolean }, guard: PageHandlerOptions["guard"]): Promise<string | null> {
+  if (!target.guarded) return target.key;
+  if (!guard) return null;
+  const value = await guard(target.url).catch((error: unknown) => {
+    logger.warn({ err: error, path: target.url.pathname }, "page cache: a guarded page's value could not be read");
+    return null;
+  });
+  return value === null ? null : `${target.key}\n${value}`;
 }
 
 function responseNonce(res: Response): string | undefined {
@@ -135,7 +164,7 @@ const pageFields = new WeakMap<CachedPage, string[]>();
 function fieldsOf(page: CachedPage): string[] {
   let fields = pageFields.get(page);
   if (!fields) {
-    fields = [...page.headers.flat(), "ETag", page.etag, "Cache-Control", PUBLIC_CACHE_CONTROL, "Vary", "Accept-Encoding"];
+    fields = [...page.headers.flat(), "ETag", page.etag, "Cache-Control", page.cacheControl, "Vary", "Accept-Encoding"];
     pageFields.set(page, fields);
   }
   return fields;
@@ -207,11 +236,14 @@ async function renderForCache(
   request: globalThis.Request,
   context: RouterContextProvider | undefined,
   route: string,
+  guarded = false,
 ): Promise<RenderedPage> {
   const response = await handle(request, context);
   const body = Buffer.from(await response.arrayBuffer());
+  // Read after the whole body: loaders (and the deferred data they stream) have named their expiry.
+  const expiresAt = renderExpiryOf(request);
   const page = isStorable(response.status, response.headers)
-    ? await createCachedPage(response.status, response.headers, body, route)
+    ? await createCachedPage(response.status, response.headers, body, route, { expiresAt, guarded })
     : null;
   return { status: response.status, statusText: response.statusText, headers: response.headers, body, page };
 }
@@ -240,11 +272,11 @@ const lookedUp = new WeakSet<IncomingMessage>();
  * on nothing else. Bounded: emptied when full (distinct addresses are few; a flood of made-up ones
  * only costs the parse it would have cost anyway).
  */
-const rawTargets = new Map<string, { key: string } | null>();
+const rawTargets = new Map<string, { key: string; guarded: boolean } | null>();
 const MAX_RAW_TARGETS = 2_000;
 
 /** The request's normalized cache key, from the raw request (host from the proxy when trusted). */
-function rawCacheTarget(req: IncomingMessage, trustProxy: boolean): { key: string } | null {
+function rawCacheTarget(req: IncomingMessage, trustProxy: boolean): { key: string; guarded: boolean } | null {
   const forwarded = trustProxy ? headerValue(req.headers["x-forwarded-host"])?.split(",")[0]?.trim() : undefined;
   const host = forwarded || req.headers.host || "localhost";
   // As Express reads req.protocol: the proxy's X-Forwarded-Proto (first hop) only when trusted.
@@ -253,14 +285,14 @@ function rawCacheTarget(req: IncomingMessage, trustProxy: boolean): { key: strin
   const raw = `${proto} ${host} ${req.url ?? "/"}`;
   const known = rawTargets.get(raw);
   if (known !== undefined) return known;
-  let target: { key: string } | null;
+  let target: { key: string; guarded: boolean } | null;
   try {
     target = cacheTarget(req.method ?? "GET", req.headers.cookie, new URL(`${proto}://${host}${req.url ?? "/"}`));
   } catch {
     target = null;
   }
   if (rawTargets.size >= MAX_RAW_TARGETS) rawTargets.clear();
-  rawTargets.set(raw, target && { key: target.key });
+  rawTargets.set(raw, target && { key: target.key, guarded: target.guarded });
   return target;
 }
 
@@ -288,7 +320,8 @@ export function answerFromPageCache(
   const started = process.hrtime.bigint();
   const version = contentVersion();
   const target = version === undefined ? null : rawCacheTarget(req, trustProxy());
-  const page = target && version !== undefined ? cache.get(target.key, version) : undefined;
+  // A guarded page is looked up by the page handler, after its value is read from the database.
+  const page = target && !target.guarded && version !== undefined ? cache.get(target.key, version) : undefined;
   if (!page) {
     // Only a request that goes on is remembered (a hit is answered here and never comes back).
     lookedUp.add(req);
@@ -351,28 +384,30 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
     const url = requestUrl(req, req.protocol, req.app.enabled("trust proxy"));
     const version = contentVersion();
     const target = version === undefined ? null : cacheTarget(req.method, req.headers.cookie, url);
-    if (target && version !== undefined) {
-      const { key, url: cacheUrl } = target;
+    const key = target && (await guardedKey(target, options.guard));
+    if (target && key !== null && version !== undefined) {
+      const { url: cacheUrl, guarded } = target;
+      const cache = guarded ? (options.guardedCache ?? options.cache) : options.cache;
       const nonce = responseNonce(res);
-      const hit = options.cache.get(key, version);
+      const hit = cache.get(key, version);
       recordPageCacheLookup(hit !== undefined);
       if (hit) {
         res.setHeader("X-Cache", "HIT");
         sendCached(req, res, hit, nonce ?? createNonce());
-        return countView(req, isHtmlPage(hit), res.statusCode);
+        return countView(req, !guarded && isHtmlPage(hit), res.statusCode);
       }
       const render = handle;
       const context = options.getLoadContext?.(req, res);
       const route = routeLabel(res);
       // A page to be shared is rendered with the placeholder; each response gets its own nonce.
       const shared = () => toFetchRequest(req, res, cacheUrl, { method: "GET", shared: true });
-      let rendered = await options.cache.fill(key, version, () => renderForCache(render, shared(), context, route));
+      let rendered = await cache.fill(key, version, () => renderForCache(render, shared(), context, route, guarded));
       if (rendered.page) {
         res.setHeader("X-Cache", rendered.own ? "MISS" : "HIT");
         sendCached(req, res, rendered.page, nonce ?? createNonce());
-        return countView(req, isHtmlPage(rendered.page), res.statusCode);
+        return countView(req, !guarded && isHtmlPage(rendered.page), res.statusCode);
       }
-      if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context, route)), own: true };
+      if (!rendered.own) rendered = { ...(await renderForCache(render, shared(), context, route, guarded)), own: true };
       res.setHeader("X-Cache", "BYPASS");
       return sendBuffered(req, res, rendered, nonce);
     }
@@ -385,8 +420,9 @@ export function createPageHandler(options: PageHandlerOptions): RequestHandler {
       });
     }
     if (req.headers.cookie && !response.headers.has("Cache-Control")) res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
-    // A public page rendered for a visitor with a cookie but no session (a notice, the sidebar state).
-    if (req.method === "GET" && cacheableUrl("GET", url, undefined)) {
+    // A public page rendered for a visitor with a cookie but no session (a notice, the sidebar state);
+    // views of the slot page (guarded) are not counted, as before it was cached.
+    if (req.method === "GET" && cacheableUrl("GET", url, undefined) && !isGuardedPath(url.pathname)) {
       countView(req, response.headers.get("content-type")?.startsWith("text/html") === true, response.status);
     }
     await sendResponse(res, response, url.protocol === "https:" || isSecureRequest());

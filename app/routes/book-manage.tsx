@@ -37,7 +37,7 @@ async function pageData(request: Request, id: string) {
         { exceptBookingId: id },
       )
     : null;
-  return { token, view, picker };
+  return { token, view, picker, allZones: url.searchParams.get("zones") === "all" };
 }
 
 /** The signed link from the emails: cancel, or pick another time (the link ends when the call starts). */
@@ -92,7 +92,8 @@ export default function BookManage({ loaderData, actionData }: Route.ComponentPr
               <div className="mt-6 space-y-8">
                 <SlotPicker
                   picker={page.picker}
-                  zones={timeZoneChoices(page.picker.timeZone)}
+                  zones={timeZoneChoices(page.picker.timeZone, page.picker.ownerTimeZone, page.allZones)}
+                  allZones={page.allZones}
                   hidden={{ t: page.token }}
                   hrefFor={(change) => pickerHref(`/book/manage/${page.view.id}`, { t: page.token, tz: page.picker?.timeZone }, change)}
                 />

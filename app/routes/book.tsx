@@ -12,6 +12,7 @@ import { readForm } from "~/server/form.server";
 import { errorAnswer } from "~/server/errors.server";
 import { withPageFailures } from "~/server/failure-reply.server";
 import { getDb } from "~/server/db/client.server";
+import { expirePageAt } from "~/server/page-cache.server";
 import { seoContext, seoMeta } from "~/lib/seo";
 import { STATIC_PAGE } from "~/lib/hydration";
 import type { Route } from "./+types/book";
@@ -31,18 +32,23 @@ async function pageData(request: Request) {
   const url = new URL(request.url);
   const db = getDb();
   const types = await activeCallTypes(db);
-  if (types.length === 0) return { types: [], picker: null, verification: getVerificationConfig() };
+  const allZones = url.searchParams.get("zones") === "all";
+  if (types.length === 0) return { types: [], picker: null, allZones, verification: getVerificationConfig() };
   const callType = await withPageFailures(async () => callTypeOf(types, url.searchParams.get("type")));
   const picker = await pickerData(db, callType, pickerQueryOf(url));
   return {
     types: types.map((t) => ({ slug: t.slug, name: t.name, durationMinutes: t.durationMinutes })),
     picker,
+    allZones,
     verification: getVerificationConfig(),
   };
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return pageData(request);
+  const page = await pageData(request);
+  // The shared render (the page cache, guarded by the slot stamp) is good until a slot leaves the notice or booking pauses.
+  expirePageAt(request, page.picker?.changesAt ?? null);
+  return page;
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -129,7 +135,8 @@ export default function Book({ loaderData, actionData }: Route.ComponentProps) {
               ) : null}
               <SlotPicker
                 picker={picker}
-                zones={timeZoneChoices(picker.timeZone)}
+                zones={timeZoneChoices(picker.timeZone, picker.ownerTimeZone, page.allZones)}
+                allZones={page.allZones}
                 hidden={{ type: picker.callType.slug }}
                 hrefFor={(change) => pickerHref("/book", { type: picker.callType.slug, tz: picker.timeZone }, change)}
               />

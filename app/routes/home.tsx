@@ -1,6 +1,7 @@
 import { HomePage } from "~/features/home/home-page";
 import { homePageView } from "~/features/home/home-page.server";
 import { DEFAULT_OG_IMAGE, seoContext, seoMeta } from "~/lib/seo";
+import { expirePageAt } from "~/server/page-cache.server";
 import type { Route } from "./+types/home";
 import { STATIC_PAGE } from "~/lib/hydration";
 
@@ -17,8 +18,11 @@ export function meta({ matches, data }: Route.MetaArgs) {
   });
 }
 
-export async function loader() {
-  return homePageView();
+export async function loader({ request }: Route.LoaderArgs) {
+  const view = await homePageView();
+  // "Reach Me" lists slots: the cached page goes when its first slot leaves the notice or booking pauses.
+  expirePageAt(request, view.booking?.changesAt ?? null);
+  return view;
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

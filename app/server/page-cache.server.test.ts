@@ -1,12 +1,17 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createNonce, NONCE_PLACEHOLDER, stampNonce } from "./nonce.server";
 import {
   cacheableUrl,
   createCachedPage,
   encodePage,
   encodingsAccepted,
+  expirePageAt,
+  GUARDED_CACHE_CONTROL,
+  isGuardedPath,
   isStorable,
+  PUBLIC_CACHE_CONTROL,
+  renderExpiryOf,
   matchesEtag,
   PageCache,
   type CachedPage,
@@ -59,6 +64,24 @@ describe("cacheableUrl", () => {
 
   it("drops parameters named like Object's own properties (constructor, toString, __proto__)", () => {
     expect(cacheableUrl("GET", url("/?constructor=&toString=1&__proto__=x"), undefined)?.href).toBe("http://example.test/");
+  });
+
+  it("admits the slot page as a guarded page, with its own parameters kept and others dropped", () => {
+    expect(isGuardedPath("/book")).toBe(true);
+    expect(isGuardedPath("/book/manage/x")).toBe(false);
+    expect(isGuardedPath("/")).toBe(false);
+    expect(
+      cacheableUrl("GET", url("/book?utm_source=x&type=intro&day=2030-01-02&tz=America/New_York&zones=all&page=2"), undefined)?.href,
+    ).toBe("http://example.test/book?day=2030-01-02&type=intro&tz=America%2FNew_York&zones=all");
+    // A chosen slot is one visitor's step: rendered for its request only.
+    expect(cacheableUrl("GET", url("/book?day=2030-01-02&slot=2030-01-02T09:30:00.000Z"), undefined)).toBeNull();
+    // Its parameters mean nothing elsewhere; a malformed one is rendered for its request only.
+    expect(cacheableUrl("GET", url("/about?type=intro"), undefined)?.href).toBe("http://example.test/about");
+    expect(cacheableUrl("GET", url("/book?day=tomorrow"), undefined)).toBeNull();
+    expect(cacheableUrl("GET", url("/book?zones=some"), undefined)).toBeNull();
+    expect(cacheableUrl("GET", url("/book"), "sid=abc")).toBeNull();
+    expect(cacheableUrl("POST", url("/book"), undefined)).toBeNull();
+    expect(cacheableUrl("GET", url("/book/manage/x?t=y"), undefined)).toBeNull();
   });
 
   it("keeps only known query parameters, so tracking parameters share one entry", () => {
@@ -196,6 +219,63 @@ describe("PageCache", () => {
     expect(cache.get("/a", 1)).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(cache.get("/a", 1)).toBeUndefined();
+  });
+
+  describe("a page that named its expiry", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const at = Date.parse("2030-01-01T10:00:00.000Z");
+    const expiring = async (expiresAt: number): Promise<RenderedPage> => {
+      const body = Buffer.from("slots");
+      return {
+        status: 200,
+        statusText: "OK",
+        headers: new Headers(),
+        body,
+        page: await createCachedPage(200, new Headers(), body, "book", { expiresAt, guarded: true }),
+      };
+    };
+
+    it("is served until the millisecond before it, never after, and never before it was rendered (a clock stepped back)", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(at);
+      const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
+      cache.useVersion(1);
+      await cache.fill("/book", 1, () => expiring(at + 5_000));
+      expect(cache.get("/book", 1)?.cacheControl).toBe(GUARDED_CACHE_CONTROL);
+      vi.setSystemTime(at + 4_999);
+      expect(cache.get("/book", 1)).toBeDefined();
+      vi.setSystemTime(at + 5_000);
+      expect(cache.get("/book", 1)).toBeUndefined();
+
+      await cache.fill("/book", 1, () => expiring(at + 10_000));
+      vi.setSystemTime(at - 1);
+      expect(cache.get("/book", 1)).toBeUndefined();
+    });
+
+    it("is not stored when it has expired by the time its render ends, and other pages stay public", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(at);
+      const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, maxAgeMs: 60_000 });
+      cache.useVersion(1);
+      const answer = await cache.fill("/book", 1, () => expiring(at));
+      expect(answer.page).not.toBeNull();
+      expect(cache.get("/book", 1)).toBeUndefined();
+      await cache.fill("/a", 1, () => rendered("one"));
+      expect(cache.get("/a", 1)?.cacheControl).toBe(PUBLIC_CACHE_CONTROL);
+    });
+  });
+
+  it("takes the earliest expiry a render's loaders name, per request", () => {
+    const request = new Request("http://example.test/");
+    expect(renderExpiryOf(request)).toBeUndefined();
+    expirePageAt(request, null);
+    expirePageAt(request, 2_000);
+    expirePageAt(request, 1_000);
+    expirePageAt(request, 3_000);
+    expect(renderExpiryOf(request)).toBe(1_000);
+    expect(renderExpiryOf(new Request("http://example.test/"))).toBeUndefined();
   });
 
   it("never stores what may not be shared", async () => {

@@ -5,6 +5,7 @@ import Negotiator from "negotiator";
 import { crc32CombineWith, crc32Shift } from "~/lib/crc32-combine";
 import { LruCache } from "~/lib/lru-cache";
 import { NONCE_PLACEHOLDER } from "./nonce.server";
+import { requestMemo } from "./request-scope.server";
 
 const deflateRawAsync = promisify(deflateRaw);
 const brotliAsync = promisify(brotliCompress);
@@ -26,14 +27,42 @@ const CACHEABLE_PATHS: RegExp[] = [
 ];
 
 /**
+ * Pages that show what changes between content versions, cached only beside a value the page handler
+ * reads from the database on every request (its `guard`) and only until the instant the render
+ * named (`expirePageAt`): the slot page (docs/decisions/0083-slot-page-cache.md). Never answered
+ * by the hit path before Express, which reads nothing from the database.
+ */
+const GUARDED_PATHS: RegExp[] = [/^\/book$/];
+
+/**
  * The only query parameters a public page reads; any other is dropped from the key and the render. A
  * Map, not an object literal: a parameter named `constructor` or `toString` must not find Object's own.
  */
 const KNOWN_PARAMS = new Map<string, RegExp>([["page", /^\d{1,6}$/]]);
 
+/**
+ * The slot page's parameters (slot-picker.server.ts reads them; a value it does not accept shows the
+ * default). A chosen slot (`slot`) is one visitor's step to the form: rendered for its request, never
+ * stored, so following every slot link (a crawler) does not fill the cache.
+ */
+const GUARDED_PARAMS = new Map<string, RegExp>([
+  ["type", /^[a-z0-9-]{1,80}$/],
+  ["day", /^\d{4}-\d{2}-\d{2}$/],
+  ["tz", /^[A-Za-z0-9_+\-/]{1,64}$/],
+  ["zones", /^all$/],
+]);
+const GUARDED_UNCACHED_PARAMS = ["slot"];
+
 /** What a CDN and browsers may do with a cached public page: hold it briefly, serve stale while refreshing. */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
+/** A guarded page: anyone may store it, but must ask again (a 304 with the ETag) before each use. */
+export const GUARDED_CACHE_CONTROL = "public, no-cache";
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+/** Whether a path's page is cached only beside a value read per request (GUARDED_PATHS). */
+export function isGuardedPath(pathname: string): boolean {
+  return GUARDED_PATHS.some((pattern) => pattern.test(pathname));
+}
 
 /**
  * The URL a cacheable request is rendered from (only known query parameters, sorted), or null when
@@ -44,17 +73,41 @@ export function cacheableUrl(method: string, url: URL, cookieHeader: string | un
   if (method !== "GET" && method !== "HEAD") return null;
   if (cookieHeader && cookieHeader.trim() !== "") return null;
   // React Router's data requests (*.data) of client navigations are rendered per request.
-  if (url.pathname.endsWith(".data") || !CACHEABLE_PATHS.some((pattern) => pattern.test(url.pathname))) return null;
+  if (url.pathname.endsWith(".data")) return null;
+  const guarded = isGuardedPath(url.pathname);
+  if (!guarded && !CACHEABLE_PATHS.some((pattern) => pattern.test(url.pathname))) return null;
+  if (guarded && GUARDED_UNCACHED_PARAMS.some((name) => url.searchParams.has(name))) return null;
+  const known = guarded ? GUARDED_PARAMS : KNOWN_PARAMS;
   const normalized = new URL(url.pathname, url.origin);
-  const names = [...new Set(url.searchParams.keys())].filter((name) => KNOWN_PARAMS.has(name)).sort();
+  const names = [...new Set(url.searchParams.keys())].filter((name) => known.has(name)).sort();
   for (const name of names) {
     const values = url.searchParams.getAll(name);
     const value = values[0] ?? "";
     // A repeated or malformed known parameter is rare and odd: rendered fresh, never stored.
-    if (values.length > 1 || !KNOWN_PARAMS.get(name)?.test(value)) return null;
+    if (values.length > 1 || !known.get(name)?.test(value)) return null;
     normalized.searchParams.set(name, value);
   }
   return normalized;
+}
+
+/** Each shared render's expiry, kept per request (the page handler opens a scope for each). */
+const renderExpiry = requestMemo<{ at: number }>();
+
+/**
+ * Called by a loader whose page shows what changes with time alone (slots leave the minimum notice,
+ * booking pauses when a calendar feed goes unread): a shared render of the page is not served from
+ * `at` on (null: nothing changes without a write). The earliest of several calls counts.
+ */
+export function expirePageAt(request: Request, at: number | null): void {
+  if (at === null) return;
+  const expiry = renderExpiry(request, () => ({ at: Infinity }));
+  expiry.at = Math.min(expiry.at, at);
+}
+
+/** The instant a render's page stops being good (expirePageAt), or undefined when no loader named one. */
+export function renderExpiryOf(request: Request): number | undefined {
+  const at = renderExpiry(request, () => ({ at: Infinity })).at;
+  return at === Infinity ? undefined : at;
 }
 
 export interface CachedPage {
@@ -78,6 +131,10 @@ export interface CachedPage {
   route: string;
   /** When it was rendered (ms): pages also show what no write announces (external feeds). */
   renderedAt: number;
+  /** When it stops being good however young it is (expirePageAt); it is not served before renderedAt either. */
+  expiresAt?: number;
+  /** What it tells browsers and CDNs (PUBLIC_CACHE_CONTROL, or GUARDED_CACHE_CONTROL for a guarded page). */
+  cacheControl: string;
 }
 
 /**
@@ -128,7 +185,13 @@ function splitAtPlaceholder(body: Buffer): Buffer[] {
  * Builds an entry: strong ETag over the stored bytes (placeholder included: the same page whatever
  * the nonce), gzip per segment and br made once (off the main thread).
  */
-export async function createCachedPage(status: number, headers: Headers, body: Buffer, route = "unmatched"): Promise<CachedPage> {
+export async function createCachedPage(
+  status: number,
+  headers: Headers,
+  body: Buffer,
+  route = "unmatched",
+  { expiresAt, guarded = false }: { expiresAt?: number; guarded?: boolean } = {},
+): Promise<CachedPage> {
   const kept: [string, string][] = [];
   headers.forEach((value, name) => {
     if (!NOT_STORED_HEADERS.has(name.toLowerCase())) kept.push([name, value]);
@@ -153,7 +216,21 @@ export async function createCachedPage(status: number, headers: Headers, body: B
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   const crcs = segments.map((segment) => crc32(segment));
   const shifts = segments.map((segment) => crc32Shift(segment.length));
-  return { status, headers: kept, segments, etag, deflated, crcs, shifts, br, route, renderedAt: Date.now() };
+  const cacheControl = guarded ? GUARDED_CACHE_CONTROL : PUBLIC_CACHE_CONTROL;
+  return {
+    status,
+    headers: kept,
+    segments,
+    etag,
+    deflated,
+    crcs,
+    shifts,
+    br,
+    route,
+    renderedAt: Date.now(),
+    cacheControl,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  };
 }
 
 /** The length of a nonce from createNonce (16 bytes in base64). */
@@ -303,11 +380,17 @@ export class PageCache {
   get(key: string, version: number): CachedPage | undefined {
     this.useVersion(version);
     const page = this.lru.get(key);
-    if (page && Date.now() - page.renderedAt > this.maxAgeMs) {
+    if (page && !this.isGood(page, Date.now())) {
       this.lru.delete(key);
       return undefined;
     }
     return page;
+  }
+
+  /** Young enough, and for a page that named its expiry, inside [renderedAt, expiresAt) (the clock may step back). */
+  private isGood(page: CachedPage, now: number): boolean {
+    if (now - page.renderedAt > this.maxAgeMs) return false;
+    return page.expiresAt === undefined || (now >= page.renderedAt && now < page.expiresAt);
   }
 
   /**
@@ -322,7 +405,8 @@ export class PageCache {
     const promise = render()
       .then((rendered) => {
         // Stored only if the version did not move while rendering: the page might show older content.
-        if (rendered.page && this.version === version) this.lru.set(key, rendered.page);
+        // One already expired is sent to its own request and waiters, never kept.
+        if (rendered.page && this.version === version && this.isGood(rendered.page, Date.now())) this.lru.set(key, rendered.page);
         return rendered;
       })
       .finally(() => this.inFlight.delete(flightKey));

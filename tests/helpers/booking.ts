@@ -9,10 +9,10 @@ import { suiteEnv } from "./suite-env";
 export const OPEN_ALL_WEEK = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `${d} 00:00-24:00`).join("\n");
 
 /**
- * A call type bookable at any half hour of the next 30 days (no notice, no cap, no buffers), with
- * weekly hours around the clock; made once per database.
+ * A call type bookable at any half hour of the next 30 days (no notice, no cap, no buffers, unless
+ * `rules` say otherwise), with weekly hours around the clock; made once per database.
  */
-export async function openCallType(db: Db, slug = "open-call") {
+export async function openCallType(db: Db, slug = "open-call", rules: Partial<typeof bookingCallTypes.$inferInsert> = {}) {
   const [found] = await db.select({ id: bookingCallTypes.id }).from(bookingCallTypes).where(eq(bookingCallTypes.slug, slug));
   if (!found) {
     await db.insert(bookingCallTypes).values({
@@ -24,6 +24,7 @@ export async function openCallType(db: Db, slug = "open-call") {
       horizonDays: 30,
       remind24h: false,
       remind1h: false,
+      ...rules,
     });
     await db.delete(bookingWeeklyHours);
     await db.insert(bookingWeeklyHours).values([1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startMinute: 0, endMinute: 1440 })));

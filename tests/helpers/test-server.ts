@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from "vitest";
 import { settingsFormFields } from "~/features/settings/settings-schema";
 import { readSiteSettings } from "~/features/settings/settings.server";
 import type { Role } from "~/lib/roles";
+import { startContentVersion, stopContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
 import type { DatabaseContext } from "./databases";
 import { signedInAs } from "./factories";
@@ -89,6 +90,33 @@ export function useSignedInServer(ctx: DatabaseContext, role: Role): SignedInTes
         headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams(body).toString(),
       }),
+  };
+}
+
+/**
+ * The production server for one suite with its page cache on: it follows the content version, as
+ * start-up does (the cache is off without it); both stop after the suite.
+ */
+export function useCachingTestServer(): TestServer {
+  let started: TestServer | undefined;
+  const current = () => {
+    if (!started) throw new Error("The test server starts in beforeAll");
+    return started;
+  };
+  beforeAll(async () => {
+    await startContentVersion();
+    started = await startTestServer();
+  });
+  afterAll(async () => {
+    await started?.close();
+    await stopContentVersion();
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    fetch: (input, init) => current().fetch(input, init),
+    close: () => current().close(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { activeCallType, listSlots, type CallType } from "~/features/booking/booking.server";
 import { SLOT_CACHE_SPAN_MS } from "~/features/booking/slot-cache.server";
@@ -57,6 +57,42 @@ describeEachDatabase("booking slot cache", (ctx) => {
     }
     // A moment before the entry's own is computed for itself too.
     expect(await starts(ctx.db, callType, now - 45 * MINUTE)).toEqual(await freshStarts(ctx.db, callType, now - 45 * MINUTE));
+  });
+
+  it("names the first instant the listing changes without a write: the same slots a millisecond before, others at it", async () => {
+    const first = await starts(ctx.db, callType);
+    const edge = (first[0] ?? 0) - 90 * MINUTE;
+    // Through the morning (slots leave the notice), the evening (none leave; the horizon's end gains
+    // none either), a Saturday morning (none leave till Monday; the horizon's end, a Monday, gains
+    // one at 07:00 UTC) and an entry's end.
+    const saturday = Date.parse("2030-03-09T06:50:00Z");
+    for (const at of [now, edge, edge + 1, now + 5 * 60 * MINUTE, now + 11 * 60 * MINUTE, now + 14 * MINUTE, saturday]) {
+      // A write that changes no value renews the stamp: the entry is computed at `at`, its span from there.
+      await ctx.db.update(schema.bookingWeeklyHours).set({ startMinute: sql`${schema.bookingWeeklyHours.startMinute}` });
+      const { slots, changesAt } = await listSlots(ctx.db, callType, at);
+      expect(changesAt).not.toBeNull();
+      const change = changesAt ?? 0;
+      expect(change).toBeGreaterThan(at);
+      expect(await freshStarts(ctx.db, callType, change - 1)).toEqual(slots.map((s) => s.start));
+      // Before the slot cache's span ends, the instant named is one where the slots differ.
+      if (change < at + SLOT_CACHE_SPAN_MS) expect(await freshStarts(ctx.db, callType, change)).not.toEqual(slots.map((s) => s.start));
+      if (at === saturday) expect(change).toBe(Date.parse("2030-03-09T07:00:00.001Z"));
+    }
+  });
+
+  it("names when booking pauses as the listing's change, and nothing while it is paused", async () => {
+    const [feed] = await ctx.db
+      .insert(schema.bookingCalendarFeeds)
+      .values({ label: "Soon", url: "http://127.0.0.1:9/busy.ics", refreshMinutes: 10, lastSuccessAt: new Date(now - 29 * MINUTE) })
+      .returning({ id: schema.bookingCalendarFeeds.id });
+    try {
+      expect((await listSlots(ctx.db, callType, now)).changesAt).toBe(now + MINUTE + 1);
+      expect((await listSlots(ctx.db, callType, now + MINUTE)).paused).toBe(false);
+      const paused = await listSlots(ctx.db, callType, now + MINUTE + 1);
+      expect([paused.paused, paused.changesAt]).toEqual([true, null]);
+    } finally {
+      await ctx.db.delete(schema.bookingCalendarFeeds).where(eq(schema.bookingCalendarFeeds.id, feed?.id ?? ""));
+    }
   });
 
   it("sees a write to anything slots are computed from at once, even one straight into a table", async () => {

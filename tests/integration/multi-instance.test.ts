@@ -298,6 +298,8 @@ const skipReason = inject("postgresSkipReason");
       const listed = async (server: ServerProcess) =>
         (await (await server.fetch(`/book?type=race&day=${slot.day}`)).text()).includes(`dateTime="${new Date(slot.start).toISOString()}"`);
       expect([await listed(a), await listed(b)]).toEqual([true, true]);
+      // Asked again, each answers from its page cache (docs/decisions/0083-slot-page-cache.md), until the booking.
+      expect([await listed(a), await listed(b)]).toEqual([true, true]);
       const book = async (server: ServerProcess, who: string) =>
         server.fetch("/book", {
           method: "POST",

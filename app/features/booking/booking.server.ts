@@ -108,16 +108,33 @@ async function pausedFeeds(db: Db, now: number): Promise<number> {
   return row?.count ?? 0;
 }
 
-/** In one query: whether booking is paused now, and the slot stamp (null if its row is missing). */
-async function slotState(db: Db, now: number): Promise<{ paused: boolean; stamp: string | null }> {
+/**
+ * In one query: whether booking is paused now, the slot stamp (null if its row is missing), and the
+ * instant the pause begins without any write (the first feed's last read + three intervals; null
+ * without feeds): booking is paused once `now` is past it.
+ */
+async function slotState(db: Db, now: number): Promise<{ paused: boolean; stamp: string | null; pausesAfter: number | null }> {
+  const pausing = feedsPausingAt(now);
   const [row] = await db
     .select({
-      paused: sql<number>`count(*)::int`,
+      paused: sql<number>`(count(*) filter (where ${pausing}))::int`,
+      pausesAfter: sql<
+        number | null
+      >`(extract(epoch from min(${bookingCalendarFeeds.lastSuccessAt} + make_interval(mins => ${bookingCalendarFeeds.refreshMinutes} * 3)) filter (where not (${pausing}))) * 1000)::float8`,
       stamp: sql<string | null>`(select ${bookingSlotStamp.stamp} from ${bookingSlotStamp} where ${bookingSlotStamp.id} = 1)`,
     })
-    .from(bookingCalendarFeeds)
-    .where(feedsPausingAt(now));
-  return { paused: (row?.paused ?? 0) > 0, stamp: row?.stamp ?? null };
+    .from(bookingCalendarFeeds);
+  return { paused: (row?.paused ?? 0) > 0, stamp: row?.stamp ?? null, pausesAfter: row?.pausesAfter ?? null };
+}
+
+/**
+ * What a page of slots is shown for, read per request (docs/decisions/0083-slot-page-cache.md): the
+ * slot stamp and whether booking is paused now. A page rendered at one value never answers a request
+ * that reads another, so a booking, a feed read or a pause on any instance shows on the next request.
+ */
+export async function slotPageVersion(db: Db, now = Date.now()): Promise<string> {
+  const { paused, stamp } = await slotState(db, now);
+  return `${stamp ?? "none"}:${paused ? "paused" : "open"}`;
 }
 
 export const weeklyColumns = {
@@ -199,6 +216,12 @@ export interface SlotList {
   timeZone: string;
   paused: boolean;
   slots: { start: number; end: number; day: string }[];
+  /**
+   * The first instant at which the list may differ without any write (a slot leaves the minimum
+   * notice, one enters the horizon, booking pauses): a page showing it is good until then. Null: only
+   * a write changes it (booking is paused).
+   */
+  changesAt: number | null;
 }
 
 /** The slot cache's key: everything of a call type and the site that slots are computed from, but the stamped tables. */
@@ -221,21 +244,23 @@ function slotCacheKey(callType: CallType, timeZone: string): string {
 /**
  * The offered slots of a call type from now to its horizon (none while booking is paused): from the
  * slot cache at the database's slot stamp, or computed (always when a booking's own time is left
- * out, for rescheduling). The pause is read on every call.
+ * out, for rescheduling: such a list is good for this instant only). The pause is read on every call.
  */
 export async function listSlots(db: Db, callType: CallType, now = Date.now(), exceptBookingId?: string): Promise<SlotList> {
   const timeZone = ownerTimeZone();
-  const { paused, stamp } = await slotState(db, now);
-  if (paused) return { callType, timeZone, paused: true, slots: [] };
+  const { paused, stamp, pausesAfter } = await slotState(db, now);
+  if (paused) return { callType, timeZone, paused: true, slots: [], changesAt: null };
   if (exceptBookingId || stamp === null) {
     const input = await slotInputFor(db, callType, now, { start: now, end: now + callType.horizonDays * DAY_MS }, exceptBookingId);
-    return { callType, timeZone, paused: false, slots: availableSlots(input) };
+    return { callType, timeZone, paused: false, slots: availableSlots(input), changesAt: now };
   }
   const window = { lead: callType.minimumNoticeMinutes * MINUTE_MS, reach: callType.horizonDays * DAY_MS };
-  const slots = await cachedSlots(db, slotCacheKey(callType, timeZone), stamp, now, window, async (wide) =>
+  const { slots, changesAt } = await cachedSlots(db, slotCacheKey(callType, timeZone), stamp, now, window, async (wide) =>
     slotsStartingWithin(await slotInputFor(db, callType, now, wide), wide.start, wide.end),
   );
-  return { callType, timeZone, paused: false, slots };
+  // Paused once `now` is past the instant: the first millisecond after it.
+  const pauses = pausesAfter === null ? Infinity : Math.floor(pausesAfter) + 1;
+  return { callType, timeZone, paused: false, slots, changesAt: Math.min(changesAt, pauses) };
 }
 
 /** Throws unless `start` is offered now for the call type (400 with a message a visitor can act on). */

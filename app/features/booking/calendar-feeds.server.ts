@@ -137,10 +137,14 @@ export async function refreshCalendarFeed(db: Db, feedId: string, now: number, o
       url: bookingCalendarFeeds.url,
       username: bookingCalendarFeeds.username,
       passwordSealed: bookingCalendarFeeds.passwordSealed,
+      lastSuccessAt: bookingCalendarFeeds.lastSuccessAt,
+      refreshMinutes: bookingCalendarFeeds.refreshMinutes,
     })
     .from(bookingCalendarFeeds)
     .where(eq(bookingCalendarFeeds.id, feedId));
   if (!feed) return;
+  // Booking is paused while a feed has gone unread for three intervals (booking.server.ts): this read ends that.
+  const wasPausing = (feed.lastSuccessAt?.getTime() ?? -Infinity) < now - feed.refreshMinutes * 3 * 60_000;
   const attemptedAt = new Date(now);
   try {
     const busy = await readBusyTimes(db, feed, { start: now - DAY_MS, end: now + BUSY_HORIZON_DAYS * DAY_MS }, ownerZone);
@@ -153,8 +157,7 @@ export async function refreshCalendarFeed(db: Db, feedId: string, now: number, o
       const same =
         before.length === busy.length &&
         before.every((b, i) => b.startsAt.getTime() === busy[i]?.start && b.endsAt.getTime() === busy[i]?.end);
-      // Written only when they changed: each write renews the slot stamp (the slot cache), and cached
-      // pages show slots too (the content version, bumped last: the stamp's row is locked first).
+      // Written only when they changed: each write renews the slot stamp (the slot cache).
       if (!same) {
         await tx.delete(bookingBusyTimes).where(eq(bookingBusyTimes.feedId, feed.id));
         for (let i = 0; i < busy.length; i += 500) {
@@ -162,12 +165,14 @@ export async function refreshCalendarFeed(db: Db, feedId: string, now: number, o
             .insert(bookingBusyTimes)
             .values(busy.slice(i, i + 500).map((b) => ({ feedId: feed.id, startsAt: new Date(b.start), endsAt: new Date(b.end) })));
         }
-        await bumpContentVersion(tx);
       }
       await tx
         .update(bookingCalendarFeeds)
         .set({ lastAttemptAt: attemptedAt, lastSuccessAt: attemptedAt, lastError: null })
         .where(eq(bookingCalendarFeeds.id, feed.id));
+      // Cached pages show slots or the pause (the home page's "Reach Me"): new busy times, or the end of
+      // a pause, move the content version, bumped last (the stamp's row is locked first).
+      if (!same || wasPausing) await bumpContentVersion(tx);
     });
   } catch (error) {
     // The message names the failure, never the address: feed URLs are secrets.
@@ -285,10 +290,7 @@ export const caldavCalendarFormSchema = z.object({
 export async function addCalendarFeed(db: Db, actor: Actor | null, input: unknown, now = Date.now()): Promise<string> {
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
   const values = parseOrThrow(calendarFeedFormSchema, input);
-  const [row] = await db.insert(bookingCalendarFeeds).values(values).returning({ id: bookingCalendarFeeds.id });
-  if (!row) throw new Error("insert returned no row");
-  await refreshCalendarFeed(db, row.id, now, getEnv().SITE_TIME_ZONE);
-  return row.id;
+  return insertFeed(db, values, now);
 }
 
 /**
@@ -299,13 +301,22 @@ export async function addCaldavCalendar(db: Db, actor: Actor | null, input: unkn
   authorize(actor, canManageBookings, BOOKINGS_FORBIDDEN);
   const { password, ...values } = parseOrThrow(caldavCalendarFormSchema, input);
   const passwordSealed = await sealWithAppSecret(db, CALDAV_PASSWORD_PURPOSE, password);
-  const [row] = await db
-    .insert(bookingCalendarFeeds)
-    .values({ ...values, kind: "caldav", passwordSealed })
-    .returning({ id: bookingCalendarFeeds.id });
-  if (!row) throw new Error("insert returned no row");
-  await refreshCalendarFeed(db, row.id, now, getEnv().SITE_TIME_ZONE);
-  return row.id;
+  return insertFeed(db, { ...values, kind: "caldav", passwordSealed }, now);
+}
+
+/**
+ * Stores a new feed and reads it at once. Until it has been read booking is paused, which cached
+ * pages show at once (the home page's "Reach Me"): the insert moves the content version.
+ */
+async function insertFeed(db: Db, values: typeof bookingCalendarFeeds.$inferInsert, now: number): Promise<string> {
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx.insert(bookingCalendarFeeds).values(values).returning({ id: bookingCalendarFeeds.id });
+    if (!row) throw new Error("insert returned no row");
+    await bumpContentVersion(tx);
+    return row.id;
+  });
+  await refreshCalendarFeed(db, id, now, getEnv().SITE_TIME_ZONE);
+  return id;
 }
 
 /** Reads a feed now (the admin's "Refresh now"). */

@@ -34,13 +34,34 @@ function cacheOf(db: Db): LruCache<Entry> {
   return cache;
 }
 
-/** The slots (ascending) starting in [first, until), first ≥ the window's start. */
-function cut(slots: readonly Slot[], first: number, until: number): Slot[] {
+/**
+ * The slots (ascending) starting in [now + lead, now + reach), and the first instant they differ
+ * without a write: a slot is offered while `now + lead <= start < now + reach`, so the first one
+ * leaves a millisecond after `start - lead`, the next one past the window enters a millisecond after
+ * `start - reach`, and past the entry's span nothing further is known.
+ */
+function cut(entry: { at: number; slots: readonly Slot[] }, now: number, window: { lead: number; reach: number }): CachedSlots {
+  const { slots } = entry;
+  const first = now + window.lead;
+  const until = now + window.reach;
   let from = 0;
   while (from < slots.length && (slots[from]?.start ?? Infinity) < first) from++;
   let to = from;
   while (to < slots.length && (slots[to]?.start ?? Infinity) < until) to++;
-  return slots.slice(from, to);
+  const leaving = slots[from];
+  const entering = slots[to];
+  const changesAt = Math.min(
+    entry.at + SLOT_CACHE_SPAN_MS,
+    leaving && from < to ? leaving.start - window.lead + 1 : Infinity,
+    entering ? entering.start - window.reach + 1 : Infinity,
+  );
+  return { slots: slots.slice(from, to), changesAt };
+}
+
+export interface CachedSlots {
+  slots: Slot[];
+  /** The first instant at which the slots listed may differ without a write (see `cut`). */
+  changesAt: number;
 }
 
 /**
@@ -55,7 +76,7 @@ export async function cachedSlots(
   now: number,
   window: { lead: number; reach: number },
   compute: (window: Interval) => Promise<Slot[]>,
-): Promise<Slot[]> {
+): Promise<CachedSlots> {
   const cache = cacheOf(db);
   let entry = cache.get(key);
   if (!entry || entry.stamp !== stamp || now < entry.at || now >= entry.at + SLOT_CACHE_SPAN_MS) {
@@ -66,5 +87,5 @@ export async function cachedSlots(
     });
     entry = fresh;
   }
-  return cut(await entry.slots, now + window.lead, now + window.reach);
+  return cut({ at: entry.at, slots: await entry.slots }, now, window);
 }

@@ -39,6 +39,8 @@ export interface PickerData {
   selectedDay: string | null;
   slots: PickerSlot[];
   selectedSlot: (PickerSlot & { ownerLabel: string; longLabel: string }) | null;
+  /** When what is shown may change without a write (SlotList.changesAt): a shared page of it is good until then. */
+  changesAt: number | null;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -132,5 +134,6 @@ export async function pickerData(
           ownerLabel: longLabel(offered.start, owner),
         }
       : null,
+    changesAt: list.changesAt,
   };
 }

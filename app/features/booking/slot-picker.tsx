@@ -1,23 +1,34 @@
-import { Link } from "react-router";
 import { cn } from "~/lib/utils";
 import { SLOT_PICKER_ATTRIBUTE } from "./booking-dom";
 import type { PickerData } from "./slot-picker.server";
 
+/** What a picker link changes: the day, the slot, or the zone list drawn whole (`zones=all`). */
+export interface PickerChange {
+  day?: string;
+  slot?: string;
+  zones?: "all";
+}
+
 /**
- * The day list and the slot list as plain links (they work without JavaScript), plus a small GET
- * form to show the times in another zone. `hrefFor` builds each link from the query it changes.
+ * The day list and the slot list as plain links (they work without JavaScript; plain anchors, as the
+ * page is not hydrated for visitors, and ~50 days of them are drawn on each render), plus a small GET
+ * form to show the times in another zone: the common zones, and a link to the page with all of them.
+ * `hrefFor` builds each link from the query it changes.
  */
 export function SlotPicker({
   picker,
   hrefFor,
   hidden,
   zones,
+  allZones,
 }: {
   picker: PickerData;
-  hrefFor: (query: { day?: string; slot?: string }) => string;
+  hrefFor: (query: PickerChange) => string;
   /** Fields the zone form keeps (e.g. the call type, the signed link's token). */
   hidden: Record<string, string>;
   zones: readonly string[];
+  /** Whether `zones` is every zone (else a link offers them). */
+  allZones: boolean;
 }) {
   return (
     <div className="space-y-6" {...{ [SLOT_PICKER_ATTRIBUTE]: "" }} data-time-zone={picker.timeZone}>
@@ -38,6 +49,14 @@ export function SlotPicker({
         <button type="submit" className="h-9 rounded-md border px-3 font-medium hover:bg-accent">
           Show times
         </button>
+        {allZones ? null : (
+          <a
+            href={hrefFor({ day: picker.selectedDay ?? undefined, slot: picker.selectedSlot?.start, zones: "all" })}
+            className="flex h-9 items-center text-primary underline underline-offset-4"
+          >
+            All time zones
+          </a>
+        )}
       </form>
       {picker.days.length === 0 ? (
         <p>No times are free at the moment. Please use the contact form and we will find one.</p>
@@ -48,8 +67,8 @@ export function SlotPicker({
             <ul className="grid max-h-[28rem] gap-1 overflow-y-auto pr-1">
               {picker.days.map((d) => (
                 <li key={d.day}>
-                  <Link
-                    to={hrefFor({ day: d.day })}
+                  <a
+                    href={hrefFor({ day: d.day })}
                     aria-current={d.day === picker.selectedDay ? "date" : undefined}
                     className={cn(
                       "flex justify-between rounded-md border px-3 py-2 text-sm hover:bg-accent",
@@ -60,7 +79,7 @@ export function SlotPicker({
                     <span className="text-muted-foreground">
                       {d.count} {d.count === 1 ? "time" : "times"}
                     </span>
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>
@@ -72,8 +91,8 @@ export function SlotPicker({
             <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-4">
               {picker.slots.map((s) => (
                 <li key={s.start}>
-                  <Link
-                    to={hrefFor({ day: picker.selectedDay ?? undefined, slot: s.start })}
+                  <a
+                    href={hrefFor({ day: picker.selectedDay ?? undefined, slot: s.start })}
                     aria-current={picker.selectedSlot?.start === s.start ? "true" : undefined}
                     className={cn(
                       "block rounded-md border px-3 py-2 text-center text-sm hover:bg-accent",
@@ -81,7 +100,7 @@ export function SlotPicker({
                     )}
                   >
                     <time dateTime={s.start}>{s.label}</time>
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>
@@ -93,7 +112,7 @@ export function SlotPicker({
 }
 
 /** A picker link's address: the page's path with the kept fields and the changed ones. */
-export function pickerHref(path: string, keep: Record<string, string | undefined>, change: { day?: string; slot?: string }): string {
+export function pickerHref(path: string, keep: Record<string, string | undefined>, change: PickerChange): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries({ ...keep, ...change })) if (value) params.set(name, value);
   const query = params.toString();
