@@ -951,6 +951,37 @@ export const analyticsDailyFiltered = pgTable(
   ],
 );
 
+/**
+ * The day so far, folded (docs/decisions/0084-analytics-today-folds.md): for a day not yet rolled up
+ * (today), the figures of every view before the day's `folded_until` (analytics_partial_days), per
+ * filter ('' and '' unfiltered, else as analytics_daily_filtered) and dimension, as the rollups have
+ * them, plus 'length' rows (value: a visit length in seconds, visits: how many visits are that
+ * long) from which the day's median is exact. Every figure adds up over disjoint sets of visitors,
+ * so a fold adds what its visitors bring and takes back what they had brought before. Deleted when
+ * the day is rolled up.
+ */
+export const analyticsPartial = pgTable(
+  "analytics_partial",
+  {
+    day: text("day").notNull(),
+    filterDimension: text("filter_dimension").notNull(),
+    filterValue: text("filter_value").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    views: integer("views").notNull(),
+    visitors: integer("visitors").notNull(),
+    visits: integer("visits").notNull(),
+    bounces: integer("bounces").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "analytics_partial_pk", columns: [t.day, t.filterDimension, t.filterValue, t.dimension, t.value] })],
+);
+
+/** How far each not-yet-rolled-up day is folded into analytics_partial: every view before `folded_until`. */
+export const analyticsPartialDays = pgTable("analytics_partial_days", {
+  day: text("day").primaryKey(),
+  foldedUntil: timestamp("folded_until", { withTimezone: true }).notNull(),
+});
+
 /** Views not counted because an instance's per-minute cap was reached (the report shows it as sampling). */
 export const analyticsDropped = pgTable("analytics_dropped", {
   minute: timestamp("minute", { withTimezone: true }).primaryKey(),
