@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { analyticsPartial, analyticsPartialDays, analyticsRolledDays } from "~/server/db/schema.server";
+import { analyticsPartial, analyticsPartialDays, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { defineRecurringTask } from "~/server/jobs/recurring.server";
 import { aggregateSql, DIMENSIONS, keyedViews, type AggregateRow, type Dimension } from "./aggregate.server";
@@ -46,6 +46,30 @@ function difference(added: SQL, removed: SQL, filter: Filter): SQL {
 }
 
 /**
+ * Adds to the day's folds what the visitors seen in [from, to) bring with their views before `to`,
+ * and takes back what they brought with their views before `from` (inside the fold's transaction).
+ */
+async function foldStep(tx: Db, day: string, start: Date, from: Date, to: Date): Promise<void> {
+  // Their views before `to` and before `from`, read once into temporary tables (dropped at commit),
+  // not once per filter dimension.
+  await tx.execute(sql`create temporary table analytics_fold_added on commit drop as ${viewsOfVisitorsSeen(start, to, from, to)}`);
+  await tx.execute(sql`create temporary table analytics_fold_removed on commit drop as ${viewsOfVisitorsSeen(start, from, from, to)}`);
+  const added = sql`select * from analytics_fold_added`;
+  const removed = sql`select * from analytics_fold_removed`;
+  for (const dimension of [null, ...DIMENSIONS]) {
+    const filter = dimension ? { dimension } : null;
+    await tx.execute(sql`insert into analytics_partial (day, filter_dimension, filter_value, dimension, value, views, visitors, visits, bounces)
+      select ${day}, ${dimension ?? ""}, filter_value, dimension, value, views, visitors, visits, bounces
+      from (${difference(added, removed, filter)}) as d where views <> 0 or visits <> 0 or visitors <> 0 or bounces <> 0
+      on conflict (day, filter_dimension, filter_value, dimension, value) do update set
+        views = analytics_partial.views + excluded.views, visitors = analytics_partial.visitors + excluded.visitors,
+        visits = analytics_partial.visits + excluded.visits, bounces = analytics_partial.bounces + excluded.bounces`);
+  }
+  // A row that falls to zero (a visit grew longer than its old length's row; a value no visit has
+  // now) stays until the day is rolled up: finding it would scan the day's rows, and reports skip it.
+}
+
+/**
  * Folds the views of `day` up to `until` (at most), in steps of at most 15 minutes, each its own
  * transaction under the day's rollup lock: a fold and the day's rollup, or two instances' folds,
  * never interleave, and a fold already done is not done again. A rolled-up day is not folded.
@@ -63,19 +87,13 @@ export async function foldDay(db: Db, day: string, until: Date, timeZone = getEn
       const from = state?.foldedUntil ?? start;
       if (from >= target) return true;
       const to = new Date(Math.min(target.getTime(), from.getTime() + MAX_FOLD_STEP_MS));
-      const added = viewsOfVisitorsSeen(start, to, from, to);
-      const removed = viewsOfVisitorsSeen(start, from, from, to);
-      for (const dimension of [null, ...DIMENSIONS]) {
-        const filter = dimension ? { dimension } : null;
-        await tx.execute(sql`insert into analytics_partial (day, filter_dimension, filter_value, dimension, value, views, visitors, visits, bounces)
-          select ${day}, ${dimension ?? ""}, filter_value, dimension, value, views, visitors, visits, bounces
-          from (${difference(added, removed, filter)}) as d where views <> 0 or visits <> 0 or visitors <> 0 or bounces <> 0
-          on conflict (day, filter_dimension, filter_value, dimension, value) do update set
-            views = analytics_partial.views + excluded.views, visitors = analytics_partial.visitors + excluded.visitors,
-            visits = analytics_partial.visits + excluded.visits, bounces = analytics_partial.bounces + excluded.bounces`);
-      }
-      // A value whose visits all went elsewhere (a visit's first view is now another) leaves no row.
-      await tx.execute(sql`delete from analytics_partial where day = ${day} and views = 0 and visits = 0 and visitors = 0 and bounces = 0`);
+      // No view since the last fold (a quiet night, counting off): only the mark moves.
+      const [seen] = await tx
+        .select({ one: sql<number>`1` })
+        .from(analyticsViews)
+        .where(and(gte(analyticsViews.minute, from), lt(analyticsViews.minute, to)))
+        .limit(1);
+      if (seen) await foldStep(tx, day, start, from, to);
       await tx
         .insert(analyticsPartialDays)
         .values({ day, foldedUntil: to })
