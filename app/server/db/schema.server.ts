@@ -929,27 +929,25 @@ export const analyticsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
 );
 
+/** A filtered rollup row's key: the day, the filter (dimension and value) and the row's dimension and value. */
+const filteredRowKey = () => ({
+  day: text("day").notNull(),
+  filterDimension: text("filter_dimension").notNull(),
+  filterValue: text("filter_value").notNull(),
+  dimension: text("dimension").notNull(),
+  value: text("value").notNull(),
+});
+
 /**
  * The daily rollup of every filtered report, kept as long as the raw views (ANALYTICS_RAW_DAYS): for
  * each filter dimension ('page', 'entry', 'referrer', …) and value seen that day, the rows a report
  * filtered on it shows ('total' and one per value of every dimension), as analytics_daily has for the
  * unfiltered report. Built with analytics_daily by the same rollup of the day.
  */
-export const analyticsDailyFiltered = pgTable(
-  "analytics_daily_filtered",
-  {
-    day: text("day").notNull(),
-    filterDimension: text("filter_dimension").notNull(),
-    filterValue: text("filter_value").notNull(),
-    dimension: text("dimension").notNull(),
-    value: text("value").notNull(),
-    ...rollupFigures(),
-  },
-  (t) => [
-    primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
-    index("analytics_daily_filtered_day_idx").on(t.day),
-  ],
-);
+export const analyticsDailyFiltered = pgTable("analytics_daily_filtered", { ...filteredRowKey(), ...rollupFigures() }, (t) => [
+  primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
+  index("analytics_daily_filtered_day_idx").on(t.day),
+]);
 
 /**
  * The day so far, folded (docs/decisions/0084-analytics-today-folds.md): for a day not yet rolled up
@@ -963,11 +961,7 @@ export const analyticsDailyFiltered = pgTable(
 export const analyticsPartial = pgTable(
   "analytics_partial",
   {
-    day: text("day").notNull(),
-    filterDimension: text("filter_dimension").notNull(),
-    filterValue: text("filter_value").notNull(),
-    dimension: text("dimension").notNull(),
-    value: text("value").notNull(),
+    ...filteredRowKey(),
     views: integer("views").notNull(),
     visitors: integer("visitors").notNull(),
     visits: integer("visits").notNull(),
