@@ -20,8 +20,12 @@ import { dayIn } from "./visitor.server";
 
 /** Views are folded up to this long ago: an instance stores its noted views every 5 seconds. */
 export const FOLD_LAG_MS = 2 * 60_000;
-/** One fold covers at most this much time, so each transaction stays short (PGlite serves requests between them). */
+/**
+ * One fold covers at most this much time, and at most about this many views (whole minutes, at
+ * least one), so each transaction stays short: PGlite serves requests only between them.
+ */
 const MAX_FOLD_STEP_MS = 15 * 60_000;
+const MAX_FOLD_STEP_VIEWS = 2_000;
 
 type Filter = { dimension: Dimension; value?: string } | null;
 
@@ -70,11 +74,17 @@ async function foldStep(tx: Db, day: string, start: Date, from: Date, to: Date):
 }
 
 /**
- * Folds the views of `day` up to `until` (at most), in steps of at most 15 minutes, each its own
+ * Folds the views of `day` up to `until` (at most), in steps of at most 15 minutes or about 2,000 views, each its own
  * transaction under the day's rollup lock: a fold and the day's rollup, or two instances' folds,
  * never interleave, and a fold already done is not done again. A rolled-up day is not folded.
  */
-export async function foldDay(db: Db, day: string, until: Date, timeZone = getEnv().SITE_TIME_ZONE, signal?: AbortSignal): Promise<void> {
+export async function foldDay(
+  db: Db,
+  day: string,
+  until: Date,
+  options: { timeZone?: string; signal?: AbortSignal; stepViews?: number } = {},
+): Promise<void> {
+  const { timeZone = getEnv().SITE_TIME_ZONE, signal, stepViews = MAX_FOLD_STEP_VIEWS } = options;
   const { start, end } = await dayBounds(db, day, timeZone);
   const target = new Date(Math.min(until.getTime(), end.getTime()));
   for (;;) {
@@ -86,7 +96,15 @@ export async function foldDay(db: Db, day: string, until: Date, timeZone = getEn
       const [state] = await tx.select().from(analyticsPartialDays).where(eq(analyticsPartialDays.day, day));
       const from = state?.foldedUntil ?? start;
       if (from >= target) return true;
-      const to = new Date(Math.min(target.getTime(), from.getTime() + MAX_FOLD_STEP_MS));
+      let to = new Date(Math.min(target.getTime(), from.getTime() + MAX_FOLD_STEP_MS));
+      const [busy] = await tx
+        .select({ minute: analyticsViews.minute })
+        .from(analyticsViews)
+        .where(and(gte(analyticsViews.minute, from), lt(analyticsViews.minute, to)))
+        .orderBy(analyticsViews.minute)
+        .offset(stepViews)
+        .limit(1);
+      if (busy) to = new Date(Math.max(busy.minute.getTime(), from.getTime() - (from.getTime() % 60_000) + 60_000));
       // No view since the last fold (a quiet night, counting off): only the mark moves.
       const [seen] = await tx
         .select({ one: sql<number>`1` })
@@ -114,8 +132,8 @@ export async function foldRecentViews(db: Db, now = new Date(), signal?: AbortSi
   const today = dayIn(cut, timeZone);
   const yesterday = previousDay(today);
   const [started] = await db.select().from(analyticsPartialDays).where(eq(analyticsPartialDays.day, yesterday));
-  if (started) await foldDay(db, yesterday, cut, timeZone, signal);
-  await foldDay(db, today, cut, timeZone, signal);
+  if (started) await foldDay(db, yesterday, cut, { timeZone, signal });
+  await foldDay(db, today, cut, { timeZone, signal });
 }
 
 /** Every minute, on one instance at a time (the job runner's lease). */
