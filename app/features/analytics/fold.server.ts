@@ -74,8 +74,8 @@ async function foldStep(tx: Db, day: string, start: Date, from: Date, to: Date):
 }
 
 /**
- * Folds the views of `day` up to `until` (at most), in steps of at most 15 minutes or about 2,000 views, each its own
- * transaction under the day's rollup lock: a fold and the day's rollup, or two instances' folds,
+ * Folds the views of `day` up to `until` (at most), in steps of at most 15 minutes or about 2,000
+ * views, each its own transaction under the day's rollup lock: a fold and the day's rollup, or two instances' folds,
  * never interleave, and a fold already done is not done again. A rolled-up day is not folded.
  */
 export async function foldDay(
@@ -104,7 +104,11 @@ export async function foldDay(
         .orderBy(analyticsViews.minute)
         .offset(stepViews)
         .limit(1);
-      if (busy) to = new Date(Math.max(busy.minute.getTime(), from.getTime() - (from.getTime() % 60_000) + 60_000));
+      // A busy stretch: up to the minute of the view past the bound (at least one minute, not past the target).
+      if (busy) {
+        const nextMinute = from.getTime() - (from.getTime() % 60_000) + 60_000;
+        to = new Date(Math.min(target.getTime(), Math.max(busy.minute.getTime(), nextMinute)));
+      }
       // No view since the last fold (a quiet night, counting off): only the mark moves.
       const [seen] = await tx
         .select({ one: sql<number>`1` })
