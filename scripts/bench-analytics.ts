@@ -5,14 +5,21 @@
 //    directories, one with ANALYTICS=true and one with ANALYTICS=false, run alternately, and the ratio
 //    (the floor is 0.9);
 // 3. reports: statisticsReport for each period on PGlite seeded with raw views and three years of
-//    daily rollups, p50/p95 (the ceiling is 300 ms on PGlite); the first report's one-time rollup of
-//    the seeded finished days is timed apart.
+//    daily rollups, p50/p95 (the ceiling is 300 ms on PGlite). A thirtieth of the raw views is
+//    today's, over the hours of today gone by (a whole day's share, the most a report meets); the
+//    rest is spread over the 29 days before. Yesterday is rolled up (timed) and its rollup copied to
+//    the 28 days before it (rolling up each would take as long, once a day in the hourly task).
+//    Today is folded as the every-minute task does (docs/decisions/0084-analytics-today-folds.md):
+//    the catch-up fold of the whole day to two minutes before the last seeded view is timed apart
+//    (the reports then meet 2–3 minutes of views after the fold), and the next minute's fold.
+//    BENCH_FOLD=0: today is not folded (reports group today's raw views, as before the folds);
+//    BENCH_FOLD=both: first not folded (BENCH_UNFOLDED_RUNS, default 5, runs each), then folded.
 // Prints figures; asserts nothing. Parts 2 needs a production build (npm run build).
 // Usage: npm run bench:analytics   Env: BENCH_FLUSH_VIEWS (20000), BENCH_RAW_VIEWS (1000000; the issue
 // asks for 10 million, scaled down so the seed fits this machine: the output says so), BENCH_RUNS (20),
 // BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_PORT (4150), BENCH_PARTS (flush,http,reports),
 // BENCH_DATABASE_URL (an empty PostgreSQL database for the reports part instead of PGlite; the
-// ceiling there is 100 ms p95).
+// ceiling there is 100 ms p95), BENCH_FOLD (1; 0: not folded; both).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import type { IncomingMessage } from "node:http";
@@ -20,13 +27,18 @@ import os from "node:os";
 import path from "node:path";
 // @ts-expect-error autocannon ships no type declarations (bench-http.mjs uses it untyped too)
 import autocannon from "autocannon";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { configureCollector, notePageView } from "~/features/analytics/collector.server";
+import { dayStartSql } from "~/features/analytics/aggregate.server";
+import { foldRecentViews } from "~/features/analytics/fold.server";
 import { flushViews } from "~/features/analytics/ingest.server";
+import { previousDay, rollUpDay } from "~/features/analytics/rollup.server";
+import { dayIn } from "~/features/analytics/visitor.server";
 import { PERIODS, statisticsReport, type Period } from "~/features/analytics/reports.server";
 
 type ReportOptions = Parameters<typeof statisticsReport>[2];
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
+import { getEnv } from "~/server/env.server";
 import { serverNodeArgs } from "./server-node-args.mjs";
 
 const FLUSH_VIEWS = Number(process.env.BENCH_FLUSH_VIEWS ?? 20_000);
@@ -36,6 +48,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PORT = Number(process.env.BENCH_PORT ?? 4150);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const FOLD = process.env.BENCH_FOLD ?? "1";
+const UNFOLDED_RUNS = Number(process.env.BENCH_UNFOLDED_RUNS ?? 5);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "flush,http,reports").split(","));
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const REFERRERS = ["https://www.google.com/", "https://www.linkedin.com/feed/", "https://news.ycombinator.com/", undefined];
@@ -179,10 +193,16 @@ async function benchReports(): Promise<void> {
   try {
     await migrateDatabase(database);
     const seedStarted = performance.now();
-    // Raw views spread over the last 30 days (ANALYTICS_RAW_DAYS), ~3 views a visit, ~2 visits a visitor.
-    await db.execute(sql`
+    const timeZone = getEnv().SITE_TIME_ZONE;
+    const today = dayIn(new Date(), timeZone);
+    const yesterday = previousDay(today);
+    const todayViews = Math.round(RAW_VIEWS / 30);
+    // Raw views, ~3 views a visit over consecutive minutes, ~2 visits a visitor: a thirtieth today,
+    // over the minutes gone by, the rest over the 29 days before (in chunks, so the seed's memory stays small).
+    const seedRaw = (first: number, last: number, until: SQL, minutes: SQL) =>
+      db.execute(sql`
       insert into analytics_views (minute, path, referrer_host, utm_source, utm_medium, utm_campaign, country, device, browser, os, visitor_id, visit_id)
-      select date_trunc('minute', now() - (i % 43200) * interval '1 minute'),
+      select date_trunc('minute', ${until} - interval '1 minute' - (i % ${minutes}) * interval '1 minute'),
              '/blog/post-' || (i % 500),
              (array['www.google.com', 'www.linkedin.com', 'news.ycombinator.com', null])[1 + i % 4],
              case when i % 9 = 0 then 'newsletter' end, case when i % 9 = 0 then 'email' end,
@@ -192,31 +212,49 @@ async function benchReports(): Promise<void> {
              (array['Chrome', 'Firefox', 'Safari', 'Edge'])[1 + i % 4],
              (array['Windows', 'macOS', 'Linux', 'Android', 'iOS'])[1 + i % 5],
              (i / 6)::bigint, (i / 3)::bigint
-      from generate_series(1, ${RAW_VIEWS}) as i`);
-    // Three years of daily rollups: per day a total row and ten values in each other dimension.
+      from generate_series(${first}::bigint, ${last}::bigint) as i`);
+    const CHUNK = 1_000_000;
+    const todayStart = dayStartSql(today, timeZone);
+    for (let first = 1; first <= RAW_VIEWS - todayViews; first += CHUNK) {
+      await seedRaw(first, Math.min(RAW_VIEWS - todayViews, first + CHUNK - 1), todayStart, sql`${29 * 1440}`);
+    }
+    // Today's: visitor ids after the others'. The folds below are as of this instant, so that the
+    // reports meet the last two to three minutes of views after the fold, as on a live site.
+    const seededAt = new Date();
+    await seedRaw(RAW_VIEWS - todayViews + 1, RAW_VIEWS, sql`now()`, sql`greatest(1, extract(epoch from now() - ${todayStart})::int / 60)`);
+    const rawSeconds = (performance.now() - seedStarted) / 1000;
+    const rollupStarted = performance.now();
+    await rollUpDay(db, yesterday, timeZone);
+    const rollupSeconds = (performance.now() - rollupStarted) / 1000;
+    // The 28 days before yesterday: yesterday's rollup, copied.
+    await db.execute(sql`
+      insert into analytics_daily (day, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
+      select to_char(${yesterday}::date - d, 'YYYY-MM-DD'), dimension, value, views, visitors, visits, bounces, median_visit_seconds
+      from analytics_daily, generate_series(1, 28) as d where day = ${yesterday}`);
+    await db.execute(sql`
+      insert into analytics_daily_filtered (day, filter_dimension, filter_value, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
+      select to_char(${yesterday}::date - d, 'YYYY-MM-DD'), filter_dimension, filter_value, dimension, value, views, visitors, visits, bounces, median_visit_seconds
+      from analytics_daily_filtered, generate_series(1, 28) as d where day = ${yesterday}`);
+    await db.execute(sql`
+      insert into analytics_rolled_days (day, filtered) select to_char(${yesterday}::date - d, 'YYYY-MM-DD'), true from generate_series(1, 28) as d`);
+    // Three years of daily rollups before them: per day a total row and ten values in each other dimension.
     await db.execute(sql`
       insert into analytics_daily (day, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
       select to_char(current_date - d, 'YYYY-MM-DD'), dim, case when dim = 'total' then '' else dim || '-' || v end,
              1000 + v, 400 + v, 500 + v, 200, 90
-      from generate_series(31, 31 + 3 * 365) as d,
+      from generate_series(30, 30 + 3 * 365) as d,
            unnest(array['total', 'page', 'entry', 'referrer', 'campaign', 'country', 'device', 'browser', 'os']) as dim,
            generate_series(1, 10) as v
       where dim <> 'total' or v = 1`);
     await db.execute(sql`
-      insert into analytics_rolled_days (day) select to_char(current_date - d, 'YYYY-MM-DD') from generate_series(31, 31 + 3 * 365) as d`);
+      insert into analytics_rolled_days (day) select to_char(current_date - d, 'YYYY-MM-DD') from generate_series(30, 30 + 3 * 365) as d`);
     await db.execute(sql`analyze`);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const scaled = RAW_VIEWS < 10_000_000 ? ` — SCALED DOWN from the issue's 10,000,000 raw views (BENCH_RAW_VIEWS)` : "";
     print(
-      `\n3. Reports on ${DATABASE_URL ? "PostgreSQL" : "PGlite (in memory)"}: ${RAW_VIEWS.toLocaleString("en")} raw views over 30 days${scaled}, 3 years of daily rollups; seeded in ${seedSeconds.toFixed(0)} s; ${RUNS} runs each (ceiling ${DATABASE_URL ? 100 : 300} ms p95)`,
+      `\n3. Reports on ${DATABASE_URL ? "PostgreSQL" : "PGlite (in memory)"}: ${RAW_VIEWS.toLocaleString("en")} raw views over 30 days${scaled}, ${todayViews.toLocaleString("en")} of them today, 3 years of daily rollups; seeded in ${seedSeconds.toFixed(0)} s (raw views ${rawSeconds.toFixed(0)} s, rolling up yesterday ${rollupSeconds.toFixed(1)} s); ${RUNS} runs each (ceiling ${DATABASE_URL ? 100 : 300} ms p95)`,
     );
     const admin = { id: "bench-admin", role: "admin" as const };
-    // The first report rolls up the finished days the hourly task has not reached yet (here all 30),
-    // with the filtered rollups of each.
-    const firstStarted = performance.now();
-    await statisticsReport(db, admin, { period: "30d", filter: null });
-    print(`   first 30d report, rolling up the 30 unrolled finished days: ${(performance.now() - firstStarted).toFixed(0)} ms (once)`);
-    print(`   ${"report".padEnd(24)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}`);
     // A custom period: the 90 days ending a week ago (rollups only, and the 90 before it to compare).
     const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
     const reports: [string, ReportOptions][] = [
@@ -229,17 +267,42 @@ async function benchReports(): Promise<void> {
       ["12m, one campaign", { period: "12m", filter: { dimension: "campaign", value: "spring-1" } }],
       ["custom, 90 days", { period: "custom", custom: { from: day(96), to: day(7) }, filter: null }],
     ];
-    for (const [label, options] of reports) {
-      await statisticsReport(db, admin, options);
-      const times: number[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const started = performance.now();
+    const timeReports = async (runs: number, beforeEach?: () => Promise<void>) => {
+      print(`   ${"report".padEnd(24)}${"p50 ms".padStart(8)}${"p95 ms".padStart(8)}`);
+      for (const [label, options] of reports) {
+        await beforeEach?.();
         await statisticsReport(db, admin, options);
-        times.push(performance.now() - started);
+        const times: number[] = [];
+        for (let run = 0; run < runs; run++) {
+          const started = performance.now();
+          await statisticsReport(db, admin, options);
+          times.push(performance.now() - started);
+        }
+        times.sort((x, y) => x - y);
+        print(`   ${label.padEnd(24)}${ms(quantile(times, 0.5))}${ms(quantile(times, 0.95))}`);
       }
-      times.sort((x, y) => x - y);
-      print(`   ${label.padEnd(24)}${ms(quantile(times, 0.5))}${ms(quantile(times, 0.95))}`);
+    };
+    if (FOLD !== "1") {
+      const runs = FOLD === "0" ? RUNS : Math.min(RUNS, UNFOLDED_RUNS);
+      print(`   today not folded: every report groups today's raw views (as before the folds), ${runs} runs each`);
+      await timeReports(runs);
     }
+    if (FOLD === "0") return;
+    const folds: number[] = [];
+    const fold = async () => {
+      const started = performance.now();
+      await foldRecentViews(db, seededAt);
+      folds.push(performance.now() - started);
+    };
+    await fold();
+    print(
+      `   today folded from midnight (catching up, once) in ${((folds.pop() ?? 0) / 1000).toFixed(1)} s, to two minutes before the last seeded view, as the minute's task leaves it (2–3 minutes of views after the fold); ${RUNS} runs each`,
+    );
+    await timeReports(RUNS);
+    // The next minute's fold: one more minute of views (and their visitors' earlier views).
+    const minuteStarted = performance.now();
+    await foldRecentViews(db, new Date(seededAt.getTime() + 60_000));
+    print(`   a minute's fold (the task's every minute): ${(performance.now() - minuteStarted).toFixed(0)} ms`);
   } finally {
     await database.close();
   }

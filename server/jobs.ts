@@ -1,4 +1,5 @@
 import { emailChangeConfirmMail } from "~/features/account/account-email.server";
+import { analyticsFoldTask } from "~/features/analytics/fold.server";
 import { analyticsRollupTask } from "~/features/analytics/rollup.server";
 import { passwordResetMail } from "~/features/auth/password-reset.server";
 import { bookingMail } from "~/features/booking/booking.server";
@@ -86,6 +87,7 @@ export const RECURRING_TASKS = [
   housekeepingTask,
   pruneAuditTask,
   analyticsRollupTask,
+  analyticsFoldTask,
   calendarFeedsTask,
   adoptPreviousReleaseMessagesTask,
   announceActorTask,

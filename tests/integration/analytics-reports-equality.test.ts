@@ -7,10 +7,18 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { statisticsReport, type Report, type TableRow, type Totals } from "~/features/analytics/reports.server";
+import { foldDay } from "~/features/analytics/fold.server";
 import { dayBounds, previousDay, rollUpDay, runAnalyticsMaintenance } from "~/features/analytics/rollup.server";
 import { dayIn } from "~/features/analytics/visitor.server";
 import { DIMENSIONS, type Dimension } from "~/features/analytics/dimensions";
-import { analyticsDaily, analyticsDailyFiltered, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
+import {
+  analyticsDaily,
+  analyticsDailyFiltered,
+  analyticsPartial,
+  analyticsPartialDays,
+  analyticsRolledDays,
+  analyticsViews,
+} from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { bookingSuiteEnv } from "../helpers/booking";
@@ -251,14 +259,15 @@ describe("statistics reports from rollups equal the straightforward count", () =
       { dimension: "browser", value: "Firefox" },
       { dimension: "os", value: "Linux" },
     ];
-    for (const period of ["today", "7d", "30d", "12m"] as const) {
-      it(`${period}: every report, unfiltered and filtered, has the straightforward figures`, async () => {
+    /** Every report of the period, unfiltered and filtered, against the straightforward figures. */
+    async function expectStraightforwardReports(period: "today" | "7d" | "30d" | "12m", note = "") {
+      {
         const length = { today: 1, "7d": 7, "30d": 30, "12m": 365 }[period];
         const days = Array.from({ length }, (_, i) => previousDay(today, length - 1 - i));
         const previousDays = days.map((d) => previousDay(d, length));
         let nonEmpty = 0;
         for (const filter of filters) {
-          const label = `${period} ${filter ? `${filter.dimension}=${filter.value}` : "unfiltered"}`;
+          const label = `${period}${note} ${filter ? `${filter.dimension}=${filter.value}` : "unfiltered"}`;
           // A filtered report covers the days whose raw views are kept; the unfiltered one every rolled-up day.
           const rows = filter ? seeded.filter((r) => dayIn(r.minute, zone) >= keepFrom) : seeded;
           const expected = expectedReport(rows, days, zone, filter);
@@ -274,8 +283,65 @@ describe("statistics reports from rollups equal the straightforward count", () =
         }
         // The comparison is not vacuous: all but the filter on a page nobody entered at have views.
         expect(nonEmpty).toBe(filters.length - 1);
+      }
+    }
+
+    for (const period of ["today", "7d", "30d", "12m"] as const) {
+      it(`${period}: every report, unfiltered and filtered, has the straightforward figures`, async () => {
+        await expectStraightforwardReports(period);
       });
     }
+
+    it("today folded part-way (fold.server.ts): every report still has the straightforward figures", async () => {
+      const start = (await dayBounds(ctx.db, today, zone)).start.getTime();
+      const todays = seeded.filter((r) => dayIn(r.minute, zone) === today);
+      const partial = () =>
+        ctx.db
+          .select()
+          .from(analyticsPartial)
+          .where(eq(analyticsPartial.day, today))
+          .orderBy(analyticsPartial.filterDimension, analyticsPartial.filterValue, analyticsPartial.dimension, analyticsPartial.value);
+      let spanning = 0;
+      let returning = 0;
+      // Folds up to odd instants: some visits have views on both sides of a fold, some visitors a visit on each side.
+      for (const hours of [3.1, 5.55, 9.3, 12.85, 16.2]) {
+        const until = new Date(start + hours * 3600_000);
+        // Two instances folding at once: one waits for the day's lock, then finds the fold done. One
+        // fold in steps of a few views (a busy day's steps are bounded by views, not only by time).
+        const stepViews = hours === 9.3 ? 3 : undefined;
+        await Promise.all([
+          foldDay(ctx.db, today, until, { timeZone: zone, stepViews }),
+          foldDay(ctx.db, today, until, { timeZone: zone }),
+        ]);
+        const [state] = await ctx.db.select().from(analyticsPartialDays).where(eq(analyticsPartialDays.day, today));
+        expect(state?.foldedUntil.getTime()).toBe(until.getTime());
+        const sides = (key: (r: ViewRow) => string) =>
+          [...groupBy(todays, key).values()].filter((rows) => rows.some((r) => r.minute < until) && rows.some((r) => r.minute >= until))
+            .length;
+        spanning += sides((r) => String(r.visitId));
+        returning += sides((r) => String(r.visitorId)) - sides((r) => String(r.visitId));
+        // Folding again to the same instant changes nothing.
+        const before = await partial();
+        await foldDay(ctx.db, today, until, { timeZone: zone });
+        expect(await partial()).toEqual(before);
+        for (const period of ["today", "7d"] as const) await expectStraightforwardReports(period, ` folded to +${hours} h`);
+      }
+      expect(spanning).toBeGreaterThan(0);
+      expect(returning).toBeGreaterThan(0);
+      // Folded whole (past every view), a report reads the folds alone.
+      await foldDay(ctx.db, today, now, { timeZone: zone });
+      expect((await partial()).length).toBeGreaterThan(0);
+      await expectStraightforwardReports("today", " folded whole");
+      // The day's rollup replaces its folds, and a rolled-up day is not folded again.
+      await rollUpDay(ctx.db, today, zone);
+      expect(await partial()).toEqual([]);
+      await foldDay(ctx.db, today, now, { timeZone: zone });
+      expect(await partial()).toEqual([]);
+      await expectStraightforwardReports("today", " rolled up");
+      await ctx.db.delete(analyticsDaily).where(eq(analyticsDaily.day, today));
+      await ctx.db.delete(analyticsDailyFiltered).where(eq(analyticsDailyFiltered.day, today));
+      await ctx.db.delete(analyticsRolledDays).where(eq(analyticsRolledDays.day, today));
+    });
 
     it("a filter on a visit's value counts the visits of that table row, whatever their later views brought", async () => {
       const report = await statisticsReport(ctx.db, admin, { period: "30d", filter: null, now });

@@ -61,8 +61,10 @@ const VISITS = sql`select f, visit_id, a.visitor_id, a.views, a.seconds, entry, 
  * Rows (filter_value, dimension, value, views, visitors, visits, bounces, median_visit_seconds) for
  * `keyed` (keyedViews): per filter value a 'total' row and one per value of every dimension. Pages
  * count views; every other dimension counts whole visits. A filter value without views has no rows.
+ * With `lengths`, also a 'length' row per visit length (value: the seconds, visits: how many), from
+ * which a median can be worked out again once such rows are added up (the day so far's folds).
  */
-export function aggregateSql(keyed: SQL): SQL {
+export function aggregateSql(keyed: SQL, options: { lengths?: boolean } = {}): SQL {
   const byVisit = (dimension: Dimension, column: string) =>
     sql`select f, ${dimension}::text as dimension, ${sql.raw(column)}::text as value, sum(views)::int as views,
       count(distinct visitor_id)::int as visitors, count(*)::int as visits, (count(*) filter (where views = 1))::int as bounces,
@@ -79,7 +81,12 @@ export function aggregateSql(keyed: SQL): SQL {
     union all ${byVisit("country", "country")}
     union all ${byVisit("device", "device")}
     union all ${byVisit("browser", "browser")}
-    union all ${byVisit("os", "os")}`;
+    union all ${byVisit("os", "os")}${
+      options.lengths
+        ? sql`
+    union all select f, 'length', seconds::text, 0, 0, count(*)::int, 0, 0 from visits group by f, seconds`
+        : sql``
+    }`;
 }
 
 export interface AggregateRow {

@@ -14,6 +14,7 @@ import {
 import { getEnv } from "~/server/env.server";
 import { STATISTICS_TEXT } from "./analytics-settings";
 import { aggregateSql, DIMENSIONS, keyedViews, type AggregateRow, type Dimension } from "./aggregate.server";
+import { foldedDayRows, foldedDays } from "./fold.server";
 import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn } from "./visitor.server";
 import { collectorEnabled } from "./collector.server";
@@ -154,15 +155,39 @@ function reportViews(minutes: SQL, filter: Report["filter"]): SQL {
   return keyedViews(sql`select * from analytics_views where ${minutes}`, filter);
 }
 
-/** Rows of every dimension for the days: rollups for the rolled days, raw views for the rest (today). */
+/** Each folded day's report rows (fold.server.ts), by day. */
+type FoldedRows = Map<string, Map<string, AggregateRow>>;
+
+/**
+ * The report rows of the days of `days` that are not rolled up but folded (today, normally): the
+ * folded rows and the views since the fold, as exact as a rollup.
+ */
+async function foldedRows(db: Db, days: string[], rolled: Set<string>, timeZone: string, filter: Report["filter"]): Promise<FoldedRows> {
+  const folded = await foldedDays(
+    db,
+    days.filter((d) => !rolled.has(d)),
+  );
+  const rows: FoldedRows = new Map();
+  for (const [day, until] of folded) rows.set(day, await foldedDayRows(db, day, until, timeZone, filter));
+  return rows;
+}
+
+/** The days read from raw views: neither rolled up nor folded. */
+function rawDays(days: string[], rolled: Set<string>, folded: FoldedRows): string[] {
+  return days.filter((d) => !rolled.has(d) && !folded.has(d));
+}
+
+/** Rows of every dimension for the days: rollups for the rolled days, folds for folded ones, raw views for the rest. */
 async function aggregate(
   db: Db,
   days: string[],
   rolled: Set<string>,
+  folded: FoldedRows,
   timeZone: string,
   filter: Report["filter"],
 ): Promise<Map<string, AggregateRow>> {
   const rows = new Map<string, AggregateRow>();
+  for (const day of days) for (const row of folded.get(day)?.values() ?? []) addRow(rows, row);
   const rolledDays = days.filter((d) => rolled.has(d));
   if (rolledDays.length > 0) {
     const { table, where } = rollupRows(rolledDays, filter);
@@ -181,11 +206,7 @@ async function aggregate(
       .groupBy(table.dimension, table.value);
     for (const r of daily) addRow(rows, { ...r, median_visit_seconds: r.median });
   }
-  const minutes = await rawMinutes(
-    db,
-    days.filter((d) => !rolled.has(d)),
-    timeZone,
-  );
+  const minutes = await rawMinutes(db, rawDays(days, rolled, folded), timeZone);
   if (minutes) {
     const raw: unknown = await db.execute(aggregateSql(reportViews(minutes, filter)));
     for (const r of (raw as { rows: AggregateRow[] }).rows) addRow(rows, r);
@@ -237,9 +258,10 @@ export async function statisticsReport(
   const days = daysOf(chosen.to, chosen.length);
   const previousDays = daysOf(previousDay(chosen.to, chosen.length), chosen.length);
   const rolled = await rolledUpDays(db, [...previousDays, ...days], timeZone, now, options.filter !== null);
+  const folded = await foldedRows(db, [...previousDays, ...days], rolled, timeZone, options.filter);
   const [rows, previousRows] = await Promise.all([
-    aggregate(db, days, rolled, timeZone, options.filter),
-    aggregate(db, previousDays, rolled, timeZone, options.filter),
+    aggregate(db, days, rolled, folded, timeZone, options.filter),
+    aggregate(db, previousDays, rolled, folded, timeZone, options.filter),
   ]);
   const tables = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as TableRow[]])) as Record<Dimension, TableRow[]>;
   for (const row of rows.values()) {
@@ -254,7 +276,7 @@ export async function statisticsReport(
   }
   const start = (await dayBounds(db, days[0] ?? today, timeZone)).start;
   const end = (await dayBounds(db, chosen.to, timeZone)).end;
-  const series = await dailySeries(db, days, rolled, timeZone, options.filter);
+  const series = await dailySeries(db, days, rolled, folded, timeZone, options.filter);
   const onlyFiltered = conversionFilterSql(options.filter);
   const conversionsWhere = (from: Date, until: Date) =>
     and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, from), lt(analyticsConversions.at, until), onlyFiltered);
@@ -316,15 +338,20 @@ export async function statisticsReport(
   };
 }
 
-/** Views and visitors per day: rollups for the rolled days, raw views for the rest. */
+/** Views and visitors per day: rollups for the rolled days, folds for folded ones, raw views for the rest. */
 async function dailySeries(
   db: Db,
   days: string[],
   rolled: Set<string>,
+  folded: FoldedRows,
   timeZone: string,
   filter: Report["filter"],
 ): Promise<Report["series"]> {
   const byDay = new Map<string, { views: number; visitors: number }>();
+  for (const [day, rows] of folded) {
+    const total = rows.get("total\n");
+    if (total) byDay.set(day, { views: total.views, visitors: total.visitors });
+  }
   const rolledDays = days.filter((d) => rolled.has(d));
   if (rolledDays.length > 0) {
     const { table, where } = rollupRows(rolledDays, filter);
@@ -334,11 +361,7 @@ async function dailySeries(
       .where(and(eq(table.dimension, "total"), where));
     for (const d of daily) byDay.set(d.day, { views: d.views, visitors: d.visitors });
   }
-  const minutes = await rawMinutes(
-    db,
-    days.filter((d) => !rolled.has(d)),
-    timeZone,
-  );
+  const minutes = await rawMinutes(db, rawDays(days, rolled, folded), timeZone);
   if (minutes) {
     const raw: unknown = await db.execute(sql`select to_char(minute at time zone ${timeZone}, 'YYYY-MM-DD') as day,
       coalesce(sum(views), 0)::int as views, count(distinct visitor_id)::int as visitors
@@ -356,13 +379,20 @@ export interface PageFigures {
   visitors: number;
 }
 
-/** Views and visitors per page over the days, rollups for the rolled days and raw views for the rest, for the pages `paths` matches. */
+/** Which pages: a condition on a path column, and the same as a test of one path. */
+interface PathMatch {
+  sql: (column: AnyPgColumn) => SQL;
+  test: (path: string) => boolean;
+}
+
+/** Views and visitors per page over the days, rollups for the rolled days, folds for folded ones and raw views for the rest, for the pages `paths` matches. */
 async function pageViews(
   db: Db,
   days: string[],
   rolled: Set<string>,
+  folded: FoldedRows,
   timeZone: string,
-  paths: (column: AnyPgColumn) => SQL,
+  paths: PathMatch,
 ): Promise<Map<string, PageFigures>> {
   const found = new Map<string, PageFigures>();
   const add = (path: string, views: number, visitors: number) => {
@@ -378,15 +408,14 @@ async function pageViews(
         visitors: sql<number>`sum(${analyticsDaily.visitors})::int`,
       })
       .from(analyticsDaily)
-      .where(and(eq(analyticsDaily.dimension, "page"), inArray(analyticsDaily.day, rolledDays), paths(analyticsDaily.value)))
+      .where(and(eq(analyticsDaily.dimension, "page"), inArray(analyticsDaily.day, rolledDays), paths.sql(analyticsDaily.value)))
       .groupBy(analyticsDaily.value);
     for (const r of daily) add(r.path, r.views, r.visitors);
   }
-  const minutes = await rawMinutes(
-    db,
-    days.filter((d) => !rolled.has(d)),
-    timeZone,
-  );
+  for (const rows of folded.values()) {
+    for (const r of rows.values()) if (r.dimension === "page" && paths.test(r.value)) add(r.value, r.views, r.visitors);
+  }
+  const minutes = await rawMinutes(db, rawDays(days, rolled, folded), timeZone);
   if (minutes) {
     // Visitor ids are per day: a visitor counted on two days is two, as in the rollups.
     const day = sql`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
@@ -397,7 +426,7 @@ async function pageViews(
         visitors: sql<number>`count(distinct (${day}, ${analyticsViews.visitorId}))::int`,
       })
       .from(analyticsViews)
-      .where(and(minutes, paths(analyticsViews.path)))
+      .where(and(minutes, paths.sql(analyticsViews.path)))
       .groupBy(analyticsViews.path);
     for (const r of raw) add(r.path, r.views, r.visitors);
   }
@@ -413,7 +442,12 @@ export async function viewsOfPaths(db: Db, paths: string[], now = new Date()): P
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), POST_FIGURES_DAYS);
   const rolled = await rolledUpDays(db, days, timeZone, now);
-  const figures = await pageViews(db, days, rolled, timeZone, (column) => inArray(column, paths));
+  const wanted = new Set(paths);
+  const folded = await foldedRows(db, days, rolled, timeZone, null);
+  const figures = await pageViews(db, days, rolled, folded, timeZone, {
+    sql: (column) => inArray(column, paths),
+    test: (path) => wanted.has(path),
+  });
   return new Map([...figures].map(([path, f]) => [path, f.views]));
 }
 
@@ -432,7 +466,9 @@ export async function postStatistics(db: Db, path: string, now = new Date()): Pr
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), POST_FIGURES_DAYS);
   const rolled = await rolledUpDays(db, days, timeZone, now);
-  const figures = (await pageViews(db, days, rolled, timeZone, (column) => eq(column, path))).get(path) ?? { views: 0, visitors: 0 };
+  const one: PathMatch = { sql: (column) => eq(column, path), test: (p) => p === path };
+  const folded = await foldedRows(db, days, rolled, timeZone, null);
+  const figures = (await pageViews(db, days, rolled, folded, timeZone, one)).get(path) ?? { views: 0, visitors: 0 };
   const start = (await dayBounds(db, days[0] ?? dayIn(now, timeZone), timeZone)).start;
   const counted = await db
     .select({ kind: analyticsConversions.kind, count: count() })
@@ -444,6 +480,9 @@ export async function postStatistics(db: Db, path: string, now = new Date()): Pr
   return { ...figures, conversions };
 }
 
+/** A post's path (the dashboard's top post of the week is one). */
+const POST_PATH = /^\/7fs\/[^/]+\/[^/]+$/;
+
 /** The dashboard's card: views per day for 7 days and the most viewed post of the week. */
 export async function weekAtAGlance(
   db: Db,
@@ -452,11 +491,13 @@ export async function weekAtAGlance(
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), 7);
   const rolled = await rolledUpDays(db, days, timeZone, now);
-  const [series, posts] = await Promise.all([
-    dailySeries(db, days, rolled, timeZone, null),
-    pageViews(db, days, rolled, timeZone, (column) => sql`${column} ~ '^/7fs/[^/]+/[^/]+$'`),
+  const folded = await foldedRows(db, days, rolled, timeZone, null);
+  const posts: PathMatch = { sql: (column) => sql`${column} ~ ${POST_PATH.source}`, test: (path) => POST_PATH.test(path) };
+  const [series, postFigures] = await Promise.all([
+    dailySeries(db, days, rolled, folded, timeZone, null),
+    pageViews(db, days, rolled, folded, timeZone, posts),
   ]);
-  const [top] = [...posts].sort((a, b) => b[1].views - a[1].views || a[0].localeCompare(b[0]));
+  const [top] = [...postFigures].sort((a, b) => b[1].views - a[1].views || a[0].localeCompare(b[0]));
   return { series, topPost: top ? { path: top[0], views: top[1].views } : null };
 }
 

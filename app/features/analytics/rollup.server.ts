@@ -1,6 +1,13 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { analyticsDaily, analyticsDailyFiltered, analyticsRolledDays, analyticsViews } from "~/server/db/schema.server";
+import {
+  analyticsDaily,
+  analyticsDailyFiltered,
+  analyticsPartial,
+  analyticsPartialDays,
+  analyticsRolledDays,
+  analyticsViews,
+} from "~/server/db/schema.server";
 import { getEnv } from "~/server/env.server";
 import { defineRecurringTask } from "~/server/jobs/recurring.server";
 import { logger } from "~/server/logger.server";
@@ -59,6 +66,9 @@ export async function rollUpDay(db: Db, day: string, timeZone = getEnv().SITE_TI
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`analytics.rollup.${day}`}))`);
     await tx.delete(analyticsDaily).where(eq(analyticsDaily.day, day));
     await tx.delete(analyticsDailyFiltered).where(eq(analyticsDailyFiltered.day, day));
+    // The day so far's folds (fold.server.ts) are replaced by the rollup.
+    await tx.delete(analyticsPartial).where(eq(analyticsPartial.day, day));
+    await tx.delete(analyticsPartialDays).where(eq(analyticsPartialDays.day, day));
     const views = viewsIn(start, end);
     await tx.execute(sql`insert into analytics_daily (day, dimension, value, views, visitors, visits, bounces, median_visit_seconds)
       select ${day}, dimension, value, views, visitors, visits, bounces, median_visit_seconds from (${aggregateSql(keyedViews(views, null))}) as a
@@ -105,6 +115,8 @@ export async function runAnalyticsMaintenance(db: Db, now = new Date()): Promise
   await db.transaction(async (tx) => {
     await tx.delete(analyticsViews).where(lt(analyticsViews.minute, start));
     await tx.delete(analyticsDailyFiltered).where(lt(analyticsDailyFiltered.day, keepFrom));
+    await tx.delete(analyticsPartial).where(lt(analyticsPartial.day, keepFrom));
+    await tx.delete(analyticsPartialDays).where(lt(analyticsPartialDays.day, keepFrom));
     await tx
       .update(analyticsRolledDays)
       .set({ filtered: false })

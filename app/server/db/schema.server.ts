@@ -929,27 +929,52 @@ export const analyticsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
 );
 
+/** A filtered rollup row's key: the day, the filter (dimension and value) and the row's dimension and value. */
+const filteredRowKey = () => ({
+  day: text("day").notNull(),
+  filterDimension: text("filter_dimension").notNull(),
+  filterValue: text("filter_value").notNull(),
+  dimension: text("dimension").notNull(),
+  value: text("value").notNull(),
+});
+
 /**
  * The daily rollup of every filtered report, kept as long as the raw views (ANALYTICS_RAW_DAYS): for
  * each filter dimension ('page', 'entry', 'referrer', …) and value seen that day, the rows a report
  * filtered on it shows ('total' and one per value of every dimension), as analytics_daily has for the
  * unfiltered report. Built with analytics_daily by the same rollup of the day.
  */
-export const analyticsDailyFiltered = pgTable(
-  "analytics_daily_filtered",
+export const analyticsDailyFiltered = pgTable("analytics_daily_filtered", { ...filteredRowKey(), ...rollupFigures() }, (t) => [
+  primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
+  index("analytics_daily_filtered_day_idx").on(t.day),
+]);
+
+/**
+ * The day so far, folded (docs/decisions/0084-analytics-today-folds.md): for a day not yet rolled up
+ * (today), the figures of every view before the day's `folded_until` (analytics_partial_days), per
+ * filter ('' and '' unfiltered, else as analytics_daily_filtered) and dimension, as the rollups have
+ * them, plus 'length' rows (value: a visit length in seconds, visits: how many visits are that
+ * long) from which the day's median is exact. Every figure adds up over disjoint sets of visitors,
+ * so a fold adds what its visitors bring and takes back what they had brought before. Deleted when
+ * the day is rolled up.
+ */
+export const analyticsPartial = pgTable(
+  "analytics_partial",
   {
-    day: text("day").notNull(),
-    filterDimension: text("filter_dimension").notNull(),
-    filterValue: text("filter_value").notNull(),
-    dimension: text("dimension").notNull(),
-    value: text("value").notNull(),
-    ...rollupFigures(),
+    ...filteredRowKey(),
+    views: integer("views").notNull(),
+    visitors: integer("visitors").notNull(),
+    visits: integer("visits").notNull(),
+    bounces: integer("bounces").notNull().default(0),
   },
-  (t) => [
-    primaryKey({ name: "analytics_daily_filtered_pk", columns: [t.filterDimension, t.filterValue, t.day, t.dimension, t.value] }),
-    index("analytics_daily_filtered_day_idx").on(t.day),
-  ],
+  (t) => [primaryKey({ name: "analytics_partial_pk", columns: [t.day, t.filterDimension, t.filterValue, t.dimension, t.value] })],
 );
+
+/** How far each not-yet-rolled-up day is folded into analytics_partial: every view before `folded_until`. */
+export const analyticsPartialDays = pgTable("analytics_partial_days", {
+  day: text("day").primaryKey(),
+  foldedUntil: timestamp("folded_until", { withTimezone: true }).notNull(),
+});
 
 /** Views not counted because an instance's per-minute cap was reached (the report shows it as sampling). */
 export const analyticsDropped = pgTable("analytics_dropped", {
