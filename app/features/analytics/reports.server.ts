@@ -274,9 +274,12 @@ export async function statisticsReport(
       .sort((a, b) => b.visits - a.visits || b.views - a.views || a.value.localeCompare(b.value))
       .slice(0, 50);
   }
-  const start = (await dayBounds(db, days[0] ?? today, timeZone)).start;
-  const end = (await dayBounds(db, chosen.to, timeZone)).end;
-  const series = await dailySeries(db, days, rolled, folded, timeZone, options.filter);
+  // The reads below do not depend on one another: side by side (PostgreSQL answers them on several connections).
+  const [{ start }, { end }, { start: previousStart }] = await Promise.all([
+    dayBounds(db, days[0] ?? today, timeZone),
+    dayBounds(db, chosen.to, timeZone),
+    dayBounds(db, previousDays[0] ?? today, timeZone),
+  ]);
   const onlyFiltered = conversionFilterSql(options.filter);
   const conversionsWhere = (from: Date, until: Date) =>
     and(isNotNull(analyticsConversions.at), gte(analyticsConversions.at, from), lt(analyticsConversions.at, until), onlyFiltered);
@@ -287,8 +290,6 @@ export async function statisticsReport(
       .from(analyticsConversions)
       .where(conversionsWhere(from, until))
       .groupBy(analyticsConversions.kind);
-  const previousStart = (await dayBounds(db, previousDays[0] ?? today, timeZone)).start;
-  const [conversions, previousConversions] = await Promise.all([conversionsIn(start, end), conversionsIn(previousStart, start)]);
   const by = async (column: AnyPgColumn): Promise<ConversionRow[]> => {
     const counted = await db
       .select({ value: sql<string>`coalesce(${column}, '')`, kind: analyticsConversions.kind, count: count() })
@@ -304,15 +305,23 @@ export async function statisticsReport(
     }
     return [...found.values()].sort((a, b) => b.total - a.total || a.value.localeCompare(b.value)).slice(0, 20);
   };
-  const [realtime] = await db
-    .select({ n: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
-    .from(analyticsViews)
-    .where(gte(analyticsViews.minute, new Date(now.getTime() - 5 * 60_000 - (now.getTime() % 60_000))));
-  const [dropped] = await db
-    .select({ n: sql<number>`coalesce(sum(${analyticsDropped.views}), 0)::int` })
-    .from(analyticsDropped)
-    .where(and(gte(analyticsDropped.minute, start), lt(analyticsDropped.minute, end), lt(analyticsDropped.minute, now)));
-  const byPost = await by(analyticsConversions.lastPostPath);
+  const [series, conversions, previousConversions, [realtime], [dropped], byEntry, byReferrer, byCampaign, byPost] = await Promise.all([
+    dailySeries(db, days, rolled, folded, timeZone, options.filter),
+    conversionsIn(start, end),
+    conversionsIn(previousStart, start),
+    db
+      .select({ n: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
+      .from(analyticsViews)
+      .where(gte(analyticsViews.minute, new Date(now.getTime() - 5 * 60_000 - (now.getTime() % 60_000)))),
+    db
+      .select({ n: sql<number>`coalesce(sum(${analyticsDropped.views}), 0)::int` })
+      .from(analyticsDropped)
+      .where(and(gte(analyticsDropped.minute, start), lt(analyticsDropped.minute, end), lt(analyticsDropped.minute, now))),
+    by(analyticsConversions.entryPath),
+    by(analyticsConversions.referrerHost),
+    by(analyticsConversions.utmCampaign),
+    by(analyticsConversions.lastPostPath),
+  ]);
   return {
     period: chosen.period,
     from: days[0] ?? today,
@@ -327,9 +336,9 @@ export async function statisticsReport(
     conversions: conversions.map((c) => ({ kind: c.kind, count: c.count })),
     previousConversions: previousConversions.map((c) => ({ kind: c.kind, count: c.count })),
     conversionsBy: {
-      entry: await by(analyticsConversions.entryPath),
-      referrer: await by(analyticsConversions.referrerHost),
-      campaign: await by(analyticsConversions.utmCampaign),
+      entry: byEntry,
+      referrer: byReferrer,
+      campaign: byCampaign,
       post: byPost.map((r) => ({ ...r, visitors: pageVisitors.get(r.value) ?? null })),
     },
     realtime: realtime?.n ?? 0,
