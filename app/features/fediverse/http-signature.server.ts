@@ -161,9 +161,14 @@ export function checkSignature(input: {
     if (!sha || sha.trim().slice(8) !== digestOf(body).slice(8)) return "the Digest does not match the body";
   }
   const text = signingString(signature.headers, input.method, input.target, header);
+  return mismatch(text, input.publicKeyPem, Buffer.from(signature.signature, "base64"));
+}
+
+/** Null when `signature` is the key's RSA-SHA256 signature of `text` (both forms sign this way), else why not. */
+function mismatch(text: string, publicKeyPem: string, signature: Buffer): string | null {
   let valid = false;
   try {
-    valid = createVerify("sha256").update(text).verify(input.publicKeyPem, signature.signature, "base64");
+    valid = createVerify("sha256").update(text).verify(publicKeyPem, signature);
   } catch {
     valid = false;
   }
@@ -274,11 +279,5 @@ export function checkRfc9421(input: {
   } catch (error) {
     return `the signature covers what this request does not have (${error instanceof Error ? error.message : "unknown component"})`;
   }
-  let valid = false;
-  try {
-    valid = createVerify("sha256").update(base).verify(input.publicKeyPem, input.signature.signature);
-  } catch {
-    valid = false;
-  }
-  return valid ? null : "the signature does not match";
+  return mismatch(base, input.publicKeyPem, input.signature.signature);
 }
