@@ -8,7 +8,8 @@
 //    daily rollups, p50/p95 (the ceiling is 300 ms on PGlite). A thirtieth of the raw views is
 //    today's, over the hours of today gone by (a whole day's share, the most a report meets); the
 //    rest is spread over the 29 days before. Yesterday is rolled up (timed) and its rollup copied to
-//    the 28 days before it (rolling up each would take as long, once a day in the hourly task).
+//    the 28 days before it (rolling up each would take as long, once a day in the hourly task); the
+//    whole months are summed (timed) as the hourly task does.
 //    Today is folded as the every-minute task does (docs/decisions/0084-analytics-today-folds.md):
 //    the catch-up fold of the whole day to two minutes before the last seeded view is timed apart
 //    (the reports then meet 2–3 minutes of views after the fold), and the next minute's fold.
@@ -32,7 +33,7 @@ import { configureCollector, notePageView } from "~/features/analytics/collector
 import { dayStartSql } from "~/features/analytics/aggregate.server";
 import { foldRecentViews } from "~/features/analytics/fold.server";
 import { flushViews } from "~/features/analytics/ingest.server";
-import { previousDay, rollUpDay } from "~/features/analytics/rollup.server";
+import { previousDay, rollUpDay, sumRolledMonths } from "~/features/analytics/rollup.server";
 import { dayIn } from "~/features/analytics/visitor.server";
 import { PERIODS, statisticsReport, type Period } from "~/features/analytics/reports.server";
 
@@ -248,11 +249,15 @@ async function benchReports(): Promise<void> {
       where dim <> 'total' or v = 1`);
     await db.execute(sql`
       insert into analytics_rolled_days (day) select to_char(current_date - d, 'YYYY-MM-DD') from generate_series(30, 30 + 3 * 365) as d`);
+    // The whole months among them summed, as the hourly maintenance does (docs/decisions/0090-analytics-monthly-sums.md).
+    const monthsStarted = performance.now();
+    const months = await sumRolledMonths(db);
+    const monthsSeconds = (performance.now() - monthsStarted) / 1000;
     await db.execute(sql`analyze`);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const scaled = RAW_VIEWS < 10_000_000 ? ` — SCALED DOWN from the issue's 10,000,000 raw views (BENCH_RAW_VIEWS)` : "";
     print(
-      `\n3. Reports on ${DATABASE_URL ? "PostgreSQL" : "PGlite (in memory)"}: ${RAW_VIEWS.toLocaleString("en")} raw views over 30 days${scaled}, ${todayViews.toLocaleString("en")} of them today, 3 years of daily rollups; seeded in ${seedSeconds.toFixed(0)} s (raw views ${rawSeconds.toFixed(0)} s, rolling up yesterday ${rollupSeconds.toFixed(1)} s); ${RUNS} runs each (ceiling ${DATABASE_URL ? 100 : 300} ms p95)`,
+      `\n3. Reports on ${DATABASE_URL ? "PostgreSQL" : "PGlite (in memory)"}: ${RAW_VIEWS.toLocaleString("en")} raw views over 30 days${scaled}, ${todayViews.toLocaleString("en")} of them today, 3 years of daily rollups; seeded in ${seedSeconds.toFixed(0)} s (raw views ${rawSeconds.toFixed(0)} s, rolling up yesterday ${rollupSeconds.toFixed(1)} s, summing ${months.length} whole months ${monthsSeconds.toFixed(1)} s); ${RUNS} runs each (ceiling ${DATABASE_URL ? 100 : 300} ms p95)`,
     );
     const admin = { id: "bench-admin", role: "admin" as const };
     // A custom period: the 90 days ending a week ago (rollups only, and the 90 before it to compare).

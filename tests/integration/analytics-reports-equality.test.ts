@@ -4,16 +4,24 @@
 // with the same figures worked out the straightforward way, in plain code from the seeded rows:
 // per day, a filter keeps a page's views or the visits whose first view has the value; visits,
 // visitors, bounces and the median visit length are counted from those views.
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { statisticsReport, type Report, type TableRow, type Totals } from "~/features/analytics/reports.server";
 import { foldDay } from "~/features/analytics/fold.server";
-import { dayBounds, previousDay, rollUpDay, runAnalyticsMaintenance } from "~/features/analytics/rollup.server";
+import {
+  dayBounds,
+  daysOfMonth,
+  previousDay,
+  rollUpDay,
+  runAnalyticsMaintenance,
+  sumRolledMonths,
+} from "~/features/analytics/rollup.server";
 import { dayIn } from "~/features/analytics/visitor.server";
 import { DIMENSIONS, type Dimension } from "~/features/analytics/dimensions";
 import {
   analyticsDaily,
   analyticsDailyFiltered,
+  analyticsMonthly,
   analyticsPartial,
   analyticsPartialDays,
   analyticsRolledDays,
@@ -341,6 +349,76 @@ describe("statistics reports from rollups equal the straightforward count", () =
       await ctx.db.delete(analyticsDaily).where(eq(analyticsDaily.day, today));
       await ctx.db.delete(analyticsDailyFiltered).where(eq(analyticsDailyFiltered.day, today));
       await ctx.db.delete(analyticsRolledDays).where(eq(analyticsRolledDays.day, today));
+    });
+
+    it("a whole rolled-up month is read from its sums (analytics_monthly), which always equal its days'", async () => {
+      const month = "2026-02";
+      const m = analyticsMonthly;
+      const sums = () =>
+        ctx.db
+          .select({ dimension: m.dimension, value: m.value, views: m.views, visitors: m.visitors, visits: m.visits, bounces: m.bounces })
+          .from(m)
+          .where(eq(m.month, month))
+          .orderBy(m.dimension, m.value);
+      const daysSums = async () => {
+        const d = analyticsDaily;
+        return ctx.db
+          .select({
+            dimension: d.dimension,
+            value: d.value,
+            views: sql<number>`sum(${d.views})::int`,
+            visitors: sql<number>`sum(${d.visitors})::int`,
+            visits: sql<number>`sum(${d.visits})::int`,
+            bounces: sql<number>`sum(${d.bounces})::int`,
+          })
+          .from(d)
+          .where(sql`${d.day} like ${`${month}-%`}`)
+          .groupBy(d.dimension, d.value)
+          .orderBy(d.dimension, d.value);
+      };
+      // February has three rolled-up days (the 22nd, past the raw retention, and the last two): no sums.
+      const rolled = new Set((await ctx.db.select({ day: analyticsRolledDays.day }).from(analyticsRolledDays)).map((r) => r.day));
+      const missing = daysOfMonth(month).filter((d) => !rolled.has(d));
+      expect(missing).toHaveLength(25);
+      expect(await sums()).toEqual([]);
+      // Its other days (without views) rolled up, two at once as two instances would: the last one sums the month.
+      const [first, second, ...rest] = missing;
+      for (const day of rest) await rollUpDay(ctx.db, day, zone);
+      expect(await sums()).toEqual([]);
+      await Promise.all([rollUpDay(ctx.db, first!, zone), rollUpDay(ctx.db, second!, zone)]);
+      const summed = await sums();
+      expect(summed.length).toBeGreaterThan(10);
+      expect(summed).toEqual(await daysSums());
+      await expectStraightforwardReports("12m", " with February summed");
+      // The 12-month report reads the sums, not the days.
+      const read = async () => (await statisticsReport(ctx.db, admin, { period: "12m", filter: null, now })).totals.views;
+      const views = await read();
+      await ctx.db
+        .update(m)
+        .set({ views: sql`${m.views} + 7` })
+        .where(and(eq(m.month, month), eq(m.dimension, "total")));
+      expect(await read()).toBe(views + 7);
+      // Summed again when lost (a month rolled up before the sums existed), and only then.
+      await ctx.db.delete(m).where(eq(m.month, month));
+      expect(await sumRolledMonths(ctx.db)).toEqual([month]);
+      expect(await sumRolledMonths(ctx.db)).toEqual([]);
+      expect(await sums()).toEqual(summed);
+      // A day of it rolled up again with a view more: the sums follow in the same transaction.
+      const noon = new Date((await dayBounds(ctx.db, "2026-02-27", zone)).start.getTime() + 12 * 3600_000);
+      const extra: ViewRow = { ...seeded[0]!, minute: noon, visitorId: 999_999n, visitId: 9_999_990n };
+      await ctx.db.insert(analyticsViews).values(extra);
+      await rollUpDay(ctx.db, "2026-02-27", zone);
+      const after = await sums();
+      expect(after.find((r) => r.dimension === "total")?.views).toBe(summed.find((r) => r.dimension === "total")!.views + extra.views);
+      expect(after).toEqual(await daysSums());
+      // A month with a day no longer rolled up has no sums, and its reports read its days.
+      await ctx.db.delete(analyticsDaily).where(eq(analyticsDaily.day, first!));
+      await ctx.db.delete(analyticsRolledDays).where(eq(analyticsRolledDays.day, first!));
+      await rollUpDay(ctx.db, "2026-02-27", zone);
+      expect(await sums()).toEqual([]);
+      await ctx.db.delete(analyticsViews).where(eq(analyticsViews.visitorId, extra.visitorId));
+      await rollUpDay(ctx.db, "2026-02-27", zone);
+      await expectStraightforwardReports("12m", " with February not summed");
     });
 
     it("a filter on a visit's value counts the visits of that table row, whatever their later views brought", async () => {

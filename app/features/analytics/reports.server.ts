@@ -8,6 +8,7 @@ import {
   analyticsDaily,
   analyticsDailyFiltered,
   analyticsDropped,
+  analyticsMonthly,
   analyticsRolledDays,
   analyticsViews,
 } from "~/server/db/schema.server";
@@ -15,7 +16,7 @@ import { getEnv } from "~/server/env.server";
 import { STATISTICS_TEXT } from "./analytics-settings";
 import { aggregateSql, DIMENSIONS, keyedViews, type AggregateRow, type Dimension } from "./aggregate.server";
 import { foldedDayRows, foldedDays } from "./fold.server";
-import { dayBounds, previousDay, rollUpDay } from "./rollup.server";
+import { dayBounds, daysOfMonth, monthOf, previousDay, rollUpDay } from "./rollup.server";
 import { dayIn } from "./visitor.server";
 import { collectorEnabled } from "./collector.server";
 import { flushViews } from "./ingest.server";
@@ -114,6 +115,49 @@ async function rolledUpDays(db: Db, days: string[], timeZone: string, now: Date,
 }
 
 /**
+ * Where a report's days are read from: the rolled-up days from the rollups — and the whole months of
+ * them that have sums from those (docs/decisions/0090-analytics-monthly-sums.md) — the folded days
+ * (today, normally) from the folds, the other days from raw views.
+ */
+interface Sources {
+  rolled: Set<string>;
+  /** Months (YYYY-MM) whose days are all rolled up and that have sums; a period reads those it holds whole. */
+  months: Set<string>;
+  /** The folded days, with how far each is folded. */
+  folded: Map<string, Date>;
+}
+
+/** The sources of some days; with `months` (unfiltered reports: filtered rollups have no monthly sums) the summed months too. */
+async function sourcesOf(
+  db: Db,
+  days: string[],
+  timeZone: string,
+  now: Date,
+  options: { filtered?: boolean; months?: boolean } = {},
+): Promise<Sources> {
+  const rolled = await rolledUpDays(db, days, timeZone, now, options.filtered);
+  const [folded, months] = await Promise.all([
+    foldedDays(
+      db,
+      days.filter((d) => !rolled.has(d)),
+    ),
+    options.months ? summedMonths(db, rolled) : new Set<string>(),
+  ]);
+  return { rolled, months, folded };
+}
+
+/** The months of which every day is among `rolled` and that have sums. */
+async function summedMonths(db: Db, rolled: Set<string>): Promise<Set<string>> {
+  const whole = [...new Set([...rolled].map(monthOf))].filter((month) => daysOfMonth(month).every((d) => rolled.has(d)));
+  if (whole.length === 0) return new Set();
+  const summed = await db
+    .select({ month: analyticsMonthly.month })
+    .from(analyticsMonthly)
+    .where(and(eq(analyticsMonthly.dimension, "total"), inArray(analyticsMonthly.month, whole)));
+  return new Set(summed.map((r) => r.month));
+}
+
+/**
  * The raw views' condition for some days: one minute range per run of consecutive days, so a
  * report never scans the rolled-up days between them. Null when there are no days.
  */
@@ -133,23 +177,6 @@ async function rawMinutes(db: Db, days: string[], timeZone: string): Promise<SQL
   return ranges.length === 0 ? null : sql`(${sql.join(ranges, sql` or `)})`;
 }
 
-/** The period's rollup rows for the days: the unfiltered report's, or those of the filter's value. */
-function rollupRows(days: string[], filter: Report["filter"]) {
-  return filter ? filteredRollup(days, filter) : unfilteredRollup(days);
-}
-
-function unfilteredRollup(days: string[]) {
-  return { table: analyticsDaily, where: inArray(analyticsDaily.day, days) };
-}
-
-function filteredRollup(days: string[], filter: NonNullable<Report["filter"]>) {
-  const t = analyticsDailyFiltered;
-  return {
-    table: t,
-    where: and(eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, days)),
-  };
-}
-
 /** The report's raw views of some days (keyedViews): all of them, or those the filter counts. */
 function reportViews(minutes: SQL, filter: Report["filter"]): SQL {
   return keyedViews(sql`select * from analytics_views where ${minutes}`, filter);
@@ -158,59 +185,85 @@ function reportViews(minutes: SQL, filter: Report["filter"]): SQL {
 /** Each folded day's report rows (fold.server.ts), by day. */
 type FoldedRows = Map<string, Map<string, AggregateRow>>;
 
-/**
- * The report rows of the days of `days` that are not rolled up but folded (today, normally): the
- * folded rows and the views since the fold, as exact as a rollup.
- */
-async function foldedRows(db: Db, days: string[], rolled: Set<string>, timeZone: string, filter: Report["filter"]): Promise<FoldedRows> {
-  const folded = await foldedDays(
-    db,
-    days.filter((d) => !rolled.has(d)),
+/** The report rows of the folded days: the folded rows and the views since the fold, as exact as a rollup. */
+async function foldedRows(db: Db, folded: Map<string, Date>, timeZone: string, filter: Report["filter"]): Promise<FoldedRows> {
+  const rows = await Promise.all(
+    [...folded].map(async ([day, until]) => [day, await foldedDayRows(db, day, until, timeZone, filter)] as const),
   );
-  const rows: FoldedRows = new Map();
-  for (const [day, until] of folded) rows.set(day, await foldedDayRows(db, day, until, timeZone, filter));
-  return rows;
+  return new Map(rows);
 }
 
 /** The days read from raw views: neither rolled up nor folded. */
-function rawDays(days: string[], rolled: Set<string>, folded: FoldedRows): string[] {
-  return days.filter((d) => !rolled.has(d) && !folded.has(d));
+function rawDays(days: string[], sources: Sources): string[] {
+  return days.filter((d) => !sources.rolled.has(d) && !sources.folded.has(d));
 }
 
-/** Rows of every dimension for the days: rollups for the rolled days, folds for folded ones, raw views for the rest. */
+/** Of `days`, the summed months it holds whole, and the other rolled-up days. */
+function rolledParts(days: string[], sources: Sources): { months: string[]; days: string[] } {
+  const inPeriod = new Set(days);
+  const months = [...sources.months].filter((month) => daysOfMonth(month).every((d) => inPeriod.has(d)));
+  const summed = new Set(months);
+  return { months, days: days.filter((d) => sources.rolled.has(d) && !summed.has(monthOf(d))) };
+}
+
+/**
+ * The rollup rows of the rolled-up days, added up per dimension and value: unfiltered from the
+ * monthly sums of whole months and the daily rows of the other days, filtered from the day's filtered
+ * rollups. The median is each day's weighted by its visits.
+ */
+async function rolledRows(db: Db, days: string[], sources: Sources, filter: Report["filter"]): Promise<AggregateRow[]> {
+  const parts = rolledParts(days, sources);
+  const branches: SQL[] = [];
+  if (filter) {
+    const t = analyticsDailyFiltered;
+    if (parts.days.length > 0) {
+      branches.push(sql`select ${t.dimension} as dimension, ${t.value} as value, ${t.views} as views, ${t.visitors} as visitors,
+        ${t.visits} as visits, ${t.bounces} as bounces, ${t.medianVisitSeconds}::bigint * ${t.visits} as seconds from ${t}
+        where ${and(eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, parts.days))}`);
+    }
+  } else {
+    const d = analyticsDaily;
+    const m = analyticsMonthly;
+    if (parts.days.length > 0) {
+      branches.push(sql`select ${d.dimension} as dimension, ${d.value} as value, ${d.views} as views, ${d.visitors} as visitors,
+        ${d.visits} as visits, ${d.bounces} as bounces, ${d.medianVisitSeconds}::bigint * ${d.visits} as seconds from ${d}
+        where ${inArray(d.day, parts.days)}`);
+    }
+    if (parts.months.length > 0) {
+      branches.push(sql`select ${m.dimension} as dimension, ${m.value} as value, ${m.views} as views, ${m.visitors} as visitors,
+        ${m.visits} as visits, ${m.bounces} as bounces, ${m.visitSeconds} as seconds from ${m} where ${inArray(m.month, parts.months)}`);
+    }
+  }
+  if (branches.length === 0) return [];
+  const summed: unknown = await db.execute(sql`select dimension, value, sum(views)::int as views, sum(visitors)::int as visitors,
+      sum(visits)::int as visits, sum(bounces)::int as bounces,
+      coalesce(sum(seconds) / nullif(sum(visits), 0), 0)::int as median_visit_seconds
+    from (${sql.join(branches, sql` union all `)}) as r group by dimension, value`);
+  return (summed as { rows: AggregateRow[] }).rows;
+}
+
+/**
+ * Rows of every dimension for the days: folds for the folded days (`folded`, read meanwhile), rollups
+ * for the rolled-up days, raw views for the rest, added up in that order.
+ */
 async function aggregate(
   db: Db,
   days: string[],
-  rolled: Set<string>,
-  folded: FoldedRows,
+  sources: Sources,
+  folded: Promise<FoldedRows>,
   timeZone: string,
   filter: Report["filter"],
 ): Promise<Map<string, AggregateRow>> {
+  const raw = async (): Promise<AggregateRow[]> => {
+    const minutes = await rawMinutes(db, rawDays(days, sources), timeZone);
+    if (!minutes) return [];
+    const rows: unknown = await db.execute(aggregateSql(reportViews(minutes, filter)));
+    return (rows as { rows: AggregateRow[] }).rows;
+  };
+  const [foldedByDay, rolled, fromRaw] = await Promise.all([folded, rolledRows(db, days, sources, filter), raw()]);
   const rows = new Map<string, AggregateRow>();
-  for (const day of days) for (const row of folded.get(day)?.values() ?? []) addRow(rows, row);
-  const rolledDays = days.filter((d) => rolled.has(d));
-  if (rolledDays.length > 0) {
-    const { table, where } = rollupRows(rolledDays, filter);
-    const daily = await db
-      .select({
-        dimension: table.dimension,
-        value: table.value,
-        views: sql<number>`sum(${table.views})::int`,
-        visitors: sql<number>`sum(${table.visitors})::int`,
-        visits: sql<number>`sum(${table.visits})::int`,
-        bounces: sql<number>`sum(${table.bounces})::int`,
-        median: sql<number>`coalesce(sum(${table.medianVisitSeconds} * ${table.visits}) / nullif(sum(${table.visits}), 0), 0)::int`,
-      })
-      .from(table)
-      .where(where)
-      .groupBy(table.dimension, table.value);
-    for (const r of daily) addRow(rows, { ...r, median_visit_seconds: r.median });
-  }
-  const minutes = await rawMinutes(db, rawDays(days, rolled, folded), timeZone);
-  if (minutes) {
-    const raw: unknown = await db.execute(aggregateSql(reportViews(minutes, filter)));
-    for (const r of (raw as { rows: AggregateRow[] }).rows) addRow(rows, r);
-  }
+  for (const day of days) for (const row of foldedByDay.get(day)?.values() ?? []) addRow(rows, row);
+  for (const row of [...rolled, ...fromRaw]) addRow(rows, row);
   return rows;
 }
 
@@ -257,24 +310,10 @@ export async function statisticsReport(
   const chosen = periodDays({ period: options.period, custom: options.custom ?? null }, today);
   const days = daysOf(chosen.to, chosen.length);
   const previousDays = daysOf(previousDay(chosen.to, chosen.length), chosen.length);
-  const rolled = await rolledUpDays(db, [...previousDays, ...days], timeZone, now, options.filter !== null);
-  const folded = await foldedRows(db, [...previousDays, ...days], rolled, timeZone, options.filter);
-  const [rows, previousRows] = await Promise.all([
-    aggregate(db, days, rolled, folded, timeZone, options.filter),
-    aggregate(db, previousDays, rolled, folded, timeZone, options.filter),
-  ]);
-  const tables = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as TableRow[]])) as Record<Dimension, TableRow[]>;
-  for (const row of rows.values()) {
-    if (row.dimension === "total") continue;
-    tables[row.dimension as Dimension]?.push({ value: row.value, views: row.views, visitors: row.visitors, visits: row.visits });
-  }
-  const pageVisitors = new Map(tables.page.map((r) => [r.value, r.visitors]));
-  for (const dimension of DIMENSIONS) {
-    tables[dimension] = tables[dimension]
-      .sort((a, b) => b.visits - a.visits || b.views - a.views || a.value.localeCompare(b.value))
-      .slice(0, 50);
-  }
-  // The reads below do not depend on one another: side by side (PostgreSQL answers them on several connections).
+  const sources = await sourcesOf(db, [...previousDays, ...days], timeZone, now, {
+    filtered: options.filter !== null,
+    months: options.filter === null,
+  });
   const [{ start }, { end }, { start: previousStart }] = await Promise.all([
     dayBounds(db, days[0] ?? today, timeZone),
     dayBounds(db, chosen.to, timeZone),
@@ -305,23 +344,40 @@ export async function statisticsReport(
     }
     return [...found.values()].sort((a, b) => b.total - a.total || a.value.localeCompare(b.value)).slice(0, 20);
   };
-  const [series, conversions, previousConversions, [realtime], [dropped], byEntry, byReferrer, byCampaign, byPost] = await Promise.all([
-    dailySeries(db, days, rolled, folded, timeZone, options.filter),
-    conversionsIn(start, end),
-    conversionsIn(previousStart, start),
-    db
-      .select({ n: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
-      .from(analyticsViews)
-      .where(gte(analyticsViews.minute, new Date(now.getTime() - 5 * 60_000 - (now.getTime() % 60_000)))),
-    db
-      .select({ n: sql<number>`coalesce(sum(${analyticsDropped.views}), 0)::int` })
-      .from(analyticsDropped)
-      .where(and(gte(analyticsDropped.minute, start), lt(analyticsDropped.minute, end), lt(analyticsDropped.minute, now))),
-    by(analyticsConversions.entryPath),
-    by(analyticsConversions.referrerHost),
-    by(analyticsConversions.utmCampaign),
-    by(analyticsConversions.lastPostPath),
-  ]);
+  // Every read below depends only on the sources: side by side (PostgreSQL answers them on several
+  // connections), the folds once for both periods.
+  const folded = foldedRows(db, sources.folded, timeZone, options.filter);
+  const [rows, previousRows, series, conversions, previousConversions, [realtime], [dropped], byEntry, byReferrer, byCampaign, byPost] =
+    await Promise.all([
+      aggregate(db, days, sources, folded, timeZone, options.filter),
+      aggregate(db, previousDays, sources, folded, timeZone, options.filter),
+      dailySeries(db, days, sources, folded, timeZone, options.filter),
+      conversionsIn(start, end),
+      conversionsIn(previousStart, start),
+      db
+        .select({ n: sql<number>`count(distinct ${analyticsViews.visitorId})::int` })
+        .from(analyticsViews)
+        .where(gte(analyticsViews.minute, new Date(now.getTime() - 5 * 60_000 - (now.getTime() % 60_000)))),
+      db
+        .select({ n: sql<number>`coalesce(sum(${analyticsDropped.views}), 0)::int` })
+        .from(analyticsDropped)
+        .where(and(gte(analyticsDropped.minute, start), lt(analyticsDropped.minute, end), lt(analyticsDropped.minute, now))),
+      by(analyticsConversions.entryPath),
+      by(analyticsConversions.referrerHost),
+      by(analyticsConversions.utmCampaign),
+      by(analyticsConversions.lastPostPath),
+    ]);
+  const tables = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as TableRow[]])) as Record<Dimension, TableRow[]>;
+  for (const row of rows.values()) {
+    if (row.dimension === "total") continue;
+    tables[row.dimension as Dimension]?.push({ value: row.value, views: row.views, visitors: row.visitors, visits: row.visits });
+  }
+  const pageVisitors = new Map(tables.page.map((r) => [r.value, r.visitors]));
+  for (const dimension of DIMENSIONS) {
+    tables[dimension] = tables[dimension]
+      .sort((a, b) => b.visits - a.visits || b.views - a.views || a.value.localeCompare(b.value))
+      .slice(0, 50);
+  }
   return {
     period: chosen.period,
     from: days[0] ?? today,
@@ -351,34 +407,45 @@ export async function statisticsReport(
 async function dailySeries(
   db: Db,
   days: string[],
-  rolled: Set<string>,
-  folded: FoldedRows,
+  sources: Sources,
+  folded: Promise<FoldedRows>,
   timeZone: string,
   filter: Report["filter"],
 ): Promise<Report["series"]> {
+  type DayFigures = { day: string; views: number; visitors: number };
+  const rolledDays = days.filter((d) => sources.rolled.has(d));
+  const rolled = async (): Promise<DayFigures[]> => {
+    if (rolledDays.length === 0) return [];
+    const figures = { day: analyticsDaily.day, views: analyticsDaily.views, visitors: analyticsDaily.visitors };
+    if (!filter) {
+      return db
+        .select(figures)
+        .from(analyticsDaily)
+        .where(and(eq(analyticsDaily.dimension, "total"), inArray(analyticsDaily.day, rolledDays)));
+    }
+    const t = analyticsDailyFiltered;
+    return db
+      .select({ day: t.day, views: t.views, visitors: t.visitors })
+      .from(t)
+      .where(
+        and(eq(t.dimension, "total"), eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, rolledDays)),
+      );
+  };
+  const raw = async (): Promise<DayFigures[]> => {
+    const minutes = await rawMinutes(db, rawDays(days, sources), timeZone);
+    if (!minutes) return [];
+    const rows: unknown = await db.execute(sql`select to_char(minute at time zone ${timeZone}, 'YYYY-MM-DD') as day,
+      coalesce(sum(views), 0)::int as views, count(distinct visitor_id)::int as visitors
+      from (${reportViews(minutes, filter)}) as v group by 1`);
+    return (rows as { rows: DayFigures[] }).rows;
+  };
+  const [foldedByDay, fromRollups, fromRaw] = await Promise.all([folded, rolled(), raw()]);
   const byDay = new Map<string, { views: number; visitors: number }>();
-  for (const [day, rows] of folded) {
+  for (const [day, rows] of foldedByDay) {
     const total = rows.get("total\n");
     if (total) byDay.set(day, { views: total.views, visitors: total.visitors });
   }
-  const rolledDays = days.filter((d) => rolled.has(d));
-  if (rolledDays.length > 0) {
-    const { table, where } = rollupRows(rolledDays, filter);
-    const daily = await db
-      .select({ day: table.day, views: table.views, visitors: table.visitors })
-      .from(table)
-      .where(and(eq(table.dimension, "total"), where));
-    for (const d of daily) byDay.set(d.day, { views: d.views, visitors: d.visitors });
-  }
-  const minutes = await rawMinutes(db, rawDays(days, rolled, folded), timeZone);
-  if (minutes) {
-    const raw: unknown = await db.execute(sql`select to_char(minute at time zone ${timeZone}, 'YYYY-MM-DD') as day,
-      coalesce(sum(views), 0)::int as views, count(distinct visitor_id)::int as visitors
-      from (${reportViews(minutes, filter)}) as v group by 1`);
-    for (const r of (raw as { rows: { day: string; views: number; visitors: number }[] }).rows) {
-      byDay.set(r.day, { views: r.views, visitors: r.visitors });
-    }
-  }
+  for (const d of [...fromRollups, ...fromRaw]) byDay.set(d.day, { views: d.views, visitors: d.visitors });
   return days.map((d) => ({ day: d, ...(byDay.get(d) ?? { views: 0, visitors: 0 }) }));
 }
 
@@ -398,7 +465,7 @@ interface PathMatch {
 async function pageViews(
   db: Db,
   days: string[],
-  rolled: Set<string>,
+  sources: Sources,
   folded: FoldedRows,
   timeZone: string,
   paths: PathMatch,
@@ -408,7 +475,7 @@ async function pageViews(
     const known = found.get(path) ?? { views: 0, visitors: 0 };
     found.set(path, { views: known.views + views, visitors: known.visitors + visitors });
   };
-  const rolledDays = days.filter((d) => rolled.has(d));
+  const rolledDays = days.filter((d) => sources.rolled.has(d));
   if (rolledDays.length > 0) {
     const daily = await db
       .select({
@@ -424,7 +491,7 @@ async function pageViews(
   for (const rows of folded.values()) {
     for (const r of rows.values()) if (r.dimension === "page" && paths.test(r.value)) add(r.value, r.views, r.visitors);
   }
-  const minutes = await rawMinutes(db, rawDays(days, rolled, folded), timeZone);
+  const minutes = await rawMinutes(db, rawDays(days, sources), timeZone);
   if (minutes) {
     // Visitor ids are per day: a visitor counted on two days is two, as in the rollups.
     const day = sql`to_char(${analyticsViews.minute} at time zone ${timeZone}, 'YYYY-MM-DD')`;
@@ -450,10 +517,10 @@ export async function viewsOfPaths(db: Db, paths: string[], now = new Date()): P
   if (paths.length === 0) return new Map();
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), POST_FIGURES_DAYS);
-  const rolled = await rolledUpDays(db, days, timeZone, now);
+  const sources = await sourcesOf(db, days, timeZone, now);
   const wanted = new Set(paths);
-  const folded = await foldedRows(db, days, rolled, timeZone, null);
-  const figures = await pageViews(db, days, rolled, folded, timeZone, {
+  const folded = await foldedRows(db, sources.folded, timeZone, null);
+  const figures = await pageViews(db, days, sources, folded, timeZone, {
     sql: (column) => inArray(column, paths),
     test: (path) => wanted.has(path),
   });
@@ -474,10 +541,10 @@ export function postFiguresShown(actor: Actor | null): boolean {
 export async function postStatistics(db: Db, path: string, now = new Date()): Promise<PostFigures> {
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), POST_FIGURES_DAYS);
-  const rolled = await rolledUpDays(db, days, timeZone, now);
+  const sources = await sourcesOf(db, days, timeZone, now);
   const one: PathMatch = { sql: (column) => eq(column, path), test: (p) => p === path };
-  const folded = await foldedRows(db, days, rolled, timeZone, null);
-  const figures = (await pageViews(db, days, rolled, folded, timeZone, one)).get(path) ?? { views: 0, visitors: 0 };
+  const folded = await foldedRows(db, sources.folded, timeZone, null);
+  const figures = (await pageViews(db, days, sources, folded, timeZone, one)).get(path) ?? { views: 0, visitors: 0 };
   const start = (await dayBounds(db, days[0] ?? dayIn(now, timeZone), timeZone)).start;
   const counted = await db
     .select({ kind: analyticsConversions.kind, count: count() })
@@ -499,12 +566,12 @@ export async function weekAtAGlance(
 ): Promise<{ series: { day: string; views: number; visitors: number }[]; topPost: { path: string; views: number } | null }> {
   const timeZone = getEnv().SITE_TIME_ZONE;
   const days = daysOf(dayIn(now, timeZone), 7);
-  const rolled = await rolledUpDays(db, days, timeZone, now);
-  const folded = await foldedRows(db, days, rolled, timeZone, null);
+  const sources = await sourcesOf(db, days, timeZone, now);
+  const folded = foldedRows(db, sources.folded, timeZone, null);
   const posts: PathMatch = { sql: (column) => sql`${column} ~ ${POST_PATH.source}`, test: (path) => POST_PATH.test(path) };
   const [series, postFigures] = await Promise.all([
-    dailySeries(db, days, rolled, folded, timeZone, null),
-    pageViews(db, days, rolled, folded, timeZone, posts),
+    dailySeries(db, days, sources, folded, timeZone, null),
+    folded.then((rows) => pageViews(db, days, sources, rows, timeZone, posts)),
   ]);
   const [top] = [...postFigures].sort((a, b) => b[1].views - a[1].views || a[0].localeCompare(b[0]));
   return { series, topPost: top ? { path: top[0], views: top[1].views } : null };

@@ -1,8 +1,9 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
 import {
   analyticsDaily,
   analyticsDailyFiltered,
+  analyticsMonthly,
   analyticsPartial,
   analyticsPartialDays,
   analyticsRolledDays,
@@ -85,13 +86,65 @@ export async function rollUpDay(db: Db, day: string, timeZone = getEnv().SITE_TI
       .insert(analyticsRolledDays)
       .values({ day, filtered: true })
       .onConflictDoUpdate({ target: analyticsRolledDays.day, set: { rolledAt: new Date(), filtered: true } });
+    await sumMonth(tx, monthOf(day));
   });
+}
+
+/** The month (YYYY-MM) of a day (YYYY-MM-DD). */
+export function monthOf(day: string): string {
+  return day.slice(0, 7);
+}
+
+/** The days of a month (YYYY-MM), in order. */
+export function daysOfMonth(month: string): string[] {
+  const [year, index] = month.split("-").map(Number) as [number, number];
+  const length = new Date(Date.UTC(year, index, 0)).getUTCDate();
+  return Array.from({ length }, (_, i) => `${month}-${String(i + 1).padStart(2, "0")}`);
+}
+
+/**
+ * Writes a month's sums of its daily rollups (analytics_monthly), replacing what was there, when
+ * every day of the month is rolled up; otherwise only deletes them, so a month's sums never differ
+ * from its days'. Inside the caller's transaction, under the month's lock: two instances rolling up
+ * two days of one month sum it one after the other, the second with both days.
+ */
+async function sumMonth(tx: Db, month: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`analytics.month.${month}`}))`);
+  await tx.delete(analyticsMonthly).where(eq(analyticsMonthly.month, month));
+  const days = daysOfMonth(month);
+  const inMonth = and(gte(analyticsDaily.day, days[0] ?? month), lt(analyticsDaily.day, `${month}-99`));
+  const [rolled] = await tx
+    .select({ days: count() })
+    .from(analyticsDaily)
+    .where(and(eq(analyticsDaily.dimension, "total"), inMonth));
+  if ((rolled?.days ?? 0) < days.length) return;
+  const d = analyticsDaily;
+  await tx.execute(sql`insert into ${analyticsMonthly} (month, dimension, value, views, visitors, visits, bounces, visit_seconds)
+    select ${month}, ${d.dimension}, ${d.value}, sum(${d.views}), sum(${d.visitors}), sum(${d.visits}), sum(${d.bounces}),
+      sum(${d.medianVisitSeconds}::bigint * ${d.visits}) from ${d} where ${inMonth} group by ${d.dimension}, ${d.value}`);
+}
+
+/**
+ * Sums every month whose days are all rolled up and that has no sums yet (months rolled up before
+ * monthly sums existed, or restored without them). Returns the months summed.
+ */
+export async function sumRolledMonths(db: Db): Promise<string[]> {
+  const month = sql<string>`substr(${analyticsDaily.day}, 1, 7)`;
+  const [complete, summed] = await Promise.all([
+    db.select({ month, days: count() }).from(analyticsDaily).where(eq(analyticsDaily.dimension, "total")).groupBy(month),
+    db.select({ month: analyticsMonthly.month }).from(analyticsMonthly).where(eq(analyticsMonthly.dimension, "total")),
+  ]);
+  const done = new Set(summed.map((r) => r.month));
+  const months = complete.filter((r) => !done.has(r.month) && r.days === daysOfMonth(r.month).length).map((r) => r.month);
+  for (const m of months) await db.transaction((tx) => sumMonth(tx, m));
+  return months;
 }
 
 /**
  * Rolls up every finished day that has no rollup yet (a day is over 10 minutes after
  * midnight, so the last views of the day have been flushed), deletes raw views older than
- * ANALYTICS_RAW_DAYS and salts older than yesterday. Returns the days rolled up.
+ * ANALYTICS_RAW_DAYS and salts older than yesterday, and sums the months whose days are all
+ * rolled up and that have no sums yet. Returns the days rolled up.
  */
 export async function runAnalyticsMaintenance(db: Db, now = new Date()): Promise<string[]> {
   const env = getEnv();
@@ -123,7 +176,8 @@ export async function runAnalyticsMaintenance(db: Db, now = new Date()): Promise
       .where(and(lt(analyticsRolledDays.day, keepFrom), eq(analyticsRolledDays.filtered, true)));
   });
   await deleteOldSalts(db, previousDay(dayIn(now, timeZone)));
-  if (days.length > 0) logger.info({ days }, "statistics: days rolled up");
+  const months = await sumRolledMonths(db);
+  if (days.length > 0 || months.length > 0) logger.info({ days, months }, "statistics: days rolled up");
   return days;
 }
 

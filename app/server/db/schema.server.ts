@@ -929,6 +929,29 @@ export const analyticsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index("analytics_daily_dimension_idx").on(t.dimension, t.day)],
 );
 
+/**
+ * A whole month's sums of analytics_daily (month: YYYY-MM), so that a report over months adds a
+ * dozen rows per value instead of one per day (docs/decisions/0090-analytics-monthly-sums.md).
+ * Written only for a month whose every day is rolled up, and rebuilt in the transaction that rolls
+ * up any of its days again, so it always equals the sum of the month's daily rows. `visit_seconds`
+ * is the sum of each day's median × visits, from which a report weighs the median over days exactly
+ * as it does with daily rows.
+ */
+export const analyticsMonthly = pgTable(
+  "analytics_monthly",
+  {
+    month: text("month").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    views: bigint("views", { mode: "number" }).notNull(),
+    visitors: bigint("visitors", { mode: "number" }).notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+    bounces: bigint("bounces", { mode: "number" }).notNull(),
+    visitSeconds: bigint("visit_seconds", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.dimension, t.value] })],
+);
+
 /** A filtered rollup row's key: the day, the filter (dimension and value) and the row's dimension and value. */
 const filteredRowKey = () => ({
   day: text("day").notNull(),
