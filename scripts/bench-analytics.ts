@@ -15,6 +15,8 @@
 //    (the reports then meet 2–3 minutes of views after the fold), and the next minute's fold.
 //    BENCH_FOLD=0: today is not folded (reports group today's raw views, as before the folds);
 //    BENCH_FOLD=both: first not folded (BENCH_UNFOLDED_RUNS, default 5, runs each), then folded.
+//    Last, yesterday is folded whole and rolled up again, from its folds (timed), as the hourly task
+//    meets it after midnight (BENCH_FOLDED_ROLLUP=0 leaves this out: the whole-day fold takes minutes).
 // Prints figures; asserts nothing. Parts 2 needs a production build (npm run build).
 // Usage: npm run bench:analytics   Env: BENCH_FLUSH_VIEWS (20000), BENCH_RAW_VIEWS (1000000; the issue
 // asks for 10 million, scaled down so the seed fits this machine: the output says so), BENCH_RUNS (20),
@@ -31,7 +33,7 @@ import autocannon from "autocannon";
 import { sql, type SQL } from "drizzle-orm";
 import { configureCollector, notePageView } from "~/features/analytics/collector.server";
 import { dayStartSql } from "~/features/analytics/aggregate.server";
-import { foldRecentViews } from "~/features/analytics/fold.server";
+import { foldDay, foldRecentViews } from "~/features/analytics/fold.server";
 import { flushViews } from "~/features/analytics/ingest.server";
 import { previousDay, rollUpDay, sumRolledMonths } from "~/features/analytics/rollup.server";
 import { dayIn } from "~/features/analytics/visitor.server";
@@ -51,6 +53,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 4150);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const FOLD = process.env.BENCH_FOLD ?? "1";
 const UNFOLDED_RUNS = Number(process.env.BENCH_UNFOLDED_RUNS ?? 5);
+const BENCH_FOLDED_ROLLUP = process.env.BENCH_FOLDED_ROLLUP !== "0";
 const PARTS = new Set((process.env.BENCH_PARTS ?? "flush,http,reports").split(","));
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const REFERRERS = ["https://www.google.com/", "https://www.linkedin.com/feed/", "https://news.ycombinator.com/", undefined];
@@ -308,6 +311,18 @@ async function benchReports(): Promise<void> {
     const minuteStarted = performance.now();
     await foldRecentViews(db, new Date(seededAt.getTime() + 60_000));
     print(`   a minute's fold (the task's every minute): ${(performance.now() - minuteStarted).toFixed(0)} ms`);
+    // Yesterday's rollup as the hourly task meets it after midnight: folded whole by the minute's
+    // task, so rolled up from its folds (its grouping from raw views was timed above).
+    if (!BENCH_FOLDED_ROLLUP) return;
+    await db.execute(sql`delete from analytics_rolled_days where day = ${yesterday}`);
+    const yesterdayFoldStarted = performance.now();
+    await foldDay(db, yesterday, new Date(), { timeZone });
+    const yesterdayFoldSeconds = (performance.now() - yesterdayFoldStarted) / 1000;
+    const foldedRollupStarted = performance.now();
+    const source = await rollUpDay(db, yesterday, timeZone);
+    print(
+      `   yesterday rolled up from its folds (${source}): ${(performance.now() - foldedRollupStarted).toFixed(0)} ms, against ${rollupSeconds.toFixed(1)} s from its raw views (its folds, from midnight at once: ${yesterdayFoldSeconds.toFixed(0)} s)`,
+    );
   } finally {
     await database.close();
   }

@@ -340,8 +340,38 @@ describe("statistics reports from rollups equal the straightforward count", () =
       await foldDay(ctx.db, today, now, { timeZone: zone });
       expect((await partial()).length).toBeGreaterThan(0);
       await expectStraightforwardReports("today", " folded whole");
-      // The day's rollup replaces its folds, and a rolled-up day is not folded again.
-      await rollUpDay(ctx.db, today, zone);
+      // A view stored after its minute was folded (an instance that stalled): the day's rollup groups
+      // the raw views, not the folds, and counts it.
+      const late: ViewRow = { ...todays[0]!, visitorId: 777_777n, visitId: 7_777_770n, path: "/late" };
+      await ctx.db.insert(analyticsViews).values(late);
+      seeded.push(late);
+      expect(await rollUpDay(ctx.db, today, zone)).toBe("views");
+      await expectStraightforwardReports("today", " rolled up with a late view");
+      const rollupRows = async () => ({
+        daily: await ctx.db
+          .select()
+          .from(analyticsDaily)
+          .where(eq(analyticsDaily.day, today))
+          .orderBy(analyticsDaily.dimension, analyticsDaily.value),
+        filtered: await ctx.db
+          .select()
+          .from(analyticsDailyFiltered)
+          .where(eq(analyticsDailyFiltered.day, today))
+          .orderBy(
+            analyticsDailyFiltered.filterDimension,
+            analyticsDailyFiltered.filterValue,
+            analyticsDailyFiltered.dimension,
+            analyticsDailyFiltered.value,
+          ),
+      });
+      const fromViews = await rollupRows();
+      expect(fromViews.filtered.length).toBeGreaterThan(fromViews.daily.length);
+      // Folded again to the day's end, every view in the folds: the rollup copies the folds, the same rows.
+      await ctx.db.delete(analyticsRolledDays).where(eq(analyticsRolledDays.day, today));
+      await foldDay(ctx.db, today, (await dayBounds(ctx.db, today, zone)).end, { timeZone: zone });
+      expect(await rollUpDay(ctx.db, today, zone)).toBe("folds");
+      expect(await rollupRows()).toEqual(fromViews);
+      // The day's rollup replaced its folds, and a rolled-up day is not folded again.
       expect(await partial()).toEqual([]);
       await foldDay(ctx.db, today, now, { timeZone: zone });
       expect(await partial()).toEqual([]);
