@@ -1,17 +1,16 @@
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "~/server/db/client.server";
 import { getEnv, parseEnv, resetEnvForTests } from "~/server/env.server";
 import { createLocalStorage, type Storage } from "~/server/storage.server";
 import { describeEachDatabase } from "../tests/helpers/databases";
+import { tempDir } from "../tests/helpers/temp-dir";
 import { useSmtpServer } from "../tests/helpers/smtp-suite";
 import { runDoctor, runDoctorChecks, type DoctorDeps, type DoctorFinding } from "./doctor";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-"));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("doctor-");
 
 /** A port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {

@@ -54,8 +54,6 @@ export async function startPostgresCluster(): Promise<PostgresCluster | { skippe
     const [file, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
     execFileSync(file, argv, { stdio: "pipe" });
   };
-  if (isRoot) execFileSync("chown", ["postgres", dir]);
-  run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   const startUp = () =>
     run(pgCtl, [
       "-D",
@@ -67,17 +65,25 @@ export async function startPostgresCluster(): Promise<PostgresCluster | { skippe
       "-w",
       "start",
     ]);
-  startUp();
+  const stop = () => {
+    const [file, argv] = isRoot
+      ? ["runuser", ["-u", "postgres", "--", pgCtl, "-D", dataDir, "-m", "immediate", "stop"]]
+      : [pgCtl, ["-D", dataDir, "-m", "immediate", "stop"]];
+    spawnSync(file, argv, { stdio: "ignore" });
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    if (isRoot) execFileSync("chown", ["postgres", dir]);
+    run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+    startUp();
+  } catch (error) {
+    stop();
+    throw error;
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     shutDown: () => run(pgCtl, ["-D", dataDir, "-m", "fast", "-w", "stop"]),
     startUp,
-    stop() {
-      const [file, argv] = isRoot
-        ? ["runuser", ["-u", "postgres", "--", pgCtl, "-D", dataDir, "-m", "immediate", "stop"]]
-        : [pgCtl, ["-D", dataDir, "-m", "immediate", "stop"]];
-      spawnSync(file, argv, { stdio: "ignore" });
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

@@ -6,8 +6,10 @@ import { afterAll } from "vitest";
 const made: string[] = [];
 
 // Registered when a test file imports this module (statically), so it belongs to that file: every
-// directory the file made is removed after its last test, whether the tests passed, failed or threw.
-// Each file loads its own copy (vitest isolates files), hence its own list.
+// directory the file made is removed after its last test, whether its tests passed, failed or threw.
+// Each file loads its own copy (vitest isolates files), hence its own list. A file whose tests are
+// all skipped runs no hooks: make directories in beforeAll or in a test, not in a describe's body
+// (tests/setup/global-postgres.ts removes, and names, whatever is left at the end of the run).
 afterAll(() => {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
