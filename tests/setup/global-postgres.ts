@@ -24,7 +24,7 @@ declare module "vitest" {
  * what is still there at the end was left by a file whose tests were all skipped (vitest runs no
  * hooks then), by a helper that made its own, or by the application: named in a warning, then removed.
  */
-function useRunTempDir(): () => void {
+function redirectTempDirForRun(): () => void {
   const saved = process.env.TMPDIR;
   const run = fs.mkdtempSync(path.join(os.tmpdir(), "vitest-run-"));
   // A PostgreSQL started by a test runs as the postgres user, which must be able to reach its directory in here.
@@ -62,7 +62,7 @@ async function dumpMigratedPglite(): Promise<string> {
 /** One PostgreSQL cluster for the whole run; each test file creates its own database in it. */
 export default async function setup(project: TestProject) {
   project.provide("systemTempDir", os.tmpdir());
-  const removeRunTempDir = useRunTempDir();
+  const removeRunTempDir = redirectTempDirForRun();
   let template: string | undefined;
   const teardown = (cluster?: PostgresCluster) => {
     cluster?.stop();
