@@ -54,6 +54,14 @@ describeEachDatabase("cli doctor", (ctx) => {
     expect(lines.at(-1)).toMatch(/^Nothing broken; \d+ things? to look at\.$/);
   });
 
+  it("removes its probe file when it cannot read it back", async () => {
+    const root = path.join(dir, `${ctx.kind}-unreadable`);
+    const unreadable: Storage = { ...createLocalStorage(root), get: () => Promise.reject(new Error("EIO: i/o error")) };
+    const findings = await runDoctorChecks(deps({ storage: () => unreadable }));
+    expect(byCheck(findings, "Storage")[0]).toMatchObject({ level: "fail", found: "local files: EIO: i/o error" });
+    expect(fs.readdirSync(path.join(root, "doctor"))).toEqual([]);
+  });
+
   it("names what must be fixed and fails: mail server away, storage refusing, database unreachable, bad configuration", async () => {
     const saved = process.env.SMTP_URL;
     process.env.SMTP_URL = `smtp://127.0.0.1:${await closedPort()}`;
