@@ -129,6 +129,25 @@ describe("scheduled backups", () => {
       expect(fs.readdirSync(scratch)).toEqual([]);
     });
 
+    // Where the system's temporary directory is on another filesystem than the backups, the archive is copied.
+    const elsewhere = "/dev/shm";
+    const copied = tempDir("scheduled-copied-");
+    const otherFilesystem = fs.existsSync(elsewhere) && fs.statSync(elsewhere).dev !== fs.statSync(copied).dev;
+    it.skipIf(!otherFilesystem)("is removed after the archive is copied across filesystems, and no partial copy stays", async () => {
+      process.env.TMPDIR = elsewhere;
+      const work = tempDir("scheduled-elsewhere-");
+      process.env.TMPDIR = work;
+      try {
+        await run(backupDestination({ kind: "dir", dir: copied }, parseEnv({})));
+      } finally {
+        process.env.TMPDIR = scratch;
+      }
+      expect(path.dirname(stored.at(-1) ?? "")).toContain(work);
+      expect(fs.readdirSync(copied)).toEqual([backupName(at(4))]);
+      expect((await verifyArchive(path.join(copied, backupName(at(4))))).tables.length).toBeGreaterThan(0);
+      expect(fs.readdirSync(work)).toEqual([]);
+    });
+
     const refusing: Destination = {
       list: () => Promise.resolve([]),
       store: () => Promise.reject(new Error("disk full")),
