@@ -4,7 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
-import { startPostgresCluster, type PostgresCluster } from "../helpers/postgres-cluster";
+import { removePostgresCluster, startPostgresCluster, type PostgresCluster } from "../helpers/postgres-cluster";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,7 +26,8 @@ declare module "vitest" {
  */
 function redirectTempDirForRun(): () => void {
   const saved = process.env.TMPDIR;
-  const run = fs.mkdtempSync(path.join(os.tmpdir(), "vitest-run-"));
+  removeInterruptedRuns();
+  const run = fs.mkdtempSync(path.join(os.tmpdir(), `vitest-run-${process.pid}-`));
   // A PostgreSQL started by a test runs as the postgres user, which must be able to reach its directory in here.
   fs.chmodSync(run, 0o711);
   process.env.TMPDIR = run;
@@ -38,6 +39,32 @@ function redirectTempDirForRun(): () => void {
     if (left.length > 0) console.warn(`\n[tests] Temporary files left behind (now removed): ${left.sort().join(", ")}\n`);
     fs.rmSync(run, { recursive: true, force: true });
   };
+}
+
+/**
+ * A run killed before its teardown (a CI time limit, kill -9) leaves its directory, and maybe a PostgreSQL
+ * still running in it: the next run stops that server and removes the directory, once the process named
+ * in the directory's name is gone.
+ */
+function removeInterruptedRuns(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = Number(/^vitest-run-(\d+)-/.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || isRunning(pid)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    for (const entry of fs.readdirSync(dir)) if (entry.startsWith("pgtest-")) removePostgresCluster(path.join(dir, entry));
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.warn(`\n[tests] Removed ${dir}, left by an interrupted run (process ${pid}).\n`);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: running, as another user.
+    return error instanceof Error && "code" in error && error.code === "EPERM";
+  }
 }
 
 /** Dumps a freshly migrated PGlite to a file once per run (tests/helpers/databases.ts loads it). */
