@@ -174,4 +174,18 @@ export default tseslint.config(
     files: ["server.js", "scripts/**/*.mjs"],
     languageOptions: { globals: globals.node },
   },
+  {
+    // A test file's temporary directories come from tempDir(), which removes them after the file on every
+    // path: one made by hand was left behind in /tmp whenever a test failed before removing it.
+    files: ["**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^mkdtemp(Sync)?$/], CallExpression[callee.name=/^mkdtemp(Sync)?$/]",
+          message: "Make temporary directories with tempDir() from tests/helpers/temp-dir.ts: it removes them after the test file.",
+        },
+      ],
+    },
+  },
 );

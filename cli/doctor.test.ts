@@ -1,17 +1,16 @@
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "~/server/db/client.server";
 import { getEnv, parseEnv, resetEnvForTests } from "~/server/env.server";
 import { createLocalStorage, type Storage } from "~/server/storage.server";
 import { describeEachDatabase } from "../tests/helpers/databases";
+import { tempDir } from "../tests/helpers/temp-dir";
 import { useSmtpServer } from "../tests/helpers/smtp-suite";
 import { runDoctor, runDoctorChecks, type DoctorDeps, type DoctorFinding } from "./doctor";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-"));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("doctor-");
 
 /** A port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {
@@ -53,6 +52,14 @@ describeEachDatabase("cli doctor", (ctx) => {
     await runDoctor({ out: (line) => lines.push(line), readStdin: async () => "" }, deps());
     expect(lines).toContain("ok    Database: embedded database in " + getEnv().dataDir + " answers");
     expect(lines.at(-1)).toMatch(/^Nothing broken; \d+ things? to look at\.$/);
+  });
+
+  it("removes its probe file when it cannot read it back", async () => {
+    const root = path.join(dir, `${ctx.kind}-unreadable`);
+    const unreadable: Storage = { ...createLocalStorage(root), get: () => Promise.reject(new Error("EIO: i/o error")) };
+    const findings = await runDoctorChecks(deps({ storage: () => unreadable }));
+    expect(byCheck(findings, "Storage")[0]).toMatchObject({ level: "fail", found: "local files: EIO: i/o error" });
+    expect(fs.readdirSync(path.join(root, "doctor"))).toEqual([]);
   });
 
   it("names what must be fixed and fails: mail server away, storage refusing, database unreachable, bad configuration", async () => {

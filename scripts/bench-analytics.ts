@@ -24,10 +24,8 @@
 // BENCH_DATABASE_URL (an empty PostgreSQL database for the reports part instead of PGlite; the
 // ceiling there is 100 ms p95), BENCH_FOLD (1; 0: not folded; both).
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import type { IncomingMessage } from "node:http";
 import os from "node:os";
-import path from "node:path";
 // @ts-expect-error autocannon ships no type declarations (bench-http.mjs uses it untyped too)
 import autocannon from "autocannon";
 import { sql, type SQL } from "drizzle-orm";
@@ -43,6 +41,7 @@ type ReportOptions = Parameters<typeof statisticsReport>[2];
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
 import { getEnv } from "~/server/env.server";
 import { serverNodeArgs } from "./server-node-args.mjs";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const FLUSH_VIEWS = Number(process.env.BENCH_FLUSH_VIEWS ?? 20_000);
 const RAW_VIEWS = Number(process.env.BENCH_RAW_VIEWS ?? 1_000_000);
@@ -164,10 +163,7 @@ async function load(url: string): Promise<{ rps: number; errors: number }> {
 }
 
 async function benchHttp(): Promise<void> {
-  const dirs = [
-    fs.mkdtempSync(path.join(os.tmpdir(), "bench-analytics-on-")),
-    fs.mkdtempSync(path.join(os.tmpdir(), "bench-analytics-off-")),
-  ];
+  const dirs = [scriptTempDir("bench-analytics-on-"), scriptTempDir("bench-analytics-off-")];
   try {
     const on = await startServer(PORT, true, dirs[0]!);
     const off = await startServer(PORT + 1, false, dirs[1]!);
@@ -187,7 +183,6 @@ async function benchHttp(): Promise<void> {
   } finally {
     for (const child of children) child.kill();
     await new Promise((r) => setTimeout(r, 500));
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -9,12 +9,12 @@
 import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDatabase, openDatabase } from "~/server/db/client.server";
 import { blogMedia, blogPosts, uploads, user } from "~/server/db/schema.server";
 import { createLocalStorage } from "~/server/storage.server";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +28,7 @@ const IMAGES = Number(values.images);
 const IMAGE_BYTES = Number(values["image-kb"]) * 1024;
 const CATEGORIES = ["Faith", "Finance", "Fitness", "Fun", "Friends", "Family", "Figurehead"] as const;
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "bench-backup-"));
+const root = scriptTempDir("bench-backup-");
 const sourceDir = path.join(root, "source");
 const targetDir = path.join(root, "target");
 const archive = path.join(root, "site.tar.gz");
@@ -162,12 +162,10 @@ async function main() {
   console.log(`| restore (${pgUrl ? "PostgreSQL" : "PGlite"}) | ${restore.seconds.toFixed(1)} | ${restore.peakRssMb.toFixed(0)} |`);
   console.log(`archive: ${archiveMb.toFixed(1)} MB; goal: backup and restore under 60 s each`);
   const ok = backup.seconds < 60 && restore.seconds < 60;
-  fs.rmSync(root, { recursive: true, force: true });
   if (!ok) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
   console.error(error);
-  fs.rmSync(root, { recursive: true, force: true });
   process.exit(1);
 });

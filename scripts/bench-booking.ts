@@ -20,7 +20,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { activeCallType, listSlots } from "~/features/booking/booking.server";
 import { pickerData } from "~/features/booking/slot-picker.server";
 import { resetEnvForTests } from "~/server/env.server";
@@ -29,6 +28,7 @@ import { sql } from "drizzle-orm";
 import { bookingBusyTimes, bookingCalendarFeeds, bookingCallTypes, bookingWeeklyHours } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../tests/helpers/altcha";
 import { serverNodeArgs } from "./server-node-args.mjs";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const BUSY = Number(process.env.BENCH_BUSY ?? 500);
@@ -262,7 +262,7 @@ function serverCpuMs(): number | null {
 const row = (label: string, ...figures: string[]) => print(`   ${label.padEnd(52)}${figures.join("")}`);
 
 async function benchHttp(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-booking-"));
+  const dataDir = scriptTempDir("bench-booking-");
   try {
     const { free, day } = await seedDataDir(dataDir);
     const PAGES = pagesFor(day);
@@ -333,7 +333,6 @@ async function benchHttp(): Promise<void> {
   } finally {
     for (const child of children) child.kill();
     await new Promise((r) => setTimeout(r, 500));
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -11,6 +11,7 @@ import path from "node:path";
 import { solveChallenge } from "altcha-lib";
 import autocannon from "autocannon";
 import { serverNodeArgs } from "./server-node-args.mjs";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3830);
 const BARE_PORT = PORT + 1;
@@ -20,7 +21,7 @@ const ADMIN_EMAIL = "owner@example.com";
 const ADMIN_PASSWORD = "benchmark pass phrase 1";
 
 const children = [];
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-http-"));
+const dataDir = scriptTempDir("bench-http-");
 
 async function waitFor(url, ms = 120_000) {
   const started = Date.now();
@@ -149,7 +150,6 @@ try {
 } finally {
   for (const child of children) child.kill();
   await new Promise((r) => setTimeout(r, 500));
-  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 const cell = (value, width) => String(value).padStart(width);

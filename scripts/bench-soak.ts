@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { easyAltchaToken } from "../tests/helpers/altcha";
 import { serverNodeArgs } from "./server-node-args.mjs";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const PORT = Number(process.env.SOAK_PORT ?? 3850);
@@ -24,7 +24,7 @@ const MIB = 1024 * 1024;
 /** How long the server is left quiet before an idle reading. */
 const IDLE_MS = 11_000;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-soak-"));
+const dataDir = scriptTempDir("bench-soak-");
 let server: ChildProcess | undefined;
 
 function startServer(): ChildProcess {
@@ -232,5 +232,4 @@ try {
 } finally {
   server?.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 1000));
-  fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -12,11 +12,10 @@ import { createInterface } from "node:readline";
 import { solveChallenge } from "altcha-lib";
 import { serverNodeArgs } from "./server-node-args.mjs";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3199);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-startup-"));
+const dataDir = scriptTempDir("bench-startup-");
 /** When RSS is read again while the server is left idle after the workload. */
 const IDLE_READINGS_MS = [2_000, 11_000];
 
@@ -244,15 +243,11 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, node
   if (afterWorkload) console.log(afterWorkload.slice(1));
 }
 
-const copies = [1, 2].map((n) => `${dataDir}-copy${n}`);
-try {
-  await startOnce("first start (migrate + seed)", false);
-  for (const copy of copies) fs.cpSync(dataDir, copy, { recursive: true });
-  await startOnce("second start            ", true);
-  // Without the young-generation flag of `npm start` (docs/decisions/0040-server-memory.md).
-  await startOnce("second start, plain node server.js", true, copies[0], {}, []);
-  // The reference for server.js's WASM setting (docs/decisions/0038-pglite-memory.md): V8's default tiering.
-  await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, [...serverNodeArgs(), "--no-liftoff-only"]);
-} finally {
-  for (const dir of [dataDir, ...copies]) fs.rmSync(dir, { recursive: true, force: true });
-}
+const copies = [1, 2].map((n) => scriptTempDir(`bench-startup-copy${n}-`));
+await startOnce("first start (migrate + seed)", false);
+for (const copy of copies) fs.cpSync(dataDir, copy, { recursive: true });
+await startOnce("second start            ", true);
+// Without the young-generation flag of `npm start` (docs/decisions/0040-server-memory.md).
+await startOnce("second start, plain node server.js", true, copies[0], {}, []);
+// The reference for server.js's WASM setting (docs/decisions/0038-pglite-memory.md): V8's default tiering.
+await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, [...serverNodeArgs(), "--no-liftoff-only"]);

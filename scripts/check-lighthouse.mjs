@@ -5,18 +5,17 @@
 // its goal (98), not asserted. Needs a production build and Chromium (CHROME_PATH, else
 // /usr/bin/chromium). Usage: npm run check:lighthouse
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { scriptTempDir } from "./temp-dir.mjs";
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3840);
 const PERFORMANCE_GOAL = 98;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
 async function startServer() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "check-lighthouse-"));
+  const dataDir = scriptTempDir("check-lighthouse-");
   const refused = "http://127.0.0.1:9/";
   const child = spawn(process.execPath, ["server.js"], {
     env: {
@@ -40,8 +39,10 @@ async function startServer() {
       () => false,
     ))
   ) {
-    if (child.exitCode !== null || Date.now() > deadline)
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGTERM");
       throw new Error("the production server did not start (run `npm run build` first)");
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { base, stop: () => child.kill("SIGTERM") };

@@ -1,20 +1,12 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createTestDatabase, describeEachDatabase } from "../../tests/helpers/databases";
+import { tempDir } from "../../tests/helpers/temp-dir";
 import { DEMO_POSTS, DEMO_PROJECTS } from "./demo-content.server";
 import { account, blogPosts, projects, user, userRoles } from "./db/schema.server";
 import { verifyPassword } from "./password.server";
 import { seedIfEmpty } from "./seed.server";
-
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-"));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 describeEachDatabase("seeding", (ctx) => {
   it("seeds an admin from the environment and demo content, once", async () => {
@@ -22,7 +14,7 @@ describeEachDatabase("seeding", (ctx) => {
       INITIAL_ADMIN_EMAIL: "Owner@Example.com",
       INITIAL_ADMIN_PASSWORD: "keeper pass phrase 9",
       SEED_DEMO_CONTENT: true,
-      dataDir: tempDir(),
+      dataDir: tempDir("seed-"),
     };
     const first = await seedIfEmpty(ctx.db, env);
     expect(first).toMatchObject({ seeded: true, adminEmail: "owner@example.com" });
@@ -60,7 +52,7 @@ describeEachDatabase("seeding", (ctx) => {
 it.each(["pglite"] as const)("generates and saves a password, owner-readable, and skips demo content when asked (%s)", async (kind) => {
   const database = await createTestDatabase(kind);
   try {
-    const dataDir = tempDir();
+    const dataDir = tempDir("seed-");
     const result = await seedIfEmpty(database.db, {
       SEED_DEMO_CONTENT: false,
       dataDir,

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import S3rver from "s3rver";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../tests/helpers/temp-dir";
 import { createLocalStorage, createS3Storage, type Storage } from "./storage.server";
 
 function contract(name: string, make: () => Storage, options: { partialUploadsVisible?: boolean } = {}) {
@@ -83,8 +83,26 @@ function contract(name: string, make: () => Storage, options: { partialUploadsVi
   });
 }
 
-const localRoot = fs.mkdtempSync(path.join(os.tmpdir(), "storage-local-"));
+const localRoot = tempDir("storage-local-");
 contract("local directory storage", () => createLocalStorage(localRoot));
+
+describe("local directory storage after a failed write", () => {
+  const storage = createLocalStorage(localRoot);
+  const folder = path.join(localRoot, "blog-images", "failed-writes");
+  it("leaves no temporary file beside the object", async () => {
+    // A directory where the object should go: the write succeeds, the rename into place fails.
+    fs.mkdirSync(path.join(folder, "taken.png", "inside"), { recursive: true });
+    await expect(storage.put("blog-images/failed-writes/taken.png", Buffer.from("pixels"), "image/png")).rejects.toThrow();
+    expect(fs.readdirSync(folder)).toEqual(["taken.png"]);
+    await expect(
+      storage.putStream("blog-images/failed-writes/taken.png", Readable.from([Buffer.from("pixels")]), 6, "image/png"),
+    ).rejects.toThrow();
+    await expect(
+      storage.putStream("blog-images/failed-writes/short.png", Readable.from([Buffer.from("abc")]), 4, "image/png"),
+    ).rejects.toThrow(/ended after 3 of 4 bytes/);
+    expect(fs.readdirSync(folder)).toEqual(["taken.png"]);
+  });
+});
 
 // A real S3-compatible server (s3rver) on a free port, with the bucket created up front.
 let s3: S3rver;
@@ -94,7 +112,7 @@ beforeAll(async () => {
     port: 0,
     address: "127.0.0.1",
     silent: true,
-    directory: fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-")),
+    directory: tempDir("s3rver-"),
     configureBuckets: [{ name: "site-uploads", configs: [] }],
   });
   const address: AddressInfo = await s3.run();

@@ -77,6 +77,22 @@ function assertKey(key: string): void {
   if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key: ${key}`);
 }
 
+/**
+ * Writes a file under a temporary name beside `full` and renames it into place, so readers never see
+ * half a file; when the write or the rename fails, the temporary file is removed before the error goes on.
+ */
+async function writeThenRename(full: string, write: (tmp: string) => Promise<void>): Promise<void> {
+  await fs.mkdir(path.dirname(full), { recursive: true });
+  const tmp = `${full}.${process.pid}.tmp`;
+  try {
+    await write(tmp);
+    await fs.rename(tmp, full);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+}
+
 export function createLocalStorage(root: string): Storage {
   const resolved = path.resolve(root);
   const file = (key: string) => {
@@ -89,10 +105,7 @@ export function createLocalStorage(root: string): Storage {
     kind: "local",
     async put(key, body, contentType) {
       const full = file(key);
-      await fs.mkdir(path.dirname(full), { recursive: true });
-      const tmp = `${full}.${process.pid}.tmp`;
-      await fs.writeFile(tmp, body);
-      await fs.rename(tmp, full);
+      await writeThenRename(full, (tmp) => fs.writeFile(tmp, body));
       await fs.writeFile(`${full}.type`, contentType);
     },
     async get(key) {
@@ -137,15 +150,7 @@ export function createLocalStorage(root: string): Storage {
     },
     async putStream(key, body, size, contentType) {
       const full = file(key);
-      await fs.mkdir(path.dirname(full), { recursive: true });
-      const tmp = `${full}.${process.pid}.tmp`;
-      try {
-        await pipeline(body, exactLength(size), createWriteStream(tmp));
-        await fs.rename(tmp, full);
-      } catch (error) {
-        await fs.rm(tmp, { force: true });
-        throw error;
-      }
+      await writeThenRename(full, (tmp) => pipeline(body, exactLength(size), createWriteStream(tmp)));
       await fs.writeFile(`${full}.type`, contentType);
     },
     async ping() {

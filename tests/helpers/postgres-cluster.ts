@@ -26,6 +26,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+const isRoot = () => process.getuid?.() === 0;
+
+/** Stops the server of a cluster made by startPostgresCluster, if it runs (at once: `-m immediate`), and removes its directory. */
+export function removePostgresCluster(dir: string): void {
+  const pgCtl = findBinary("pg_ctl");
+  const dataDir = path.join(dir, "data");
+  if (pgCtl && fs.existsSync(path.join(dataDir, "postmaster.pid"))) {
+    const [file, argv] = isRoot()
+      ? ["runuser", ["-u", "postgres", "--", pgCtl, "-D", dataDir, "-m", "immediate", "stop"]]
+      : [pgCtl, ["-D", dataDir, "-m", "immediate", "stop"]];
+    spawnSync(file, argv, { stdio: "ignore" });
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 export interface PostgresCluster {
   url: string;
   /** Stops the server and removes the cluster. */
@@ -46,16 +61,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster | { skippe
   const pgCtl = findBinary("pg_ctl");
   if (!initdb || !pgCtl) return { skipped: `no PostgreSQL binaries (initdb, pg_ctl) in ${BIN_DIRS.join(", ")}` };
 
-  const isRoot = process.getuid?.() === 0;
+  const root = isRoot();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pgtest-"));
   const dataDir = path.join(dir, "data");
   const port = await freePort();
   const run = (cmd: string, args: string[]) => {
-    const [file, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
+    const [file, argv] = root ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
     execFileSync(file, argv, { stdio: "pipe" });
   };
-  if (isRoot) execFileSync("chown", ["postgres", dir]);
-  run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   const startUp = () =>
     run(pgCtl, [
       "-D",
@@ -67,17 +80,19 @@ export async function startPostgresCluster(): Promise<PostgresCluster | { skippe
       "-w",
       "start",
     ]);
-  startUp();
+  const stop = () => removePostgresCluster(dir);
+  try {
+    if (root) execFileSync("chown", ["postgres", dir]);
+    run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+    startUp();
+  } catch (error) {
+    stop();
+    throw error;
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     shutDown: () => run(pgCtl, ["-D", dataDir, "-m", "fast", "-w", "stop"]),
     startUp,
-    stop() {
-      const [file, argv] = isRoot
-        ? ["runuser", ["-u", "postgres", "--", pgCtl, "-D", dataDir, "-m", "immediate", "stop"]]
-        : [pgCtl, ["-D", dataDir, "-m", "immediate", "stop"]];
-      spawnSync(file, argv, { stdio: "ignore" });
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }

@@ -67,30 +67,31 @@ export async function startRadicale(): Promise<RadicaleServer> {
   const request = (method: string, pathname: string, body?: string, contentType = "text/calendar; charset=utf-8") =>
     fetch(new URL(pathname, base), { method, body, headers: { authorization, ...(body ? { "content-type": contentType } : {}) } });
 
-  // Ready when it answers; gives up when the process ends or after 20 s.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Radicale exited (${child.exitCode}): ${stderr}`);
-    try {
-      await fetch(base);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`Radicale did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
     }
-  }
-  return {
-    base,
-    username,
-    password,
-    request,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    fs.rmSync(dir, { recursive: true, force: true });
   };
+
+  // Ready when it answers; gives up (stopped, its directory removed) when the process ends or after 20 s.
+  const deadline = Date.now() + 20_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`Radicale exited (${child.exitCode}): ${stderr}`);
+      try {
+        await fetch(base);
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`Radicale did not start: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, username, password, request, stop };
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { z } from "zod";
 import packageJson from "../../package.json";
 
@@ -30,7 +30,7 @@ export function buildBase(): string {
     );
   }
   const commit = git("rev-parse", `${UPGRADE_BASE}^{commit}`);
-  const dir = path.join(os.tmpdir(), `upgrade-base-${commit.slice(0, 12)}`);
+  const dir = path.join(inject("systemTempDir"), `upgrade-base-${commit.slice(0, 12)}`);
   if (!fs.existsSync(dir)) {
     git("worktree", "prune");
     git("worktree", "add", "--detach", dir, commit);

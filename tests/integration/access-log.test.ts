@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The production server as a process (node server.js), its stdout captured: one access line per
@@ -32,7 +30,7 @@ describe("access log and log hygiene (node server.js)", () => {
   let child: ChildProcess;
   let output = "";
   let base = "";
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "access-log-"));
+  const dataDir = tempDir("access-log-");
 
   beforeAll(async () => {
     const port = await freePort();
@@ -65,7 +63,6 @@ describe("access log and log hygiene (node server.js)", () => {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const linesFor = (requestId: string) =>

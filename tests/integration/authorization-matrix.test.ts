@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { and, asc, eq, getTableColumns, getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
@@ -50,6 +49,7 @@ import { contactForm, makeComment, makeContactMessage, makePost, makeProject, ma
 import { pointFeedsAtFixtures, startFeedFixtureServer, type FeedFixtureServer } from "../helpers/feed-fixture-server";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { tableDigests, type DigestOf } from "../helpers/table-digests";
+import { tempDir } from "../helpers/temp-dir";
 
 // The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
 process.env.OUTBOUND_ALLOW_PRIVATE = "true";
@@ -74,7 +74,7 @@ const STAFF: readonly Actor[] = ["moderator", "granted", "admin"];
 const GRANTED: readonly Actor[] = ["admin", "granted"];
 
 // The build reads UPLOAD_DIR when it first stores a file; set before the server starts.
-const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "authz-matrix-uploads-"));
+const uploadDir = tempDir("authz-matrix-uploads-");
 process.env.UPLOAD_DIR = uploadDir;
 
 /** The server's address, for rows whose request names this site (a Webmention's target). */

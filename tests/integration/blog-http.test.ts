@@ -1,7 +1,4 @@
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
@@ -11,6 +8,7 @@ import { describeEachDatabase } from "../helpers/databases";
 import { makeComment, makePost, signedInAs } from "../helpers/factories";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { jpegWithGps, PHP_AS_JPG, pngBomb, SVG_WITH_SCRIPT, truncatedJpeg } from "../fixtures/images";
+import { tempDir } from "../helpers/temp-dir";
 
 const XSS = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
 
@@ -18,7 +16,7 @@ describeEachDatabase("blog over HTTP", (ctx) => {
   let server: TestServer;
   let staff: { userId: string; cookie: string };
   beforeAll(async () => {
-    process.env.UPLOAD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "blog-uploads-"));
+    process.env.UPLOAD_DIR = tempDir("blog-uploads-");
     server = await startTestServer();
     staff = await signedInAs(ctx.db, "moderator");
   });

@@ -1,13 +1,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPost } from "~/features/posts/write/posts.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs } from "../helpers/factories";
+import { tempDir } from "../helpers/temp-dir";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** A Python 3 that has feedparser (the parser feed readers are checked with), or null. */
@@ -39,7 +39,7 @@ interface ParsedFeed {
 }
 
 function feedparser(xml: string): ParsedFeed {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedparser-"));
+  const dir = tempDir("feedparser-");
   const script = path.join(dir, "parse.py");
   fs.writeFileSync(script, FEEDPARSER_SCRIPT);
   // PYTHON is non-null where this runs (the test is skipped otherwise).
@@ -83,7 +83,7 @@ describeEachDatabase("blog robustness", (ctx) => {
   let staff: { userId: string; cookie: string };
   let admin: { userId: string; cookie: string };
   beforeAll(async () => {
-    process.env.UPLOAD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "blog-robust-uploads-"));
+    process.env.UPLOAD_DIR = tempDir("blog-robust-uploads-");
     server = await startTestServer();
     staff = await signedInAs(ctx.db, "moderator");
     admin = await signedInAs(ctx.db, "admin");

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
@@ -16,11 +15,12 @@ import { signedInAs, unique } from "../helpers/factories";
 import { startImageServer, type ImageServer } from "../helpers/image-server";
 import { drainJobs } from "../helpers/jobs";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { tempDir } from "../helpers/temp-dir";
 
 // The remote instance listens on 127.0.0.1, which the outbound guard refuses unless this is set; the
 // build stores files under UPLOAD_DIR, read when it first stores one (so set before it starts).
 process.env.OUTBOUND_ALLOW_PRIVATE = "true";
-const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "comment-avatars-"));
+const uploadDir = tempDir("comment-avatars-");
 process.env.UPLOAD_DIR = uploadDir;
 
 /**
@@ -73,7 +73,6 @@ afterAll(async () => {
   process.env = saved;
   resetEnvForTests();
   await remote.close();
-  fs.rmSync(uploadDir, { recursive: true, force: true });
 });
 
 describeEachDatabase("remote authors' avatars", (ctx) => {

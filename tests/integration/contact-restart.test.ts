@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase, type Db } from "~/server/db/client.server";
 import { easyAltchaToken } from "../helpers/altcha";
@@ -8,6 +5,7 @@ import { deliveredIds, deliveryOf, waitFor } from "../helpers/contact";
 import { createPostgresDatabase } from "../helpers/databases";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * A real server process (`node server.js` on the production build) is killed with SIGKILL after it
@@ -47,8 +45,7 @@ for (const kind of ["pglite", "postgres"] as const) {
         return row && { state: row.state, attempts: row.attempts };
       };
       if (kind === "pglite") {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "contact-restart-"));
-        cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+        const dir = tempDir("contact-restart-");
         database = { DATA_DIR: dir };
         readRow = async (id) => {
           const opened = await openDatabase({ kind: "pglite", dataDir: dir });

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createChallenge } from "altcha-lib";
 import { and, eq, sql } from "drizzle-orm";
@@ -19,6 +18,7 @@ import {
   startServerProcess,
 } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The server's clock jumps (docs/decisions/0073-configured-hosts.md, "The clock"): a production server
@@ -52,8 +52,9 @@ for (const kind of ["postgres", "pglite"] as const) {
   const skipReason = !faults ? "run with npm run test:faults" : kind === "postgres" ? inject("postgresSkipReason") : null;
 
   (skipReason === null ? describe : describe.skip)(`Clock jumps on ${kind}${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `fault-clock-${kind}-`));
-    const offsetFile = path.join(dataDir, "..", `${path.basename(dataDir)}-offset`);
+    // Made in beforeAll, not here: a skipped suite's body still runs, and its hooks do not.
+    let dataDir = "";
+    let offsetFile = "";
     let offset = 0;
     const setOffset = (ms: number) => {
       offset = ms;
@@ -70,6 +71,8 @@ for (const kind of ["postgres", "pglite"] as const) {
       throwaway ? openDatabase({ kind: "postgres", url: throwaway.url, poolSize: 2 }) : openDatabase({ kind: "pglite", dataDir });
 
     beforeAll(async () => {
+      dataDir = tempDir(`fault-clock-${kind}-`);
+      offsetFile = path.join(tempDir(`fault-clock-${kind}-offset-`), "offset");
       setOffset(0);
       smtp = await startSmtpServer();
       if (kind === "postgres") throwaway = await createPostgresDatabase("clock");
@@ -117,8 +120,6 @@ for (const kind of ["postgres", "pglite"] as const) {
       await smtp?.close();
       await database?.close().catch(() => undefined);
       await throwaway?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      fs.rmSync(offsetFile, { force: true });
     });
 
     /** A human-verification token valid by the server's clock (the widget's challenge comes from the server). */

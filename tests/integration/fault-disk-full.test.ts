@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import { contactMessages } from "~/server/db/schema.server";
 import { easyAltchaToken } from "../helpers/altcha";
 import { waitFor } from "../helpers/contact";
 import { ownerServerEnv, postContactMessage, type ServerProcess, signInTo, startServerProcess, uploadPng } from "../helpers/server-process";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The disk fills up (docs/decisions/0073-configured-hosts.md, "Disk full"): a production server on the
@@ -34,21 +34,26 @@ const skipReason = process.env.FAULT_TESTS ? null : "run with npm run test:fault
 const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) });
 
 (skipReason === null ? describe : describe.skip)(`Disk full${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fault-disk-data-"));
-  const flag = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fault-disk-flag-")), "full");
-  const uploadsDir = path.join(dataDir, "uploads");
-  const env = {
-    DATA_DIR: dataDir,
-    ...ownerServerEnv(SECRET, ADMIN),
-    CONTACT_RATE_LIMIT_PER_10_MIN: "1000",
-    NODE_OPTIONS: `--import=${PRELOAD}`,
-    FAULT_DISK_FULL_FLAG: flag,
-  };
+  // Made in beforeAll, not here: a skipped suite's body still runs, and its hooks do not.
+  let dataDir = "";
+  let flag = "";
+  let uploadsDir = "";
+  let env: Record<string, string> = {};
   let server: ServerProcess;
   let cookie = "";
   let png: Buffer;
 
   beforeAll(async () => {
+    dataDir = tempDir("fault-disk-data-");
+    flag = path.join(tempDir("fault-disk-flag-"), "full");
+    uploadsDir = path.join(dataDir, "uploads");
+    env = {
+      DATA_DIR: dataDir,
+      ...ownerServerEnv(SECRET, ADMIN),
+      CONTACT_RATE_LIMIT_PER_10_MIN: "1000",
+      NODE_OPTIONS: `--import=${PRELOAD}`,
+      FAULT_DISK_FULL_FLAG: flag,
+    };
     server = await startServerProcess(env);
     cookie = await signInTo(server, ADMIN, SECRET);
     png = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#aa6633" } })
@@ -58,8 +63,6 @@ const uploadResult = z.object({ images: z.array(z.object({ url: z.string() })) }
 
   afterAll(async () => {
     await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(path.dirname(flag), { recursive: true, force: true });
   });
 
   const upload = () => uploadPng(server, cookie, png);

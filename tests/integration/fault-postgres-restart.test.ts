@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -22,6 +19,7 @@ import {
   startServerProcess,
 } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * PostgreSQL goes away under a write load and comes back (docs/decisions/0064-faults.md): a production
@@ -70,7 +68,7 @@ interface Outcome {
     smtp = await startSmtpServer();
     server = await startServerProcess({
       DATABASE_URL: url,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "fault-pg-data-")),
+      DATA_DIR: tempDir("fault-pg-data-"),
       DATABASE_TIMEOUT_MS: String(DB_TIMEOUT_MS),
       ...ownerServerEnv(SECRET, ADMIN),
       SMTP_URL: smtp.url,

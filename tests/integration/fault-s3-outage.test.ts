@@ -1,7 +1,4 @@
-import fs from "node:fs";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import S3rver from "s3rver";
 import sharp from "sharp";
@@ -14,6 +11,7 @@ import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/datab
 import { makePost } from "../helpers/factories";
 import { ownerServerEnv, type ServerProcess, signInTo, startServerProcess, uploadPng } from "../helpers/server-process";
 import { z } from "zod";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The bucket goes away (docs/decisions/0064-faults.md): a production server on PostgreSQL and an S3
@@ -34,7 +32,7 @@ const skipReason = process.env.FAULT_TESTS ? inject("postgresSkipReason") : "run
   let database: Database;
   let s3: S3rver;
   let s3Port = 0;
-  const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), "fault-s3-"));
+  let s3Dir = "";
   let server: ServerProcess;
 
   const startS3 = async (port: number) => {
@@ -44,12 +42,14 @@ const skipReason = process.env.FAULT_TESTS ? inject("postgresSkipReason") : "run
   };
 
   beforeAll(async () => {
+    // Made here, not in the suite's body: a skipped suite's body still runs, and its hooks do not.
+    s3Dir = tempDir("fault-s3-");
     postgres = await createPostgresDatabase("faults3");
     s3Port = await startS3(0);
     const s3Url = `http://127.0.0.1:${s3Port}`;
     server = await startServerProcess({
       DATABASE_URL: postgres.url,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "fault-s3-data-")),
+      DATA_DIR: tempDir("fault-s3-data-"),
       S3_ENDPOINT: s3Url,
       S3_BUCKET: BUCKET,
       S3_ACCESS_KEY_ID: "S3RVER",
@@ -68,7 +68,6 @@ const skipReason = process.env.FAULT_TESTS ? inject("postgresSkipReason") : "run
     await database?.close();
     await s3?.close().catch(() => undefined);
     await postgres?.drop();
-    fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   it("refuses uploads clearly while the bucket is away, keeps pages up, and the backup succeeds on its retry", async () => {

@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import ogs from "open-graph-scraper";
@@ -12,6 +11,7 @@ import { makeContactMessage, makePost, makeProject, signedInAs } from "../helper
 import { BROWSER_UA, startTestServer, type TestServer } from "../helpers/test-server";
 import { FIXED_PAGES } from "../helpers/pages";
 import { routePatterns } from "../helpers/route-table";
+import { tempDir } from "../helpers/temp-dir";
 
 // The fixture servers listen on 127.0.0.1, which the outbound guard refuses unless this is set.
 process.env.OUTBOUND_ALLOW_PRIVATE = "true";
@@ -69,7 +69,7 @@ afterAll(() => fixtures.close());
 
 describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) => {
   let server: TestServer | undefined;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vnu-pages-"));
+  const dir = tempDir("vnu-pages-");
   beforeAll(async () => {
     if (ctx.kind !== "pglite") return;
     const post = await makePost(ctx.db, {
@@ -113,7 +113,6 @@ describeEachDatabase("server-rendered HTML is valid (Nu HTML Checker)", (ctx) =>
   });
   afterAll(async () => {
     await server?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const anonymous = [

@@ -1,15 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, it } from "vitest";
 import { z } from "zod";
 import { png } from "../fixtures/images";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
 import { useSignedInServer } from "../helpers/test-server";
+import { tempDir } from "../helpers/temp-dir";
 
 // The build reads UPLOAD_DIR when it first stores a file; set before the server starts.
-process.env.UPLOAD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "media-library-http-"));
+process.env.UPLOAD_DIR = tempDir("media-library-http-");
 
 const pickerAnswer = z.object({
   images: z.array(

@@ -1,8 +1,5 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import S3rver from "s3rver";
 import sharp from "sharp";
@@ -30,6 +27,7 @@ import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/datab
 import { makePost } from "../helpers/factories";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The topology of compose.yaml with processes: two production servers (`node server.js`) on one
@@ -59,7 +57,7 @@ const skipReason = inject("postgresSkipReason");
         port: 0,
         address: "127.0.0.1",
         silent: true,
-        directory: fs.mkdtempSync(path.join(os.tmpdir(), "multi-s3-")),
+        directory: tempDir("multi-s3-"),
         configureBuckets: [{ name: "site-uploads", configs: [] }],
       });
       const s3Address: AddressInfo = await s3.run();
@@ -87,7 +85,7 @@ const skipReason = inject("postgresSkipReason");
       };
       // Both start at once: migrations and the first-start seed must not trip over each other.
       // Each has a data directory of its own, as on separate machines: only PostgreSQL and S3 are shared.
-      const own = () => ({ ...env, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "multi-data-")) });
+      const own = () => ({ ...env, DATA_DIR: tempDir("multi-data-") });
       [a, b] = await Promise.all([startServerProcess(own()), startServerProcess(own())]);
       database = await openDatabase({ kind: "postgres", url: postgres.url, poolSize: 2 });
     }, 180_000);
@@ -170,7 +168,7 @@ const skipReason = inject("postgresSkipReason");
       expect(a.stderr()).not.toContain("S3 is not");
       const alone = await startServerProcess({
         DATABASE_URL: postgres.url,
-        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "multi-data-")),
+        DATA_DIR: tempDir("multi-data-"),
         AUTH_SECRET: SECRET,
       });
       try {

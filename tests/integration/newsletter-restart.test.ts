@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { emailPostIfChosen, newsletterMail } from "~/features/subscriptions/subscriptions.server";
@@ -11,6 +8,7 @@ import { createPostgresDatabase } from "../helpers/databases";
 import { makePost } from "../helpers/factories";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * A post's emails to many subscribers, paced, with the server process killed (SIGKILL) while the
@@ -61,8 +59,7 @@ describe.each(["pglite", "postgres"] as const)("newsletter sending survives SIGK
         let database: { DATA_DIR?: string; DATABASE_URL?: string };
         let open: () => Promise<Database>;
         if (kind === "pglite") {
-          const dir = fs.mkdtempSync(path.join(os.tmpdir(), "newsletter-restart-"));
-          cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+          const dir = tempDir("newsletter-restart-");
           database = { DATA_DIR: dir };
           open = () => openDatabase({ kind: "pglite", dataDir: dir });
         } else {

@@ -1,14 +1,11 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { like } from "drizzle-orm";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "~/server/db/client.server";
 import { appSettings } from "~/server/db/schema.server";
+import { tempDir } from "../helpers/temp-dir";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "durability-"));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("durability-");
 
 it("keeps every acknowledged write when the process is killed with SIGKILL", async () => {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/helpers/pglite-writer.ts", dir], {

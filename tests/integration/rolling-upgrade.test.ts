@@ -1,8 +1,5 @@
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { and, eq, inArray, isNull, like, sql } from "drizzle-orm";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +14,7 @@ import { freePort } from "../helpers/postgres-cluster";
 import { ownerServerEnv, type ServerProcess, startServerProcess } from "../helpers/server-process";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 import { buildBase } from "../helpers/upgrade-base";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The rolling upgrade: two instances of the previous release on one PostgreSQL and one S3 store behind
@@ -152,7 +150,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       port: 0,
       address: "127.0.0.1",
       silent: true,
-      directory: fs.mkdtempSync(path.join(os.tmpdir(), "rolling-s3-")),
+      directory: tempDir("rolling-s3-"),
       configureBuckets: [{ name: "site-uploads", configs: [] }],
     });
     const s3Url = `http://127.0.0.1:${(await s3.run()).port}`;
@@ -176,7 +174,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
     const backends: Backend[] = [];
     for (const name of ["A", "B"]) {
       const port = await freePort();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rolling-${name}-`));
+      const dataDir = tempDir(`rolling-${name}-`);
       backends.push({ name, port, inRotation: true, inFlight: 0 });
       // One after the other: the previous release's first start (migrations, seed) on an empty database.
       servers.set(name, await startServerProcess({ ...env, DATA_DIR: dataDir }, { port, cwd: baseDir }));
@@ -273,7 +271,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("rolling upgrade of two instances (UP
       const previous = servers.get(backend.name);
       if (left > 0) stuck.push({ name: backend.name, left, log: previous?.stderr().slice(-3000) ?? "" });
       expect(await previous?.stop()).toBe(0);
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rolling-${backend.name}-new-`));
+      const dataDir = tempDir(`rolling-${backend.name}-new-`);
       // The first new build runs the migrations at its start: note when they hold the contact messages table.
       let watching = backend.name === "A";
       const watcher = (async () => {

@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { expect, it } from "vitest";
@@ -15,10 +12,11 @@ import { createLocalStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../helpers/databases";
 import { signedInAs, unique } from "../helpers/factories";
 import { useSignedInServer } from "../helpers/test-server";
+import { tempDir } from "../helpers/temp-dir";
 
 // The build reads UPLOAD_DIR when it first stores a file; set before the server starts (and read
 // again here, where the imports above may have read the environment already).
-const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), "share-images-"));
+const uploadDir = tempDir("share-images-");
 process.env.UPLOAD_DIR = uploadDir;
 resetEnvForTests();
 const storage = createLocalStorage(uploadDir);

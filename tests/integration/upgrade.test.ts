@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -10,6 +7,7 @@ import { waitFor } from "../helpers/contact";
 import { createPostgresDatabase, type ThrowawayPostgres } from "../helpers/databases";
 import { ownerServerEnv, type ServerProcess, startServerProcess } from "../helpers/server-process";
 import { buildBase } from "../helpers/upgrade-base";
+import { tempDir } from "../helpers/temp-dir";
 
 /**
  * The upgrade test: the previous release is built from its own commit, started on a fresh data
@@ -118,7 +116,7 @@ describe.skipIf(!process.env.UPGRADE_TEST)("upgrade from the previous release (U
       let filled: Filled;
 
       beforeAll(async () => {
-        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `upgrade-${kind}-`));
+        const dataDir = tempDir(`upgrade-${kind}-`);
         if (kind === "postgres") postgres = await createPostgresDatabase("upgrade");
         env = {
           TZ: "UTC",

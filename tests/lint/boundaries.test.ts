@@ -127,3 +127,23 @@ describe("the lint config refuses import loops and a feature's private modules",
     ).toEqual([]);
   });
 });
+
+describe("the lint config keeps test files' temporary directories in tempDir()", () => {
+  const complaints = (file: string, source: string) => ruleErrors("no-restricted-syntax", file, source);
+  it("refuses mkdtemp in a test file, however it is imported", async () => {
+    const made = [
+      `import fs from "node:fs";\nexport const dir = fs.mkdtempSync("/tmp/x-");\n`,
+      `import { mkdtemp } from "node:fs/promises";\nexport const dir = await mkdtemp("/tmp/x-");\n`,
+    ];
+    for (const source of made) {
+      expect(await complaints("tests/integration/probe.test.ts", source)).toEqual([expect.stringContaining("tempDir()")]);
+      expect(await complaints("app/server/probe.server.test.ts", source)).toHaveLength(1);
+    }
+  });
+
+  it("lets the helper, the application and scripts make their own", async () => {
+    const source = `import fs from "node:fs";\nexport const dir = fs.mkdtempSync("/tmp/x-");\n`;
+    for (const file of ["tests/helpers/probe.ts", "app/server/probe.server.ts", "scripts/probe.ts"])
+      expect(await complaints(file, source)).toEqual([]);
+  });
+});

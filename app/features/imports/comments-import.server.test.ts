@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { blogPosts, comments } from "~/server/db/schema.server";
 import { runCli } from "../../../cli/commands";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makePost, makeUser } from "../../../tests/helpers/factories";
+import { tempDir } from "../../../tests/helpers/temp-dir";
 import { importWordpressComments, wordpressCommentMarkdown } from "./comments-import.server";
 import { importGhost } from "./ghost.server";
 
@@ -102,7 +102,7 @@ describeEachDatabase("import-wordpress-comments", (ctx) => {
   });
 
   it("refuses a file that is not a WordPress export, with what it expected", async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "wxr-")), "not.xml");
+    const file = path.join(tempDir("wxr-"), "not.xml");
     fs.writeFileSync(file, "<html><body>hello</body></html>");
     await expect(importWordpressComments(ctx.db, file)).rejects.toThrow(/is not a WordPress export: expected <rss><channel><item>/);
     await expect(importWordpressComments(ctx.db, `${file}.missing`)).rejects.toThrow(/No such file/);

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { asc, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makeUser } from "../../../tests/helpers/factories";
 import { png } from "../../../tests/fixtures/images";
 import { closedPortUrl, startImageServer, type ImageServer } from "../../../tests/helpers/image-server";
+import { tempDir } from "../../../tests/helpers/temp-dir";
 import { importGhost } from "./ghost.server";
 import { importSupabase } from "./supabase.server";
 
@@ -22,7 +22,7 @@ const FIXTURES = path.resolve(import.meta.dirname, "../../../tests/fixtures/impo
 const BUCKET_PATH = "/storage/v1/object/public/blog-images";
 
 // Uploads of this file's runs go to a directory of their own, never the checkout's ./data.
-process.env.UPLOAD_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "import-uploads-"));
+process.env.UPLOAD_DIR = tempDir("import-uploads-");
 resetEnvForTests();
 
 let server: ImageServer;
@@ -46,7 +46,7 @@ afterAll(async () => {
 /** The fixture files with the image hosts pointed at this test's servers, in a directory of their own. */
 function fixtureCopy(name: string, edit: (text: string) => string = (t) => t): string {
   const from = path.join(FIXTURES, name);
-  const to = fs.mkdtempSync(path.join(os.tmpdir(), "import-fixture-"));
+  const to = tempDir("import-fixture-");
   const files = fs.statSync(from).isDirectory()
     ? fs.readdirSync(from).map((f) => [path.join(from, f), path.join(to, f)])
     : [[from, path.join(to, name)]];

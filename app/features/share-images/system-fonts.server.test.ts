@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemFontFinder } from "./system-fonts.server";
+import { tempDir } from "../../../tests/helpers/temp-dir";
 
 function fontTree(files: string[]): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "fonts-"));
+  const root = tempDir("fonts-");
   for (const file of files) {
     fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), "font");

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
@@ -12,6 +9,7 @@ import { resetEnvForTests } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makePost, makeProject, makeUser } from "../../../tests/helpers/factories";
+import { tempDir } from "../../../tests/helpers/temp-dir";
 import {
   cleanOrphanedUploads,
   deleteMediaUpload,
@@ -23,7 +21,7 @@ import {
 import { saveImages, startImageBatch, uploadedImagesFor } from "./uploads.server";
 
 beforeAll(() => {
-  process.env.UPLOAD_DIR = mkdtempSync(path.join(tmpdir(), "media-library-test-"));
+  process.env.UPLOAD_DIR = tempDir("media-library-test-");
   resetEnvForTests();
 });
 

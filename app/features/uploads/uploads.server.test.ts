@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
@@ -9,11 +6,12 @@ import { resetEnvForTests } from "~/server/env.server";
 import { getStorage } from "~/server/storage.server";
 import { describeEachDatabase } from "../../../tests/helpers/databases";
 import { makePost, makeUser } from "../../../tests/helpers/factories";
+import { tempDir } from "../../../tests/helpers/temp-dir";
 import { ORPHAN_UPLOAD_AGE_MS, saveImages, startImageBatch, sweepOrphanedUploads } from "./uploads.server";
 
 beforeAll(() => {
   // This file's process keeps its stored files in a directory of its own.
-  process.env.UPLOAD_DIR = mkdtempSync(path.join(tmpdir(), "uploads-test-"));
+  process.env.UPLOAD_DIR = tempDir("uploads-test-");
   resetEnvForTests();
 });
 

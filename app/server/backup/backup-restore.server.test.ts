@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { pipeline } from "node:stream/promises";
@@ -11,6 +10,7 @@ import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { createTestDatabase, describeEachDatabase } from "../../../tests/helpers/databases";
+import { tempDir } from "../../../tests/helpers/temp-dir";
 import { MIGRATIONS_DIR, type Database, type Db } from "../db/client.server";
 import {
   account,
@@ -35,9 +35,8 @@ import { queryRows } from "../db/query-rows.server";
 import { applyMigrations, listTables, loadMigrations } from "./database-info.server";
 import { restoreBackup } from "./restore.server";
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-const newStorage = () => createLocalStorage(tmp("backup-storage-"));
-const archivePath = () => path.join(tmp("backup-archive-"), "site.tar.gz");
+const newStorage = () => createLocalStorage(tempDir("backup-storage-"));
+const archivePath = () => path.join(tempDir("backup-archive-"), "site.tar.gz");
 
 /** Content in every app table, with the awkward values a backup must carry over exactly. */
 async function seedContent(db: Db, storage: Storage, tag: string) {
@@ -318,7 +317,7 @@ describeEachDatabase("backup and restore", (ctx) => {
           /is damaged or incomplete \(.+\)\. Nothing was changed\./,
         );
       }
-      await expect(restoreBackup({ database: target, storage, file: path.join(tmp("none-"), "missing.tar.gz") })).rejects.toThrow(
+      await expect(restoreBackup({ database: target, storage, file: path.join(tempDir("none-"), "missing.tar.gz") })).rejects.toThrow(
         /no such file/,
       );
       expect(await snapshot(target.db, storage)).toEqual(before);
@@ -398,7 +397,7 @@ describeEachDatabase("backup and restore", (ctx) => {
     // A migration newer than every real one is written for this test: it adds a column
     // and fills it from existing rows, the shape a real data migration takes.
     const older = MIGRATIONS_DIR;
-    const newer = tmp("migrations-");
+    const newer = tempDir("migrations-");
     fs.cpSync(older, newer, { recursive: true });
     const journalPath = path.join(newer, "meta", "_journal.json");
     const journal = JSON.parse(fs.readFileSync(journalPath, "utf8"));
@@ -498,8 +497,8 @@ describe("the backup and restore commands", () => {
     });
 
   it("moves a site between data directories, quietly when not on a terminal", async () => {
-    const from = tmp("cli-from-");
-    const to = tmp("cli-to-");
+    const from = tempDir("cli-from-");
+    const to = tempDir("cli-to-");
     const archive = archivePath();
     await cli(from, "create-user", "owner@example.com", "--role", "admin", "--password", "a long enough password");
     fs.mkdirSync(path.join(from, "uploads", "blog-images", "u1"), { recursive: true });
@@ -516,7 +515,7 @@ describe("the backup and restore commands", () => {
   }, 240_000);
 
   it("refuses to open the embedded database while the site is running", async () => {
-    const dataDir = tmp("cli-locked-");
+    const dataDir = tempDir("cli-locked-");
     // The lock file names a live process other than the CLI's: this test runner.
     fs.writeFileSync(path.join(dataDir, "app.lock"), String(process.pid));
     await expect(cli(dataDir, "backup", archivePath())).rejects.toMatchObject({

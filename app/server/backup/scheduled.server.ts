@@ -42,8 +42,18 @@ function directory(dir: string): Destination {
     list: async () => (await fs.readdir(dir).catch(() => [])).filter((n) => NAME.test(n)),
     store: async (file, name) => {
       await fs.mkdir(dir, { recursive: true });
-      await fs.rename(file, path.join(dir, name)).catch(async () => {
-        await fs.copyFile(file, path.join(dir, name));
+      const target = path.join(dir, name);
+      await fs.rename(file, target).catch(async () => {
+        // Another filesystem (a mounted volume, a tmpfs /tmp): copied under a name list() skips and renamed
+        // once complete, so a copy cut short (a full disk) is removed and never passes for a backup.
+        const partial = `${target}.partial`;
+        try {
+          await fs.copyFile(file, partial);
+          await fs.rename(partial, target);
+        } catch (error) {
+          await fs.rm(partial, { force: true });
+          throw error;
+        }
         await fs.rm(file, { force: true });
       });
     },

@@ -29,9 +29,13 @@ export function withOwnServer(
     own.server = await startServerProcess({ DATA_DIR: own.dataDir, ...env(own.smtp) });
   });
   test.afterAll(async () => {
-    await own.server.stop();
-    await own.smtp.close();
-    fs.rmSync(own.dataDir, { recursive: true, force: true });
+    try {
+      await own.server.stop();
+      await own.smtp.close();
+    } finally {
+      // Also when the server never started: the copy was made before it.
+      if (own.dataDir) fs.rmSync(own.dataDir, { recursive: true, force: true });
+    }
   });
   return own;
 }

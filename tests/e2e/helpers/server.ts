@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseMail, startSmtpServer } from "../../helpers/smtp";
+import { parseMail, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
 import { startServerProcess } from "../../helpers/server-process";
 import { E2E_ADMIN } from "../constants";
 
@@ -41,10 +41,15 @@ function serverEnv(port: number, dataDir: string): Record<string, string> {
  */
 export function prepareTemplateDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-data-"));
-  execFileSync(path.resolve("node_modules/.bin/tsx"), ["tests/e2e/prepare.ts"], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", LOG_LEVEL: "warn", ...serverEnv(basePort(), dir) },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  try {
+    execFileSync(path.resolve("node_modules/.bin/tsx"), ["tests/e2e/prepare.ts"], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", LOG_LEVEL: "warn", ...serverEnv(basePort(), dir) },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   process.env[TEMPLATE_DIR_VARIABLE] = dir;
   return dir;
 }
@@ -74,24 +79,38 @@ export async function startE2eServer(parallelIndex: number): Promise<E2eServer> 
   const port = basePort() + parallelIndex;
   const dataDir = copyOfSeededDataDir(`e2e-data-${parallelIndex}-`);
   const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), `e2e-mail-${parallelIndex}-`));
-  let counter = 0;
-  const smtp = await startSmtpServer({
-    port: port + 1000,
-    onMessage: (mail) => {
-      counter += 1;
-      fs.writeFileSync(path.join(mailDir, `${Date.now()}-${counter}.json`), JSON.stringify(parseMail(mail)));
-    },
-  });
-  const server = await startServerProcess(serverEnv(port, dataDir), { port });
-  server.child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
-  return {
-    url: `http://localhost:${port}`,
-    mailDir,
-    stop: async () => {
-      await server.stop();
-      await smtp.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      fs.rmSync(mailDir, { recursive: true, force: true });
-    },
+  const removeDirs = () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(mailDir, { recursive: true, force: true });
   };
+  let counter = 0;
+  let smtp: TestSmtpServer | undefined;
+  try {
+    smtp = await startSmtpServer({
+      port: port + 1000,
+      onMessage: (mail) => {
+        counter += 1;
+        fs.writeFileSync(path.join(mailDir, `${Date.now()}-${counter}.json`), JSON.stringify(parseMail(mail)));
+      },
+    });
+    const server = await startServerProcess(serverEnv(port, dataDir), { port });
+    server.child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    const mail = smtp;
+    return {
+      url: `http://localhost:${port}`,
+      mailDir,
+      stop: async () => {
+        try {
+          await server.stop();
+          await mail.close();
+        } finally {
+          removeDirs();
+        }
+      },
+    };
+  } catch (error) {
+    await smtp?.close();
+    removeDirs();
+    throw error;
+  }
 }
