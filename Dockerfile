@@ -14,6 +14,7 @@ ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json /app/server.js ./
+COPY --from=build /app/server/tick-shapes.mjs ./server/
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/drizzle ./drizzle

@@ -171,7 +171,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server.js", "scripts/**/*.mjs"],
+    files: ["server.js", "server/*.mjs", "scripts/**/*.mjs"],
     languageOptions: { globals: globals.node },
   },
   {

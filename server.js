@@ -6,6 +6,11 @@ import path from "node:path";
 import v8 from "node:v8";
 import compression from "compression";
 import express from "express";
+import { keepTickObjectShapes } from "./server/tick-shapes.mjs";
+
+// First, before module loading and start-up run full collections: node's nextTick entries keep
+// their fast shapes (server/tick-shapes.mjs).
+keepTickObjectShapes();
 
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 
