@@ -85,10 +85,15 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
  * middleware. Only the values that hold the placeholder are rebuilt per response.
  */
 export function securityHeaderFields(nonce: string): string[] {
-  const { fields, noncePieces } = headerTemplate();
+  const { fields, noncePieces } = securityHeaderTemplate();
   const out = fields.slice();
-  for (const [index, pieces] of noncePieces) out[index] = pieces.join(nonce);
+  for (const [index, pieces] of noncePieces) out[index] = withNonce(pieces, nonce);
   return out;
+}
+
+/** A header value cut at its nonce placeholders (HeaderTemplate's noncePieces), with `nonce` in place. */
+export function withNonce(pieces: string[], nonce: string): string {
+  return pieces.length === 2 ? `${pieces[0] ?? ""}${nonce}${pieces[1] ?? ""}` : pieces.join(nonce);
 }
 
 /**
@@ -96,7 +101,7 @@ export function securityHeaderFields(nonce: string): string[] {
  * replaced), with the nonce placeholder where each response's nonce goes: running helmet's dozen
  * middlewares and building the policy string per response was a large part of a page-cache hit.
  */
-interface HeaderTemplate {
+export interface HeaderTemplate {
   settings: unknown;
   /** name, value, name, value, … */
   fields: string[];
@@ -110,8 +115,10 @@ let helmetMiddlewares: { withSettings: ReturnType<typeof helmet>; strict: Return
 /**
  * A policy that cannot be built (helmet refuses a source it would have to write) never means a response
  * without headers: the strict policy, which reads no setting, is used instead and the failure logged.
+ * The same object until the site settings the policy reads are replaced: the page-cache hit path
+ * builds its header lists around it once per stored page (page-handler.ts).
  */
-function headerTemplate(): HeaderTemplate {
+export function securityHeaderTemplate(): HeaderTemplate {
   const settings = lastKnownSiteSettings();
   if (template && template.settings === settings) return template;
   helmetMiddlewares ??= { withSettings: helmetFor(getEnv(), true), strict: helmetFor(getEnv(), false) };

@@ -26,7 +26,7 @@ interface Metrics {
  * ~10 µs of a page-cache hit's ~65 µs of CPU (docs/decisions/0080-admin-reads-and-hit-path-gap.md).
  * Written out at scrape time in the text prom-client writes for a counter and a histogram.
  */
-interface RequestSeries {
+export interface RequestSeries {
   /** `method="GET",route="/",status="200"`, escaped as prom-client escapes label values. */
   labels: string;
   count: number;
@@ -133,6 +133,14 @@ function metrics(): Metrics {
 
 /** Records one answered request; `route` is the pattern ("/7fs/:category/:slug"), never the raw URL. */
 export function recordRequest(method: string, route: string, status: number, seconds: number): void {
+  observeRequest(requestSeries(method, route, status), seconds);
+}
+
+/**
+ * The counters of one label set, for a caller that answers the same one many times and keeps it
+ * (the page-cache hit path keeps one per stored page, method and status, so a hit builds no key).
+ */
+export function requestSeries(method: string, route: string, status: number): RequestSeries {
   const m = metrics();
   const key = `${method} ${status} ${route}`;
   let series = m.series.get(key);
@@ -141,6 +149,11 @@ export function recordRequest(method: string, route: string, status: number, sec
     series = { labels, count: 0, sum: 0, buckets: DURATION_BUCKETS.map(() => 0) };
     m.series.set(key, series);
   }
+  return series;
+}
+
+/** Counts one request of `series` (from requestSeries) that took `seconds`. */
+export function observeRequest(series: RequestSeries, seconds: number): void {
   series.count++;
   series.sum += seconds;
   const bucket = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);

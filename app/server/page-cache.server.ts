@@ -253,19 +253,40 @@ export interface EncodedBody {
   encoding: "br" | "gzip" | null;
 }
 
+/** One response's body for a stored page as the pieces it is made of, in order, and their total length. */
+export interface EncodedPieces {
+  pieces: Buffer[];
+  length: number;
+  encoding: "br" | "gzip" | null;
+}
+
 /**
  * The bytes of one response for a stored page, with `nonce` in place of every placeholder, in the
- * best of the encodings the client accepts (`accepts` as Express's acceptsEncodings answers).
- * Nothing is compressed here: pieces stored at cache time plus the nonce, copied into one buffer.
+ * best of the encodings the client accepts (`accepts` as Express's acceptsEncodings answers), as
+ * one buffer. Nothing is compressed here: pieces stored at cache time plus the nonce (encodePieces).
  */
 export function encodePage(page: CachedPage, nonce: string, accepts: (...encodings: string[]) => string | false): EncodedBody {
+  const { pieces, length, encoding } = encodePieces(page, nonce, accepts);
+  const [only] = pieces;
+  // A body without a nonce (feeds, sitemaps) goes out as stored, without a copy.
+  return { body: pieces.length === 1 && only ? only : Buffer.concat(pieces, length), encoding };
+}
+
+/**
+ * encodePage's body left in its pieces (the stored segments or their deflated forms, this response's
+ * nonce between them, gzip's header and trailer around them), for a caller that writes them to the
+ * socket as they are: a page holds a few nonces (3 in the demo's pages), and a few more buffers in
+ * one writev cost less than copying the whole page into a new buffer per response.
+ */
+export function encodePieces(page: CachedPage, nonce: string, accepts: (...encodings: string[]) => string | false): EncodedPieces {
   const nonceBytes = Buffer.from(nonce, "latin1");
   if (page.segments.length > 1 && nonceBytes.length !== NONCE_LENGTH) throw new Error("unexpected nonce length");
   const chooseFrom = [...(page.br ? ["br"] : []), ...(page.deflated ? ["gzip"] : []), "identity"];
   const encoding = accepts(...chooseFrom);
-  if (encoding === "br" && page.br) return { body: page.br, encoding: "br" };
+  if (encoding === "br" && page.br) return { pieces: [page.br], length: page.br.length, encoding: "br" };
   if (encoding === "gzip" && page.deflated) {
-    const chunks: Buffer[] = [GZIP_HEADER];
+    const pieces: Buffer[] = [GZIP_HEADER];
+    let length = GZIP_HEADER.length + 8;
     const nonceBlock = storedBlock(nonceBytes);
     const nonceCrc = crc32(nonceBytes);
     const nonceShift = nonceBytes.length === NONCE_LENGTH ? NONCE_SHIFT : crc32Shift(nonceBytes.length);
@@ -273,37 +294,33 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
     let size = 0;
     page.deflated.forEach((deflated, i) => {
       if (i > 0) {
-        chunks.push(nonceBlock);
+        pieces.push(nonceBlock);
+        length += nonceBlock.length;
         crc = crc32CombineWith(nonceShift, crc, nonceCrc);
         size += nonceBytes.length;
       }
-      chunks.push(deflated);
+      pieces.push(deflated);
+      length += deflated.length;
       crc = i === 0 ? (page.crcs[0] ?? 0) : crc32CombineWith(page.shifts[i] ?? 0, crc, page.crcs[i] ?? 0);
       size += page.segments[i]?.length ?? 0;
     });
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc >>> 0, 0);
     trailer.writeUInt32LE(size >>> 0, 4);
-    chunks.push(trailer);
-    return joined(chunks, "gzip");
+    pieces.push(trailer);
+    return { pieces, length, encoding: "gzip" };
   }
-  // A body without a nonce (feeds, sitemaps) goes out as stored, without a copy.
-  const [only] = page.segments;
-  if (page.segments.length === 1 && only) return { body: only, encoding: null };
-  const chunks: Buffer[] = [];
+  const pieces: Buffer[] = [];
+  let length = 0;
   page.segments.forEach((segment, i) => {
-    if (i > 0) chunks.push(nonceBytes);
-    chunks.push(segment);
+    if (i > 0) {
+      pieces.push(nonceBytes);
+      length += nonceBytes.length;
+    }
+    pieces.push(segment);
+    length += segment.length;
   });
-  return joined(chunks, null);
-}
-
-/**
- * One buffer per response: a page has a nonce in every script tag (dozens), and as many writes
- * cost more than copying the body once (a memcpy of a few tens of KiB).
- */
-function joined(chunks: Buffer[], encoding: EncodedBody["encoding"]): EncodedBody {
-  return { body: Buffer.concat(chunks), encoding };
+  return { pieces, length, encoding: null };
 }
 
 /** The encoding chosen per Accept-Encoding value and offer (a few distinct values in practice; bounded all the same). */
