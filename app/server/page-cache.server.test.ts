@@ -5,6 +5,7 @@ import {
   cacheableUrl,
   createCachedPage,
   encodePage,
+  encodePieces,
   encodingsAccepted,
   expirePageAt,
   GUARDED_CACHE_CONTROL,
@@ -148,6 +149,26 @@ describe("createCachedPage", () => {
     expect(served(page, first, ["br", "gzip", "identity"])).toEqual({ encoding: "gzip", text: expected });
     expect(served(page, first, ["identity"])).toEqual({ encoding: null, text: expected });
     expect(served(page, second, ["gzip"]).text).toBe(stampNonce(body.toString(), second));
+  });
+
+  it("hands the same bytes in pieces, with the stored buffers themselves and their total length", async () => {
+    const body = Buffer.from(`<script nonce="${NONCE_PLACEHOLDER}"></script>${"x".repeat(3000)}<link nonce="${NONCE_PLACEHOLDER}">`);
+    const page = await createCachedPage(200, new Headers(), body);
+    const nonce = createNonce();
+    for (const accepted of [["gzip"], ["identity"]]) {
+      const accepts = (...offered: string[]) => offered.find((e) => accepted.includes(e)) ?? false;
+      const { pieces, length, encoding } = encodePieces(page, nonce, accepts);
+      const whole = encodePage(page, nonce, accepts);
+      expect(encoding).toBe(whole.encoding);
+      expect(Buffer.concat(pieces).equals(whole.body)).toBe(true);
+      expect(length).toBe(whole.body.length);
+    }
+    const identity = encodePieces(page, nonce, () => "identity").pieces;
+    expect(identity).toHaveLength(5);
+    expect(identity[0]).toBe(page.segments[0]);
+    const feed = await createCachedPage(200, new Headers(), Buffer.from("<rss></rss>"));
+    expect(encodePieces(feed, nonce, () => "identity").pieces).toEqual([feed.segments[0]]);
+    expect(encodePieces(feed, nonce, () => "identity").pieces[0]).toBe(feed.segments[0]);
   });
 
   it("does not compress a small body", async () => {

@@ -253,6 +253,12 @@ export interface EncodedBody {
   encoding: "br" | "gzip" | null;
 }
 
+/** The encodings a stored page can be sent in, best first, by what it holds. */
+const BR_GZIP = ["br", "gzip", "identity"];
+const BR = ["br", "identity"];
+const GZIP = ["gzip", "identity"];
+const IDENTITY = ["identity"];
+
 /** One response's body for a stored page as the pieces it is made of, in order, and their total length. */
 export interface EncodedPieces {
   pieces: Buffer[];
@@ -279,11 +285,13 @@ export function encodePage(page: CachedPage, nonce: string, accepts: (...encodin
  * one writev cost less than copying the whole page into a new buffer per response.
  */
 export function encodePieces(page: CachedPage, nonce: string, accepts: (...encodings: string[]) => string | false): EncodedPieces {
+  const encoding = accepts(...(page.br ? (page.deflated ? BR_GZIP : BR) : page.deflated ? GZIP : IDENTITY));
+  if (encoding === "br" && page.br) return { pieces: [page.br], length: page.br.length, encoding: "br" };
+  const [only] = page.segments;
+  // A body without a nonce (feeds, sitemaps) goes out as stored.
+  if (encoding !== "gzip" && page.segments.length === 1 && only) return { pieces: [only], length: only.length, encoding: null };
   const nonceBytes = Buffer.from(nonce, "latin1");
   if (page.segments.length > 1 && nonceBytes.length !== NONCE_LENGTH) throw new Error("unexpected nonce length");
-  const chooseFrom = [...(page.br ? ["br"] : []), ...(page.deflated ? ["gzip"] : []), "identity"];
-  const encoding = accepts(...chooseFrom);
-  if (encoding === "br" && page.br) return { pieces: [page.br], length: page.br.length, encoding: "br" };
   if (encoding === "gzip" && page.deflated) {
     const pieces: Buffer[] = [GZIP_HEADER];
     let length = GZIP_HEADER.length + 8;
@@ -323,8 +331,11 @@ export function encodePieces(page: CachedPage, nonce: string, accepts: (...encod
   return { pieces, length, encoding: null };
 }
 
-/** The encoding chosen per Accept-Encoding value and offer (a few distinct values in practice; bounded all the same). */
-const chosenEncodings = new Map<string | undefined, Map<string, string | false>>();
+/**
+ * Per Accept-Encoding value, the function that answers for it, with the encoding chosen per offer
+ * (a few distinct values in practice; bounded all the same).
+ */
+const chosenEncodings = new Map<string | undefined, (...offered: string[]) => string | false>();
 const MAX_ACCEPT_ENCODING_VALUES = 64;
 
 /**
@@ -332,24 +343,24 @@ const MAX_ACCEPT_ENCODING_VALUES = 64;
  * decides, once per distinct header value and offer (parsing the header on every hit showed in profiles).
  */
 export function encodingsAccepted(header: string | undefined): (...offered: string[]) => string | false {
-  let chosen = chosenEncodings.get(header);
-  if (!chosen) {
+  let accepts = chosenEncodings.get(header);
+  if (!accepts) {
     if (chosenEncodings.size >= MAX_ACCEPT_ENCODING_VALUES) chosenEncodings.clear();
-    chosen = new Map();
-    chosenEncodings.set(header, chosen);
+    const answers = new Map<string, string | false>();
+    let negotiator: Negotiator | undefined;
+    accepts = (...offered) => {
+      const key = offered.join(",");
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        negotiator ??= new Negotiator({ headers: { "accept-encoding": header } });
+        answer = negotiator.encodings(offered)[0] ?? false;
+        answers.set(key, answer);
+      }
+      return answer;
+    };
+    chosenEncodings.set(header, accepts);
   }
-  const answers = chosen;
-  let negotiator: Negotiator | undefined;
-  return (...offered) => {
-    const key = offered.join(",");
-    let answer = answers.get(key);
-    if (answer === undefined) {
-      negotiator ??= new Negotiator({ headers: { "accept-encoding": header } });
-      answer = negotiator.encodings(offered)[0] ?? false;
-      answers.set(key, answer);
-    }
-    return answer;
-  };
+  return accepts;
 }
 
 function sizeOf(page: CachedPage): number {
