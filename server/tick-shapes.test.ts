@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../tests/helpers/temp-dir";
 
 const MODULE = fileURLToPath(new URL("./tick-shapes.mjs", import.meta.url));
 const ROUNDS = 8;
@@ -15,7 +15,7 @@ const ROUNDS = 8;
  * transitions were collected and nextTick's inline cache sees a new shape each time.
  */
 function newTickShapes(keepFirst: boolean): number {
-  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tick-shapes-")), "v8.log");
+  const log = path.join(tempDir("tick-shapes-"), "v8.log");
   const script = `
     import v8 from "node:v8";
     import vm from "node:vm";
@@ -28,15 +28,11 @@ function newTickShapes(keepFirst: boolean): number {
       gc();
     }
   `;
-  try {
-    execFileSync(process.execPath, ["--log-maps", `--logfile=${log}`, "--no-logfile-per-isolate", "--input-type=module", "-e", script]);
-    return fs
-      .readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line.startsWith("map,Transition,") && line.includes('symbol("async_id_symbol"')).length;
-  } finally {
-    fs.rmSync(path.dirname(log), { recursive: true, force: true });
-  }
+  execFileSync(process.execPath, ["--log-maps", `--logfile=${log}`, "--no-logfile-per-isolate", "--input-type=module", "-e", script]);
+  return fs
+    .readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("map,Transition,") && line.includes('symbol("async_id_symbol"')).length;
 }
 
 describe("keepTickObjectShapes", () => {
