@@ -37,7 +37,8 @@ function fullCollection(): void {
 
 /**
  * Asks for a full garbage collection soon, after work that left native memory V8 does not know about
- * behind small JS objects (resvg's pixmaps: 3 MB per share image, freed only when their wrapper is
+ * behind small JS objects (an upload's image buffers, the share-card worker's end; resvg's pixmaps, 3 MB
+ * per share image when cards were drawn on the main thread, were freed only when their wrapper was
  * collected, which a quiet old generation may not do for a long time; docs/decisions/0040-server-memory.md).
  * Throttled, so a burst of such work costs a few collections, not one each.
  */
