@@ -4,8 +4,9 @@
 // RSS once the server has been idle 11 s after its first page, then RSS after a workload like the e2e suite's (every public and admin page a few times, sign in,
 // an image upload, share images drawn) and again after 11 s idle: as `npm start` runs the server
 // (package.json's flags, scripts/server-node-args.mjs), as a plain `node server.js`, and with V8's
-// default WASM tiering (server.js's escape hatch), each on its own copy of the same data directory, with which
-// mappings hold the RSS. Prints figures; asserts nothing. Needs a production build (`npm run build`).
+// default WASM tiering (server.js's escape hatch), each on its own copy of the same data directory, and
+// once more as `npm start` right after a first start on an empty directory (as the e2e suite's servers
+// run), with which mappings hold the RSS. Prints figures; asserts nothing. Needs a production build (`npm run build`).
 // Usage: npm run bench:startup
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -244,6 +245,7 @@ async function startOnce(label, withWorkload, dir = dataDir, extraEnv = {}, node
 }
 
 const copies = [1, 2].map((n) => scriptTempDir(`bench-startup-copy${n}-`));
+const fresh = scriptTempDir("bench-startup-fresh-");
 await startOnce("first start (migrate + seed)", false);
 for (const copy of copies) fs.cpSync(dataDir, copy, { recursive: true });
 await startOnce("second start            ", true);
@@ -251,3 +253,6 @@ await startOnce("second start            ", true);
 await startOnce("second start, plain node server.js", true, copies[0], {}, []);
 // The reference for server.js's WASM setting (docs/decisions/0038-pglite-memory.md): V8's default tiering.
 await startOnce("second start, node --no-liftoff-only", true, copies[1], {}, [...serverNodeArgs(), "--no-liftoff-only"]);
+// What the e2e suite's servers do: the workload right after a first start (migrations, seeding and
+// the demo posts' share-card jobs still in memory).
+await startOnce("first start + workload  ", true, fresh);

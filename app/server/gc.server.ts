@@ -18,6 +18,18 @@ function fullCollection(): void {
     collect = typeof gc === "function" ? () => void gc() : () => undefined;
   }
   last = Date.now();
+  // Compacting: a plain full collection leaves the old generation's half-empty pages committed (after
+  // the e2e-like workload 52-56 MiB held 42 MiB of live objects); moving the survivors together hands
+  // those pages back. Only for these forced collections (the server quiet, or after image work); V8's
+  // own keep their usual heuristics. The evacuated pages are released by background sweeping, which a
+  // second collection finishes: without it RSS stood ~10 MiB higher for a second or two
+  // (docs/decisions/0088-share-cards-in-a-worker.md).
+  v8.setFlagsFromString("--compact-on-every-full-gc");
+  try {
+    collect();
+  } finally {
+    v8.setFlagsFromString("--no-compact-on-every-full-gc");
+  }
   collect();
   // What the collection freed natively stays in malloc's arenas until handed back.
   trimMalloc();
@@ -25,7 +37,8 @@ function fullCollection(): void {
 
 /**
  * Asks for a full garbage collection soon, after work that left native memory V8 does not know about
- * behind small JS objects (resvg's pixmaps: 3 MB per share image, freed only when their wrapper is
+ * behind small JS objects (an upload's image buffers, the share-card worker's end; resvg's pixmaps, 3 MB
+ * per share image when cards were drawn on the main thread, were freed only when their wrapper was
  * collected, which a quiet old generation may not do for a long time; docs/decisions/0040-server-memory.md).
  * Throttled, so a burst of such work costs a few collections, not one each.
  */

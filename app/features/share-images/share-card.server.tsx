@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { accentPalette } from "~/lib/accent-colour";
 import { FONT_PAIRINGS, type FontPairingId } from "~/lib/font-pairings";
 import { logger } from "~/server/logger.server";
+import { drawCardInWorker, plainCardTree, type CardFont } from "./card-worker.server";
 import { systemFontFinder } from "./system-fonts.server";
 
 /** Open Graph's recommended card size; every share image is exactly this. */
@@ -61,8 +62,6 @@ const FONT_FILES = SUBSETS.flatMap((subset) =>
   ([400, 700] as const).map((weight) => ({ subset, file: `inter-${subset}-${weight}-normal.woff`, weight })),
 );
 
-type SatoriFont = { name: string; data: Buffer; weight: 400 | 700; style: "normal" };
-
 /** Reads a font once; a failed read is forgotten so the next card tries again. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | null = null;
@@ -88,9 +87,9 @@ const loadFonts = once(() => {
 });
 
 /** Each pairing's heading font (Latin, bold, WOFF), read once when a card first needs it. */
-const headingFonts = new Map<FontPairingId, () => Promise<SatoriFont[]>>();
+const headingFonts = new Map<FontPairingId, () => Promise<CardFont[]>>();
 
-function headingFont(pairing: FontPairingId): Promise<SatoriFont[]> {
+function headingFont(pairing: FontPairingId): Promise<CardFont[]> {
   const heading = FONT_PAIRINGS[pairing].heading;
   if (!heading) return Promise.resolve([]);
   let load = headingFonts.get(pairing);
@@ -106,14 +105,14 @@ function headingFont(pairing: FontPairingId): Promise<SatoriFont[]> {
 }
 
 const findSystemFonts = once(() => systemFontFinder());
-const systemFonts = new Map<string, () => Promise<SatoriFont[]>>();
+const systemFonts = new Map<string, () => Promise<CardFont[]>>();
 
 /**
  * Scripts Inter lacks (CJK, Arabic, Hebrew, Devanagari…): satori asks for them by language code;
  * they are drawn with the fonts installed on the system when there are some (fonts-noto-*), else
  * left out — a card is always drawn.
  */
-async function additionalFonts(languageCode: string): Promise<SatoriFont[]> {
+async function additionalFonts(languageCode: string): Promise<CardFont[]> {
   let load = systemFonts.get(languageCode);
   if (!load) {
     load = once(async () => {
@@ -204,16 +203,16 @@ function Card({ card }: { card: ShareCard }) {
   );
 }
 
-/** Draws a card as a 1200×630 PNG (satori lays it out as SVG with the text as paths; resvg rasterizes it). */
+/**
+ * Draws a card as a 1200×630 PNG (satori lays it out as SVG with the text as paths; resvg rasterizes
+ * it), in a short-lived worker thread (card-worker.server.ts): the fonts are read here, once.
+ */
 export async function renderShareCard(card: ShareCard): Promise<Buffer> {
-  // satori and resvg (~30 MB resident together) are loaded on the first card drawn, not at start-up.
-  const [{ default: satori }, { Resvg }] = await Promise.all([import("satori"), import("@resvg/resvg-js")]);
-  const svg = await satori(<Card card={card} />, {
+  return drawCardInWorker({
+    tree: plainCardTree(<Card card={card} />),
     width: SHARE_IMAGE_WIDTH,
     height: SHARE_IMAGE_HEIGHT,
     fonts: [...(await headingFont(card.fontPairing)), ...(await loadFonts())],
-    loadAdditionalAsset: async (languageCode) => (languageCode === "emoji" ? [] : additionalFonts(languageCode)),
+    additionalFonts: async (languageCode) => (languageCode === "emoji" ? [] : additionalFonts(languageCode)),
   });
-  const png = new Resvg(svg, { fitTo: { mode: "width", value: SHARE_IMAGE_WIDTH }, font: { loadSystemFonts: false } }).render().asPng();
-  return png;
 }

@@ -6,7 +6,6 @@ import { CATEGORIES, type Category } from "~/lib/categories";
 import type { SeoImage } from "~/lib/seo";
 import type { Db } from "~/server/db/client.server";
 import { blogPosts } from "~/server/db/schema.server";
-import { releaseNativeMemorySoon } from "~/server/gc.server";
 import { defineJob } from "~/server/jobs/jobs.server";
 import { logger } from "~/server/logger.server";
 import { getStorage } from "~/server/storage.server";
@@ -68,7 +67,8 @@ let drawing: Promise<unknown> = Promise.resolve();
 const inFlight = new Map<string, Promise<Buffer>>();
 
 function drawOneAtATime(card: ShareCard): Promise<Buffer> {
-  const next = drawing.then(() => renderShareCard(card)).finally(releaseNativeMemorySoon);
+  // satori's and resvg's memory is the card worker's, handed back when it ends (card-worker.server.ts).
+  const next = drawing.then(() => renderShareCard(card));
   drawing = next.catch(() => undefined);
   return next;
 }
