@@ -10,7 +10,7 @@ import { DAY_MS, wallTimeOf } from "~/lib/time-zone";
 import { authorize } from "~/server/authorize.server";
 import { bumpContentVersion } from "~/server/content-version.server";
 import type { Db } from "~/server/db/client.server";
-import { EXCLUSION_VIOLATION, hasPgErrorCode } from "~/server/db/pg-errors.server";
+import { EXCLUSION_VIOLATION, hasPgErrorCode, retryOnDeadlock } from "~/server/db/pg-errors.server";
 import {
   bookingBusyTimes,
   bookingCalendarFeeds,
@@ -389,31 +389,33 @@ export async function createBooking(db: Db, body: unknown, ip: string, now = Dat
   const asked = new Set(callType.questions);
   const blocked = blockedInterval(start, callType);
   try {
-    const id = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(bookings)
-        .values({
-          callTypeId: callType.id,
-          startsAt: new Date(start),
-          endsAt: new Date(start + callType.durationMinutes * MINUTE_MS),
-          blockedFrom: new Date(blocked.start),
-          blockedUntil: new Date(blocked.end),
-          name: input.name,
-          email: input.email,
-          phone: callType.location === "phone" ? (input.phone ?? null) : null,
-          company: asked.has("company") ? (input.company ?? null) : null,
-          topic: asked.has("topic") ? (input.topic ?? null) : null,
-          notes: asked.has("notes") ? (input.notes ?? null) : null,
-          visitorTimeZone: input.timeZone ?? null,
-          ipAddress: ip,
-        })
-        .returning({ id: bookings.id });
-      if (!row) throw new Error("booking insert returned no row");
-      await enqueueBookingMails(tx, row.id, 0, "confirmed");
-      await scheduleReminders(tx, row.id, 0, start, callType);
-      await bumpContentVersion(tx);
-      return row.id;
-    });
+    const id = await retryOnDeadlock(() =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(bookings)
+          .values({
+            callTypeId: callType.id,
+            startsAt: new Date(start),
+            endsAt: new Date(start + callType.durationMinutes * MINUTE_MS),
+            blockedFrom: new Date(blocked.start),
+            blockedUntil: new Date(blocked.end),
+            name: input.name,
+            email: input.email,
+            phone: callType.location === "phone" ? (input.phone ?? null) : null,
+            company: asked.has("company") ? (input.company ?? null) : null,
+            topic: asked.has("topic") ? (input.topic ?? null) : null,
+            notes: asked.has("notes") ? (input.notes ?? null) : null,
+            visitorTimeZone: input.timeZone ?? null,
+            ipAddress: ip,
+          })
+          .returning({ id: bookings.id });
+        if (!row) throw new Error("booking insert returned no row");
+        await enqueueBookingMails(tx, row.id, 0, "confirmed");
+        await scheduleReminders(tx, row.id, 0, start, callType);
+        await bumpContentVersion(tx);
+        return row.id;
+      }),
+    );
     logger.info({ id, callType: callType.slug }, "call booked");
     return { id, token: await bookingToken(db, id) };
   } catch (error) {
@@ -438,26 +440,28 @@ export async function rescheduleBooking(
   await assertOffered(db, callType, start, now, id);
   const blocked = blockedInterval(start, callType);
   try {
-    await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(bookings)
-        .set({
-          startsAt: new Date(start),
-          endsAt: new Date(start + callType.durationMinutes * MINUTE_MS),
-          blockedFrom: new Date(blocked.start),
-          blockedUntil: new Date(blocked.end),
-          sequence: sql`${bookings.sequence} + 1`,
-          rescheduleCount: sql`${bookings.rescheduleCount} + 1`,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(bookings.id, id), eq(bookings.status, "confirmed"), eq(bookings.sequence, booking.sequence)))
-        .returning({ sequence: bookings.sequence });
-      if (!row) throw new ConflictError("This booking was changed meanwhile. Please reload the page.");
-      await cancelReminders(tx, id, booking.sequence);
-      await enqueueBookingMails(tx, id, row.sequence, "rescheduled");
-      await scheduleReminders(tx, id, row.sequence, start, callType);
-      await bumpContentVersion(tx);
-    });
+    await retryOnDeadlock(() =>
+      db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(bookings)
+          .set({
+            startsAt: new Date(start),
+            endsAt: new Date(start + callType.durationMinutes * MINUTE_MS),
+            blockedFrom: new Date(blocked.start),
+            blockedUntil: new Date(blocked.end),
+            sequence: sql`${bookings.sequence} + 1`,
+            rescheduleCount: sql`${bookings.rescheduleCount} + 1`,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(bookings.id, id), eq(bookings.status, "confirmed"), eq(bookings.sequence, booking.sequence)))
+          .returning({ sequence: bookings.sequence });
+        if (!row) throw new ConflictError("This booking was changed meanwhile. Please reload the page.");
+        await cancelReminders(tx, id, booking.sequence);
+        await enqueueBookingMails(tx, id, row.sequence, "rescheduled");
+        await scheduleReminders(tx, id, row.sequence, start, callType);
+        await bumpContentVersion(tx);
+      }),
+    );
   } catch (error) {
     if (hasPgErrorCode(error, EXCLUSION_VIOLATION)) throw new ConflictError(BOOKING_TEXT.taken);
     throw error;

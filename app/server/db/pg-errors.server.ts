@@ -8,6 +8,23 @@ export function hasPgErrorCode(error: unknown, code: string): boolean {
 
 export const UNIQUE_VIOLATION = "23505";
 export const EXCLUSION_VIOLATION = "23P01";
+export const DEADLOCK_DETECTED = "40P01";
+
+/**
+ * Runs a write (a whole transaction) again when PostgreSQL broke a deadlock by aborting it, at most
+ * `attempts` times in all. Two transactions inserting rows an exclusion constraint forbids together
+ * can each wait for the other's check; PostgreSQL aborts one, and run again it meets the other's
+ * committed row: the constraint's own violation, which the caller turns into its answer.
+ */
+export async function retryOnDeadlock<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= attempts || !hasPgErrorCode(error, DEADLOCK_DETECTED)) throw error;
+    }
+  }
+}
 
 /**
  * SQLSTATEs of a database that is away or going away rather than of a statement it refused: class 08
