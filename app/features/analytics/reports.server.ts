@@ -177,6 +177,23 @@ async function rawMinutes(db: Db, days: string[], timeZone: string): Promise<SQL
   return ranges.length === 0 ? null : sql`(${sql.join(ranges, sql` or `)})`;
 }
 
+/** The period's rollup rows for the days: the unfiltered report's, or those of the filter's value. */
+function rollupRows(days: string[], filter: Report["filter"]) {
+  return filter ? filteredRollup(days, filter) : unfilteredRollup(days);
+}
+
+function unfilteredRollup(days: string[]) {
+  return { table: analyticsDaily, where: inArray(analyticsDaily.day, days) };
+}
+
+function filteredRollup(days: string[], filter: NonNullable<Report["filter"]>) {
+  const t = analyticsDailyFiltered;
+  return {
+    table: t,
+    where: and(eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, days)),
+  };
+}
+
 /** The report's raw views of some days (keyedViews): all of them, or those the filter counts. */
 function reportViews(minutes: SQL, filter: Report["filter"]): SQL {
   return keyedViews(sql`select * from analytics_views where ${minutes}`, filter);
@@ -212,27 +229,18 @@ function rolledParts(days: string[], sources: Sources): { months: string[]; days
  * rollups. The median is each day's weighted by its visits.
  */
 async function rolledRows(db: Db, days: string[], sources: Sources, filter: Report["filter"]): Promise<AggregateRow[]> {
+  // Whole months only unfiltered: sources.months is empty for a filtered report.
   const parts = rolledParts(days, sources);
   const branches: SQL[] = [];
-  if (filter) {
-    const t = analyticsDailyFiltered;
-    if (parts.days.length > 0) {
-      branches.push(sql`select ${t.dimension} as dimension, ${t.value} as value, ${t.views} as views, ${t.visitors} as visitors,
-        ${t.visits} as visits, ${t.bounces} as bounces, ${t.medianVisitSeconds}::bigint * ${t.visits} as seconds from ${t}
-        where ${and(eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, parts.days))}`);
-    }
-  } else {
-    const d = analyticsDaily;
+  if (parts.days.length > 0) {
+    const { table: t, where } = rollupRows(parts.days, filter);
+    branches.push(sql`select ${t.dimension} as dimension, ${t.value} as value, ${t.views} as views, ${t.visitors} as visitors,
+      ${t.visits} as visits, ${t.bounces} as bounces, ${t.medianVisitSeconds}::bigint * ${t.visits} as seconds from ${t} where ${where}`);
+  }
+  if (parts.months.length > 0) {
     const m = analyticsMonthly;
-    if (parts.days.length > 0) {
-      branches.push(sql`select ${d.dimension} as dimension, ${d.value} as value, ${d.views} as views, ${d.visitors} as visitors,
-        ${d.visits} as visits, ${d.bounces} as bounces, ${d.medianVisitSeconds}::bigint * ${d.visits} as seconds from ${d}
-        where ${inArray(d.day, parts.days)}`);
-    }
-    if (parts.months.length > 0) {
-      branches.push(sql`select ${m.dimension} as dimension, ${m.value} as value, ${m.views} as views, ${m.visitors} as visitors,
-        ${m.visits} as visits, ${m.bounces} as bounces, ${m.visitSeconds} as seconds from ${m} where ${inArray(m.month, parts.months)}`);
-    }
+    branches.push(sql`select ${m.dimension} as dimension, ${m.value} as value, ${m.views} as views, ${m.visitors} as visitors,
+      ${m.visits} as visits, ${m.bounces} as bounces, ${m.visitSeconds} as seconds from ${m} where ${inArray(m.month, parts.months)}`);
   }
   if (branches.length === 0) return [];
   const summed: unknown = await db.execute(sql`select dimension, value, sum(views)::int as views, sum(visitors)::int as visitors,
@@ -416,20 +424,11 @@ async function dailySeries(
   const rolledDays = days.filter((d) => sources.rolled.has(d));
   const rolled = async (): Promise<DayFigures[]> => {
     if (rolledDays.length === 0) return [];
-    const figures = { day: analyticsDaily.day, views: analyticsDaily.views, visitors: analyticsDaily.visitors };
-    if (!filter) {
-      return db
-        .select(figures)
-        .from(analyticsDaily)
-        .where(and(eq(analyticsDaily.dimension, "total"), inArray(analyticsDaily.day, rolledDays)));
-    }
-    const t = analyticsDailyFiltered;
+    const { table, where } = rollupRows(rolledDays, filter);
     return db
-      .select({ day: t.day, views: t.views, visitors: t.visitors })
-      .from(t)
-      .where(
-        and(eq(t.dimension, "total"), eq(t.filterDimension, filter.dimension), eq(t.filterValue, filter.value), inArray(t.day, rolledDays)),
-      );
+      .select({ day: table.day, views: table.views, visitors: table.visitors })
+      .from(table)
+      .where(and(eq(table.dimension, "total"), where));
   };
   const raw = async (): Promise<DayFigures[]> => {
     const minutes = await rawMinutes(db, rawDays(days, sources), timeZone);
